@@ -1,0 +1,147 @@
+# domlab - the one entry point.  See README.md.
+#
+#   make                         build the default preset (best)
+#   make VARIANT=doom2010        build a preset
+#   make ATTRS=hash BUILD=built  build axis by axis (unnamed axes: best's)
+#   make test                    build and test every preset + coverage variants
+#   make test VARIANT=x          one variant
+#   make bench                   quick benchmark run into results/
+#   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
+
+PRESETS := doom2010 xerces best
+
+# Choices per preset, one word per axis, in this order.
+AXES := attrs userdata build attrlist
+preset_doom2010 := vector pernode built copy
+preset_xerces   := vector shared direct cached
+preset_best     := adaptive shared direct cached
+
+choices_attrs    := vector hash adaptive
+choices_userdata := pernode shared
+choices_build    := built direct
+choices_attrlist := copy cached
+
+# Presets plus what it takes to build every choice of every axis once.
+TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy
+
+# ---- which variant ----------------------------------------------------------
+axis_vars := $(strip $(ATTRS)$(USERDATA)$(BUILD)$(ATTRLIST))
+ifneq ($(axis_vars),)
+  ifneq ($(VARIANT),)
+    $(error give VARIANT or axis variables, not both)
+  endif
+  best := $(preset_best)
+  CHOICES := $(or $(ATTRS),$(word 1,$(best))) $(or $(USERDATA),$(word 2,$(best))) \
+             $(or $(BUILD),$(word 3,$(best))) $(or $(ATTRLIST),$(word 4,$(best)))
+  VARIANT := $(subst $(eval) ,-,$(CHOICES))
+else
+  VARIANT ?= best
+  ifneq ($(filter $(VARIANT),$(PRESETS)),)
+    CHOICES := $(preset_$(VARIANT))
+    PRESET := $(VARIANT)
+  else
+    CHOICES := $(subst -, ,$(VARIANT))
+  endif
+endif
+ifneq ($(words $(CHOICES)),4)
+  $(error VARIANT=$(VARIANT) is neither a preset ($(PRESETS)) nor four choices joined by '-')
+endif
+$(foreach i,1 2 3 4,$(if $(filter $(word $(i),$(CHOICES)),$(choices_$(word $(i),$(AXES)))),,\
+  $(error $(word $(i),$(AXES))=$(word $(i),$(CHOICES)) is not one of: $(choices_$(word $(i),$(AXES))))))
+
+# ---- flags ---------------------------------------------------------------------
+CC ?= cc
+CXX ?= c++
+SUFFIX :=
+OPT := -O2
+ifeq ($(SANITIZE),1)
+  SUFFIX := -asan
+  OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+OUT := build/$(VARIANT)$(SUFFIX)
+
+XML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || xml2-config --cflags)
+XML2_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || xml2-config --libs)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) -g -fno-omit-frame-pointer $(WARN) \
+              -I. $(XML2_CFLAGS) -DDOMLAB_PRESET='"$(PRESET)"' $(CFLAGS)
+CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
+LIBS := $(XML2_LIBS) -lpthread
+
+DOM_SRC := $(wildcard dom/*.c) \
+  variants/attrs/$(word 1,$(CHOICES)).c variants/userdata/$(word 2,$(CHOICES)).c \
+  variants/build/$(word 3,$(CHOICES)).c variants/attrlist/$(word 4,$(CHOICES)).c
+GEN_SRC := $(wildcard datasets/*.c)
+CLI_SRC := $(wildcard harness/*.c)
+BENCH_CXX := $(wildcard harness/*.cc)
+TEST_SRC := $(wildcard tests/*.c)
+
+obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
+DOM_OBJ := $(call obj,$(DOM_SRC) $(GEN_SRC))
+CLI_OBJ := $(call obj,$(CLI_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
+TEST_OBJ := $(call obj,$(TEST_SRC))
+
+.PHONY: all test test-one bench clean deps lint check-variant
+all: $(OUT)/domlab $(OUT)/test-dom
+
+$(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
+	@mkdir -p $(@D)
+	@echo "  CC  $(OUT): $<"
+	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(OUT)/obj/%.o: %.cc $(MAKEFILE_LIST)
+	@mkdir -p $(@D)
+	@echo "  CXX $(OUT): $<"
+	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(OUT)/libdom.a: $(DOM_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(OUT)/domlab: $(CLI_OBJ) $(OUT)/libdom.a
+	$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(LIBS) -lbenchmark
+
+$(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
+	$(CC) $(OPT) -o $@ $(TEST_OBJ) $(OUT)/libdom.a $(LIBS)
+
+-include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
+
+# ---- tests ---------------------------------------------------------------------
+# `make test`: every test variant, then one total line.  `make test VARIANT=x`:
+# that one.  Each run prints "N passed, N failed"; tests/total.sh sums them.
+ifeq ($(origin VARIANT)$(axis_vars),file)
+test:
+	@rm -f build/test-results.txt
+	@for v in $(TEST_VARIANTS); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v test-one || exit 1; \
+	done
+	@sh tests/total.sh build/test-results.txt
+else
+test:
+	@rm -f build/test-results.txt
+	@$(MAKE) --no-print-directory test-one
+	@sh tests/total.sh build/test-results.txt
+endif
+
+test-one: all
+	@mkdir -p build
+	@echo "== variant $(VARIANT)$(SUFFIX)"
+	@$(OUT)/test-dom tests/data | tee -a build/test-results.txt | tail -n 1
+	@sh tests/cli.sh $(OUT)/domlab | tee -a build/test-results.txt | tail -n 1
+
+# ---- benchmark -----------------------------------------------------------------
+BENCH_VARIANTS := doom2010 xerces best hash-shared-direct-cached vector-shared-direct-cached \
+                  adaptive-pernode-direct-cached adaptive-shared-built-cached adaptive-shared-direct-copy
+bench:
+	@sh harness/bench.sh $(BENCH_VARIANTS)
+
+deps:
+	@sh .ci/deps.sh
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+	  --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem \
+	  dom variants datasets harness tests
+
+clean:
+	rm -rf build

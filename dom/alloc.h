@@ -1,0 +1,49 @@
+/*
+ * alloc.h - the accounting allocator every DOM allocation goes through.
+ *
+ * Two kinds of memory are counted: heap blocks (dom_malloc and friends,
+ * arena chunks among them) and logical allocations carved out of an arena.
+ * `allocs` and `bytes` count every request of either kind, so a variant
+ * that allocates a small table per node shows it even when the arena
+ * serves it; `live` and `peak` count heap bytes actually held, which is
+ * what the process pays.
+ *
+ * The counters are per thread (each benchmark or pipeline thread reads its
+ * own, with no atomics on the hot path).  Memory freed by another thread
+ * than the one that allocated it is subtracted from the freeing thread.
+ * Not for: pooling or reuse policy; that is the arena's business.
+ */
+#ifndef DOM_ALLOC_H
+#define DOM_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dom_mem_stats {
+	uint64_t allocs; /* allocation requests (heap + arena) */
+	uint64_t bytes;  /* bytes requested by those */
+	int64_t live;    /* heap bytes held now */
+	int64_t peak;    /* highest `live` since the last reset */
+} dom_mem_stats;
+
+void *dom_malloc(size_t n);
+void *dom_calloc(size_t count, size_t size);
+void *dom_realloc(void *p, size_t n);
+void dom_free(void *p);
+char *dom_strdup(const char *s);
+
+/* Counts an allocation served from memory already held (an arena chunk). */
+void dom_mem_note(size_t n);
+
+/* Heap blocks that back other allocations (arena chunks): they count in
+ * live and peak, not in allocs and bytes, which the arena counts itself. */
+void *dom_chunk_alloc(size_t n);
+void dom_chunk_free(void *p);
+
+/* This thread's counters. */
+dom_mem_stats dom_mem_get(void);
+
+/* Zeroes allocs and bytes and restarts peak from the current live bytes. */
+void dom_mem_reset(void);
+
+#endif

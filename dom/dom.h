@@ -1,0 +1,286 @@
+/*
+ * dom.h - the DOM that the WS-Security pipeline (wss/) is written against,
+ * and the only way it touches a tree.
+ *
+ * The internals behind these functions are chosen at build time (see
+ * variants/ and DESIGN.md): how attributes are stored and looked up, where
+ * user data lives, how the tree is built from the parser, what
+ * dom_attributes() returns.  Callers see the same behaviour whichever
+ * variant is linked; only time and memory differ.
+ *
+ * Model.  A document owns every node, string and attribute made in it; they
+ * live in the document's arena and go away together in dom_doc_free().
+ * Names and namespace URIs are interned per document, so two names are
+ * equal exactly when their pointers are (see dom_intern()).  Namespace
+ * declarations are not attributes: an element lists the ones it declares
+ * (dom_ns_decls()), and dom_ns_lookup() resolves a prefix in scope.
+ * Attributes are small records, not nodes.
+ *
+ * Not for: validation, XPath, DTDs (an internal subset is read for its
+ * entities and attribute defaults and then dropped; nothing external is
+ * ever fetched), encodings other than UTF-8 on output.
+ */
+#ifndef DOM_H
+#define DOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dom/buf.h"
+#include "dom/err.h"
+
+typedef struct dom_doc dom_doc;
+typedef struct dom_node dom_node;
+
+typedef enum dom_type {
+	DOM_DOCUMENT = 1,
+	DOM_ELEMENT,
+	DOM_TEXT,
+	DOM_CDATA,
+	DOM_COMMENT,
+	DOM_PI
+} dom_type;
+
+/*
+ * An attribute.  `ns`, `prefix` and `local` are interned (NULL when there
+ * is no namespace or prefix); `value` is NUL-terminated, `len` bytes long.
+ * Pointers to attributes stay valid until the element's attributes change.
+ */
+typedef struct dom_attr {
+	const char *local;
+	const char *ns;
+	const char *prefix;
+	const char *value;
+	size_t len;
+} dom_attr;
+
+/* A namespace declaration: prefix NULL for the default namespace; uri ""
+ * for xmlns="" (undeclaring the default). Both interned. */
+typedef struct dom_nsdecl {
+	const char *prefix;
+	const char *uri;
+} dom_nsdecl;
+
+/*
+ * What dom_attributes() returns: `count` attributes in document order.
+ * Release it with dom_attr_list_release() whichever variant is linked;
+ * under attrlist=copy it owns a fresh array, under cached it is a view.
+ */
+typedef struct dom_attr_list {
+	const dom_attr *items;
+	size_t count;
+	void *owned;
+} dom_attr_list;
+
+/* Bounds the parser enforces; zero fields take the defaults. */
+typedef struct dom_limits {
+	size_t max_input;   /* bytes of input (default 1 GiB) */
+	size_t max_depth;   /* element nesting (default 256, libxml2's own cap) */
+	size_t max_attrs;   /* attributes per element (default 10000) */
+	size_t max_name;    /* bytes in a name (default 50000) */
+	size_t max_text;    /* bytes in one text node or value (default 1 GiB) */
+} dom_limits;
+
+/* ---- documents ------------------------------------------------------ */
+
+int dom_doc_new(dom_doc **out, lab_err *err);
+
+/* Runs every user-data free callback still pending, then frees everything. */
+void dom_doc_free(dom_doc *doc);
+
+/*
+ * Parses `len` bytes (UTF-8 or any encoding libxml2 detects) through the
+ * build variant.  Errors are LAB_EMALFORMED with line and column in `err`.
+ */
+int dom_parse(const char *buf, size_t len, const dom_limits *lim,
+	      dom_doc **out, lab_err *err);
+
+/*
+ * Parses `len` bytes of element content (elements, text, comments...) as
+ * if it stood inside `parent`, so prefixes in scope there resolve, and
+ * inserts what it read before `ref` (NULL: at the end).  On failure parent
+ * is unchanged.  Decryption uses it to put plaintext back in place.
+ */
+int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
+		   size_t len, const dom_limits *lim, lab_err *err);
+
+dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
+dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
+dom_doc *dom_node_doc(const dom_node *n);
+
+/* Interns s[0..len) in the document; NULL only when memory runs out.
+ * The result is NUL-terminated and compares by pointer. */
+const char *dom_intern(dom_doc *doc, const char *s, size_t len);
+
+/* The interned copy of s if the document has one, else NULL: a name the
+ * document never saw cannot match anything in it.  No allocation. */
+const char *dom_intern_find(const dom_doc *doc, const char *s, size_t len);
+
+/* Bytes and allocations the document holds (for --stats). */
+typedef struct dom_doc_stats {
+	size_t elements, attributes, nsdecls, texts, others;
+	size_t arena_used;  /* bytes handed out by the arena */
+	size_t arena_held;  /* bytes of arena chunks */
+	size_t allocs;      /* arena allocations */
+} dom_doc_stats;
+
+void dom_doc_stats_get(dom_doc *doc, dom_doc_stats *out);
+
+/* ---- nodes: creation --------------------------------------------------- */
+
+/* `qname` is "prefix:local" or "local"; ns NULL or "" means no namespace. */
+int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
+		       dom_node **out, lab_err *err);
+int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
+		    lab_err *err);
+int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
+		     lab_err *err);
+int dom_create_comment(dom_doc *doc, const char *s, size_t len,
+		       dom_node **out, lab_err *err);
+int dom_create_pi(dom_doc *doc, const char *target, const char *data,
+		  dom_node **out, lab_err *err);
+
+/* ---- nodes: reading ---------------------------------------------------- */
+
+dom_type dom_node_type(const dom_node *n);
+dom_node *dom_parent(const dom_node *n);
+dom_node *dom_first_child(const dom_node *n);
+dom_node *dom_last_child(const dom_node *n);
+dom_node *dom_next_sibling(const dom_node *n);
+dom_node *dom_prev_sibling(const dom_node *n);
+
+/* Elements: the interned parts of the name. PI: local is the target. */
+const char *dom_local_name(const dom_node *n);
+const char *dom_ns_uri(const dom_node *n);
+const char *dom_prefix(const dom_node *n);
+
+/* Text, CDATA, comment, PI data: the bytes and their length. */
+const char *dom_value(const dom_node *n, size_t *len);
+
+/* Element name test; ns (may be NULL) and local are interned. */
+int dom_is(const dom_node *n, const char *ns, const char *local);
+
+/* Writes "prefix:local" or "local" into out (NUL-terminated if it fits);
+ * returns the length the full name needs. */
+size_t dom_qname(const dom_node *n, char *out, size_t cap);
+
+/* ---- nodes: changing ---------------------------------------------------- */
+
+/* Each fails with LAB_EUSAGE when the node is from another document,
+ * would become its own ancestor, or cannot have children. */
+int dom_append(dom_node *parent, dom_node *child, lab_err *err);
+int dom_insert_before(dom_node *parent, dom_node *child, dom_node *ref,
+		      lab_err *err);
+int dom_replace(dom_node *old, dom_node *with, lab_err *err);
+
+/* Detaches n (and its subtree); it can be inserted again or freed. */
+void dom_remove(dom_node *n);
+
+/* Detaches n if attached and releases its subtree's user data.  The
+ * memory itself returns with the document's arena. */
+void dom_node_free(dom_node *n);
+
+/* Text content of a subtree (text and CDATA in document order). */
+int dom_text_content(const dom_node *n, lab_buf *out);
+
+/* ---- attributes ------------------------------------------------------ */
+
+/*
+ * Lookups take interned names (dom_intern(), or names read off the tree):
+ * the attrs variants compare pointers, and a string that was never
+ * interned in this document matches nothing.  The _str forms take any
+ * strings and pay a hash probe to find their interned copies.
+ */
+const dom_attr *dom_attr_get(const dom_node *el, const char *ns,
+			     const char *local);
+const dom_attr *dom_attr_get_str(const dom_node *el, const char *ns,
+				 const char *local);
+/* By qualified name as written ("wsu:Id", "Id"); any string. */
+const dom_attr *dom_attr_get_qname(const dom_node *el, const char *qname);
+/* The value, or NULL; interned names. */
+const char *dom_attr_value(const dom_node *el, const char *ns,
+			   const char *local);
+int dom_attr_has(const dom_node *el, const char *ns, const char *local);
+
+/* Adds or replaces (ns, local of qname); qname carries the prefix to
+ * write.  Any strings; ns NULL or "" for none. */
+int dom_attr_set(dom_node *el, const char *ns, const char *qname,
+		 const char *value, size_t len, lab_err *err);
+/* 1 when removed, 0 when there was none; any strings. */
+int dom_attr_remove(dom_node *el, const char *ns, const char *local);
+
+size_t dom_attr_count(const dom_node *el);
+/* i-th attribute in document order, i < dom_attr_count(). */
+const dom_attr *dom_attr_at(const dom_node *el, size_t i);
+
+/* The element's attribute list, as the attrlist variant builds it. */
+int dom_attributes(dom_node *el, dom_attr_list *out, lab_err *err);
+void dom_attr_list_release(dom_node *el, dom_attr_list *list);
+
+/* ---- namespaces --------------------------------------------------------- */
+
+/* What el itself declares, in document order. */
+const dom_nsdecl *dom_ns_decls(const dom_node *el, size_t *count);
+
+/* Adds a declaration to el (replacing one for the same prefix); any
+ * strings, prefix NULL or "" for the default namespace. */
+int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
+		   lab_err *err);
+
+/*
+ * The URI bound to prefix (interned; NULL = default namespace) in scope at el, or
+ * NULL when unbound ("" undeclares the default, and reads as NULL).  The
+ * `xml` prefix is always bound.
+ */
+const char *dom_ns_lookup(const dom_node *el, const char *prefix);
+
+/*
+ * Every binding in scope at el, nearest declaration winning, into *out
+ * (allocated with dom_malloc; caller dom_free()s it).  Undeclared defaults
+ * (xmlns="") are left out.  The implicit xml binding is not listed.
+ */
+int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,
+		    lab_err *err);
+
+/* ---- IDs ------------------------------------------------------------------ */
+
+/*
+ * The element whose ID attribute (wsu:Id, Id or ID without namespace) has
+ * this value, or NULL.  *count receives how many elements carry it, so a
+ * caller can refuse duplicates (signature wrapping relies on them).
+ */
+dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count);
+
+/* ---- user data --------------------------------------------------------- */
+
+typedef void (*dom_ud_free_fn)(void *data, void *arg);
+
+/*
+ * Attaches data to n under key; keys compare by address, like tags.  A
+ * previous value under the key is released with its free function first.
+ * `free_fn(data, arg)` runs when the key is overwritten, the node is
+ * freed or the document is.  data NULL removes the key.
+ */
+int dom_user_data_set(dom_node *n, const void *key, void *data,
+		      dom_ud_free_fn free_fn, void *arg, lab_err *err);
+void *dom_user_data_get(const dom_node *n, const void *key);
+
+/* ---- output ---------------------------------------------------------------- */
+
+/*
+ * Writes the tree back as it was read: the XML declaration if the input
+ * had one, names, namespace declarations and attributes in document
+ * order, text escaped minimally; no indentation is added or removed.
+ */
+int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err);
+
+/* Which choice each axis of this build took. */
+typedef struct dom_axis_choice {
+	const char *axis;
+	const char *choice;
+} dom_axis_choice;
+
+/* The DOM's axes in a fixed order; returns how many. */
+size_t dom_variant_axes(const dom_axis_choice **out);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * internal.h - the layout of documents and nodes, shared by dom/ and the
+ * variants under variants/, and the building blocks the build variants use.
+ * Nothing outside dom/ and variants/ includes it: the pipeline sees dom.h.
+ *
+ * Layout follows pugixml's lesson: a small common node, type-specific
+ * tails, strings in the document's arena, sibling links where the last
+ * child is reachable from the first (first->prev) without a pointer of its
+ * own.  Hot fields first.
+ */
+#ifndef DOM_INTERNAL_H
+#define DOM_INTERNAL_H
+
+#include <stdint.h>
+
+#include "dom/alloc.h"
+#include "dom/arena.h"
+#include "dom/dom.h"
+#include "dom/names.h"
+
+struct dom_node {
+	dom_node *first;   /* first child */
+	dom_node *next;    /* next sibling, NULL after the last */
+	dom_node *prev;    /* previous sibling; the first child's is the last */
+	dom_node *parent;
+	dom_doc *doc;
+	uint32_t len;      /* text: value length; element: namespace decls */
+	uint8_t type;      /* dom_type */
+	uint8_t flags;
+};
+
+/* Text, CDATA, comment, PI. */
+typedef struct dom_chars {
+	dom_node base;
+	const char *value;
+	const char *target; /* PI only; interned */
+} dom_chars;
+
+/*
+ * The attributes of one element: an array in document order, which every
+ * attrs variant keeps (serialization and dom_attributes() read it), plus
+ * whatever lookup index the variant builds in `index`.
+ */
+typedef struct dom_attrs {
+	dom_attr *items;
+	uint32_t count;
+	uint32_t cap;
+	void *index;
+} dom_attrs;
+
+typedef struct dom_element {
+	dom_node base;
+	const char *local;
+	const char *ns;
+	const char *prefix;
+	dom_nsdecl *nsdecls; /* base.len of them */
+	dom_attrs attrs;
+} dom_element;
+
+/* The xml declaration as read, so it can be written back. */
+typedef struct dom_decl {
+	const char *version;  /* NULL: the input had no declaration */
+	int8_t standalone;    /* -1 absent, 0 no, 1 yes */
+	uint8_t encoding;     /* 1: an encoding was declared (written as UTF-8) */
+} dom_decl;
+
+typedef struct dom_ids dom_ids;
+
+struct dom_doc {
+	dom_arena arena;
+	dom_names names;
+	void *node_slot;        /* the userdata slot in front of `node` */
+	dom_node node;          /* the document node */
+	const char *xml_prefix; /* interned "xml" */
+	const char *xml_ns;     /* interned XML namespace URI */
+	const char *empty;      /* interned "" */
+	void *ud;               /* the userdata variant's state */
+	dom_ids *ids;           /* lazily built ID index */
+	uint64_t gen;           /* bumped by every change IDs depend on */
+	dom_decl decl;
+};
+
+#define DOM_XML_NS "http://www.w3.org/XML/1998/namespace"
+
+static inline dom_element *dom__el(const dom_node *n)
+{
+	return (dom_element *)(uintptr_t)n;
+}
+
+static inline dom_chars *dom__chars(const dom_node *n)
+{
+	return (dom_chars *)(uintptr_t)n;
+}
+
+/* ---- building blocks for the build variants and the tree code ---- */
+
+/* A document with an arena sized for an input of `hint` bytes. */
+int dom__doc_new(size_t hint, dom_doc **out, lab_err *err);
+
+/* Nodes with already-interned names; not yet linked anywhere. */
+dom_element *dom__new_element(dom_doc *doc, const char *ns,
+			      const char *prefix, const char *local);
+dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
+			  size_t len);
+
+/* Links child as parent's last child; no checks (the parser's path). */
+void dom__link_last(dom_node *parent, dom_node *child);
+
+/* Space for n attributes and n namespace declarations, set by the caller. */
+int dom__reserve_attrs(dom_element *el, uint32_t n);
+int dom__reserve_nsdecls(dom_element *el, uint32_t n);
+
+/* Called once the parser has filled el->attrs.items[0..count). */
+int dom__attrs_built(dom_element *el, lab_err *err);
+
+/* Splits "p:l" into interned prefix (NULL if none) and local name. */
+int dom__intern_qname(dom_doc *doc, const char *qname, const char **prefix,
+		      const char **local, lab_err *err);
+
+void dom__ids_free(dom_doc *doc);
+
+/*
+ * The node after c in document order within top's subtree, or NULL.
+ * Every whole-tree walk uses it: iteration, not recursion, because a tree
+ * built through the API has no depth bound and must not overflow the stack.
+ */
+static inline dom_node *dom__walk_next(const dom_node *c, const dom_node *top)
+{
+	if (c->first != NULL)
+		return c->first;
+	while (c != top && c->next == NULL)
+		c = c->parent;
+	return c == top ? NULL : c->next;
+}
+
+/* Marks the document changed for the ID index. */
+static inline void dom__touch(dom_doc *doc)
+{
+	doc->gen++;
+}
+
+#endif

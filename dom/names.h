@@ -1,0 +1,44 @@
+/*
+ * names.h - the per-document intern table for names and namespace URIs.
+ *
+ * Why per document and not per process: a document's names die with it,
+ * so the table needs no locks (each pipeline thread owns its documents)
+ * and cannot grow without bound in a long-running process fed hostile
+ * names -- the never-evicted cache is one of the findings this lab
+ * reproduces, not one to repeat.  The price is one hash probe per name
+ * while parsing, and re-interning when nodes move between documents
+ * (rare: the pipeline builds everything in the message's document).
+ *
+ * Interned strings are stored in the document's arena behind a small
+ * header holding their length, so dom_names_len() is O(1).
+ */
+#ifndef DOM_NAMES_H
+#define DOM_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+typedef struct dom_names {
+	const char **slots; /* open addressing, NULL = empty */
+	uint32_t *hashes;   /* the full hash of each slot, to skip compares */
+	size_t cap;         /* power of two */
+	size_t count;
+} dom_names;
+
+void dom_names_init(dom_names *t);
+void dom_names_free(dom_names *t);
+
+/* The canonical copy of s[0..len), made in `arena` when new; NULL on OOM. */
+const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
+			     size_t len);
+/* The canonical copy if present, else NULL. */
+const char *dom_names_find(const dom_names *t, const char *s, size_t len);
+
+/* Length of an interned string. */
+size_t dom_names_len(const char *interned);
+
+uint32_t dom_hash_bytes(const void *p, size_t len);
+
+#endif

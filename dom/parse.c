@@ -1,0 +1,131 @@
+/*
+ * parse.c - the public entry points of parsing: whole documents and
+ * fragments in context.  The work is the build variant's (dom/build.h);
+ * this file owns the input limit, the shape of the result and cleanup.
+ */
+#include <string.h>
+
+#include "dom/build.h"
+#include "dom/internal.h"
+#include "dom/xml2.h"
+
+int dom_parse(const char *buf, size_t len, const dom_limits *lim,
+	      dom_doc **out, lab_err *err)
+{
+	dom_limits l = dom__limits(lim);
+	dom_doc *doc = NULL;
+	int rc;
+
+	*out = NULL;
+	if (len > l.max_input)
+		return lab_fail(err, LAB_EMALFORMED,
+				"input is %zu bytes, over the limit of %zu",
+				len, l.max_input);
+	rc = dom__doc_new(len, &doc, err);
+	if (rc != LAB_OK)
+		return rc;
+	rc = dom__build(doc, &doc->node, buf, len, &l, err);
+	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
+		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
+	if (rc != LAB_OK) {
+		dom_doc_free(doc);
+		return rc;
+	}
+	*out = doc;
+	return LAB_OK;
+}
+
+/* "<dom-fragment xmlns:a="..." ...>": the bindings in scope at parent. */
+static int wrapper_open(const dom_node *parent, lab_buf *b, lab_err *err)
+{
+	dom_nsdecl *scope = NULL;
+	size_t count = 0, i;
+	int rc;
+
+	if (parent->type == DOM_ELEMENT) {
+		rc = dom_ns_in_scope(parent, &scope, &count, err);
+		if (rc != LAB_OK)
+			return rc;
+	}
+	rc = lab_buf_puts(b, "<dom-fragment");
+	for (i = 0; i < count && rc == LAB_OK; i++) {
+		const char *p = scope[i].prefix, *u = scope[i].uri;
+		size_t j;
+
+		rc = lab_buf_printf(b, p ? " xmlns:%s=\"" : " xmlns%s=\"",
+				    p ? p : "");
+		/* URIs may hold the characters attribute values escape. */
+		for (j = 0; u[j] != '\0' && rc == LAB_OK; j++) {
+			if (u[j] == '"')
+				rc = lab_buf_puts(b, "&quot;");
+			else if (u[j] == '&')
+				rc = lab_buf_puts(b, "&amp;");
+			else if (u[j] == '<')
+				rc = lab_buf_puts(b, "&lt;");
+			else
+				rc = lab_buf_putc(b, u[j]);
+		}
+		if (rc == LAB_OK)
+			rc = lab_buf_putc(b, '"');
+	}
+	if (rc == LAB_OK)
+		rc = lab_buf_putc(b, '>');
+	dom_free(scope);
+	if (rc != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	return LAB_OK;
+}
+
+int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
+		   size_t len, const dom_limits *lim, lab_err *err)
+{
+	dom_limits l = dom__limits(lim);
+	dom_doc *doc = parent->doc;
+	lab_buf text = LAB_BUF_INIT;
+	dom_element *holder;
+	dom_node *wrapper, *c;
+	size_t open_len;
+	int rc;
+
+	if (parent->type != DOM_ELEMENT && parent->type != DOM_DOCUMENT)
+		return lab_fail(err, LAB_EUSAGE, "node cannot have children");
+	if (ref != NULL && ref->parent != parent)
+		return lab_fail(err, LAB_EUSAGE,
+				"reference node is not a child of the parent");
+	if (len > l.max_input)
+		return lab_fail(err, LAB_EMALFORMED,
+				"input is %zu bytes, over the limit of %zu",
+				len, l.max_input);
+	rc = wrapper_open(parent, &text, err);
+	if (rc != LAB_OK)
+		goto out;
+	open_len = text.len;
+	if (lab_buf_put(&text, buf, len) != LAB_OK ||
+	    lab_buf_puts(&text, "</dom-fragment>") != LAB_OK) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* A detached holder: if the parse fails, nothing reached parent. */
+	holder = dom__new_element(doc, NULL, NULL, doc->empty);
+	if (holder == NULL) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = dom__build(doc, &holder->base, text.data, text.len, &l, err);
+	if (rc != LAB_OK) {
+		/* Positions on the first line count from the wrapper's tag. */
+		if (err != NULL && err->line == 1 && err->col > open_len)
+			err->col -= open_len;
+		dom_node_free(&holder->base);
+		goto out;
+	}
+	wrapper = holder->base.first;
+	while ((c = wrapper->first) != NULL) {
+		rc = dom_insert_before(parent, c, ref, err);
+		if (rc != LAB_OK)
+			goto out;
+	}
+out:
+	lab_buf_free(&text);
+	return rc;
+}

@@ -1,0 +1,519 @@
+/*
+ * tree.c - documents and nodes: creation, navigation, insertion and
+ * removal.  Attributes, namespaces, IDs, parsing and output have files of
+ * their own.
+ */
+#include <assert.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "dom/attrs.h"
+#include "dom/internal.h"
+#include "dom/userdata.h"
+
+static_assert(offsetof(dom_doc, node) - offsetof(dom_doc, node_slot) ==
+		      sizeof(void *),
+	      "the document node's userdata slot must sit right before it");
+
+int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
+{
+	dom_doc *doc = dom_calloc(1, sizeof *doc);
+	int rc = LAB_ENOMEM;
+
+	*out = NULL;
+	if (doc == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	/* Our tree of an XML text takes about 1.5x its bytes. */
+	dom_arena_init(&doc->arena, hint + hint / 2);
+	dom_names_init(&doc->names);
+	doc->node.type = DOM_DOCUMENT;
+	doc->node.doc = doc;
+	doc->decl.standalone = -1;
+	doc->xml_prefix = dom_intern(doc, "xml", 3);
+	doc->xml_ns = dom_intern(doc, DOM_XML_NS, sizeof DOM_XML_NS - 1);
+	doc->empty = dom_intern(doc, "", 0);
+	if (doc->xml_prefix == NULL || doc->xml_ns == NULL || doc->empty == NULL)
+		goto fail;
+	rc = dom__ud_doc_init(doc, err);
+	if (rc != LAB_OK)
+		goto fail;
+	rc = dom__ud_node_created(doc, &doc->node);
+	if (rc != LAB_OK)
+		goto fail;
+	*out = doc;
+	return LAB_OK;
+fail:
+	dom_doc_free(doc);
+	return lab_fail(err, rc, "cannot create a document: %s",
+			lab_strerror(rc));
+}
+
+int dom_doc_new(dom_doc **out, lab_err *err)
+{
+	return dom__doc_new(0, out, err);
+}
+
+void dom_doc_free(dom_doc *doc)
+{
+	if (doc == NULL)
+		return;
+	dom__ud_doc_release(doc);
+	dom__ids_free(doc);
+	dom_names_free(&doc->names);
+	dom_arena_free(&doc->arena);
+	dom_free(doc);
+}
+
+dom_node *dom_doc_node(dom_doc *doc)
+{
+	return &doc->node;
+}
+
+dom_node *dom_doc_element(dom_doc *doc)
+{
+	dom_node *n;
+
+	for (n = doc->node.first; n != NULL; n = n->next)
+		if (n->type == DOM_ELEMENT)
+			return n;
+	return NULL;
+}
+
+dom_doc *dom_node_doc(const dom_node *n)
+{
+	return n->doc;
+}
+
+const char *dom_intern(dom_doc *doc, const char *s, size_t len)
+{
+	return dom_names_intern(&doc->names, &doc->arena, s, len);
+}
+
+const char *dom_intern_find(const dom_doc *doc, const char *s, size_t len)
+{
+	return dom_names_find(&doc->names, s, len);
+}
+
+/* ---- creation ---- */
+
+static void *new_node(dom_doc *doc, size_t size, dom_type type)
+{
+	char *p = dom_arena_alloc(&doc->arena, dom__ud_slot_size + size);
+	dom_node *n;
+
+	if (p == NULL)
+		return NULL;
+	n = (dom_node *)(void *)(p + dom__ud_slot_size);
+	memset(n, 0, size);
+	n->type = (uint8_t)type;
+	n->doc = doc;
+	if (dom__ud_node_created(doc, n) != LAB_OK)
+		return NULL;
+	return n;
+}
+
+dom_element *dom__new_element(dom_doc *doc, const char *ns,
+			      const char *prefix, const char *local)
+{
+	dom_element *el = new_node(doc, sizeof *el, DOM_ELEMENT);
+
+	if (el != NULL) {
+		el->local = local;
+		el->ns = ns;
+		el->prefix = prefix;
+	}
+	return el;
+}
+
+dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
+			  size_t len)
+{
+	dom_chars *c;
+	char *v;
+
+	if (len > UINT32_MAX)
+		return NULL;
+	c = new_node(doc, sizeof *c, type);
+	if (c == NULL)
+		return NULL;
+	v = dom_arena_strndup(&doc->arena, s, len);
+	if (v == NULL)
+		return NULL;
+	c->value = v;
+	c->base.len = (uint32_t)len;
+	return c;
+}
+
+int dom__intern_qname(dom_doc *doc, const char *qname, const char **prefix,
+			const char **local, lab_err *err)
+{
+	const char *colon = strchr(qname, ':');
+
+	*prefix = NULL;
+	if (qname[0] == '\0' || colon == qname ||
+	    (colon != NULL && (colon[1] == '\0' || strchr(colon + 1, ':'))))
+		return lab_fail(err, LAB_EUSAGE, "'%s' is not a qualified name",
+				qname);
+	if (colon != NULL) {
+		*prefix = dom_intern(doc, qname, (size_t)(colon - qname));
+		qname = colon + 1;
+		if (*prefix == NULL)
+			goto nomem;
+	}
+	*local = dom_intern(doc, qname, strlen(qname));
+	if (*local == NULL)
+		goto nomem;
+	return LAB_OK;
+nomem:
+	return lab_fail(err, LAB_ENOMEM, "out of memory");
+}
+
+int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
+		       dom_node **out, lab_err *err)
+{
+	const char *prefix, *local, *ins = NULL;
+	dom_element *el;
+	int rc;
+
+	*out = NULL;
+	rc = dom__intern_qname(doc, qname, &prefix, &local, err);
+	if (rc != LAB_OK)
+		return rc;
+	if (ns != NULL && ns[0] != '\0') {
+		ins = dom_intern(doc, ns, strlen(ns));
+		if (ins == NULL)
+			return lab_fail(err, LAB_ENOMEM, "out of memory");
+	} else if (prefix != NULL) {
+		return lab_fail(err, LAB_EUSAGE,
+				"prefixed name '%s' needs a namespace", qname);
+	}
+	el = dom__new_element(doc, ins, prefix, local);
+	if (el == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	*out = &el->base;
+	return LAB_OK;
+}
+
+static int create_chars(dom_doc *doc, dom_type type, const char *s,
+			size_t len, dom_node **out, lab_err *err)
+{
+	dom_chars *c = dom__new_chars(doc, type, s, len);
+
+	*out = c != NULL ? &c->base : NULL;
+	if (c == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	return LAB_OK;
+}
+
+int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
+		    lab_err *err)
+{
+	return create_chars(doc, DOM_TEXT, s, len, out, err);
+}
+
+int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
+		     lab_err *err)
+{
+	if (memmem(s, len, "]]>", 3) != NULL)
+		return lab_fail(err, LAB_EUSAGE, "CDATA cannot contain ']]>'");
+	return create_chars(doc, DOM_CDATA, s, len, out, err);
+}
+
+int dom_create_comment(dom_doc *doc, const char *s, size_t len,
+		       dom_node **out, lab_err *err)
+{
+	if (memmem(s, len, "--", 2) != NULL || (len > 0 && s[len - 1] == '-'))
+		return lab_fail(err, LAB_EUSAGE,
+				"a comment cannot contain '--' or end in '-'");
+	return create_chars(doc, DOM_COMMENT, s, len, out, err);
+}
+
+int dom_create_pi(dom_doc *doc, const char *target, const char *data,
+		  dom_node **out, lab_err *err)
+{
+	const char *t;
+	int rc;
+
+	*out = NULL;
+	if (target[0] == '\0' || strchr(target, ':') != NULL ||
+	    strstr(data, "?>") != NULL)
+		return lab_fail(err, LAB_EUSAGE, "bad processing instruction");
+	t = dom_intern(doc, target, strlen(target));
+	if (t == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = create_chars(doc, DOM_PI, data, strlen(data), out, err);
+	if (rc == LAB_OK)
+		dom__chars(*out)->target = t;
+	return rc;
+}
+
+/* ---- reading ---- */
+
+dom_type dom_node_type(const dom_node *n)
+{
+	return (dom_type)n->type;
+}
+
+dom_node *dom_parent(const dom_node *n)
+{
+	return n->parent;
+}
+
+dom_node *dom_first_child(const dom_node *n)
+{
+	return n->first;
+}
+
+dom_node *dom_last_child(const dom_node *n)
+{
+	return n->first != NULL ? n->first->prev : NULL;
+}
+
+dom_node *dom_next_sibling(const dom_node *n)
+{
+	return n->next;
+}
+
+dom_node *dom_prev_sibling(const dom_node *n)
+{
+	/* The first child's prev is the last child, not a sibling before it. */
+	return n->parent != NULL && n->parent->first == n ? NULL : n->prev;
+}
+
+const char *dom_local_name(const dom_node *n)
+{
+	if (n->type == DOM_ELEMENT)
+		return dom__el(n)->local;
+	if (n->type == DOM_PI)
+		return dom__chars(n)->target;
+	return NULL;
+}
+
+const char *dom_ns_uri(const dom_node *n)
+{
+	return n->type == DOM_ELEMENT ? dom__el(n)->ns : NULL;
+}
+
+const char *dom_prefix(const dom_node *n)
+{
+	return n->type == DOM_ELEMENT ? dom__el(n)->prefix : NULL;
+}
+
+const char *dom_value(const dom_node *n, size_t *len)
+{
+	if (n->type == DOM_ELEMENT || n->type == DOM_DOCUMENT) {
+		if (len != NULL)
+			*len = 0;
+		return NULL;
+	}
+	if (len != NULL)
+		*len = n->len;
+	return dom__chars(n)->value;
+}
+
+int dom_is(const dom_node *n, const char *ns, const char *local)
+{
+	return n->type == DOM_ELEMENT && dom__el(n)->local == local &&
+	       dom__el(n)->ns == ns;
+}
+
+size_t dom_qname(const dom_node *n, char *out, size_t cap)
+{
+	const char *prefix = dom_prefix(n), *local = dom_local_name(n);
+	size_t lp = prefix != NULL ? dom_names_len(prefix) + 1 : 0;
+	size_t ll = local != NULL ? dom_names_len(local) : 0;
+
+	if (lp + ll < cap) {
+		if (lp > 0) {
+			memcpy(out, prefix, lp - 1);
+			out[lp - 1] = ':';
+		}
+		memcpy(out + lp, local != NULL ? local : "", ll);
+		out[lp + ll] = '\0';
+	}
+	return lp + ll;
+}
+
+/* ---- changing ---- */
+
+void dom__link_last(dom_node *parent, dom_node *child)
+{
+	dom_node *first = parent->first;
+
+	child->parent = parent;
+	child->next = NULL;
+	if (first == NULL) {
+		parent->first = child;
+		child->prev = child;
+	} else {
+		child->prev = first->prev;
+		first->prev->next = child;
+		first->prev = child;
+	}
+}
+
+static void unlink_node(dom_node *n)
+{
+	dom_node *parent = n->parent;
+
+	if (parent == NULL)
+		return;
+	if (parent->first == n) {
+		parent->first = n->next;
+		if (n->next != NULL)
+			n->next->prev = n->prev;
+	} else {
+		n->prev->next = n->next;
+		if (n->next != NULL)
+			n->next->prev = n->prev;
+		else
+			parent->first->prev = n->prev;
+	}
+	n->parent = NULL;
+	n->next = NULL;
+	n->prev = n;
+}
+
+static int check_insert(dom_node *parent, dom_node *child, lab_err *err)
+{
+	const dom_node *a;
+
+	if (parent->doc != child->doc)
+		return lab_fail(err, LAB_EUSAGE,
+				"node belongs to another document");
+	if (parent->type != DOM_ELEMENT && parent->type != DOM_DOCUMENT)
+		return lab_fail(err, LAB_EUSAGE, "node cannot have children");
+	if (child->type == DOM_DOCUMENT)
+		return lab_fail(err, LAB_EUSAGE,
+				"a document node cannot be a child");
+	for (a = parent; a != NULL; a = a->parent)
+		if (a == child)
+			return lab_fail(err, LAB_EUSAGE,
+					"node would become its own ancestor");
+	return LAB_OK;
+}
+
+int dom_append(dom_node *parent, dom_node *child, lab_err *err)
+{
+	return dom_insert_before(parent, child, NULL, err);
+}
+
+int dom_insert_before(dom_node *parent, dom_node *child, dom_node *ref,
+		      lab_err *err)
+{
+	int rc = check_insert(parent, child, err);
+
+	if (rc != LAB_OK)
+		return rc;
+	if (ref != NULL && ref->parent != parent)
+		return lab_fail(err, LAB_EUSAGE,
+				"reference node is not a child of the parent");
+	if (ref == child)
+		return LAB_OK;
+	unlink_node(child);
+	dom__touch(parent->doc);
+	if (ref == NULL) {
+		dom__link_last(parent, child);
+		return LAB_OK;
+	}
+	child->parent = parent;
+	child->next = ref;
+	child->prev = ref->prev;
+	if (parent->first == ref)
+		parent->first = child;
+	else
+		ref->prev->next = child;
+	ref->prev = child;
+	return LAB_OK;
+}
+
+int dom_replace(dom_node *old, dom_node *with, lab_err *err)
+{
+	dom_node *parent = old->parent;
+	int rc;
+
+	if (parent == NULL)
+		return lab_fail(err, LAB_EUSAGE, "node to replace is detached");
+	if (old == with)
+		return LAB_OK;
+	rc = dom_insert_before(parent, with, old, err);
+	if (rc == LAB_OK)
+		dom_remove(old);
+	return rc;
+}
+
+void dom_remove(dom_node *n)
+{
+	if (n->parent == NULL)
+		return;
+	unlink_node(n);
+	dom__touch(n->doc);
+}
+
+void dom_node_free(dom_node *n)
+{
+	dom_node *c, *top = n;
+
+	if (n->type == DOM_DOCUMENT)
+		return;
+	dom_remove(n);
+	c = top;
+	while (c != NULL) {
+		dom__ud_node_release(c);
+		c = dom__walk_next(c, top);
+	}
+}
+
+int dom_text_content(const dom_node *n, lab_buf *out)
+{
+	const dom_node *c = n;
+
+	while (c != NULL) {
+		if ((c->type == DOM_TEXT || c->type == DOM_CDATA) &&
+		    lab_buf_put(out, dom__chars(c)->value, c->len) != LAB_OK)
+			return LAB_ENOMEM;
+		c = dom__walk_next(c, n);
+	}
+	return LAB_OK;
+}
+
+void dom_doc_stats_get(dom_doc *doc, dom_doc_stats *out)
+{
+	const dom_node *c = &doc->node;
+
+	memset(out, 0, sizeof *out);
+	while (c != NULL) {
+		switch (c->type) {
+		case DOM_ELEMENT:
+			out->elements++;
+			out->attributes += dom__el(c)->attrs.count;
+			out->nsdecls += c->len;
+			break;
+		case DOM_TEXT:
+		case DOM_CDATA:
+			out->texts++;
+			break;
+		case DOM_DOCUMENT:
+			break;
+		default:
+			out->others++;
+		}
+		c = dom__walk_next(c, &doc->node);
+	}
+	out->arena_used = doc->arena.used;
+	out->arena_held = doc->arena.held;
+	out->allocs = doc->arena.allocs;
+}
+
+/* ---- user data: the userdata variant does the work ---- */
+
+int dom_user_data_set(dom_node *n, const void *key, void *data,
+		      dom_ud_free_fn free_fn, void *arg, lab_err *err)
+{
+	return dom__ud_set(n, key, data, free_fn, arg, err);
+}
+
+void *dom_user_data_get(const dom_node *n, const void *key)
+{
+	return dom__ud_get(n, key);
+}

@@ -1,0 +1,39 @@
+/*
+ * userdata.h - the `userdata` axis: where dom_user_data_set() keeps data.
+ *
+ * `pernode` gives every node its own table, allocated when the node is
+ * created whether or not it is ever used (Axiom DOOM's Hashtable per
+ * node); `shared` keeps one table per document keyed by node (Xerces).
+ * The node allocator reserves dom__ud_slot_size bytes just before each
+ * node for the variant's per-node pointer, so a variant that needs no
+ * per-node field costs no byte per node.
+ * Implementations: variants/userdata/{pernode,shared}.c.
+ */
+#ifndef DOM_USERDATA_AXIS_H
+#define DOM_USERDATA_AXIS_H
+
+#include "dom/internal.h"
+
+extern const size_t dom__ud_slot_size;
+
+/* The variant's slot in front of n (valid only when the slot size > 0). */
+static inline void **dom__ud_slot(const dom_node *n)
+{
+	return (void **)((uintptr_t)n - sizeof(void *));
+}
+
+int dom__ud_doc_init(dom_doc *doc, lab_err *err);
+/* Runs every pending free callback and releases the variant's state. */
+void dom__ud_doc_release(dom_doc *doc);
+
+int dom__ud_node_created(dom_doc *doc, dom_node *n);
+/* Runs n's pending free callbacks (n alone, not its subtree). */
+void dom__ud_node_release(dom_node *n);
+
+int dom__ud_set(dom_node *n, const void *key, void *data,
+		dom_ud_free_fn free_fn, void *arg, lab_err *err);
+void *dom__ud_get(const dom_node *n, const void *key);
+
+extern const char dom__userdata_choice[];
+
+#endif

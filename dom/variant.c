@@ -1,0 +1,22 @@
+/*
+ * variant.c - names the choice each axis took in this build, from the
+ * strings the linked variant files define; the Makefile decides, this
+ * only reports.
+ */
+#include "dom/attrlist.h"
+#include "dom/attrs.h"
+#include "dom/build.h"
+#include "dom/userdata.h"
+
+static const dom_axis_choice axes[] = {
+	{"attrs", dom__attrs_choice},
+	{"userdata", dom__userdata_choice},
+	{"build", dom__build_choice},
+	{"attrlist", dom__attrlist_choice},
+};
+
+size_t dom_variant_axes(const dom_axis_choice **out)
+{
+	*out = axes;
+	return sizeof axes / sizeof axes[0];
+}

@@ -1,0 +1,67 @@
+/*
+ * xml2.h - what both build variants share about driving libxml2: one set
+ * of parser options, the refusal of everything external, limits, and the
+ * translation of libxml2's errors into lab_err.  Keeping it in one place
+ * is what makes `built` and `direct` accept and refuse the same inputs.
+ * Not for: building nodes (dom/internal.h) or choosing a variant.
+ */
+#ifndef DOM_XML2_H
+#define DOM_XML2_H
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+
+#include "dom/internal.h"
+
+/*
+ * Lives at ctxt->_private for every parse: the external-entity loader
+ * records what it refused there, and the builders record their own limit
+ * failures, so one error path reports whichever came first.
+ */
+typedef struct dom_xml2_guard {
+	xmlParserCtxtPtr ctxt; /* the document's parser (entities get their own) */
+	const dom_limits *lim;
+	lab_err *err;
+	int failed;    /* err already holds the reason; stop */
+	size_t depth;  /* element nesting */
+	size_t run;    /* bytes of the character data being read */
+} dom_xml2_guard;
+
+/* The limits with every zero field replaced by its default. */
+dom_limits dom__limits(const dom_limits *lim);
+
+/*
+ * A parser context for buf with domlab's options and guard installed:
+ * entities in the internal subset are expanded (libxml2 refuses
+ * amplification such as billion laughs), the external subset is never
+ * loaded, and any external entity reference fails the parse.  `sax` NULL
+ * keeps libxml2's tree-building SAX2 handlers.
+ */
+xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
+				xmlSAXHandler *sax, void *user,
+				dom_xml2_guard *guard);
+
+/* Runs the parse; LAB_OK or the first error with line and column. */
+int dom__xml2_run(xmlParserCtxtPtr ctxt, dom_xml2_guard *guard);
+
+/* Records a builder-side failure at the parser's current position and
+ * stops the parser. */
+void dom__xml2_fail(xmlParserCtxtPtr ctxt, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The limit checks, called by both builders from their SAX2 handlers so
+ * a limit fails at the same place whichever builds the tree.  Each
+ * returns 0, or -1 after recording the error and stopping the parser.
+ */
+int dom__xml2_enter(xmlParserCtxtPtr ctxt, const xmlChar *local,
+		    const xmlChar *prefix, int nb_attributes,
+		    const xmlChar **attributes);
+void dom__xml2_leave(xmlParserCtxtPtr ctxt);
+/* own_node: the piece is a node by itself (CDATA), not part of a run. */
+int dom__xml2_text(xmlParserCtxtPtr ctxt, size_t len, int own_node);
+
+/* Copies the XML declaration the parser saw into doc. */
+int dom__xml2_decl(xmlParserCtxtPtr ctxt, dom_doc *doc);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * cli.h - what the domlab commands share: reading the input, writing the
+ * output only once it is complete, and reporting errors with the exit
+ * code DESIGN.md fixes.  Each command lives in its own harness/cmd_*.c.
+ */
+#ifndef LAB_CLI_H
+#define LAB_CLI_H
+
+#include "dom/buf.h"
+#include "dom/dom.h"
+#include "dom/err.h"
+
+/* Options every command that reads a document and writes one takes. */
+typedef struct lab_io {
+	const char *in;   /* path, or NULL for standard input */
+	const char *out;  /* path, or NULL for standard output */
+	dom_limits lim;
+} lab_io;
+
+/*
+ * Parses the options common to document commands ("-o FILE", "--max-*",
+ * one optional input path) out of argv, leaving the rest in order in
+ * rest[] (*nrest of them).  LAB_EUSAGE on a malformed option.
+ */
+int lab_io_args(int argc, char **argv, lab_io *io, char **rest, int *nrest,
+		lab_err *err);
+
+/* Reads the whole input (file or stdin). */
+int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err);
+
+/*
+ * Writes data to path through a temporary file renamed into place, or to
+ * stdout; called only with the complete result, so a failure never leaves
+ * partial output behind.
+ */
+int lab_write_output(const char *path, const char *data, size_t len,
+		     lab_err *err);
+
+/* Prints "domlab: <cmd>: [line L, column C: ]message" to stderr and
+ * returns the exit code. */
+int lab_report(const char *cmd, const lab_err *err);
+
+/* Parses a non-negative integer option value. */
+int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err);
+
+/* The commands. */
+int lab_cmd_gen(int argc, char **argv, lab_err *err);
+int lab_cmd_parse(int argc, char **argv, lab_err *err);
+int lab_cmd_variant(int argc, char **argv, lab_err *err);
+int lab_cmd_bench(int argc, char **argv, lab_err *err);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * cli_io.c - input, atomic output and error reporting for the commands.
+ * Output goes to a temporary file in the target's directory (so rename is
+ * atomic) and replaces the target only when everything was written and
+ * flushed.
+ */
+#include "harness/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (s[0] == '\0' || s[0] == '-' || *end != '\0' || errno != 0 ||
+	    v > (unsigned long long)SIZE_MAX)
+		return lab_fail(err, LAB_EUSAGE, "%s needs a number, not '%s'",
+				opt, s);
+	*out = (size_t)v;
+	return LAB_OK;
+}
+
+int lab_io_args(int argc, char **argv, lab_io *io, char **rest, int *nrest,
+		lab_err *err)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} limits[] = {
+		{"--max-input", offsetof(dom_limits, max_input)},
+		{"--max-depth", offsetof(dom_limits, max_depth)},
+		{"--max-attrs", offsetof(dom_limits, max_attrs)},
+		{"--max-name", offsetof(dom_limits, max_name)},
+		{"--max-text", offsetof(dom_limits, max_text)},
+	};
+	int i, rc;
+
+	memset(io, 0, sizeof *io);
+	*nrest = 0;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		size_t k;
+
+		if (strcmp(a, "-o") == 0) {
+			if (++i >= argc)
+				return lab_fail(err, LAB_EUSAGE,
+						"-o needs a file name");
+			io->out = argv[i];
+			continue;
+		}
+		for (k = 0; k < sizeof limits / sizeof limits[0]; k++)
+			if (strcmp(a, limits[k].name) == 0)
+				break;
+		if (k < sizeof limits / sizeof limits[0]) {
+			if (++i >= argc)
+				return lab_fail(err, LAB_EUSAGE,
+						"%s needs a value", a);
+			rc = lab_parse_size(a, argv[i],
+					    (size_t *)(void *)((char *)&io->lim +
+							       limits[k].offset),
+					    err);
+			if (rc != LAB_OK)
+				return rc;
+			continue;
+		}
+		if (a[0] == '-' && a[1] != '\0') {
+			rest[(*nrest)++] = argv[i];
+			continue;
+		}
+		if (io->in != NULL)
+			return lab_fail(err, LAB_EUSAGE,
+					"more than one input file");
+		io->in = a;
+	}
+	return LAB_OK;
+}
+
+int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err)
+{
+	int fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO;
+	int rc = LAB_OK;
+
+	if (fd < 0)
+		return lab_fail(err, LAB_EIO, "cannot open %s: %s", path,
+				strerror(errno));
+	for (;;) {
+		ssize_t n;
+
+		if (lab_buf_reserve(out, 1 << 16) != LAB_OK) {
+			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+			break;
+		}
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = lab_fail(err, LAB_EIO, "cannot read %s: %s",
+				      path ? path : "standard input",
+				      strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
+		if (max > 0 && out->len > max) {
+			rc = lab_fail(err, LAB_EMALFORMED,
+				      "input is over the limit of %zu bytes",
+				      max);
+			break;
+		}
+	}
+	if (path != NULL)
+		close(fd);
+	return rc;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int lab_write_output(const char *path, const char *data, size_t len,
+		     lab_err *err)
+{
+	lab_buf tmp = LAB_BUF_INIT;
+	int fd = -1, rc = LAB_OK;
+
+	if (path == NULL) {
+		if (write_all(STDOUT_FILENO, data, len) != 0)
+			return lab_fail(err, LAB_EIO,
+					"cannot write standard output: %s",
+					strerror(errno));
+		return LAB_OK;
+	}
+	if (lab_buf_printf(&tmp, "%s.tmp.XXXXXX", path) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	fd = mkstemp(tmp.data);
+	if (fd < 0) {
+		rc = lab_fail(err, LAB_EIO, "cannot create %s: %s", tmp.data,
+			      strerror(errno));
+		goto out;
+	}
+	/* mkstemp makes the file 0600; output is not secret. */
+	if (write_all(fd, data, len) != 0 || fchmod(fd, 0644) != 0 ||
+	    fsync(fd) != 0) {
+		rc = lab_fail(err, LAB_EIO, "cannot write %s: %s", path,
+			      strerror(errno));
+		goto out;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		rc = lab_fail(err, LAB_EIO, "cannot write %s: %s", path,
+			      strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp.data, path) != 0)
+		rc = lab_fail(err, LAB_EIO, "cannot write %s: %s", path,
+			      strerror(errno));
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc != LAB_OK && tmp.data != NULL)
+		unlink(tmp.data);
+	lab_buf_free(&tmp);
+	return rc;
+}
+
+int lab_report(const char *cmd, const lab_err *err)
+{
+	if (err->line > 0)
+		fprintf(stderr, "domlab: %s: line %lu, column %lu: %s\n", cmd,
+			err->line, err->col, err->msg);
+	else
+		fprintf(stderr, "domlab: %s: %s\n", cmd, err->msg);
+	return err->code;
+}

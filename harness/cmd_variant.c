@@ -1,0 +1,29 @@
+/*
+ * cmd_variant.c - `domlab variant`: which preset and choices this binary
+ * was built with, so scripts and reports never have to trust a path name.
+ */
+#include <stdio.h>
+
+#include "harness/cli.h"
+
+#ifndef DOMLAB_PRESET
+#define DOMLAB_PRESET ""
+#endif
+
+int lab_cmd_variant(int argc, char **argv, lab_err *err)
+{
+	const dom_axis_choice *axes;
+	size_t n, i;
+
+	(void)argv;
+	if (argc != 0)
+		return lab_fail(err, LAB_EUSAGE, "variant takes no arguments");
+	if (DOMLAB_PRESET[0] != '\0')
+		printf("preset=%s\n", DOMLAB_PRESET);
+	n = dom_variant_axes(&axes);
+	for (i = 0; i < n; i++)
+		printf("%s=%s\n", axes[i].axis, axes[i].choice);
+	return fflush(stdout) == 0 ? LAB_OK
+				   : lab_fail(err, LAB_EIO,
+					      "cannot write standard output");
+}

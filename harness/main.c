@@ -1,0 +1,67 @@
+/*
+ * main.c - the domlab command line: finds the command and maps its
+ * result to the exit code (0 ok, 1 usage, 2 malformed input, 3 security
+ * failure, 4 I/O, 5 out of memory).  Commands live in harness/cmd_*.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv, lab_err *err);
+	const char *usage;
+} commands[] = {
+	{"gen", lab_cmd_gen,
+	 "gen quakes|ints|strings|wide|deep|random [--size BYTES | --count N] [--seed S] [-o FILE]"},
+	{"parse", lab_cmd_parse, "parse [--stats] [LIMITS] [FILE] [-o FILE]"},
+	{"variant", lab_cmd_variant, "variant"},
+	{"bench", lab_cmd_bench, "bench [--quick] [--data DIR] [Google Benchmark flags]"},
+};
+
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static int usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: domlab COMMAND [options]\n", f);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  domlab %s\n", commands[i].usage);
+	fputs("LIMITS: --max-input N --max-depth N --max-attrs N --max-name N "
+	      "--max-text N\n",
+	      f);
+	return LAB_EUSAGE;
+}
+
+int main(int argc, char **argv)
+{
+	lab_err err;
+	size_t i;
+	int rc;
+
+	if (argc < 2)
+		return usage(stderr);
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return LAB_OK;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			break;
+	if (i == NCOMMANDS) {
+		fprintf(stderr, "domlab: unknown command '%s'\n", argv[1]);
+		return usage(stderr);
+	}
+	lab_err_clear(&err);
+	rc = commands[i].run(argc - 2, argv + 2, &err);
+	if (rc == LAB_OK)
+		return LAB_OK;
+	if (err.code == LAB_OK)
+		lab_fail(&err, rc, "%s", lab_strerror(rc));
+	lab_report(commands[i].name, &err);
+	if (rc == LAB_EUSAGE)
+		fprintf(stderr, "usage: domlab %s\n", commands[i].usage);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/*
+ * adaptive.c - attrs=adaptive: a linear scan while an element has few
+ * attributes, where it beats hashing and costs no memory, and a hash
+ * index once it has more than ADAPTIVE_MAX.
+ */
+#include "dom/attrindex.h"
+#include "dom/attrs.h"
+
+const char dom__attrs_choice[] = "adaptive";
+
+/* A scan of 8 pointer pairs fits in two cache lines and beats a probe. */
+enum { ADAPTIVE_MAX = 8 };
+
+long dom__attrs_find(const dom_attrs *a, const char *ns, const char *local)
+{
+	uint32_t i;
+
+	if (a->index != NULL)
+		return dom__attrindex_find(a, ns, local);
+	for (i = 0; i < a->count; i++)
+		if (a->items[i].local == local && a->items[i].ns == ns)
+			return (long)i;
+	return -1;
+}
+
+int dom__attrs_update(dom_doc *doc, dom_attrs *a, uint32_t from,
+		      lab_err *err)
+{
+	if (a->count <= ADAPTIVE_MAX) {
+		/* Back under the bound after removals: scan again. */
+		a->index = NULL;
+		return LAB_OK;
+	}
+	return dom__attrindex_update(doc, a, from, err);
+}

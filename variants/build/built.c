@@ -1,0 +1,208 @@
+/*
+ * built.c - build=built: libxml2 builds its own tree, which is then
+ * converted into ours and freed (Axiom's OM tree, then the DOOM tree).
+ *
+ * The parse is the same as `direct`'s (dom/xml2.h) with libxml2's own
+ * tree-building SAX2 handlers, wrapped only to run the shared limit
+ * checks where the parser is, so both choices fail at the same position.
+ * The second pass is the cost this choice exists to show: do not short-
+ * cut it.
+ */
+#include <libxml/SAX2.h>
+#include <libxml/tree.h>
+#include <string.h>
+
+#include "dom/build.h"
+#include "dom/xml2.h"
+
+const char dom__build_choice[] = "built";
+
+static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
+		     const xmlChar *uri, int nb_namespaces,
+		     const xmlChar **namespaces, int nb_attributes,
+		     int nb_defaulted, const xmlChar **attributes)
+{
+	if (dom__xml2_enter(ctx, local, prefix, nb_attributes, attributes) == 0)
+		xmlSAX2StartElementNs(ctx, local, prefix, uri, nb_namespaces,
+				      namespaces, nb_attributes, nb_defaulted,
+				      attributes);
+}
+
+static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
+		   const xmlChar *uri)
+{
+	dom__xml2_leave(ctx);
+	xmlSAX2EndElementNs(ctx, local, prefix, uri);
+}
+
+static void on_chars(void *ctx, const xmlChar *ch, int len)
+{
+	if (dom__xml2_text(ctx, (size_t)len, 0) == 0)
+		xmlSAX2Characters(ctx, ch, len);
+}
+
+static void on_cdata(void *ctx, const xmlChar *ch, int len)
+{
+	if (dom__xml2_text(ctx, (size_t)len, 1) == 0)
+		xmlSAX2CDataBlock(ctx, ch, len);
+}
+
+static const char *intern_x(dom_doc *doc, const xmlChar *s)
+{
+	return s != NULL ? dom_intern(doc, (const char *)s,
+				      strlen((const char *)s))
+			 : NULL;
+}
+
+static int convert_attrs(dom_doc *doc, dom_element *el, xmlNodePtr x)
+{
+	xmlAttrPtr a;
+	uint32_t n = 0;
+
+	for (a = x->properties; a != NULL; a = a->next)
+		n++;
+	if (n == 0)
+		return 0;
+	if (dom__reserve_attrs(el, n) != LAB_OK)
+		return -1;
+	for (a = x->properties; a != NULL; a = a->next) {
+		dom_attr *at = &el->attrs.items[el->attrs.count];
+		xmlChar *v = xmlNodeListGetString(x->doc, a->children, 1);
+		const char *s = v != NULL ? (const char *)v : "";
+
+		at->local = intern_x(doc, a->name);
+		at->ns = a->ns != NULL ? intern_x(doc, a->ns->href) : NULL;
+		at->prefix = a->ns != NULL ? intern_x(doc, a->ns->prefix) : NULL;
+		at->len = strlen(s);
+		at->value = dom_arena_strndup(&doc->arena, s, at->len);
+		xmlFree(v);
+		if (at->local == NULL || at->value == NULL ||
+		    (a->ns != NULL && at->ns == NULL))
+			return -1;
+		el->attrs.count++;
+	}
+	return dom__attrs_built(el, NULL) == LAB_OK ? 0 : -1;
+}
+
+static int convert_nsdecls(dom_doc *doc, dom_element *el, xmlNodePtr x)
+{
+	xmlNsPtr ns;
+	uint32_t n = 0;
+
+	for (ns = x->nsDef; ns != NULL; ns = ns->next)
+		n++;
+	if (n == 0)
+		return 0;
+	if (dom__reserve_nsdecls(el, n) != LAB_OK)
+		return -1;
+	for (ns = x->nsDef; ns != NULL; ns = ns->next) {
+		dom_nsdecl *d = &el->nsdecls[el->base.len];
+
+		d->prefix = intern_x(doc, ns->prefix);
+		d->uri = ns->href != NULL ? intern_x(doc, ns->href) : doc->empty;
+		if (d->uri == NULL || (ns->prefix != NULL && d->prefix == NULL))
+			return -1;
+		el->base.len++;
+	}
+	return 0;
+}
+
+/* One of libxml2's nodes as ours, unlinked; *out NULL for nodes we drop. */
+static int convert_node(dom_doc *doc, xmlNodePtr x, dom_node **out)
+{
+	dom_element *el;
+	dom_chars *c;
+	const char *s = (const char *)x->content;
+
+	*out = NULL;
+	switch (x->type) {
+	case XML_ELEMENT_NODE:
+		el = dom__new_element(doc,
+				      x->ns != NULL ? intern_x(doc, x->ns->href)
+						    : NULL,
+				      x->ns != NULL ? intern_x(doc, x->ns->prefix)
+						    : NULL,
+				      intern_x(doc, x->name));
+		if (el == NULL || el->local == NULL ||
+		    convert_nsdecls(doc, el, x) != 0 ||
+		    convert_attrs(doc, el, x) != 0)
+			return -1;
+		*out = &el->base;
+		return 0;
+	case XML_TEXT_NODE:
+	case XML_CDATA_SECTION_NODE:
+	case XML_COMMENT_NODE:
+	case XML_PI_NODE:
+		c = dom__new_chars(doc,
+				   x->type == XML_TEXT_NODE    ? DOM_TEXT
+				   : x->type == XML_COMMENT_NODE ? DOM_COMMENT
+				   : x->type == XML_PI_NODE    ? DOM_PI
+							       : DOM_CDATA,
+				   s != NULL ? s : "", s != NULL ? strlen(s) : 0);
+		if (c == NULL || (x->type == XML_PI_NODE &&
+				  (c->target = intern_x(doc, x->name)) == NULL))
+			return -1;
+		*out = &c->base;
+		return 0;
+	default:
+		/* The DTD node: its declarations have done their work. */
+		return 0;
+	}
+}
+
+/* Walks libxml2's tree under xparent, mirroring it under parent. */
+static int convert(dom_doc *doc, xmlNodePtr xparent, dom_node *parent)
+{
+	xmlNodePtr x = xparent->children;
+
+	while (x != NULL) {
+		dom_node *n;
+
+		if (convert_node(doc, x, &n) != 0)
+			return -1;
+		if (n != NULL) {
+			dom__link_last(parent, n);
+			if (x->type == XML_ELEMENT_NODE && x->children != NULL) {
+				parent = n;
+				x = x->children;
+				continue;
+			}
+		}
+		while (x->next == NULL && x->parent != xparent) {
+			x = x->parent;
+			parent = parent->parent;
+		}
+		x = x->next;
+	}
+	return 0;
+}
+
+int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
+	       const dom_limits *lim, lab_err *err)
+{
+	dom_xml2_guard guard = {NULL, lim, err, 0, 0, 0};
+	xmlParserCtxtPtr ctxt;
+	xmlSAXHandler sax;
+	int rc;
+
+	memset(&sax, 0, sizeof sax);
+	xmlSAXVersion(&sax, 2);
+	sax.startElementNs = on_start;
+	sax.endElementNs = on_end;
+	sax.characters = on_chars;
+	sax.ignorableWhitespace = on_chars;
+	sax.cdataBlock = on_cdata;
+	ctxt = dom__xml2_ctxt(buf, len, &sax, NULL, &guard);
+	if (ctxt == NULL)
+		return lab_fail(err, LAB_ENOMEM, "cannot create a parser");
+	rc = dom__xml2_run(ctxt, &guard);
+	if (rc == LAB_OK && convert(doc, (xmlNodePtr)ctxt->myDoc, parent) != 0)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && parent->type == DOM_DOCUMENT &&
+	    dom__xml2_decl(ctxt, doc) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	xmlFreeDoc(ctxt->myDoc);
+	ctxt->myDoc = NULL;
+	xmlFreeParserCtxt(ctxt);
+	return rc;
+}
