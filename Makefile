@@ -69,7 +69,7 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) -g -fno-omit-frame-pointer $(WARN) \
 CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
 LIBS := $(XML2_LIBS) -lpthread
 
-DOM_SRC := $(wildcard dom/*.c) \
+DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) \
   variants/attrs/$(word 1,$(CHOICES)).c variants/userdata/$(word 2,$(CHOICES)).c \
   variants/build/$(word 3,$(CHOICES)).c variants/attrlist/$(word 4,$(CHOICES)).c
 GEN_SRC := $(wildcard datasets/*.c)
@@ -111,6 +111,7 @@ $(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
 # that one.  Each run prints "N passed, N failed"; tests/total.sh sums them.
 ifeq ($(origin VARIANT)$(axis_vars),file)
 test:
+	@sh .ci/deps.sh build
 	@rm -f build/test-results.txt
 	@for v in $(TEST_VARIANTS); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v test-one || exit 1; \
@@ -118,6 +119,7 @@ test:
 	@sh tests/total.sh build/test-results.txt
 else
 test:
+	@sh .ci/deps.sh build
 	@rm -f build/test-results.txt
 	@$(MAKE) --no-print-directory test-one
 	@sh tests/total.sh build/test-results.txt
@@ -133,6 +135,7 @@ test-one: all
 BENCH_VARIANTS := doom2010 xerces best hash-shared-direct-cached vector-shared-direct-cached \
                   adaptive-pernode-direct-cached adaptive-shared-built-cached adaptive-shared-direct-copy
 bench:
+	@sh .ci/deps.sh bench
 	@sh harness/bench.sh $(BENCH_VARIANTS)
 
 deps:

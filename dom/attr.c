@@ -192,7 +192,7 @@ int dom_attr_remove(dom_node *el, const char *ns, const char *local)
 	return 1;
 }
 
-int dom_attributes(dom_node *el, dom_attr_list *out, lab_err *err)
+int dom_attributes(const dom_node *el, dom_attr_list *out, lab_err *err)
 {
 	if (el->type != DOM_ELEMENT) {
 		memset(out, 0, sizeof *out);
@@ -201,7 +201,7 @@ int dom_attributes(dom_node *el, dom_attr_list *out, lab_err *err)
 	return dom__attrlist_get(dom__el(el), out, err);
 }
 
-void dom_attr_list_release(dom_node *el, dom_attr_list *list)
+void dom_attr_list_release(const dom_node *el, dom_attr_list *list)
 {
 	if (el->type == DOM_ELEMENT)
 		dom__attrlist_release(dom__el(el), list);

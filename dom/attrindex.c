@@ -51,9 +51,11 @@ int dom__attrindex_update(dom_doc *doc, dom_attrs *a, uint32_t from,
 			  lab_err *err)
 {
 	attr_index *ix = a->index;
-	uint32_t cap, i;
+	uint32_t i;
 
 	if (ix == NULL || (uint64_t)a->count * 2 > ix->cap) {
+		uint32_t cap;
+
 		for (cap = 4; cap < (uint64_t)a->count * 2; cap *= 2)
 			;
 		ix = dom_arena_alloc(&doc->arena,

@@ -9,8 +9,9 @@
 
 #include "dom/internal.h"
 
-int dom__attrlist_get(dom_element *el, dom_attr_list *out, lab_err *err);
-void dom__attrlist_release(dom_element *el, dom_attr_list *list);
+int dom__attrlist_get(const dom_element *el, dom_attr_list *out,
+		      lab_err *err);
+void dom__attrlist_release(const dom_element *el, dom_attr_list *list);
 
 extern const char dom__attrlist_choice[];
 

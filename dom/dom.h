@@ -214,8 +214,8 @@ size_t dom_attr_count(const dom_node *el);
 const dom_attr *dom_attr_at(const dom_node *el, size_t i);
 
 /* The element's attribute list, as the attrlist variant builds it. */
-int dom_attributes(dom_node *el, dom_attr_list *out, lab_err *err);
-void dom_attr_list_release(dom_node *el, dom_attr_list *list);
+int dom_attributes(const dom_node *el, dom_attr_list *out, lab_err *err);
+void dom_attr_list_release(const dom_node *el, dom_attr_list *list);
 
 /* ---- namespaces --------------------------------------------------------- */
 

@@ -81,8 +81,10 @@ static int rebuild(dom_doc *doc)
 	size_t total = 0, cap = 16;
 
 	for (n = &doc->node; n != NULL; n = dom__walk_next(n, &doc->node))
-		if (n->type == DOM_ELEMENT)
-			total += dom__el(n)->attrs.count < 3 ? dom__el(n)->attrs.count : 3;
+		if (n->type == DOM_ELEMENT) /* at most three ID attributes */
+			total += dom__el(n)->attrs.count < 3
+					 ? dom__el(n)->attrs.count
+					 : 3;
 	while (cap < total * 2)
 		cap *= 2;
 	if (ids == NULL) {

@@ -21,6 +21,8 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 		return lab_fail(err, LAB_EMALFORMED,
 				"input is %zu bytes, over the limit of %zu",
 				len, l.max_input);
+	if (len == 0)
+		return lab_fail_at(err, LAB_EMALFORMED, 1, 1, "document is empty");
 	rc = dom__doc_new(len, &doc, err);
 	if (rc != LAB_OK)
 		return rc;

@@ -165,7 +165,7 @@ static void init(void)
 }
 
 xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
-				xmlSAXHandler *sax, void *user,
+				const xmlSAXHandler *sax, void *user,
 				dom_xml2_guard *guard)
 {
 	xmlParserCtxtPtr ctxt;
@@ -196,7 +196,9 @@ int dom__xml2_run(xmlParserCtxtPtr ctxt, dom_xml2_guard *guard)
 	xmlParseDocument(ctxt);
 	if (guard->failed)
 		return guard->err->code;
-	if (ctxt->wellFormed && !ctxt->disableSAX)
+	/* Namespace errors (an undeclared prefix, a duplicate attribute after
+	 * resolution) are not fatal to libxml2; they are to us. */
+	if (ctxt->wellFormed && ctxt->nsWellFormed && !ctxt->disableSAX)
 		return LAB_OK;
 	e = xmlCtxtGetLastError(ctxt);
 	if (e == NULL || e->message == NULL)

@@ -38,7 +38,7 @@ dom_limits dom__limits(const dom_limits *lim);
  * keeps libxml2's tree-building SAX2 handlers.
  */
 xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
-				xmlSAXHandler *sax, void *user,
+				const xmlSAXHandler *sax, void *user,
 				dom_xml2_guard *guard);
 
 /* Runs the parse; LAB_OK or the first error with line and column. */

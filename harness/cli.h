@@ -19,11 +19,13 @@ typedef struct lab_io {
 
 /*
  * Parses the options common to document commands ("-o FILE", "--max-*",
- * one optional input path) out of argv, leaving the rest in order in
- * rest[] (*nrest of them).  LAB_EUSAGE on a malformed option.
+ * one optional input path) out of argv, leaving the command's own options
+ * in order in rest[] (*nrest of them, rest has room for argc): those named
+ * in `valued` (NULL-terminated) keep their value right after them.
+ * LAB_EUSAGE on a malformed option.
  */
-int lab_io_args(int argc, char **argv, lab_io *io, char **rest, int *nrest,
-		lab_err *err);
+int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
+		char **rest, int *nrest, lab_err *err);
 
 /* Reads the whole input (file or stdin). */
 int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err);
@@ -40,12 +42,16 @@ int lab_write_output(const char *path, const char *data, size_t len,
  * returns the exit code. */
 int lab_report(const char *cmd, const lab_err *err);
 
+/* The node after n in document order (a whole-tree walk), or NULL. */
+const dom_node *lab_next_node(const dom_node *n);
+
 /* Parses a non-negative integer option value. */
 int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err);
 
 /* The commands. */
 int lab_cmd_gen(int argc, char **argv, lab_err *err);
 int lab_cmd_parse(int argc, char **argv, lab_err *err);
+int lab_cmd_c14n(int argc, char **argv, lab_err *err);
 int lab_cmd_variant(int argc, char **argv, lab_err *err);
 int lab_cmd_bench(int argc, char **argv, lab_err *err);
 

@@ -29,8 +29,16 @@ int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err)
 	return LAB_OK;
 }
 
-int lab_io_args(int argc, char **argv, lab_io *io, char **rest, int *nrest,
-		lab_err *err)
+static int is_valued(const char *const *valued, const char *a)
+{
+	for (; valued != NULL && *valued != NULL; valued++)
+		if (strcmp(*valued, a) == 0)
+			return 1;
+	return 0;
+}
+
+int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
+		char **rest, int *nrest, lab_err *err)
 {
 	static const struct {
 		const char *name;
@@ -70,6 +78,14 @@ int lab_io_args(int argc, char **argv, lab_io *io, char **rest, int *nrest,
 					    err);
 			if (rc != LAB_OK)
 				return rc;
+			continue;
+		}
+		if (is_valued(valued, a)) {
+			if (++i >= argc)
+				return lab_fail(err, LAB_EUSAGE,
+						"%s needs a value", a);
+			rest[(*nrest)++] = argv[i - 1];
+			rest[(*nrest)++] = argv[i];
 			continue;
 		}
 		if (a[0] == '-' && a[1] != '\0') {
@@ -184,6 +200,17 @@ out:
 		unlink(tmp.data);
 	lab_buf_free(&tmp);
 	return rc;
+}
+
+const dom_node *lab_next_node(const dom_node *n)
+{
+	const dom_node *next = dom_first_child(n);
+
+	while (next == NULL && n != NULL) {
+		next = dom_next_sibling(n);
+		n = dom_parent(n);
+	}
+	return next;
 }
 
 int lab_report(const char *cmd, const lab_err *err)

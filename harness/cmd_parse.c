@@ -31,15 +31,16 @@ static void print_stats(dom_doc *doc, const dom_mem_stats *mem)
 int lab_cmd_parse(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
-	char *rest[16];
+	char **rest = NULL;
 	dom_mem_stats mem;
 	dom_doc *doc = NULL;
 	lab_io io;
 	int nrest, i, stats = 0, rc;
 
-	if (argc > (int)(sizeof rest / sizeof rest[0]))
-		return lab_fail(err, LAB_EUSAGE, "too many arguments");
-	rc = lab_io_args(argc, argv, &io, rest, &nrest, err);
+	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	if (rest == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = lab_io_args(argc, argv, NULL, &io, rest, &nrest, err);
 	for (i = 0; rc == LAB_OK && i < nrest; i++) {
 		if (strcmp(rest[i], "--stats") == 0)
 			stats = 1;
@@ -62,6 +63,7 @@ int lab_cmd_parse(int argc, char **argv, lab_err *err)
 		print_stats(doc, &mem);
 out:
 	dom_doc_free(doc);
+	dom_free(rest);
 	lab_buf_free(&in);
 	lab_buf_free(&out);
 	return rc;

@@ -16,6 +16,8 @@ static const struct {
 	{"gen", lab_cmd_gen,
 	 "gen quakes|ints|strings|wide|deep|random [--size BYTES | --count N] [--seed S] [-o FILE]"},
 	{"parse", lab_cmd_parse, "parse [--stats] [LIMITS] [FILE] [-o FILE]"},
+	{"c14n", lab_cmd_c14n,
+	 "c14n [--exclusive] [--with-comments] [--prefixes \"p1 p2\"] [--id ID | --apex {URI}LOCAL] [LIMITS] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
 	{"bench", lab_cmd_bench, "bench [--quick] [--data DIR] [Google Benchmark flags]"},
 };

@@ -7,7 +7,8 @@
 
 const char dom__attrlist_choice[] = "cached";
 
-int dom__attrlist_get(dom_element *el, dom_attr_list *out, lab_err *err)
+int dom__attrlist_get(const dom_element *el, dom_attr_list *out,
+		      lab_err *err)
 {
 	(void)err;
 	out->items = el->attrs.items;
@@ -16,7 +17,7 @@ int dom__attrlist_get(dom_element *el, dom_attr_list *out, lab_err *err)
 	return LAB_OK;
 }
 
-void dom__attrlist_release(dom_element *el, dom_attr_list *list)
+void dom__attrlist_release(const dom_element *el, dom_attr_list *list)
 {
 	(void)el;
 	(void)list;

@@ -10,7 +10,8 @@
 
 const char dom__attrlist_choice[] = "copy";
 
-int dom__attrlist_get(dom_element *el, dom_attr_list *out, lab_err *err)
+int dom__attrlist_get(const dom_element *el, dom_attr_list *out,
+		      lab_err *err)
 {
 	dom_attr *copy;
 	size_t n = el->attrs.count;
@@ -27,7 +28,7 @@ int dom__attrlist_get(dom_element *el, dom_attr_list *out, lab_err *err)
 	return LAB_OK;
 }
 
-void dom__attrlist_release(dom_element *el, dom_attr_list *list)
+void dom__attrlist_release(const dom_element *el, dom_attr_list *list)
 {
 	(void)el;
 	dom_free(list->owned);

@@ -69,7 +69,7 @@ static int grow(ud_map *m)
 }
 
 /* Empties slot s and shifts later members of its probe run back. */
-static void erase(ud_map *m, ud_slot *s)
+static void erase(ud_map *m, const ud_slot *s)
 {
 	size_t mask = m->cap - 1, i = (size_t)(s - m->slots), j = i;
 

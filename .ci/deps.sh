@@ -1,0 +1,29 @@
+#!/bin/sh
+# deps.sh [build|bench|all] - makes sure the Debian packages domlab needs
+# are installed: installs the missing ones when run as root, otherwise
+# prints the exact command to run and fails.  `build` is what `make test`
+# needs; `bench` adds what `make bench` needs.
+set -eu
+what=${1:-all}
+build="gcc g++ make pkg-config libxml2-dev libbenchmark-dev"
+bench="$build libbenchmark-tools"
+case "$what" in
+build) pkgs=$build ;;
+bench) pkgs=$bench ;;
+all) pkgs="$bench valgrind cppcheck clang libclang-rt-dev" ;;
+*) echo "usage: deps.sh [build|bench|all]" >&2; exit 1 ;;
+esac
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "domlab needs these Debian packages; run as root:" >&2
+	echo "  apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null

@@ -1,0 +1,569 @@
+/*
+ * c14n.c - Exclusive XML Canonicalization 1.0 and Canonical XML 1.0 of a
+ * document or a subtree, through dom.h.
+ *
+ * Two stacks carry the state down the tree: the namespace bindings in
+ * scope, and the bindings already rendered by output ancestors.  Whether
+ * to render a declaration on an element is then one rule for both modes:
+ * render a candidate prefix when the value in scope differs from the value
+ * rendered above.  The modes differ only in the candidates: inclusive
+ * takes what the element declares (at the apex, everything in scope);
+ * exclusive takes the prefixes the element visibly utilizes plus the
+ * PrefixList.  Names are interned, so "differs" is a pointer compare.
+ *
+ * The walk is iterative (a hand-built tree has no depth bound) and output
+ * is buffered before it reaches the sink, so a digest sees large updates.
+ */
+#include "wss/c14n.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dom/alloc.h"
+
+enum { OUT_BUF = 16384 };
+
+typedef struct ns_stack {
+	dom_nsdecl *items;
+	size_t len, cap;
+} ns_stack;
+
+typedef struct frame {
+	size_t scope_len;    /* scope.len before the element's declarations */
+	size_t rendered_len; /* rendered.len before what it rendered */
+} frame;
+
+typedef struct c14n {
+	const wss_c14n_opts *o;
+	const dom_node *top;
+	wss_sink_fn sink;
+	void *ctx;
+	lab_err *err;
+	int rc;                  /* first failure; output stops there */
+	size_t len;              /* bytes in buf */
+	ns_stack scope;
+	ns_stack rendered;
+	frame *frames;
+	size_t nframes, cap_frames;
+	const char **listed;     /* PrefixList, interned; NULL = #default */
+	size_t nlisted;
+	const dom_nsdecl **ns_out;   /* scratch: declarations to render */
+	const dom_attr **attr_out;   /* scratch: attributes to render */
+	size_t cap_ns, cap_attr;
+	const char *xml_prefix;
+	const char *xml_ns;
+	char buf[OUT_BUF];
+} c14n;
+
+static void nomem(c14n *c)
+{
+	if (c->rc == LAB_OK)
+		c->rc = lab_fail(c->err, LAB_ENOMEM, "out of memory in c14n");
+}
+
+static void flush(c14n *c)
+{
+	int r;
+
+	if (c->rc != LAB_OK || c->len == 0)
+		return;
+	r = c->sink(c->ctx, c->buf, c->len);
+	c->len = 0;
+	if (r != 0)
+		c->rc = lab_fail(c->err, r, "c14n output was refused");
+}
+
+static void put(c14n *c, const char *p, size_t n)
+{
+	while (n > 0 && c->rc == LAB_OK) {
+		size_t room = OUT_BUF - c->len, k = n < room ? n : room;
+
+		memcpy(c->buf + c->len, p, k);
+		c->len += k;
+		p += k;
+		n -= k;
+		if (c->len == OUT_BUF)
+			flush(c);
+	}
+}
+
+static void puts_(c14n *c, const char *s)
+{
+	put(c, s, strlen(s));
+}
+
+/* Text and attribute values with C14N's replacements (section 2.3). */
+static void put_escaped(c14n *c, const char *s, size_t n, int attr)
+{
+	const char *run = s, *end = s + n;
+
+	for (; s < end; s++) {
+		const char *rep;
+
+		switch (*s) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = attr ? NULL : "&gt;"; break;
+		case '"': rep = attr ? "&quot;" : NULL; break;
+		case '\t': rep = attr ? "&#x9;" : NULL; break;
+		case '\n': rep = attr ? "&#xA;" : NULL; break;
+		case '\r': rep = "&#xD;"; break;
+		default: rep = NULL;
+		}
+		if (rep == NULL)
+			continue;
+		put(c, run, (size_t)(s - run));
+		puts_(c, rep);
+		run = s + 1;
+	}
+	put(c, run, (size_t)(end - run));
+}
+
+static void put_name(c14n *c, const char *prefix, const char *local)
+{
+	if (prefix != NULL) {
+		puts_(c, prefix);
+		put(c, ":", 1);
+	}
+	puts_(c, local);
+}
+
+/* ---- namespace stacks ---- */
+
+static int push(ns_stack *s, const char *prefix, const char *uri)
+{
+	if (s->len == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		dom_nsdecl *p = dom_realloc(s->items, cap * sizeof *p);
+
+		if (p == NULL)
+			return -1;
+		s->items = p;
+		s->cap = cap;
+	}
+	s->items[s->len].prefix = prefix;
+	s->items[s->len].uri = uri;
+	s->len++;
+	return 0;
+}
+
+/* One object for "no namespace", so unbound compares equal to unbound. */
+static const char unbound[] = "";
+
+/* The nearest binding of prefix, `unbound` for none: an absent default
+ * and xmlns="" mean the same to C14N. */
+static const char *lookup(const ns_stack *s, const char *prefix)
+{
+	size_t i = s->len;
+
+	while (i-- > 0)
+		if (s->items[i].prefix == prefix)
+			return s->items[i].uri[0] != '\0' ? s->items[i].uri
+							  : unbound;
+	return unbound;
+}
+
+/* ---- scratch arrays ---- */
+
+static int reserve(void *arrayp, size_t *cap, size_t need)
+{
+	void **array = arrayp;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	p = dom_realloc(*array, need * 2 * sizeof(void *));
+	if (p == NULL)
+		return -1;
+	*array = p;
+	*cap = need * 2;
+	return 0;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	const dom_nsdecl *x = *(const dom_nsdecl *const *)a;
+	const dom_nsdecl *y = *(const dom_nsdecl *const *)b;
+
+	if (x->prefix == NULL || y->prefix == NULL)
+		return (x->prefix != NULL) - (y->prefix != NULL);
+	return strcmp(x->prefix, y->prefix);
+}
+
+/* Attributes without a namespace first, then by (namespace URI, local). */
+static int cmp_attr(const void *a, const void *b)
+{
+	const dom_attr *x = *(const dom_attr *const *)a;
+	const dom_attr *y = *(const dom_attr *const *)b;
+
+	if (x->ns != y->ns) {
+		int r;
+
+		if (x->ns == NULL || y->ns == NULL)
+			return (x->ns != NULL) - (y->ns != NULL);
+		r = strcmp(x->ns, y->ns);
+		if (r != 0)
+			return r;
+	}
+	return strcmp(x->local, y->local);
+}
+
+/* ---- namespace rendering ---- */
+
+/* Adds prefix to the candidates unless it is already there. */
+static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
+{
+	size_t i;
+
+	if (prefix != NULL && prefix == c->xml_prefix)
+		return;
+	for (i = 0; i < *n; i++)
+		if (cand[i].prefix == prefix)
+			return;
+	cand[(*n)++].prefix = prefix;
+}
+
+/*
+ * Which declarations el renders, into c->ns_out (sorted), with their
+ * values pushed on c->rendered.  `cand` has room for every candidate.
+ */
+static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
+			dom_nsdecl *cand, int apex)
+{
+	size_t n = 0, k = 0, i;
+
+	if (c->o->exclusive) {
+		candidate(c, cand, &n, dom_prefix(el));
+		for (i = 0; i < al->count; i++)
+			if (al->items[i].prefix != NULL)
+				candidate(c, cand, &n, al->items[i].prefix);
+		for (i = 0; i < c->nlisted; i++)
+			candidate(c, cand, &n, c->listed[i]);
+	} else if (apex) {
+		for (i = 0; i < c->scope.len; i++)
+			candidate(c, cand, &n, c->scope.items[i].prefix);
+	} else {
+		size_t nd;
+		const dom_nsdecl *d = dom_ns_decls(el, &nd);
+
+		for (i = 0; i < nd; i++)
+			candidate(c, cand, &n, d[i].prefix);
+	}
+	for (i = 0; i < n; i++) {
+		const char *in_scope = lookup(&c->scope, cand[i].prefix);
+
+		/* A listed prefix out of scope, or a prefix bound to nothing,
+		 * has no namespace node to render. */
+		if (in_scope[0] == '\0' && cand[i].prefix != NULL)
+			continue;
+		if (in_scope == lookup(&c->rendered, cand[i].prefix))
+			continue;
+		cand[i].uri = in_scope;
+		if (push(&c->rendered, cand[i].prefix, in_scope) != 0) {
+			nomem(c);
+			return 0;
+		}
+		c->ns_out[k++] = &cand[i];
+	}
+	qsort(c->ns_out, k, sizeof *c->ns_out, cmp_ns);
+	return k;
+}
+
+/*
+ * Inclusive C14N of a subtree renders, on the apex, the xml:* attributes
+ * it inherits from ancestors outside the subtree (C14N 1.0, 2.4).
+ */
+static size_t inherited_xml(c14n *c, const dom_node *apex, size_t k)
+{
+	const dom_node *a;
+
+	for (a = dom_parent(apex); a != NULL && dom_node_type(a) == DOM_ELEMENT;
+	     a = dom_parent(a)) {
+		size_t i, n = dom_attr_count(a);
+
+		for (i = 0; i < n; i++) {
+			const dom_attr *at = dom_attr_at(a, i);
+			size_t j;
+
+			if (at->ns != c->xml_ns)
+				continue;
+			for (j = 0; j < k; j++)
+				if (c->attr_out[j]->ns == c->xml_ns &&
+				    c->attr_out[j]->local == at->local)
+					break;
+			if (j < k)
+				continue;
+			if (reserve(&c->attr_out, &c->cap_attr, k + 1) != 0) {
+				nomem(c);
+				return k;
+			}
+			c->attr_out[k++] = at;
+		}
+	}
+	return k;
+}
+
+static void start_element(c14n *c, const dom_node *el, int apex)
+{
+	dom_attr_list al;
+	dom_nsdecl *cand = NULL;
+	const dom_nsdecl *decls;
+	size_t nd, nns, na, i, max;
+	frame *f;
+	int rc;
+
+	if (c->nframes == c->cap_frames) {
+		size_t cap = c->cap_frames ? c->cap_frames * 2 : 64;
+		frame *p = dom_realloc(c->frames, cap * sizeof *p);
+
+		if (p == NULL) {
+			nomem(c);
+			return;
+		}
+		c->frames = p;
+		c->cap_frames = cap;
+	}
+	f = &c->frames[c->nframes++];
+	f->scope_len = c->scope.len;
+	f->rendered_len = c->rendered.len;
+	decls = dom_ns_decls(el, &nd);
+	for (i = 0; i < nd; i++)
+		if (push(&c->scope, decls[i].prefix, decls[i].uri) != 0) {
+			nomem(c);
+			return;
+		}
+	rc = dom_attributes(el, &al, c->err);
+	if (rc != LAB_OK) {
+		c->rc = rc;
+		return;
+	}
+	max = 1 + al.count + c->nlisted + c->scope.len;
+	cand = dom_malloc(max * sizeof *cand);
+	if (cand == NULL || reserve(&c->ns_out, &c->cap_ns, max) != 0 ||
+	    reserve(&c->attr_out, &c->cap_attr, al.count) != 0) {
+		nomem(c);
+		goto out;
+	}
+	nns = render_ns(c, el, &al, cand, apex);
+	for (na = 0; na < al.count; na++)
+		c->attr_out[na] = &al.items[na];
+	if (apex && !c->o->exclusive)
+		na = inherited_xml(c, el, na);
+	qsort(c->attr_out, na, sizeof *c->attr_out, cmp_attr);
+
+	put(c, "<", 1);
+	put_name(c, dom_prefix(el), dom_local_name(el));
+	for (i = 0; i < nns; i++) {
+		const dom_nsdecl *d = c->ns_out[i];
+
+		puts_(c, d->prefix != NULL ? " xmlns:" : " xmlns");
+		if (d->prefix != NULL)
+			puts_(c, d->prefix);
+		put(c, "=\"", 2);
+		put_escaped(c, d->uri, strlen(d->uri), 1);
+		put(c, "\"", 1);
+	}
+	for (i = 0; i < na; i++) {
+		const dom_attr *a = c->attr_out[i];
+
+		put(c, " ", 1);
+		put_name(c, a->prefix, a->local);
+		put(c, "=\"", 2);
+		put_escaped(c, a->value, a->len, 1);
+		put(c, "\"", 1);
+	}
+	put(c, ">", 1);
+out:
+	dom_free(cand);
+	dom_attr_list_release(el, &al);
+}
+
+static void end_element(c14n *c, const dom_node *el)
+{
+	const frame *f = &c->frames[--c->nframes];
+
+	put(c, "</", 2);
+	put_name(c, dom_prefix(el), dom_local_name(el));
+	put(c, ">", 1);
+	c->scope.len = f->scope_len;
+	c->rendered.len = f->rendered_len;
+}
+
+/* Everything but elements; returns 0 when the node is not output. */
+static int leaf(c14n *c, const dom_node *n)
+{
+	size_t len;
+	const char *v = dom_value(n, &len);
+
+	switch (dom_node_type(n)) {
+	case DOM_TEXT:
+	case DOM_CDATA:
+		put_escaped(c, v, len, 0);
+		return 1;
+	case DOM_COMMENT:
+		if (!c->o->with_comments)
+			return 0;
+		put(c, "<!--", 4);
+		put(c, v, len);
+		put(c, "-->", 3);
+		return 1;
+	case DOM_PI:
+		put(c, "<?", 2);
+		puts_(c, dom_local_name(n));
+		if (len > 0) {
+			put(c, " ", 1);
+			put(c, v, len);
+		}
+		put(c, "?>", 2);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void subtree(c14n *c, const dom_node *top)
+{
+	const dom_node *n = top;
+
+	while (c->rc == LAB_OK) {
+		int descend = 0;
+
+		if (n != c->o->exclude) {
+			if (dom_node_type(n) == DOM_ELEMENT) {
+				start_element(c, n, n == top);
+				descend = dom_first_child(n) != NULL;
+				if (!descend)
+					end_element(c, n);
+			} else {
+				leaf(c, n);
+			}
+		}
+		if (descend) {
+			n = dom_first_child(n);
+			continue;
+		}
+		while (n != top && dom_next_sibling(n) == NULL) {
+			n = dom_parent(n);
+			end_element(c, n);
+		}
+		if (n == top)
+			return;
+		n = dom_next_sibling(n);
+	}
+}
+
+/* Top-level comments and PIs are set off by a newline from the root. */
+static void document(c14n *c, const dom_node *docnode)
+{
+	const dom_node *n;
+	int after_root = 0;
+
+	for (n = dom_first_child(docnode); n != NULL && c->rc == LAB_OK;
+	     n = dom_next_sibling(n)) {
+		if (n == c->o->exclude)
+			continue;
+		if (dom_node_type(n) == DOM_ELEMENT) {
+			subtree(c, n);
+			after_root = 1;
+			continue;
+		}
+		if (after_root && (dom_node_type(n) == DOM_PI ||
+				   (c->o->with_comments &&
+				    dom_node_type(n) == DOM_COMMENT)))
+			put(c, "\n", 1);
+		if (leaf(c, n) && !after_root)
+			put(c, "\n", 1);
+	}
+}
+
+/* The bindings in scope above an apex, and the PrefixList, interned. */
+static int prepare(c14n *c, const dom_node *top)
+{
+	dom_doc *doc = dom_node_doc(top);
+	const dom_node *parent = dom_parent(top);
+	size_t i;
+
+	c->xml_prefix = dom_intern_find(doc, "xml", 3);
+	c->xml_ns = dom_ns_lookup(top, c->xml_prefix);
+	if (dom_node_type(top) == DOM_ELEMENT && parent != NULL &&
+	    dom_node_type(parent) == DOM_ELEMENT) {
+		dom_nsdecl *in;
+		size_t n;
+		int rc = dom_ns_in_scope(parent, &in, &n, c->err);
+
+		if (rc != LAB_OK)
+			return rc;
+		for (i = 0; i < n; i++)
+			if (push(&c->scope, in[i].prefix, in[i].uri) != 0)
+				break;
+		dom_free(in);
+		if (i < n)
+			return lab_fail(c->err, LAB_ENOMEM, "out of memory");
+	}
+	if (!c->o->exclusive || c->o->nprefixes == 0)
+		return LAB_OK;
+	c->listed = dom_malloc(c->o->nprefixes * sizeof *c->listed);
+	if (c->listed == NULL)
+		return lab_fail(c->err, LAB_ENOMEM, "out of memory");
+	for (i = 0; i < c->o->nprefixes; i++) {
+		const char *p = c->o->prefixes[i];
+
+		if (strcmp(p, "#default") == 0) {
+			c->listed[c->nlisted++] = NULL;
+			continue;
+		}
+		/* A prefix the document never saw cannot be in scope. */
+		p = dom_intern_find(doc, p, strlen(p));
+		if (p != NULL)
+			c->listed[c->nlisted++] = p;
+	}
+	return LAB_OK;
+}
+
+int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
+	     void *ctx, lab_err *err)
+{
+	c14n *c;
+	int rc;
+
+	if (dom_node_type(top) != DOM_DOCUMENT &&
+	    dom_node_type(top) != DOM_ELEMENT)
+		return lab_fail(err, LAB_EUSAGE,
+				"c14n takes a document or an element");
+	c = dom_calloc(1, sizeof *c);
+	if (c == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	c->o = opts;
+	c->top = top;
+	c->sink = sink;
+	c->ctx = ctx;
+	c->err = err;
+	c->rc = prepare(c, top);
+	if (c->rc == LAB_OK) {
+		if (dom_node_type(top) == DOM_DOCUMENT)
+			document(c, top);
+		else if (top != opts->exclude)
+			subtree(c, top);
+		flush(c);
+	}
+	rc = c->rc;
+	dom_free(c->scope.items);
+	dom_free(c->rendered.items);
+	dom_free(c->frames);
+	dom_free(c->listed);
+	dom_free((void *)c->ns_out);
+	dom_free((void *)c->attr_out);
+	dom_free(c);
+	return rc;
+}
+
+static int to_buf(void *ctx, const char *p, size_t n)
+{
+	return lab_buf_put(ctx, p, n);
+}
+
+int wss_c14n_buf(const dom_node *top, const wss_c14n_opts *opts,
+		 lab_buf *out, lab_err *err)
+{
+	return wss_c14n(top, opts, to_buf, out, err);
+}
