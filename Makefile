@@ -10,29 +10,33 @@
 
 PRESETS := doom2010 xerces best
 
-# Choices per preset, one word per axis, in this order.
-AXES := attrs userdata build attrlist
-preset_doom2010 := vector pernode built copy
-preset_xerces   := vector shared direct cached
-preset_best     := adaptive shared direct cached
+# The axes, the variable that picks each, and the choices per preset, one
+# word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
+AXES     := attrs  userdata build  attrlist keys
+AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS
+preset_doom2010 := vector pernode built copy reload
+preset_xerces   := vector shared direct cached cached
+preset_best     := adaptive shared direct cached cached
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
 choices_build    := built direct
 choices_attrlist := copy cached
+choices_keys     := reload cached
+
+NAXES := $(words $(AXES))
+AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
 
 # Presets plus what it takes to build every choice of every axis once.
-TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy
+TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload
 
 # ---- which variant ----------------------------------------------------------
-axis_vars := $(strip $(ATTRS)$(USERDATA)$(BUILD)$(ATTRLIST))
+axis_vars := $(strip $(foreach v,$(AXISVARS),$($(v))))
 ifneq ($(axis_vars),)
   ifneq ($(VARIANT),)
     $(error give VARIANT or axis variables, not both)
   endif
-  best := $(preset_best)
-  CHOICES := $(or $(ATTRS),$(word 1,$(best))) $(or $(USERDATA),$(word 2,$(best))) \
-             $(or $(BUILD),$(word 3,$(best))) $(or $(ATTRLIST),$(word 4,$(best)))
+  CHOICES := $(foreach i,$(AXIS_NUMS),$(or $($(word $(i),$(AXISVARS))),$(word $(i),$(preset_best))))
   VARIANT := $(subst $(eval) ,-,$(CHOICES))
 else
   VARIANT ?= best
@@ -40,13 +44,15 @@ else
     CHOICES := $(preset_$(VARIANT))
     PRESET := $(VARIANT)
   else
-    CHOICES := $(subst -, ,$(VARIANT))
+    # Trailing axes left out take best's choice.
+    given := $(subst -, ,$(VARIANT))
+    CHOICES := $(given) $(wordlist $(words x $(given)),$(NAXES),$(preset_best))
   endif
 endif
-ifneq ($(words $(CHOICES)),4)
-  $(error VARIANT=$(VARIANT) is neither a preset ($(PRESETS)) nor four choices joined by '-')
+ifneq ($(words $(CHOICES)),$(NAXES))
+  $(error VARIANT=$(VARIANT) is neither a preset ($(PRESETS)) nor $(NAXES) choices joined by '-' ($(AXES)))
 endif
-$(foreach i,1 2 3 4,$(if $(filter $(word $(i),$(CHOICES)),$(choices_$(word $(i),$(AXES)))),,\
+$(foreach i,$(AXIS_NUMS),$(if $(filter $(word $(i),$(CHOICES)),$(choices_$(word $(i),$(AXES)))),,\
   $(error $(word $(i),$(AXES))=$(word $(i),$(CHOICES)) is not one of: $(choices_$(word $(i),$(AXES))))))
 
 # ---- flags ---------------------------------------------------------------------
@@ -64,14 +70,13 @@ XML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || xml2-config
 XML2_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || xml2-config --libs)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) -g -fno-omit-frame-pointer $(WARN) \
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEPRECATED $(OPT) -g -fno-omit-frame-pointer $(WARN) \
               -I. $(XML2_CFLAGS) -DDOMLAB_PRESET='"$(PRESET)"' $(CFLAGS)
 CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
-LIBS := $(XML2_LIBS) -lpthread
+LIBS := $(XML2_LIBS) -lcrypto -lpthread
 
-DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) \
-  variants/attrs/$(word 1,$(CHOICES)).c variants/userdata/$(word 2,$(CHOICES)).c \
-  variants/build/$(word 3,$(CHOICES)).c variants/attrlist/$(word 4,$(CHOICES)).c
+VARIANT_SRC := $(foreach i,$(AXIS_NUMS),variants/$(word $(i),$(AXES))/$(word $(i),$(CHOICES)).c)
+DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
 GEN_SRC := $(wildcard datasets/*.c)
 CLI_SRC := $(wildcard harness/*.c)
 BENCH_CXX := $(wildcard harness/*.cc)

@@ -52,6 +52,8 @@ int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err);
 int lab_cmd_gen(int argc, char **argv, lab_err *err);
 int lab_cmd_parse(int argc, char **argv, lab_err *err);
 int lab_cmd_c14n(int argc, char **argv, lab_err *err);
+/* sign, verify, encrypt, decrypt, send, receive: `op` names which. */
+int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err);
 int lab_cmd_variant(int argc, char **argv, lab_err *err);
 int lab_cmd_bench(int argc, char **argv, lab_err *err);
 

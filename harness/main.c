@@ -8,6 +8,7 @@
 
 #include "harness/cli.h"
 
+/* run NULL: a pipeline command, run by lab_cmd_wss under its name. */
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv, lab_err *err);
@@ -18,6 +19,12 @@ static const struct {
 	{"parse", lab_cmd_parse, "parse [--stats] [LIMITS] [FILE] [-o FILE]"},
 	{"c14n", lab_cmd_c14n,
 	 "c14n [--exclusive] [--with-comments] [--prefixes \"p1 p2\"] [--id ID | --apex {URI}LOCAL] [LIMITS] [FILE] [-o FILE]"},
+	{"sign", NULL, "sign --key K.pem --cert C.pem [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
+	{"verify", NULL, "verify --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
+	{"encrypt", NULL, "encrypt --peer-cert PEER.pem [--cipher aes256-gcm|aes128-cbc] [FILE] [-o FILE]"},
+	{"decrypt", NULL, "decrypt --key K.pem [FILE] [-o FILE]"},
+	{"send", NULL, "send --key K.pem --cert C.pem --peer-cert PEER.pem [--cipher C] [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
+	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
 	{"bench", lab_cmd_bench, "bench [--quick] [--data DIR] [Google Benchmark flags]"},
 };
@@ -57,7 +64,9 @@ int main(int argc, char **argv)
 		return usage(stderr);
 	}
 	lab_err_clear(&err);
-	rc = commands[i].run(argc - 2, argv + 2, &err);
+	rc = commands[i].run != NULL
+		     ? commands[i].run(argc - 2, argv + 2, &err)
+		     : lab_cmd_wss(commands[i].name, argc - 2, argv + 2, &err);
 	if (rc == LAB_OK)
 		return LAB_OK;
 	if (err.code == LAB_OK)

@@ -1,0 +1,141 @@
+/*
+ * cmd_wss.c - the pipeline's commands: sign, verify, encrypt, decrypt,
+ * send, receive.  Each reads a document, gets its keys through the keys
+ * variant, runs the stage on the tree and writes the result only when
+ * every step succeeded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dom/alloc.h"
+#include "harness/cli.h"
+#include "wss/keys.h"
+#include "wss/wss.h"
+
+enum { NEED_KEY = 1, NEED_CERT = 2, NEED_PEER = 4, NEED_TRUST = 8 };
+
+static const struct {
+	const char *name;
+	unsigned need;
+} ops[] = {
+	{"sign", NEED_KEY | NEED_CERT},
+	{"verify", NEED_TRUST},
+	{"encrypt", NEED_PEER},
+	{"decrypt", NEED_KEY},
+	{"send", NEED_KEY | NEED_CERT | NEED_PEER},
+	{"receive", NEED_KEY | NEED_TRUST},
+};
+
+static const char *const valued[] = {"--key", "--cert", "--peer-cert",
+				     "--trust", "--cipher", "--now", "--ttl",
+				     NULL};
+
+static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
+	       const wss_opts *o, lab_err *err)
+{
+	if (strcmp(op, "sign") == 0)
+		return wss_sign_doc(doc, ks->key, ks->cert, o, err);
+	if (strcmp(op, "verify") == 0)
+		return wss_verify_doc(doc, ks->trust, o, err);
+	if (strcmp(op, "encrypt") == 0)
+		return wss_encrypt_doc(doc, ks->peer_cert, o, err);
+	if (strcmp(op, "decrypt") == 0)
+		return wss_decrypt_doc(doc, ks->key, o, err);
+	if (strcmp(op, "send") == 0)
+		return wss_send_doc(doc, ks->key, ks->cert, ks->peer_cert, o,
+				    err);
+	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
+}
+
+static int parse_opts(char **rest, int nrest, unsigned need,
+		      wss_key_paths *paths, wss_opts *o, lab_err *err)
+{
+	int i, rc = LAB_OK;
+
+	for (i = 0; i < nrest && rc == LAB_OK; i++) {
+		const char *a = rest[i];
+		size_t v;
+
+		if (strcmp(a, "--key") == 0)
+			paths->key = rest[++i];
+		else if (strcmp(a, "--cert") == 0)
+			paths->cert = rest[++i];
+		else if (strcmp(a, "--peer-cert") == 0)
+			paths->peer_cert = rest[++i];
+		else if (strcmp(a, "--trust") == 0)
+			paths->trust = rest[++i];
+		else if (strcmp(a, "--cipher") == 0)
+			rc = wss_cipher_from_name(rest[++i], &o->cipher);
+		else if (strcmp(a, "--now") == 0) {
+			rc = lab_parse_size(a, rest[++i], &v, err);
+			o->now = (time_t)v;
+		} else if (strcmp(a, "--ttl") == 0) {
+			rc = lab_parse_size(a, rest[++i], &v, err);
+			if (rc == LAB_OK && (v == 0 || v > 86400 * 365))
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--ttl must be 1..31536000");
+			o->ttl = (unsigned)v;
+		} else
+			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
+	}
+	if (rc == LAB_EUSAGE && err->msg[0] == '\0')
+		rc = lab_fail(err, LAB_EUSAGE, "--cipher is aes256-gcm or aes128-cbc");
+	if (rc != LAB_OK)
+		return rc;
+	if ((need & NEED_KEY) && paths->key == NULL)
+		return lab_fail(err, LAB_EUSAGE, "--key is required");
+	if ((need & NEED_CERT) && paths->cert == NULL)
+		return lab_fail(err, LAB_EUSAGE, "--cert is required");
+	if ((need & NEED_PEER) && paths->peer_cert == NULL)
+		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
+	if ((need & NEED_TRUST) && paths->trust == NULL)
+		return lab_fail(err, LAB_EUSAGE, "--trust is required");
+	return LAB_OK;
+}
+
+int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
+{
+	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	wss_key_paths paths = {NULL, NULL, NULL, NULL};
+	wss_keyset ks;
+	void *handle = NULL;
+	dom_doc *doc = NULL;
+	char **rest;
+	wss_opts o;
+	lab_io io;
+	size_t k;
+	int nrest, rc;
+
+	for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (strcmp(ops[k].name, op) == 0)
+			break;
+	if (k == sizeof ops / sizeof ops[0])
+		return lab_fail(err, LAB_EUSAGE, "no command '%s'", op);
+	wss_opts_default(&o);
+	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	if (rest == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = lab_io_args(argc, argv, valued, &io, rest, &nrest, err);
+	if (rc == LAB_OK)
+		rc = parse_opts(rest, nrest, ops[k].need, &paths, &o, err);
+	o.lim = io.lim;
+	if (rc == LAB_OK)
+		rc = lab_read_input(io.in, io.lim.max_input, &in, err);
+	if (rc == LAB_OK)
+		rc = dom_parse(in.data, in.len, &io.lim, &doc, err);
+	if (rc == LAB_OK)
+		rc = wss_keys_acquire(&paths, &ks, &handle, err);
+	if (rc == LAB_OK)
+		rc = run(op, doc, &ks, &o, err);
+	if (rc == LAB_OK)
+		rc = dom_serialize(dom_doc_node(doc), &out, err);
+	if (rc == LAB_OK)
+		rc = lab_write_output(io.out, out.data, out.len, err);
+	wss_keys_release(handle);
+	wss_keys_cache_clear();
+	dom_doc_free(doc);
+	dom_free(rest);
+	lab_buf_free(&in);
+	lab_buf_free(&out);
+	return rc;
+}

@@ -1,0 +1,137 @@
+/*
+ * crypto.h - the cryptography of the WS-Security profile (DESIGN.md,
+ * "The pipeline"), over OpenSSL 3: RSA private keys and X.509
+ * certificates, SHA-256 / SHA-1, RSA-SHA256 signatures, RSA-OAEP key
+ * transport (rsa-oaep-mgf1p), AES-256-GCM and AES-128-CBC in XML
+ * Encryption's octet layout, random bytes.
+ *
+ * Every size is explicit, every key is the one the algorithm needs, and
+ * every failure of a check on received data is LAB_ESECURITY with a
+ * message that says what failed and nothing about why (no oracles).
+ * RSA keys must be at least 2048 bits.
+ * Not for: XML, base64 (base64.h), certificate chains or expiry (the
+ * receiver trusts exactly one configured certificate, compared by DER).
+ */
+#ifndef WSS_CRYPTO_H
+#define WSS_CRYPTO_H
+
+#include <stddef.h>
+
+#include "dom/buf.h"
+#include "dom/err.h"
+
+/* ---- keys and certificates --------------------------------------------- */
+
+typedef struct wss_privkey wss_privkey;   /* an RSA private key */
+typedef struct wss_cert wss_cert;         /* X.509: its DER, its RSA key */
+
+/*
+ * Reads an unencrypted PEM private key (PKCS#1 or PKCS#8).  LAB_EIO when
+ * the file cannot be read, LAB_EMALFORMED when it holds no private key or
+ * the key is not RSA, LAB_ESECURITY when the key is under 2048 bits.
+ */
+int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err);
+void wss_privkey_free(wss_privkey *k);
+
+/* Reads the first PEM certificate of a file; codes as wss_privkey_load
+ * (the certificate's key must be RSA of at least 2048 bits). */
+int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err);
+/* A DER certificate (a BinarySecurityToken's content); trailing bytes
+ * after it are LAB_EMALFORMED. */
+int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
+		      lab_err *err);
+const unsigned char *wss_cert_der(const wss_cert *c, size_t *len);
+/* 1 when both hold the same DER bytes, else 0. */
+int wss_cert_equal(const wss_cert *a, const wss_cert *b);
+void wss_cert_free(wss_cert *c);
+
+/* ---- digests ----------------------------------------------------------- */
+
+enum { WSS_SHA256_LEN = 32, WSS_SHA1_LEN = 20 };
+
+/* A streaming SHA-256; the canonicalizer feeds it.  (Named _ctx because
+ * the one-shot wss_sha256() below takes the plain name: C has one
+ * namespace for both.) */
+typedef struct wss_sha256_ctx wss_sha256_ctx;
+int wss_sha256_new(wss_sha256_ctx **out, lab_err *err);
+/* 0, or LAB_ENOMEM (OpenSSL gives no other reason a digest update fails). */
+int wss_sha256_update(wss_sha256_ctx *h, const void *p, size_t n);
+/* Writes the digest and resets h for the next message; 0 or LAB_ENOMEM. */
+int wss_sha256_final(wss_sha256_ctx *h, unsigned char out[WSS_SHA256_LEN]);
+void wss_sha256_free(wss_sha256_ctx *h);
+/* One-shot digests; 0 or LAB_ENOMEM. */
+int wss_sha256(const void *p, size_t n, unsigned char out[WSS_SHA256_LEN]);
+int wss_sha1(const void *p, size_t n, unsigned char out[WSS_SHA1_LEN]);
+
+/* 1 when a[0..n) equals b[0..n), in time independent of the contents:
+ * for digests and other values an attacker may probe byte by byte. */
+int wss_ct_equal(const void *a, const void *b, size_t n);
+
+/* ---- signatures (rsa-sha256: RSASSA-PKCS1-v1_5 with SHA-256) ----------- */
+
+/* Appends the signature (the key's modulus length) to sig. */
+int wss_rsa_sign_sha256(const wss_privkey *k, const void *data, size_t n,
+			lab_buf *sig, lab_err *err);
+/* LAB_OK, or LAB_ESECURITY "signature value does not verify". */
+int wss_rsa_verify_sha256(const wss_cert *c, const void *data, size_t n,
+			  const unsigned char *sig, size_t siglen,
+			  lab_err *err);
+
+/* ---- key transport ------------------------------------------------------ */
+
+/* rsa-oaep-mgf1p: OAEP with a SHA-1 digest, MGF1 with SHA-1, no label. */
+
+/* Appends the wrapped key (the modulus length) to out. */
+int wss_rsa_oaep_wrap(const wss_cert *c, const unsigned char *key,
+		      size_t keylen, lab_buf *out, lab_err *err);
+/* Writes the unwrapped key to key[0..cap) and its length to *keylen.
+ * Any failure, a key longer than cap included: LAB_ESECURITY
+ * "key unwrap failed". */
+int wss_rsa_oaep_unwrap(const wss_privkey *k, const unsigned char *in,
+			size_t n, unsigned char *key, size_t cap,
+			size_t *keylen, lab_err *err);
+
+/* ---- data encryption --------------------------------------------------- */
+
+typedef enum wss_cipher { WSS_AES256_GCM, WSS_AES128_CBC } wss_cipher;
+
+enum { WSS_MAX_KEY_LEN = 32 };  /* the longest wss_cipher_key_len() */
+
+/* 32 or 16; 0 for a value that is not a wss_cipher. */
+size_t wss_cipher_key_len(wss_cipher c);
+/* http://www.w3.org/2009/xmlenc11#aes256-gcm,
+ * http://www.w3.org/2001/04/xmlenc#aes128-cbc; NULL for a non-cipher. */
+const char *wss_cipher_uri(wss_cipher c);
+/* LAB_ESECURITY for any other URI (a receiver takes no other algorithm:
+ * no downgrade). */
+int wss_cipher_from_uri(const char *uri, wss_cipher *out);
+/* "aes256-gcm" | "aes128-cbc" (the command line's --cipher), else
+ * LAB_EUSAGE. */
+int wss_cipher_from_name(const char *name, wss_cipher *out);
+
+/*
+ * Appends XML Encryption's octets for pt[0..n) under key (of
+ * wss_cipher_key_len(c) bytes), with a fresh random IV:
+ *   GCM: IV(12) || ciphertext || tag(16)
+ *   CBC: IV(16) || ciphertext of pt padded per XML Enc 1.0 5.2 (1..16
+ *        octets, the last one the pad length, the others random).
+ * LAB_EUSAGE for a non-cipher, LAB_ENOMEM, LAB_ESECURITY when OpenSSL or
+ * the random generator fails.  out is unchanged on failure.
+ */
+int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
+		size_t n, lab_buf *out, lab_err *err);
+/*
+ * Appends the plaintext of ct[0..n).  Every failure on the data -- short
+ * input, bad tag, bad padding -- is the same LAB_ESECURITY "decryption
+ * failed", and leaves out->len unchanged with no plaintext in out's
+ * spare room.  LAB_EUSAGE for a non-cipher, LAB_ENOMEM.
+ */
+int wss_decrypt(wss_cipher c, const unsigned char *key, const void *ct,
+		size_t n, lab_buf *out, lab_err *err);
+
+/* ---- randomness -------------------------------------------------------- */
+
+/* n bytes from OpenSSL's CSPRNG; LAB_ESECURITY if it fails. */
+int wss_random(void *p, size_t n, lab_err *err);
+
+#endif

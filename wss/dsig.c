@@ -1,0 +1,407 @@
+/*
+ * dsig.c - signing and verifying the profile's one Signature.
+ *
+ * Verification is a whitelist, not a general XML Signature processor:
+ * one SignedInfo with exc-c14n and RSA-SHA256, References that are
+ * same-document "#id" with exactly one exc-c14n Transform and SHA-256,
+ * KeyInfo a SecurityTokenReference to the header's BinarySecurityToken.
+ * Anything else -- another algorithm, an XPath or XSLT transform, an
+ * external URI, a RetrievalMethod, an Object -- is refused, because every
+ * option a verifier accepts is an option an attacker chooses.
+ *
+ * Digests stream the canonical bytes straight into SHA-256.
+ */
+#include "wss/dsig.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "wss/base64.h"
+#include "wss/c14n.h"
+#include "wss/wsse.h"
+
+enum { MAX_PREFIXES = 32 };
+
+static int to_digest(void *ctx, const char *p, size_t n)
+{
+	return wss_sha256_update(ctx, p, n);
+}
+
+int wss_digest(const dom_node *top, const char *const *prefixes,
+	       size_t nprefixes, unsigned char out[WSS_SHA256_LEN],
+	       lab_err *err)
+{
+	wss_c14n_opts o = {1, 0, prefixes, nprefixes, NULL};
+	wss_sha256_ctx *h = NULL;
+	int rc = wss_sha256_new(&h, err);
+
+	if (rc == LAB_OK)
+		rc = wss_c14n(top, &o, to_digest, h, err);
+	if (rc == LAB_OK && wss_sha256_final(h, out) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
+	wss_sha256_free(h);
+	return rc;
+}
+
+/* ---- signing ---- */
+
+static int add_b64_text(dom_node *el, const void *p, size_t n, lab_err *err)
+{
+	lab_buf b64 = LAB_BUF_INIT;
+	int rc = wss_base64_encode(p, n, 0, &b64);
+
+	if (rc != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	else
+		rc = wss_add_text(el, b64.data, b64.len, err);
+	lab_buf_free(&b64);
+	return rc;
+}
+
+static int add_reference(dom_node *si, const char *id, const dom_node *target,
+			 lab_err *err)
+{
+	unsigned char digest[WSS_SHA256_LEN];
+	char uri[80];
+	dom_node *ref, *tr, *dv;
+	int rc;
+
+	snprintf(uri, sizeof uri, "#%s", id);
+	rc = wss_add(si, NULL, WSS_NS_DS, "ds:Reference", &ref, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "URI", uri, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:Transforms", &tr, err);
+	if (rc == LAB_OK)
+		rc = wss_add_alg(tr, WSS_NS_DS, "ds:Transform",
+				 WSS_ALG_EXC_C14N, NULL, err);
+	if (rc == LAB_OK)
+		rc = wss_add_alg(ref, WSS_NS_DS, "ds:DigestMethod",
+				 WSS_ALG_SHA256, NULL, err);
+	if (rc == LAB_OK)
+		rc = wss_digest(target, NULL, 0, digest, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:DigestValue", &dv, err);
+	if (rc == LAB_OK)
+		rc = add_b64_text(dv, digest, sizeof digest, err);
+	return rc;
+}
+
+static int add_key_info(dom_node *sig, const char *bst_id, lab_err *err)
+{
+	dom_node *ki, *str, *ref;
+	char uri[80];
+	int rc;
+
+	snprintf(uri, sizeof uri, "#%s", bst_id);
+	rc = wss_add(sig, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
+			     &str, err);
+	if (rc == LAB_OK)
+		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
+	if (rc == LAB_OK)
+		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:Reference", &ref, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "URI", uri, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "ValueType", WSS_X509V3, err);
+	return rc;
+}
+
+static int sign_signed_info(const dom_node *si, dom_node *sv,
+			    const wss_privkey *key, lab_err *err)
+{
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT;
+	int rc = wss_c14n_buf(si, &o, &c14n, err);
+
+	if (rc == LAB_OK)
+		rc = wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, err);
+	if (rc == LAB_OK)
+		rc = add_b64_text(sv, sig.data, sig.len, err);
+	lab_buf_free(&c14n);
+	lab_buf_free(&sig);
+	return rc;
+}
+
+int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
+	     time_t now, unsigned ttl, lab_err *err)
+{
+	char body_id[64], bst_id[64], ts_id[64];
+	dom_node *sig, *si, *sv, *ts;
+	int rc;
+
+	rc = wss_ensure_id(m, m->body, "Body", body_id, sizeof body_id, err);
+	if (rc == LAB_OK)
+		rc = wss_bst_add(m, cert, bst_id, sizeof bst_id, err);
+	if (rc == LAB_OK)
+		rc = wss_add(m->security, NULL, WSS_NS_DS, "ds:Signature", &sig,
+			     err);
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(sig, "ds", WSS_NS_DS, err);
+	if (rc == LAB_OK)
+		rc = wss_timestamp_add(m, now, ttl, &ts, err);
+	if (rc == LAB_OK)
+		rc = wss_ensure_id(m, ts, "TS", ts_id, sizeof ts_id, err);
+	if (rc == LAB_OK)
+		rc = wss_add(sig, NULL, WSS_NS_DS, "ds:SignedInfo", &si, err);
+	if (rc == LAB_OK)
+		rc = wss_add_alg(si, WSS_NS_DS, "ds:CanonicalizationMethod",
+				 WSS_ALG_EXC_C14N, NULL, err);
+	if (rc == LAB_OK)
+		rc = wss_add_alg(si, WSS_NS_DS, "ds:SignatureMethod",
+				 WSS_ALG_RSA_SHA256, NULL, err);
+	if (rc == LAB_OK)
+		rc = add_reference(si, body_id, m->body, err);
+	if (rc == LAB_OK)
+		rc = add_reference(si, ts_id, ts, err);
+	if (rc == LAB_OK)
+		rc = wss_add(sig, NULL, WSS_NS_DS, "ds:SignatureValue", &sv, err);
+	if (rc == LAB_OK)
+		rc = add_key_info(sig, bst_id, err);
+	if (rc == LAB_OK)
+		rc = sign_signed_info(si, sv, key, err);
+	return rc;
+}
+
+/* ---- verifying ---- */
+
+/* An InclusiveNamespaces PrefixList, split in place. */
+typedef struct prefix_list {
+	lab_buf text;
+	const char *items[MAX_PREFIXES];
+	size_t n;
+} prefix_list;
+
+static int refuse(lab_err *err, const char *what, const dom_node *el)
+{
+	return lab_fail(err, LAB_ESECURITY, "%s: unexpected <%s>", what,
+			el != NULL ? dom_local_name(el) : "(end)");
+}
+
+/*
+ * el must be ds:<local> (local interned) with Algorithm `alg`; its only
+ * allowed child is an InclusiveNamespaces (read into pl) when pl is not
+ * NULL.
+ */
+static int expect_alg(const wss_msg *m, const dom_node *el, const char *local,
+		      const char *alg, prefix_list *pl, lab_err *err)
+{
+	const char *have;
+	const dom_node *c;
+	char *save = NULL, *tok;
+
+	if (el == NULL || !dom_is(el, m->n.ds, local))
+		return lab_fail(err, LAB_ESECURITY, "expected ds:%s", local);
+	have = dom_attr_value(el, NULL, m->n.Algorithm);
+	if (have == NULL || strcmp(have, alg) != 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"ds:%s algorithm '%s' is not allowed (only %s)",
+				local, have != NULL ? have : "(none)", alg);
+	c = wss_first_el(el);
+	if (c == NULL)
+		return LAB_OK;
+	if (pl == NULL || !dom_is(c, m->n.exc, m->n.InclusiveNamespaces) ||
+	    wss_next_el(c) != NULL)
+		return refuse(err, local, c);
+	have = dom_attr_value(c, NULL, m->n.PrefixList);
+	if (have == NULL || lab_buf_puts(&pl->text, have) != LAB_OK)
+		return lab_fail(err, LAB_ESECURITY, "bad InclusiveNamespaces");
+	for (tok = strtok_r(pl->text.data, " \t\r\n", &save); tok != NULL;
+	     tok = strtok_r(NULL, " \t\r\n", &save)) {
+		if (pl->n == MAX_PREFIXES)
+			return lab_fail(err, LAB_ESECURITY,
+					"PrefixList too long");
+		pl->items[pl->n++] = tok;
+	}
+	return LAB_OK;
+}
+
+static int decode_text(const dom_node *el, lab_buf *out, lab_err *err)
+{
+	lab_buf text = LAB_BUF_INIT;
+	int rc = wss_text(el, &text, err);
+
+	if (rc == LAB_OK)
+		rc = wss_base64_decode(text.data != NULL ? text.data : "",
+				       text.len, out, err);
+	if (rc == LAB_EMALFORMED)
+		rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
+			      dom_local_name(el));
+	lab_buf_free(&text);
+	return rc;
+}
+
+/* One Reference: resolves, checks its algorithms, compares the digest. */
+static int check_reference(const wss_msg *m, const dom_node *ref,
+			   const dom_node **target, lab_err *err)
+{
+	unsigned char digest[WSS_SHA256_LEN];
+	prefix_list pl = {LAB_BUF_INIT, {NULL}, 0};
+	lab_buf want = LAB_BUF_INIT;
+	const dom_node *c = wss_first_el(ref), *t;
+	dom_node *found;
+	int rc;
+
+	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &found,
+			 err);
+	if (rc != LAB_OK)
+		goto out;
+	*target = found;
+	if (c == NULL || !dom_is(c, m->n.ds, m->n.Transforms)) {
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "Reference lacks the exc-c14n Transform");
+		goto out;
+	}
+	t = wss_first_el(c);
+	if (t != NULL && wss_next_el(t) != NULL) {
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "Reference has more than one Transform");
+		goto out;
+	}
+	rc = expect_alg(m, t, m->n.Transform, WSS_ALG_EXC_C14N, &pl, err);
+	if (rc == LAB_OK) {
+		c = wss_next_el(c);
+		rc = expect_alg(m, c, m->n.DigestMethod, WSS_ALG_SHA256,
+				NULL, err);
+	}
+	if (rc != LAB_OK)
+		goto out;
+	c = wss_next_el(c);
+	if (c == NULL || !dom_is(c, m->n.ds, m->n.DigestValue) ||
+	    wss_next_el(c) != NULL) {
+		rc = refuse(err, "Reference", c);
+		goto out;
+	}
+	rc = decode_text(c, &want, err);
+	if (rc == LAB_OK)
+		rc = wss_digest(found, pl.items, pl.n, digest, err);
+	if (rc == LAB_OK &&
+	    (want.len != sizeof digest ||
+	     !wss_ct_equal(want.data, digest, sizeof digest)))
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "digest of '%s' does not match: the signed "
+			      "content was changed",
+			      dom_attr_value(ref, NULL, m->n.URI));
+out:
+	lab_buf_free(&pl.text);
+	lab_buf_free(&want);
+	return rc;
+}
+
+/* The certificate KeyInfo names: STR -> Reference -> our BST. */
+static int key_info_cert(const wss_msg *m, const dom_node *ki,
+			 wss_cert **cert, lab_err *err)
+{
+	const dom_node *str, *ref;
+	const char *vt;
+	dom_node *bst;
+	int rc;
+
+	*cert = NULL;
+	if (ki == NULL || !dom_is(ki, m->n.ds, m->n.KeyInfo))
+		return lab_fail(err, LAB_ESECURITY, "Signature has no KeyInfo");
+	str = wss_first_el(ki);
+	if (str == NULL || wss_next_el(str) != NULL ||
+	    !dom_is(str, m->n.wsse, m->n.SecurityTokenReference))
+		return lab_fail(err, LAB_ESECURITY,
+				"KeyInfo is not one SecurityTokenReference");
+	ref = wss_first_el(str);
+	if (ref == NULL || wss_next_el(ref) != NULL ||
+	    !dom_is(ref, m->n.wsse, m->n.Reference))
+		return lab_fail(err, LAB_ESECURITY,
+				"SecurityTokenReference is not one Reference");
+	vt = dom_attr_value(ref, NULL, m->n.ValueType);
+	if (vt != NULL && strcmp(vt, WSS_X509V3) != 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"token type '%s' is not allowed", vt);
+	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &bst,
+			 err);
+	if (rc == LAB_OK)
+		rc = wss_bst_cert(m, bst, cert, err);
+	return rc;
+}
+
+static int check_signature_value(const dom_node *si, const prefix_list *pl,
+				 const dom_node *sv, const wss_cert *cert,
+				 lab_err *err)
+{
+	wss_c14n_opts o = {1, 0, pl->items, pl->n, NULL};
+	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT;
+	int rc = decode_text(sv, &sig, err);
+
+	if (rc == LAB_OK)
+		rc = wss_c14n_buf(si, &o, &c14n, err);
+	if (rc == LAB_OK)
+		rc = wss_rsa_verify_sha256(cert, c14n.data, c14n.len,
+					   (const unsigned char *)sig.data,
+					   sig.len, err);
+	lab_buf_free(&c14n);
+	lab_buf_free(&sig);
+	return rc;
+}
+
+int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp,
+	       lab_err *err)
+{
+	prefix_list pl = {LAB_BUF_INIT, {NULL}, 0};
+	const dom_node *sig, *si, *sv, *ki, *c;
+	int body_signed = 0, ts_signed = 0, rc;
+	wss_cert *cert = NULL;
+	size_t count;
+
+	if (m->security == NULL)
+		return lab_fail(err, LAB_ESECURITY, "no wsse:Security header");
+	sig = wss_child(m->security, m->n.ds, m->n.Signature, &count);
+	if (sig == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"Security header has %zu Signatures", count);
+	si = wss_first_el(sig);
+	sv = si != NULL ? wss_next_el(si) : NULL;
+	ki = sv != NULL ? wss_next_el(sv) : NULL;
+	if (si == NULL || !dom_is(si, m->n.ds, m->n.SignedInfo) ||
+	    sv == NULL || !dom_is(sv, m->n.ds, m->n.SignatureValue) ||
+	    (ki != NULL && wss_next_el(ki) != NULL))
+		return refuse(err, "Signature", si);
+	c = wss_first_el(si);
+	rc = expect_alg(m, c, m->n.CanonicalizationMethod, WSS_ALG_EXC_C14N,
+			&pl, err);
+	if (rc == LAB_OK) {
+		c = wss_next_el(c);
+		rc = expect_alg(m, c, m->n.SignatureMethod, WSS_ALG_RSA_SHA256,
+				NULL, err);
+	}
+	if (rc == LAB_OK)
+		rc = key_info_cert(m, ki, &cert, err);
+	if (rc == LAB_OK && !wss_cert_equal(cert, trust))
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "signing certificate is not the trusted one");
+	if (rc == LAB_OK)
+		rc = check_signature_value(si, &pl, sv, cert, err);
+	for (c = c != NULL ? wss_next_el(c) : NULL; rc == LAB_OK && c != NULL;
+	     c = wss_next_el(c)) {
+		const dom_node *target = NULL;
+
+		if (!dom_is(c, m->n.ds, m->n.Reference)) {
+			rc = refuse(err, "SignedInfo", c);
+			break;
+		}
+		rc = check_reference(m, c, &target, err);
+		body_signed |= target == m->body;
+		ts_signed |= target == timestamp;
+		if (rc == LAB_OK && dom_is(target, m->n.soap, m->n.Body) &&
+		    target != m->body)
+			rc = lab_fail(err, LAB_ESECURITY,
+				      "a signed soap:Body is not the "
+				      "Envelope's Body (signature wrapping)");
+	}
+	if (rc == LAB_OK && !body_signed)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the Envelope's soap:Body is not signed");
+	if (rc == LAB_OK && !ts_signed)
+		rc = lab_fail(err, LAB_ESECURITY, "the Timestamp is not signed");
+	wss_cert_free(cert);
+	lab_buf_free(&pl.text);
+	return rc;
+}

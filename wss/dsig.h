@@ -1,0 +1,34 @@
+/*
+ * dsig.h - XML Signature as the profile uses it: one ds:Signature in the
+ * Security header over the Body and the Timestamp, exc-c14n and
+ * RSA-SHA256, its key a SecurityTokenReference to the
+ * BinarySecurityToken.  Verification accepts that shape only.
+ */
+#ifndef WSS_DSIG_H
+#define WSS_DSIG_H
+
+#include <time.h>
+
+#include "wss/crypto.h"
+#include "wss/msg.h"
+
+/* Adds BinarySecurityToken, Signature and Timestamp (in that order) to the
+ * Security header and signs Body and Timestamp. */
+int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
+	     time_t now, unsigned ttl, lab_err *err);
+
+/*
+ * Verifies the Security header's one Signature: every Reference digest,
+ * the SignatureValue with the certificate the KeyInfo names, which must
+ * be `trust`; and that the signed parts include the Envelope's own Body
+ * and `timestamp`.  Every failure is LAB_ESECURITY with the reason.
+ */
+int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp,
+	       lab_err *err);
+
+/* Streams the exc-c14n form of `top` (PrefixList as given) into SHA-256. */
+int wss_digest(const dom_node *top, const char *const *prefixes,
+	       size_t nprefixes, unsigned char out[WSS_SHA256_LEN],
+	       lab_err *err);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * msg.c - locating the parts of a SOAP envelope, and the tree helpers
+ * the stages share.  Strictness lives here: one Body, one Header, one
+ * Security header, the Body a child of the Envelope -- what the receive
+ * path's wrapping defences rely on.
+ */
+#include "wss/msg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+dom_node *wss_first_el(const dom_node *parent)
+{
+	dom_node *c = dom_first_child(parent);
+
+	while (c != NULL && dom_node_type(c) != DOM_ELEMENT)
+		c = dom_next_sibling(c);
+	return c;
+}
+
+dom_node *wss_next_el(const dom_node *n)
+{
+	dom_node *c = dom_next_sibling(n);
+
+	while (c != NULL && dom_node_type(c) != DOM_ELEMENT)
+		c = dom_next_sibling(c);
+	return c;
+}
+
+dom_node *wss_child(const dom_node *parent, const char *ns, const char *local,
+		    size_t *count)
+{
+	dom_node *c, *found = NULL;
+
+	*count = 0;
+	for (c = wss_first_el(parent); c != NULL; c = wss_next_el(c)) {
+		if (!dom_is(c, ns, local))
+			continue;
+		if (++*count == 1)
+			found = c;
+	}
+	return *count == 1 ? found : NULL;
+}
+
+int wss_add(dom_node *parent, dom_node *ref, const char *ns,
+	    const char *qname, dom_node **out, lab_err *err)
+{
+	int rc = dom_create_element(dom_node_doc(parent), ns, qname, out, err);
+
+	if (rc == LAB_OK)
+		rc = dom_insert_before(parent, *out, ref, err);
+	return rc;
+}
+
+int wss_add_text(dom_node *parent, const char *s, size_t n, lab_err *err)
+{
+	dom_node *t;
+	int rc = dom_create_text(dom_node_doc(parent), s, n, &t, err);
+
+	if (rc == LAB_OK)
+		rc = dom_append(parent, t, err);
+	return rc;
+}
+
+int wss_set(dom_node *el, const char *ns, const char *qname,
+	    const char *value, lab_err *err)
+{
+	return dom_attr_set(el, ns, qname, value, strlen(value), err);
+}
+
+int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
+		const char *alg, dom_node **out, lab_err *err)
+{
+	dom_node *el;
+	int rc = wss_add(parent, NULL, ns, qname, &el, err);
+
+	if (rc == LAB_OK)
+		rc = wss_set(el, NULL, "Algorithm", alg, err);
+	if (out != NULL)
+		*out = el;
+	return rc;
+}
+
+int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,
+	       lab_err *err)
+{
+	unsigned i;
+
+	for (i = 1; i < 1000000; i++) {
+		size_t count;
+
+		if ((size_t)snprintf(out, cap, "%s-%u", base, i) >= cap)
+			break;
+		if (dom_get_by_id(doc, out, &count) == NULL && count == 0)
+			return LAB_OK;
+	}
+	return lab_fail(err, LAB_EUSAGE, "no free ID for '%s'", base);
+}
+
+int wss_resolve(dom_doc *doc, const char *uri, dom_node **out, lab_err *err)
+{
+	size_t count;
+
+	*out = NULL;
+	if (uri == NULL || uri[0] != '#' || uri[1] == '\0' ||
+	    strchr(uri, '(') != NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"reference '%s' is not a same-document '#id'",
+				uri != NULL ? uri : "(none)");
+	*out = dom_get_by_id(doc, uri + 1, &count);
+	if (count > 1)
+		return lab_fail(err, LAB_ESECURITY,
+				"ID '%s' is carried by %zu elements", uri + 1,
+				count);
+	if (*out == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"reference '%s' resolves to nothing", uri);
+	return LAB_OK;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int wss_text(const dom_node *el, lab_buf *out, lab_err *err)
+{
+	size_t start = out->len;
+	char *p;
+	size_t n;
+
+	if (dom_text_content(el, out) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	p = out->data != NULL ? out->data + start : NULL;
+	n = out->len - start;
+	while (n > 0 && is_space(p[n - 1]))
+		n--;
+	while (n > 0 && is_space(*p)) {
+		p++;
+		n--;
+	}
+	if (n > 0)
+		memmove(out->data + start, p, n);
+	out->len = start + n;
+	if (out->data != NULL)
+		out->data[out->len] = '\0';
+	return LAB_OK;
+}
+
+/* The Header, placed first in the Envelope as SOAP requires. */
+static int make_header(wss_msg *m, lab_err *err)
+{
+	const char *prefix = dom_prefix(m->envelope);
+	char qname[64];
+
+	snprintf(qname, sizeof qname, "%s%sHeader", prefix ? prefix : "",
+		 prefix ? ":" : "");
+	return wss_add(m->envelope, m->body, WSS_NS_SOAP, qname, &m->header,
+		       err);
+}
+
+static int make_security(wss_msg *m, lab_err *err)
+{
+	const char *soap_prefix = dom_prefix(m->envelope);
+	char qname[64];
+	int rc;
+
+	rc = wss_add(m->header, wss_first_el(m->header), WSS_NS_WSSE,
+		     "wsse:Security", &m->security, err);
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(m->security, "wsse", WSS_NS_WSSE, err);
+	if (rc != LAB_OK)
+		return rc;
+	/* mustUnderstand in the envelope's own namespace and prefix. */
+	snprintf(qname, sizeof qname, "%s%smustUnderstand",
+		 soap_prefix ? soap_prefix : "soap", ":");
+	if (soap_prefix == NULL)
+		rc = dom_ns_declare(m->security, "soap", WSS_NS_SOAP, err);
+	if (rc == LAB_OK)
+		rc = wss_set(m->security, WSS_NS_SOAP, qname, "1", err);
+	return rc;
+}
+
+int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
+		 lab_err *err)
+{
+	const wss_names *n = &m->n;
+	dom_node *c;
+	size_t count;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	m->doc = doc;
+	rc = wss_names_init(doc, &m->n, err);
+	if (rc != LAB_OK)
+		return rc;
+	m->envelope = dom_doc_element(doc);
+	if (m->envelope == NULL || !dom_is(m->envelope, n->soap, n->Envelope))
+		return lab_fail(err, code, "not a SOAP 1.1 envelope");
+	m->body = wss_child(m->envelope, n->soap, n->Body, &count);
+	if (m->body == NULL)
+		return lab_fail(err, code, "envelope has %zu soap:Body", count);
+	m->header = wss_child(m->envelope, n->soap, n->Header, &count);
+	if (count > 1)
+		return lab_fail(err, code, "envelope has %zu soap:Header",
+				count);
+	for (c = wss_first_el(m->envelope); c != NULL; c = wss_next_el(c))
+		if (c != m->header && c != m->body)
+			return lab_fail(err, code,
+					"envelope holds an element other than "
+					"Header and Body");
+	if (m->header != NULL && wss_first_el(m->envelope) != m->header)
+		return lab_fail(err, code, "soap:Header must come first");
+	if (m->header == NULL && create) {
+		rc = make_header(m, err);
+		if (rc != LAB_OK)
+			return rc;
+	}
+	if (m->header != NULL) {
+		m->security = wss_child(m->header, n->wsse, n->Security, &count);
+		if (count > 1)
+			return lab_fail(err, code,
+					"%zu wsse:Security headers", count);
+	}
+	if (m->security == NULL && create)
+		return make_security(m, err);
+	return LAB_OK;
+}

@@ -1,0 +1,63 @@
+/*
+ * msg.h - a SOAP message as the pipeline sees it: the document, the
+ * profile's names interned in it, and the elements every stage needs,
+ * located once and strictly.  Also the small tree helpers the stages
+ * share.  Not for: the cryptography (crypto.h) or canonical form (c14n.h).
+ */
+#ifndef WSS_MSG_H
+#define WSS_MSG_H
+
+#include "dom/dom.h"
+#include "wss/profile.h"
+
+typedef struct wss_msg {
+	dom_doc *doc;
+	wss_names n;
+	dom_node *envelope;
+	dom_node *header;   /* NULL until there is one */
+	dom_node *body;
+	dom_node *security; /* NULL until there is one */
+} wss_msg;
+
+/*
+ * Finds soap:Envelope (the root), its one soap:Header (optional, before
+ * the Body) and its one soap:Body, and the one wsse:Security in the
+ * Header.  With `create`, adds Header and Security when missing (the
+ * sending side).  A document that is not a SOAP 1.1 envelope, or that has
+ * two Bodies, Headers or Security headers, is refused with `code`.
+ */
+int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
+		 lab_err *err);
+
+/* Element children only. */
+dom_node *wss_first_el(const dom_node *parent);
+dom_node *wss_next_el(const dom_node *n);
+
+/* The only child element named (ns, local) -- interned -- or NULL when
+ * there is none; *count tells how many there were. */
+dom_node *wss_child(const dom_node *parent, const char *ns, const char *local,
+		    size_t *count);
+
+/* Creates an element and appends it (ref NULL) or inserts it before ref. */
+int wss_add(dom_node *parent, dom_node *ref, const char *ns,
+	    const char *qname, dom_node **out, lab_err *err);
+int wss_add_text(dom_node *parent, const char *s, size_t n, lab_err *err);
+/* An element with an Algorithm attribute, the shape of every *Method. */
+int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
+		const char *alg, dom_node **out, lab_err *err);
+int wss_set(dom_node *el, const char *ns, const char *qname,
+	    const char *value, lab_err *err);
+
+/* An ID "base-N" no element of the document carries yet. */
+int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,
+	       lab_err *err);
+
+/* The element a same-document reference "#id" names, refusing anything
+ * else (code LAB_ESECURITY): other URI forms, unknown or duplicate IDs. */
+int wss_resolve(dom_doc *doc, const char *uri, dom_node **out, lab_err *err);
+
+/* The element's text (text and CDATA children), trimmed of XML
+ * whitespace at both ends; appends to out. */
+int wss_text(const dom_node *el, lab_buf *out, lab_err *err);
+
+#endif

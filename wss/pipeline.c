@@ -1,0 +1,111 @@
+/*
+ * pipeline.c - the commands of the profile as compositions of the stages.
+ * The order is the point: send signs then encrypts; receive checks the
+ * Timestamp, decrypts, then verifies, so what is verified is what the
+ * application will read.
+ */
+#include "wss/wss.h"
+
+#include "wss/dsig.h"
+#include "wss/msg.h"
+#include "wss/wsse.h"
+#include "wss/xenc.h"
+
+void wss_opts_default(wss_opts *o)
+{
+	o->now = time(NULL);
+	o->ttl = 300;
+	o->cipher = WSS_AES256_GCM;
+	o->lim = (dom_limits){0, 0, 0, 0, 0};
+}
+
+int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
+		 const wss_opts *o, lab_err *err)
+{
+	wss_msg m;
+	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
+
+	return rc != LAB_OK ? rc : wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
+}
+
+int wss_verify_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
+		   lab_err *err)
+{
+	dom_node *ts;
+	wss_msg m;
+	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
+
+	if (rc == LAB_OK)
+		rc = wss_timestamp_check(&m, o->now, &ts, err);
+	return rc != LAB_OK ? rc : wss_dsig_verify(&m, trust, ts, err);
+}
+
+int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
+		    lab_err *err)
+{
+	wss_msg m;
+	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
+
+	return rc != LAB_OK ? rc : wss_xenc_encrypt(&m, peer, o->cipher, err);
+}
+
+int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
+		    lab_err *err)
+{
+	wss_msg m;
+	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
+
+	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
+}
+
+int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
+		 const wss_cert *peer, const wss_opts *o, lab_err *err)
+{
+	wss_msg m;
+	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
+
+	if (rc == LAB_OK)
+		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
+	return rc != LAB_OK ? rc : wss_xenc_encrypt(&m, peer, o->cipher, err);
+}
+
+/*
+ * Plaintext lands wherever an EncryptedData stood, so decryption could
+ * add a second Body, Security header or Timestamp; verification must see
+ * the same message the application will, so the structure is checked
+ * again and must still be the one that was found before.
+ */
+static int same_shape(dom_doc *doc, const wss_msg *before,
+		      const dom_node *ts, lab_err *err)
+{
+	dom_node *ts_after;
+	size_t count;
+	wss_msg m;
+	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
+
+	if (rc != LAB_OK)
+		return rc;
+	ts_after = wss_child(m.security, m.n.wsu, m.n.Timestamp, &count);
+	if (m.body != before->body || m.security != before->security ||
+	    ts_after != ts)
+		return lab_fail(err, LAB_ESECURITY,
+				"decrypted content changed the message's "
+				"Body, Security header or Timestamp");
+	return LAB_OK;
+}
+
+int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
+		    const wss_cert *trust, const wss_opts *o, lab_err *err)
+{
+	dom_node *ts;
+	wss_msg m;
+	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
+
+	if (rc == LAB_OK)
+		rc = wss_timestamp_check(&m, o->now, &ts, err);
+	if (rc == LAB_OK)
+		rc = wss_xenc_decrypt(&m, key, &o->lim, err);
+	if (rc == LAB_OK)
+		rc = same_shape(doc, &m, ts, err);
+	return rc != LAB_OK ? rc : wss_dsig_verify(&m, trust, ts, err);
+}

@@ -1,0 +1,39 @@
+/*
+ * wss.h - the pipeline's entry points, one per command: sign, verify,
+ * encrypt, decrypt, and the two compositions the profile is about --
+ * send (sign, then encrypt) and receive (timestamp, decrypt, then
+ * verify).  Each works on a parsed document in place; the caller
+ * serializes it only when the call succeeded.
+ */
+#ifndef WSS_WSS_H
+#define WSS_WSS_H
+
+#include <time.h>
+
+#include "dom/dom.h"
+#include "wss/crypto.h"
+
+typedef struct wss_opts {
+	time_t now;        /* the clock, fixed by tests */
+	unsigned ttl;      /* Timestamp lifetime in seconds */
+	wss_cipher cipher;
+	dom_limits lim;    /* for the decrypted plaintext */
+} wss_opts;
+
+/* Defaults: the real clock, 300 s, AES-256-GCM, default limits. */
+void wss_opts_default(wss_opts *o);
+
+int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
+		 const wss_opts *o, lab_err *err);
+int wss_verify_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
+		   lab_err *err);
+int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
+		    lab_err *err);
+int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
+		    lab_err *err);
+int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
+		 const wss_cert *peer, const wss_opts *o, lab_err *err);
+int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
+		    const wss_cert *trust, const wss_opts *o, lab_err *err);
+
+#endif

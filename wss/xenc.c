@@ -1,0 +1,362 @@
+/*
+ * xenc.c - encrypting the Body's content and decrypting it back.
+ *
+ * The plaintext is the Body's children as the serializer writes them:
+ * a fragment that parses back in the Body's namespace context, which is
+ * what XML Encryption's Content type means and what xmlsec1 produces and
+ * expects.  After decryption the fragment is parsed in place
+ * (dom_parse_into) and the EncryptedData removed.
+ */
+#include "wss/xenc.h"
+
+#include <openssl/crypto.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wss/base64.h"
+#include "wss/wsse.h"
+
+enum { MAX_KEY = 32 };
+
+static const char decryption_failed[] = "decryption failed";
+
+static int add_cipher_value(dom_node *parent, const void *p, size_t n,
+			    lab_err *err)
+{
+	lab_buf b64 = LAB_BUF_INIT;
+	dom_node *cd, *cv;
+	int rc = wss_add(parent, NULL, WSS_NS_XENC, "xenc:CipherData", &cd, err);
+
+	if (rc == LAB_OK)
+		rc = wss_add(cd, NULL, WSS_NS_XENC, "xenc:CipherValue", &cv, err);
+	if (rc == LAB_OK && wss_base64_encode(p, n, 0, &b64) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK)
+		rc = wss_add_text(cv, b64.data, b64.len, err);
+	lab_buf_free(&b64);
+	return rc;
+}
+
+/* The Body's children serialized one after the other, then removed. */
+static int take_content(wss_msg *m, lab_buf *pt, lab_err *err)
+{
+	dom_node *c;
+	int rc;
+
+	for (c = dom_first_child(m->body); c != NULL; c = dom_next_sibling(c)) {
+		rc = dom_serialize(c, pt, err);
+		if (rc != LAB_OK)
+			return rc;
+	}
+	while ((c = dom_first_child(m->body)) != NULL)
+		dom_node_free(c);
+	return LAB_OK;
+}
+
+static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
+			      const char *ek_id, const lab_buf *ct,
+			      lab_err *err)
+{
+	dom_node *ed, *ki, *str, *ref;
+	char uri[80];
+	int rc;
+
+	snprintf(uri, sizeof uri, "#%s", ek_id);
+	rc = wss_add(m->body, NULL, WSS_NS_XENC, "xenc:EncryptedData", &ed, err);
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(ed, "xenc", WSS_NS_XENC, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ed, NULL, "Id", id, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ed, NULL, "Type", WSS_TYPE_CONTENT, err);
+	if (rc == LAB_OK)
+		rc = wss_add_alg(ed, WSS_NS_XENC, "xenc:EncryptionMethod",
+				 wss_cipher_uri(cipher), NULL, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ed, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(ki, "ds", WSS_NS_DS, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
+			     &str, err);
+	if (rc == LAB_OK)
+		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
+	if (rc == LAB_OK)
+		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:Reference", &ref, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "URI", uri, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "ValueType", WSS_EK_TOKEN, err);
+	if (rc == LAB_OK)
+		rc = add_cipher_value(ed, ct->data, ct->len, err);
+	return rc;
+}
+
+/* KeyInfo naming the recipient certificate by its SHA-1 thumbprint. */
+static int add_recipient(dom_node *ek, const wss_cert *peer, lab_err *err)
+{
+	unsigned char thumb[WSS_SHA1_LEN];
+	lab_buf b64 = LAB_BUF_INIT;
+	const unsigned char *der;
+	dom_node *ki, *str, *kid;
+	size_t len;
+	int rc;
+
+	der = wss_cert_der(peer, &len);
+	rc = wss_add(ek, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(ki, "ds", WSS_NS_DS, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
+			     &str, err);
+	if (rc == LAB_OK)
+		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
+	if (rc == LAB_OK)
+		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:KeyIdentifier", &kid,
+			     err);
+	if (rc == LAB_OK)
+		rc = wss_set(kid, NULL, "EncodingType", WSS_BASE64, err);
+	if (rc == LAB_OK)
+		rc = wss_set(kid, NULL, "ValueType", WSS_THUMBPRINT, err);
+	if (rc == LAB_OK && wss_sha1(der, len, thumb) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
+	if (rc == LAB_OK &&
+	    wss_base64_encode(thumb, sizeof thumb, 0, &b64) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK)
+		rc = wss_add_text(kid, b64.data, b64.len, err);
+	lab_buf_free(&b64);
+	return rc;
+}
+
+static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
+			     const char *id, const char *ed_id,
+			     const unsigned char *key, size_t keylen,
+			     lab_err *err)
+{
+	lab_buf wrapped = LAB_BUF_INIT;
+	dom_node *ek, *rl, *dr;
+	char uri[80];
+	int rc;
+
+	snprintf(uri, sizeof uri, "#%s", ed_id);
+	rc = wss_add(m->security, wss_first_el(m->security), WSS_NS_XENC,
+		     "xenc:EncryptedKey", &ek, err);
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(ek, "xenc", WSS_NS_XENC, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ek, NULL, "Id", id, err);
+	if (rc == LAB_OK)
+		rc = wss_add_alg(ek, WSS_NS_XENC, "xenc:EncryptionMethod",
+				 WSS_ALG_RSA_OAEP, NULL, err);
+	if (rc == LAB_OK)
+		rc = add_recipient(ek, peer, err);
+	if (rc == LAB_OK)
+		rc = wss_rsa_oaep_wrap(peer, key, keylen, &wrapped, err);
+	if (rc == LAB_OK)
+		rc = add_cipher_value(ek, wrapped.data, wrapped.len, err);
+	if (rc == LAB_OK)
+		rc = wss_add(ek, NULL, WSS_NS_XENC, "xenc:ReferenceList", &rl,
+			     err);
+	if (rc == LAB_OK)
+		rc = wss_add(rl, NULL, WSS_NS_XENC, "xenc:DataReference", &dr,
+			     err);
+	if (rc == LAB_OK)
+		rc = wss_set(dr, NULL, "URI", uri, err);
+	lab_buf_free(&wrapped);
+	return rc;
+}
+
+int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
+		     lab_err *err)
+{
+	unsigned char key[MAX_KEY];
+	lab_buf pt = LAB_BUF_INIT, ct = LAB_BUF_INIT;
+	size_t keylen = wss_cipher_key_len(cipher);
+	char ed_id[32], ek_id[32];
+	int rc;
+
+	if (dom_first_child(m->body) == NULL)
+		return lab_fail(err, LAB_EUSAGE, "soap:Body is empty");
+	rc = wss_new_id(m->doc, "ED", ed_id, sizeof ed_id, err);
+	if (rc == LAB_OK)
+		rc = wss_new_id(m->doc, "EK", ek_id, sizeof ek_id, err);
+	if (rc == LAB_OK)
+		rc = wss_random(key, keylen, err);
+	if (rc == LAB_OK)
+		rc = take_content(m, &pt, err);
+	if (rc == LAB_OK)
+		rc = wss_encrypt(cipher, key, pt.data, pt.len, &ct, err);
+	if (rc == LAB_OK)
+		rc = add_encrypted_data(m, cipher, ed_id, ek_id, &ct, err);
+	if (rc == LAB_OK)
+		rc = add_encrypted_key(m, peer, ek_id, ed_id, key, keylen, err);
+	OPENSSL_cleanse(key, sizeof key);
+	lab_buf_free(&pt);
+	lab_buf_free(&ct);
+	return rc;
+}
+
+/* ---- decryption ---- */
+
+/* The one CipherData/CipherValue of el, decoded. */
+static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
+			lab_err *err)
+{
+	lab_buf text = LAB_BUF_INIT;
+	const dom_node *cd, *cv;
+	size_t count;
+	int rc;
+
+	cd = wss_child(el, m->n.xenc, m->n.CipherData, &count);
+	cv = cd != NULL ? wss_child(cd, m->n.xenc, m->n.CipherValue, &count)
+			: NULL;
+	if (cv == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"%s has no CipherData/CipherValue",
+				dom_local_name(el));
+	rc = wss_text(cv, &text, err);
+	if (rc == LAB_OK)
+		rc = wss_base64_decode(text.data != NULL ? text.data : "",
+				       text.len, out, err);
+	if (rc == LAB_EMALFORMED)
+		rc = lab_fail(err, LAB_ESECURITY, "CipherValue is not base64");
+	lab_buf_free(&text);
+	return rc;
+}
+
+static const char *method_of(const wss_msg *m, const dom_node *el)
+{
+	size_t count;
+	const dom_node *em = wss_child(el, m->n.xenc, m->n.EncryptionMethod,
+				       &count);
+
+	return em != NULL ? dom_attr_value(em, NULL, m->n.Algorithm) : NULL;
+}
+
+/*
+ * The session key of one EncryptedKey.  A failed unwrap yields a random
+ * key and *bad = 1 instead of an error, so that what follows fails the
+ * same way a wrong ciphertext would (no Bleichenbacher/Manger oracle).
+ */
+static int unwrap(const wss_msg *m, const dom_node *ek,
+		  const wss_privkey *key, unsigned char *out, size_t *len,
+		  int *bad, lab_err *err)
+{
+	lab_buf wrapped = LAB_BUF_INIT;
+	const char *alg = method_of(m, ek);
+	lab_err ignored;
+	int rc;
+
+	if (alg == NULL || strcmp(alg, WSS_ALG_RSA_OAEP) != 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"key transport '%s' is not allowed (only %s)",
+				alg != NULL ? alg : "(none)", WSS_ALG_RSA_OAEP);
+	rc = cipher_value(m, ek, &wrapped, err);
+	if (rc == LAB_OK &&
+	    wss_rsa_oaep_unwrap(key, (const unsigned char *)wrapped.data,
+				wrapped.len, out, MAX_KEY, len,
+				&ignored) != LAB_OK) {
+		*bad = 1;
+		*len = MAX_KEY;
+		rc = wss_random(out, MAX_KEY, err);
+	}
+	lab_buf_free(&wrapped);
+	return rc;
+}
+
+static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
+			size_t keylen, int bad, const dom_limits *lim,
+			lab_err *err)
+{
+	lab_buf ct = LAB_BUF_INIT, pt = LAB_BUF_INIT;
+	const char *type = dom_attr_value(ed, NULL, m->n.Type);
+	const char *alg = method_of(m, ed);
+	dom_node *parent = dom_parent(ed);
+	wss_cipher cipher;
+	lab_err ignored;
+	int rc;
+
+	if (!dom_is(ed, m->n.xenc, m->n.EncryptedData) || parent == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"DataReference does not name an EncryptedData");
+	if (type == NULL || strcmp(type, WSS_TYPE_CONTENT) != 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"EncryptedData Type '%s' is not allowed",
+				type != NULL ? type : "(none)");
+	rc = wss_cipher_from_uri(alg != NULL ? alg : "", &cipher);
+	if (rc != LAB_OK)
+		return lab_fail(err, LAB_ESECURITY,
+				"data encryption '%s' is not allowed",
+				alg != NULL ? alg : "(none)");
+	rc = cipher_value(m, ed, &ct, err);
+	if (rc != LAB_OK)
+		goto out;
+	/* One message for every way the rest can fail. */
+	if (bad || keylen != wss_cipher_key_len(cipher) ||
+	    wss_decrypt(cipher, key, ct.data, ct.len, &pt, &ignored) != LAB_OK ||
+	    dom_parse_into(parent, ed, pt.data != NULL ? pt.data : "", pt.len,
+			   lim, &ignored) != LAB_OK) {
+		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
+		goto out;
+	}
+	dom_node_free(ed);
+out:
+	if (pt.data != NULL)
+		OPENSSL_cleanse(pt.data, pt.len);
+	lab_buf_free(&ct);
+	lab_buf_free(&pt);
+	return rc;
+}
+
+static int decrypt_key(wss_msg *m, const dom_node *ek, const wss_privkey *key,
+		       const dom_limits *lim, lab_err *err)
+{
+	unsigned char session[MAX_KEY];
+	const dom_node *rl, *dr;
+	size_t len = 0, count;
+	int bad = 0, rc;
+
+	rc = unwrap(m, ek, key, session, &len, &bad, err);
+	if (rc != LAB_OK)
+		goto out;
+	rl = wss_child(ek, m->n.xenc, m->n.ReferenceList, &count);
+	if (rl == NULL) {
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "EncryptedKey has no ReferenceList");
+		goto out;
+	}
+	for (dr = wss_first_el(rl); dr != NULL && rc == LAB_OK;
+	     dr = wss_next_el(dr)) {
+		dom_node *ed;
+
+		if (!dom_is(dr, m->n.xenc, m->n.DataReference)) {
+			rc = lab_fail(err, LAB_ESECURITY,
+				      "ReferenceList holds <%s>",
+				      dom_local_name(dr));
+			break;
+		}
+		rc = wss_resolve(m->doc, dom_attr_value(dr, NULL, m->n.URI),
+				 &ed, err);
+		if (rc == LAB_OK)
+			rc = decrypt_data(m, ed, session, len, bad, lim, err);
+	}
+out:
+	OPENSSL_cleanse(session, sizeof session);
+	return rc;
+}
+
+int wss_xenc_decrypt(wss_msg *m, const wss_privkey *key, const dom_limits *lim,
+		lab_err *err)
+{
+	const dom_node *c;
+	int rc = LAB_OK;
+
+	if (m->security == NULL)
+		return lab_fail(err, LAB_ESECURITY, "no wsse:Security header");
+	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
+	     c = wss_next_el(c))
+		if (dom_is(c, m->n.xenc, m->n.EncryptedKey))
+			rc = decrypt_key(m, c, key, lim, err);
+	return rc;
+}
