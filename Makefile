@@ -87,7 +87,7 @@ DOM_OBJ := $(call obj,$(DOM_SRC) $(GEN_SRC))
 CLI_OBJ := $(call obj,$(CLI_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all test test-one bench clean deps lint check-variant
+.PHONY: all test test-one bench clean deps lint keys
 all: $(OUT)/domlab $(OUT)/test-dom
 
 $(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
@@ -130,11 +130,22 @@ test:
 	@sh tests/total.sh build/test-results.txt
 endif
 
-test-one: all
+# Test keys are made here, never committed; shared/ (the conformance
+# vectors and the xmlsec1 reference scripts) sits beside the checkout.
+KEYS_DIR := build/keys
+SHARED ?= ../shared
+TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) DOMLAB_SHARED=$(SHARED)
+
+keys: $(KEYS_DIR)/mallory.cert.pem
+$(KEYS_DIR)/mallory.cert.pem: tests/make-keys.sh
+	@sh tests/make-keys.sh $(KEYS_DIR)
+
+test-one: all keys
 	@mkdir -p build
 	@echo "== variant $(VARIANT)$(SUFFIX)"
-	@$(OUT)/test-dom tests/data | tee -a build/test-results.txt | tail -n 1
+	@$(TEST_ENV) $(OUT)/test-dom tests/data | tee -a build/test-results.txt | tail -n 1
 	@sh tests/cli.sh $(OUT)/domlab | tee -a build/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a build/test-results.txt | tail -n 1
 
 # ---- benchmark -----------------------------------------------------------------
 BENCH_VARIANTS := doom2010 xerces best hash-shared-direct-cached vector-shared-direct-cached \

@@ -5,7 +5,7 @@
 # needs; `bench` adds what `make bench` needs.
 set -eu
 what=${1:-all}
-build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev"
+build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxml2-utils"
 bench="$build libbenchmark-tools"
 case "$what" in
 build) pkgs=$build ;;
