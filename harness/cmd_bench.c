@@ -1,7 +1,243 @@
-/* placeholder replaced by the benchmark work */
+/*
+ * cmd_bench.c - `domlab bench [--quick] [--ref] [--data-seed N]
+ * [--benchmark_* ...]`: sets up memory accounting, generates the datasets,
+ * picks the cases (harness/cases.c) and hands them to Google Benchmark
+ * (harness/bench.cc).  Flags starting with --benchmark_ go to Google
+ * Benchmark untouched.
+ *
+ * Not for: the cases themselves or how they are timed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "dom/alloc.h"
+#include "harness/bench.h"
 #include "harness/cli.h"
+
+#ifndef DOMLAB_PRESET
+#define DOMLAB_PRESET ""
+#endif
+
+static const char gb_prefix[] = "--benchmark_";
+static const char filter_prefix[] = "--benchmark_filter=";
+
+typedef struct bench_opts {
+	int quick;
+	int ref;
+	size_t seed;
+	const char *filter; /* the last --benchmark_filter value, or NULL */
+} bench_opts;
+
+/*
+ * Takes our flags out of argv and appends Google Benchmark's to gb (which
+ * holds *ngb already) in order, so a later flag still overrides an
+ * earlier one.
+ */
+static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
+		      int *ngb, lab_err *err)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--quick") == 0)
+			o->quick = 1;
+		else if (strcmp(a, "--ref") == 0)
+			o->ref = 1;
+		else if (strcmp(a, "--data-seed") == 0) {
+			int rc;
+
+			if (i + 1 == argc)
+				return lab_fail(err, LAB_EUSAGE,
+						"--data-seed needs a value");
+			rc = lab_parse_size(a, argv[++i], &o->seed, err);
+			if (rc != LAB_OK)
+				return rc;
+		} else if (strncmp(a, gb_prefix, sizeof gb_prefix - 1) == 0) {
+			if (strncmp(a, filter_prefix,
+				    sizeof filter_prefix - 1) == 0)
+				o->filter = a + sizeof filter_prefix - 1;
+			gb[(*ngb)++] = argv[i];
+		} else
+			return lab_fail(err, LAB_EUSAGE,
+					"unknown option '%s'", a);
+	}
+	return LAB_OK;
+}
+
+/* --quick leaves big datasets out unless the filter asks for one. */
+static int wanted(const lab_dataset *d, const bench_opts *o)
+{
+	return !d->big || !o->quick ||
+	       (o->filter != NULL && strstr(o->filter, d->name) != NULL);
+}
+
+static int gen_datasets(const bench_opts *o, lab_buf *bufs, lab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < lab_ndatasets; i++) {
+		const lab_dataset *d = &lab_datasets[i];
+		lab_gen_opts g;
+		int rc;
+
+		if (!wanted(d, o))
+			continue;
+		g.kind = d->kind;
+		g.size = d->size;
+		g.count = d->count;
+		g.seed = o->seed;
+		rc = lab_gen(&g, &bufs[i], err);
+		if (rc != LAB_OK)
+			return rc;
+	}
+	return LAB_OK;
+}
+
+static int find_dataset(const char *name, size_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < lab_ndatasets; i++)
+		if (strcmp(lab_datasets[i].name, name) == 0) {
+			*out = i;
+			return 1;
+		}
+	return 0;
+}
+
+/* Every (case, dataset) pair that this run selects, in table order. */
+static int make_jobs(const bench_opts *o, const lab_buf *bufs,
+		     lab_bench_job *jobs, size_t *njobs, lab_err *err)
+{
+	size_t i, k;
+
+	*njobs = 0;
+	for (i = 0; i < lab_ncases; i++) {
+		const lab_case *c = &lab_cases[i];
+
+		if (c->ref && !o->ref)
+			continue;
+		for (k = 0; c->datasets[k] != NULL; k++) {
+			lab_bench_job *j = &jobs[*njobs];
+			size_t d;
+
+			if (!find_dataset(c->datasets[k], &d))
+				return lab_fail(err, LAB_EUSAGE,
+						"case %s names unknown dataset "
+						"%s",
+						c->stage, c->datasets[k]);
+			if (!wanted(&lab_datasets[d], o))
+				continue;
+			j->c = c;
+			j->data.name = lab_datasets[d].name;
+			j->data.bytes = bufs[d].data;
+			j->data.len = bufs[d].len;
+			(*njobs)++;
+		}
+	}
+	return LAB_OK;
+}
+
+/* What the JSON output's "context" records beside Google Benchmark's own. */
+typedef struct bench_context {
+	char variant[128];
+	char seed[32];
+	char libxml[32];
+	char malloc_cfg[96];
+	lab_bench_kv kv[5];
+} bench_context;
+
+/* The build's name as `make VARIANT=` spells it. */
+static void variant_name(char *out, size_t cap)
+{
+	const dom_axis_choice *axes;
+	size_t n = dom_variant_axes(&axes), i, len = 0;
+
+	if (DOMLAB_PRESET[0] != '\0') {
+		snprintf(out, cap, "%s", DOMLAB_PRESET);
+		return;
+	}
+	out[0] = '\0';
+	for (i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(out + len, cap - len, "%s%s",
+					i > 0 ? "-" : "", axes[i].choice);
+}
+
+static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
+{
+	int v = atoi(xmlParserVersion);
+
+	variant_name(bc->variant, sizeof bc->variant);
+	snprintf(bc->seed, sizeof bc->seed, "%zu", o->seed);
+	snprintf(bc->libxml, sizeof bc->libxml, "%d.%d.%d", v / 10000,
+		 v / 100 % 100, v % 100);
+	if (tuned)
+		snprintf(bc->malloc_cfg, sizeof bc->malloc_cfg,
+			 "trim_threshold=%zu mmap_threshold=%zu",
+			 LAB_BENCH_TRIM_THRESHOLD, LAB_BENCH_MMAP_THRESHOLD);
+	else
+		snprintf(bc->malloc_cfg, sizeof bc->malloc_cfg, "glibc refused");
+	bc->kv[0] = (lab_bench_kv){"domlab_variant", bc->variant};
+	bc->kv[1] = (lab_bench_kv){"data_seed", bc->seed};
+	bc->kv[2] = (lab_bench_kv){"quick", o->quick ? "yes" : "no"};
+	bc->kv[3] = (lab_bench_kv){"libxml2", bc->libxml};
+	bc->kv[4] = (lab_bench_kv){"malloc", bc->malloc_cfg};
+}
+
 int lab_cmd_bench(int argc, char **argv, lab_err *err)
 {
-	(void)argc; (void)argv;
-	return lab_fail(err, LAB_EUSAGE, "not built yet");
+	static char prog[] = "domlab bench";
+	static char quick_time[] = "--benchmark_min_time=0.05";
+	bench_opts o = {0, 0, 0, NULL};
+	bench_context bc;
+	lab_buf *bufs = NULL;
+	lab_bench_job *jobs = NULL;
+	char **gb = NULL;
+	size_t njobs, i;
+	int ngb = 0, rc, tuned;
+
+	rc = lab_bench_mem_setup(&tuned, err);
+	if (rc != LAB_OK)
+		return rc;
+	if (!tuned)
+		fputs("domlab: bench: warning: glibc refused the malloc "
+		      "settings; times include page faults\n",
+		      stderr);
+	gb = dom_calloc((size_t)argc + 3, sizeof *gb);
+	bufs = dom_calloc(lab_ndatasets, sizeof *bufs);
+	jobs = dom_calloc(lab_ncases * lab_ndatasets, sizeof *jobs);
+	if (gb == NULL || bufs == NULL || jobs == NULL) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	gb[ngb++] = prog;
+	rc = parse_args(argc, argv, &o, gb, &ngb, err);
+	if (rc != LAB_OK)
+		goto out;
+	if (o.quick) {
+		/* First, so a --benchmark_min_time given later wins. */
+		memmove(gb + 2, gb + 1, (size_t)(ngb - 1) * sizeof *gb);
+		gb[1] = quick_time;
+		ngb++;
+	}
+	rc = gen_datasets(&o, bufs, err);
+	if (rc == LAB_OK)
+		rc = make_jobs(&o, bufs, jobs, &njobs, err);
+	if (rc != LAB_OK)
+		goto out;
+	fill_context(&bc, &o, tuned);
+	rc = lab_bench_run(jobs, njobs, bc.kv, sizeof bc.kv / sizeof bc.kv[0],
+			   ngb, gb, err);
+out:
+	for (i = 0; bufs != NULL && i < lab_ndatasets; i++)
+		lab_buf_free(&bufs[i]);
+	dom_free(bufs);
+	dom_free(jobs);
+	dom_free(gb);
+	return rc;
 }

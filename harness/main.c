@@ -26,7 +26,8 @@ static const struct {
 	{"send", NULL, "send --key K.pem --cert C.pem --peer-cert PEER.pem [--cipher C] [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
 	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
-	{"bench", lab_cmd_bench, "bench [--quick] [--data DIR] [Google Benchmark flags]"},
+	{"bench", lab_cmd_bench,
+	 "bench [--quick] [--ref] [--data-seed N] [--benchmark_* flags]"},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

@@ -1,0 +1,109 @@
+/*
+ * bench.h - `domlab bench`: the benchmark cases as a plain C table
+ * (harness/cases.c), the datasets they run on, and the one C++ entry point
+ * (harness/bench.cc) that hands them to Google Benchmark.  Timing lives
+ * here and nowhere else; tests never time anything.
+ *
+ * Not for: argument parsing (harness/cmd_bench.c) or reading results
+ * (harness/summary.py).
+ */
+#ifndef LAB_BENCH_H
+#define LAB_BENCH_H
+
+#include <stddef.h>
+
+#include "datasets/gen.h"
+#include "dom/err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * glibc malloc settings for the whole run (harness/memhooks.c; bench.sh
+ * sets the same through GLIBC_TUNABLES).  Freed memory stays in the heap
+ * so every iteration after the first reuses pages already faulted in.
+ * 32 MiB is the largest mmap threshold glibc accepts on 64-bit.
+ */
+#define LAB_BENCH_TRIM_THRESHOLD ((size_t)1 << 30)
+#define LAB_BENCH_MMAP_THRESHOLD ((size_t)32 << 20)
+
+/* One generated document, named as the case names show it. */
+typedef struct lab_dataset {
+	const char *name;  /* "quakes-2k" */
+	lab_gen_kind kind;
+	size_t size;       /* lab_gen_opts.size */
+	size_t count;      /* lab_gen_opts.count */
+	int big;           /* left out by --quick unless the filter names it */
+} lab_dataset;
+
+extern const lab_dataset lab_datasets[];
+extern const size_t lab_ndatasets;
+
+/* The bytes a case runs on; they outlive the case. */
+typedef struct lab_case_data {
+	const char *name;
+	const char *bytes;
+	size_t len;
+} lab_case_data;
+
+/* What a case reports about its tree besides time and memory; 0 = none. */
+typedef struct lab_case_info {
+	size_t elements;
+	size_t attributes;
+	size_t tree_bytes; /* arena bytes the tree uses */
+} lab_case_info;
+
+/*
+ * A case: `run` is the timed part, repeated on the context `setup` made
+ * for one dataset.  `setup` leaves nothing behind when it fails;
+ * `teardown` releases what a successful setup made.  `info` may be NULL.
+ * Reference cases measure libxml2 itself and run only with --ref.
+ */
+typedef struct lab_case {
+	const char *stage;              /* "parse"; reference: "ref:parse" */
+	const char *const *datasets;    /* NULL-terminated lab_datasets names */
+	int ref;
+	int (*setup)(void **ctx, const lab_case_data *d, lab_err *err);
+	int (*run)(void *ctx, lab_err *err);
+	int (*info)(void *ctx, lab_case_info *out, lab_err *err);
+	void (*teardown)(void *ctx);
+} lab_case;
+
+extern const lab_case lab_cases[];
+extern const size_t lab_ncases;
+
+/* One registered benchmark: a case on one dataset. */
+typedef struct lab_bench_job {
+	const lab_case *c;
+	lab_case_data data;
+} lab_bench_job;
+
+/* A key/value pair for the JSON output's "context". */
+typedef struct lab_bench_kv {
+	const char *key;
+	const char *value;
+} lab_bench_kv;
+
+/*
+ * Routes libxml2's allocator through dom/alloc.h and applies the malloc
+ * settings above (*malloc_tuned: whether glibc took them).  Must run
+ * before anything calls libxml2.
+ */
+int lab_bench_mem_setup(int *malloc_tuned, lab_err *err);
+
+/*
+ * Registers every job as "<stage>/<dataset>", runs Google Benchmark with
+ * argv (argv[0] a program name, then its flags) and tears the cases down.
+ * Unrecognized flags, a filter matching nothing and any failing case are
+ * errors.
+ */
+int lab_bench_run(const lab_bench_job *jobs, size_t njobs,
+		  const lab_bench_kv *context, size_t ncontext, int argc,
+		  char **argv, lab_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * memhooks.c - process-wide memory set-up for `domlab bench`: libxml2
+ * allocates through dom/alloc.h, so the trees libxml2 builds (build=built,
+ * the reference cases) show in the same counters as ours, and glibc keeps
+ * freed memory instead of returning it to the kernel.
+ *
+ * Not for: the other commands, which measure nothing and keep glibc's and
+ * libxml2's defaults.
+ */
+#include <malloc.h>
+
+#include <libxml/xmlmemory.h>
+
+#include "dom/alloc.h"
+#include "harness/bench.h"
+
+int lab_bench_mem_setup(int *malloc_tuned, lab_err *err)
+{
+	/* Without these, glibc gives freed heap back to the kernel and
+	 * serves big blocks with fresh mmaps, so every iteration would pay
+	 * the first-touch page faults a long-running service pays once.
+	 * Sanitizer runtimes refuse them; such runs check, not measure. */
+	*malloc_tuned =
+		mallopt(M_TRIM_THRESHOLD, (int)LAB_BENCH_TRIM_THRESHOLD) == 1 &&
+		mallopt(M_MMAP_THRESHOLD, (int)LAB_BENCH_MMAP_THRESHOLD) == 1;
+	/* Before any other libxml2 call: blocks it allocated with another
+	 * allocator would be freed through ours and skew the counters. */
+	if (xmlMemSetup(dom_free, dom_malloc, dom_realloc, dom_strdup) != 0)
+		return lab_fail(err, LAB_EUSAGE,
+				"libxml2 refused the allocator hooks");
+	return LAB_OK;
+}
