@@ -45,6 +45,7 @@ typedef struct lab_case_data {
 	const char *name;
 	const char *bytes;
 	size_t len;
+	const char *keys;  /* folder of alice's and bob's PEM files */
 } lab_case_data;
 
 /* What a case reports about its tree besides time and memory; 0 = none. */
@@ -72,6 +73,22 @@ typedef struct lab_case {
 
 extern const lab_case lab_cases[];
 extern const size_t lab_ncases;
+
+/*
+ * The pipeline's cases (harness/cases_wss.c).  Setups differ in what the
+ * timed part reads: the input as generated, parsed, signed, or sent
+ * (signed and encrypted, for receive).
+ */
+int lab_wss_setup_input(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_wss_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_wss_setup_signed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_wss_run_c14n(void *ctx, lab_err *err);
+int lab_wss_run_sign(void *ctx, lab_err *err);
+int lab_wss_run_verify(void *ctx, lab_err *err);
+int lab_wss_run_send(void *ctx, lab_err *err);
+int lab_wss_run_receive(void *ctx, lab_err *err);
+void lab_wss_teardown(void *ctx);
 
 /* One registered benchmark: a case on one dataset. */
 typedef struct lab_bench_job {

@@ -298,6 +298,9 @@ static const char *const lookup_sets[] = {"quakes-200k", "wide", NULL};
 static const char *const attrlist_sets[] = {"quakes-200k", "wide", "deep",
 					    NULL};
 static const char *const userdata_sets[] = {"quakes-200k", NULL};
+/* The message sizes the pipeline's history is about, small to large. */
+static const char *const pipeline_sets[] = {"quakes-2k", "quakes-200k",
+					    "quakes-2m", "ints-800", NULL};
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown},
@@ -309,6 +312,16 @@ const lab_case lab_cases[] = {
 	 teardown},
 	{"userdata", userdata_sets, 0, setup_bytes, run_userdata, tree_info,
 	 teardown},
+	{"c14n", pipeline_sets, 0, lab_wss_setup_parsed, lab_wss_run_c14n,
+	 NULL, lab_wss_teardown},
+	{"sign", pipeline_sets, 0, lab_wss_setup_input, lab_wss_run_sign, NULL,
+	 lab_wss_teardown},
+	{"verify", pipeline_sets, 0, lab_wss_setup_signed, lab_wss_run_verify,
+	 NULL, lab_wss_teardown},
+	{"send", pipeline_sets, 0, lab_wss_setup_input, lab_wss_run_send, NULL,
+	 lab_wss_teardown},
+	{"receive", pipeline_sets, 0, lab_wss_setup_sent, lab_wss_run_receive,
+	 NULL, lab_wss_teardown},
 	{"ref:parse", parse_sets, 1, setup_ref, run_ref_parse, NULL, teardown},
 };
 

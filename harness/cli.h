@@ -42,6 +42,10 @@ int lab_write_output(const char *path, const char *data, size_t len,
  * returns the exit code. */
 int lab_report(const char *cmd, const lab_err *err);
 
+/* Every axis of this build, DOM and pipeline, in the Makefile's order;
+ * returns how many were written (at most cap). */
+size_t lab_variant_axes(dom_axis_choice *out, size_t cap);
+
 /* The node after n in document order (a whole-tree walk), or NULL. */
 const dom_node *lab_next_node(const dom_node *n);
 

@@ -1,6 +1,6 @@
 /*
  * cmd_bench.c - `domlab bench [--quick] [--ref] [--data-seed N]
- * [--benchmark_* ...]`: sets up memory accounting, generates the datasets,
+ * [--keys DIR] [--benchmark_* ...]`: sets up memory accounting, generates the datasets,
  * picks the cases (harness/cases.c) and hands them to Google Benchmark
  * (harness/bench.cc).  Flags starting with --benchmark_ go to Google
  * Benchmark untouched.
@@ -28,6 +28,7 @@ typedef struct bench_opts {
 	int quick;
 	int ref;
 	size_t seed;
+	const char *keys;   /* the pipeline cases' keys (tests/make-keys.sh) */
 	const char *filter; /* the last --benchmark_filter value, or NULL */
 } bench_opts;
 
@@ -48,6 +49,8 @@ static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
 			o->quick = 1;
 		else if (strcmp(a, "--ref") == 0)
 			o->ref = 1;
+		else if (strcmp(a, "--keys") == 0 && i + 1 < argc)
+			o->keys = argv[++i];
 		else if (strcmp(a, "--data-seed") == 0) {
 			int rc;
 
@@ -137,6 +140,7 @@ static int make_jobs(const bench_opts *o, const lab_buf *bufs,
 			j->data.name = lab_datasets[d].name;
 			j->data.bytes = bufs[d].data;
 			j->data.len = bufs[d].len;
+			j->data.keys = o->keys;
 			(*njobs)++;
 		}
 	}
@@ -155,8 +159,9 @@ typedef struct bench_context {
 /* The build's name as `make VARIANT=` spells it. */
 static void variant_name(char *out, size_t cap)
 {
-	const dom_axis_choice *axes;
-	size_t n = dom_variant_axes(&axes), i, len = 0;
+	dom_axis_choice axes[16];
+	size_t n = lab_variant_axes(axes, sizeof axes / sizeof axes[0]);
+	size_t i, len = 0;
 
 	if (DOMLAB_PRESET[0] != '\0') {
 		snprintf(out, cap, "%s", DOMLAB_PRESET);
@@ -193,7 +198,7 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 {
 	static char prog[] = "domlab bench";
 	static char quick_time[] = "--benchmark_min_time=0.05";
-	bench_opts o = {0, 0, 0, NULL};
+	bench_opts o = {0, 0, 0, "build/keys", NULL};
 	bench_context bc;
 	lab_buf *bufs = NULL;
 	lab_bench_job *jobs = NULL;

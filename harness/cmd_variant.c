@@ -12,7 +12,7 @@
 
 int lab_cmd_variant(int argc, char **argv, lab_err *err)
 {
-	const dom_axis_choice *axes;
+	dom_axis_choice axes[16];
 	size_t n, i;
 
 	(void)argv;
@@ -20,7 +20,7 @@ int lab_cmd_variant(int argc, char **argv, lab_err *err)
 		return lab_fail(err, LAB_EUSAGE, "variant takes no arguments");
 	if (DOMLAB_PRESET[0] != '\0')
 		printf("preset=%s\n", DOMLAB_PRESET);
-	n = dom_variant_axes(&axes);
+	n = lab_variant_axes(axes, sizeof axes / sizeof axes[0]);
 	for (i = 0; i < n; i++)
 		printf("%s=%s\n", axes[i].axis, axes[i].choice);
 	return fflush(stdout) == 0 ? LAB_OK

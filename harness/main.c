@@ -27,7 +27,7 @@ static const struct {
 	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
 	{"bench", lab_cmd_bench,
-	 "bench [--quick] [--ref] [--data-seed N] [--benchmark_* flags]"},
+	 "bench [--quick] [--ref] [--data-seed N] [--keys DIR] [--benchmark_* flags]"},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

@@ -1,8 +1,9 @@
 /*
- * memhooks.c - process-wide memory set-up for `domlab bench`: libxml2
- * allocates through dom/alloc.h, so the trees libxml2 builds (build=built,
- * the reference cases) show in the same counters as ours, and glibc keeps
- * freed memory instead of returning it to the kernel.
+ * memhooks.c - process-wide memory set-up for `domlab bench`: libxml2 and
+ * OpenSSL allocate through dom/alloc.h, so the trees libxml2 builds
+ * (build=built, the reference cases) and the crypto objects show in the
+ * same counters as ours, and glibc keeps freed memory instead of
+ * returning it to the kernel.
  *
  * Not for: the other commands, which measure nothing and keep glibc's and
  * libxml2's defaults.
@@ -10,9 +11,32 @@
 #include <malloc.h>
 
 #include <libxml/xmlmemory.h>
+#include <openssl/crypto.h>
 
 #include "dom/alloc.h"
 #include "harness/bench.h"
+
+/* OpenSSL's allocator signatures carry the caller's file and line. */
+static void *ossl_malloc(size_t n, const char *file, int line)
+{
+	(void)file;
+	(void)line;
+	return dom_malloc(n);
+}
+
+static void *ossl_realloc(void *p, size_t n, const char *file, int line)
+{
+	(void)file;
+	(void)line;
+	return dom_realloc(p, n);
+}
+
+static void ossl_free(void *p, const char *file, int line)
+{
+	(void)file;
+	(void)line;
+	dom_free(p);
+}
 
 int lab_bench_mem_setup(int *malloc_tuned, lab_err *err)
 {
@@ -28,5 +52,9 @@ int lab_bench_mem_setup(int *malloc_tuned, lab_err *err)
 	if (xmlMemSetup(dom_free, dom_malloc, dom_realloc, dom_strdup) != 0)
 		return lab_fail(err, LAB_EUSAGE,
 				"libxml2 refused the allocator hooks");
+	/* Likewise before OpenSSL's first allocation, or it refuses. */
+	if (CRYPTO_set_mem_functions(ossl_malloc, ossl_realloc, ossl_free) != 1)
+		return lab_fail(err, LAB_EUSAGE,
+				"OpenSSL refused the allocator hooks");
 	return LAB_OK;
 }

@@ -47,9 +47,10 @@ typedef struct c14n {
 	size_t nframes, cap_frames;
 	const char **listed;     /* PrefixList, interned; NULL = #default */
 	size_t nlisted;
+	dom_nsdecl *cand;            /* scratch: candidate declarations */
 	const dom_nsdecl **ns_out;   /* scratch: declarations to render */
 	const dom_attr **attr_out;   /* scratch: attributes to render */
-	size_t cap_ns, cap_attr;
+	size_t cap_cand, cap_ns, cap_attr;
 	const char *xml_prefix;
 	const char *xml_ns;
 	char buf[OUT_BUF];
@@ -165,14 +166,16 @@ static const char *lookup(const ns_stack *s, const char *prefix)
 
 /* ---- scratch arrays ---- */
 
-static int reserve(void *arrayp, size_t *cap, size_t need)
+/* Grows *arrayp (elements of `size` bytes) to hold need; kept between
+ * elements so the walk allocates only while lists get longer. */
+static int reserve(void *arrayp, size_t *cap, size_t need, size_t size)
 {
 	void **array = arrayp;
 	void *p;
 
 	if (need <= *cap)
 		return 0;
-	p = dom_realloc(*array, need * 2 * sizeof(void *));
+	p = dom_realloc(*array, need * 2 * size);
 	if (p == NULL)
 		return -1;
 	*array = p;
@@ -293,7 +296,8 @@ static size_t inherited_xml(c14n *c, const dom_node *apex, size_t k)
 					break;
 			if (j < k)
 				continue;
-			if (reserve(&c->attr_out, &c->cap_attr, k + 1) != 0) {
+			if (reserve(&c->attr_out, &c->cap_attr, k + 1,
+				    sizeof *c->attr_out) != 0) {
 				nomem(c);
 				return k;
 			}
@@ -306,7 +310,6 @@ static size_t inherited_xml(c14n *c, const dom_node *apex, size_t k)
 static void start_element(c14n *c, const dom_node *el, int apex)
 {
 	dom_attr_list al;
-	dom_nsdecl *cand = NULL;
 	const dom_nsdecl *decls;
 	size_t nd, nns, na, i, max;
 	frame *f;
@@ -338,13 +341,14 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		return;
 	}
 	max = 1 + al.count + c->nlisted + c->scope.len;
-	cand = dom_malloc(max * sizeof *cand);
-	if (cand == NULL || reserve(&c->ns_out, &c->cap_ns, max) != 0 ||
-	    reserve(&c->attr_out, &c->cap_attr, al.count) != 0) {
+	if (reserve(&c->cand, &c->cap_cand, max, sizeof *c->cand) != 0 ||
+	    reserve(&c->ns_out, &c->cap_ns, max, sizeof *c->ns_out) != 0 ||
+	    reserve(&c->attr_out, &c->cap_attr, al.count,
+		    sizeof *c->attr_out) != 0) {
 		nomem(c);
 		goto out;
 	}
-	nns = render_ns(c, el, &al, cand, apex);
+	nns = render_ns(c, el, &al, c->cand, apex);
 	for (na = 0; na < al.count; na++)
 		c->attr_out[na] = &al.items[na];
 	if (apex && !c->o->exclusive)
@@ -374,7 +378,6 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	}
 	put(c, ">", 1);
 out:
-	dom_free(cand);
 	dom_attr_list_release(el, &al);
 }
 
@@ -551,6 +554,7 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	dom_free(c->rendered.items);
 	dom_free(c->frames);
 	dom_free(c->listed);
+	dom_free(c->cand);
 	dom_free((void *)c->ns_out);
 	dom_free((void *)c->attr_out);
 	dom_free(c);
