@@ -276,8 +276,9 @@ dom_node *dom_next_sibling(const dom_node *n)
 
 dom_node *dom_prev_sibling(const dom_node *n)
 {
-	/* The first child's prev is the last child, not a sibling before it. */
-	return n->parent != NULL && n->parent->first == n ? NULL : n->prev;
+	/* The first child's prev is the last child, not a sibling before it;
+	 * a detached node's points at itself (or is unset). */
+	return n->parent == NULL || n->parent->first == n ? NULL : n->prev;
 }
 
 const char *dom_local_name(const dom_node *n)

@@ -145,6 +145,13 @@ int dom__xml2_text(xmlParserCtxtPtr ctxt, size_t len, int own_node)
 	return -1;
 }
 
+void dom__xml2_leaf(xmlParserCtxtPtr ctxt)
+{
+	dom_xml2_guard *g = ctxt->_private;
+
+	g->run = 0;
+}
+
 static xmlParserInputPtr refuse_external(const char *url, const char *id,
 					 xmlParserCtxtPtr ctxt)
 {

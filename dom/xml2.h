@@ -60,6 +60,8 @@ int dom__xml2_enter(xmlParserCtxtPtr ctxt, const xmlChar *local,
 void dom__xml2_leave(xmlParserCtxtPtr ctxt);
 /* own_node: the piece is a node by itself (CDATA), not part of a run. */
 int dom__xml2_text(xmlParserCtxtPtr ctxt, size_t len, int own_node);
+/* A comment or PI was read: the text on either side of it is two nodes. */
+void dom__xml2_leaf(xmlParserCtxtPtr ctxt);
 
 /* Copies the XML declaration the parser saw into doc. */
 int dom__xml2_decl(xmlParserCtxtPtr ctxt, dom_doc *doc);

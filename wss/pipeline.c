@@ -31,7 +31,7 @@ int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 int wss_verify_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 		   lab_err *err)
 {
-	dom_node *ts;
+	dom_node *ts = NULL;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 
@@ -97,7 +97,7 @@ static int same_shape(dom_doc *doc, const wss_msg *before,
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err)
 {
-	dom_node *ts;
+	dom_node *ts = NULL;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 

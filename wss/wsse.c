@@ -97,14 +97,16 @@ static int add_time(dom_node *ts, const char *qname, time_t t, lab_err *err)
 int wss_timestamp_add(wss_msg *m, time_t now, unsigned ttl, dom_node **out,
 		      lab_err *err)
 {
-	char id[32];
 	int rc;
 
 	rc = wss_add(m->security, NULL, WSS_NS_WSU, "wsu:Timestamp", out, err);
 	if (rc == LAB_OK)
 		rc = wss_bind(*out, "wsu", WSS_NS_WSU, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK) {
+		char id[32];
+
 		rc = wss_ensure_id(m, *out, "TS", id, sizeof id, err);
+	}
 	if (rc == LAB_OK)
 		rc = add_time(*out, "wsu:Created", now, err);
 	if (rc == LAB_OK)

@@ -41,10 +41,10 @@ static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 static int take_content(wss_msg *m, lab_buf *pt, lab_err *err)
 {
 	dom_node *c;
-	int rc;
 
 	for (c = dom_first_child(m->body); c != NULL; c = dom_next_sibling(c)) {
-		rc = dom_serialize(c, pt, err);
+		int rc = dom_serialize(c, pt, err);
+
 		if (rc != LAB_OK)
 			return rc;
 	}

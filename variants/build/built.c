@@ -41,10 +41,34 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
 		xmlSAX2Characters(ctx, ch, len);
 }
 
+/*
+ * Each CDATA section is a node of its own, as `direct` makes it:
+ * xmlSAX2CDataBlock would append a section to one right before it.
+ */
 static void on_cdata(void *ctx, const xmlChar *ch, int len)
 {
-	if (dom__xml2_text(ctx, (size_t)len, 1) == 0)
-		xmlSAX2CDataBlock(ctx, ch, len);
+	xmlParserCtxtPtr ctxt = ctx;
+	xmlNodePtr c;
+
+	if (dom__xml2_text(ctx, (size_t)len, 1) != 0)
+		return;
+	c = xmlNewCDataBlock(ctxt->myDoc, ch, len);
+	if (c == NULL || xmlAddChild(ctxt->node, c) == NULL) {
+		xmlFreeNode(c);
+		dom__xml2_fail(ctxt, LAB_ENOMEM, "out of memory");
+	}
+}
+
+static void on_comment(void *ctx, const xmlChar *s)
+{
+	dom__xml2_leaf(ctx);
+	xmlSAX2Comment(ctx, s);
+}
+
+static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data)
+{
+	dom__xml2_leaf(ctx);
+	xmlSAX2ProcessingInstruction(ctx, target, data);
 }
 
 static const char *intern_x(dom_doc *doc, const xmlChar *s)
@@ -150,31 +174,59 @@ static int convert_node(dom_doc *doc, xmlNodePtr x, dom_node **out)
 	}
 }
 
-/* Walks libxml2's tree under xparent, mirroring it under parent. */
-static int convert(dom_doc *doc, xmlNodePtr xparent, dom_node *parent)
+/* The limits a converted node breaks, as the SAX handlers word them. */
+static int over_limit(xmlNodePtr x, const dom_limits *lim, lab_err *err)
+{
+	long line = xmlGetLineNo(x);
+	unsigned long at = line > 0 ? (unsigned long)line : 0;
+
+	if (x->type == XML_ELEMENT_NODE)
+		return lab_fail_at(err, LAB_EMALFORMED, at, 0,
+				   "elements nested deeper than the limit of %zu",
+				   lim->max_depth);
+	return lab_fail_at(err, LAB_EMALFORMED, at, 0,
+			   "text of more than %zu bytes is over the limit",
+			   lim->max_text);
+}
+
+/*
+ * Walks libxml2's tree under xparent, mirroring it under parent.  What
+ * libxml2 copies from an entity it has expanded before never went
+ * through SAX, so depth and text length are checked again here: both
+ * build choices refuse the same documents.
+ */
+static int convert(dom_doc *doc, xmlNodePtr xparent, dom_node *parent,
+		   const dom_limits *lim, lab_err *err)
 {
 	xmlNodePtr x = xparent->children;
+	size_t depth = 0; /* elements above x */
 
 	while (x != NULL) {
 		dom_node *n;
 
 		if (convert_node(doc, x, &n) != 0)
-			return -1;
+			return lab_fail(err, LAB_ENOMEM, "out of memory");
+		if (n != NULL &&
+		    ((n->type == DOM_ELEMENT && depth >= lim->max_depth) ||
+		     (n->type == DOM_TEXT && n->len > lim->max_text)))
+			return over_limit(x, lim, err);
 		if (n != NULL) {
 			dom__link_last(parent, n);
 			if (x->type == XML_ELEMENT_NODE && x->children != NULL) {
 				parent = n;
 				x = x->children;
+				depth++;
 				continue;
 			}
 		}
 		while (x->next == NULL && x->parent != xparent) {
 			x = x->parent;
 			parent = parent->parent;
+			depth--;
 		}
 		x = x->next;
 	}
-	return 0;
+	return LAB_OK;
 }
 
 int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
@@ -192,12 +244,14 @@ int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
 	sax.characters = on_chars;
 	sax.ignorableWhitespace = on_chars;
 	sax.cdataBlock = on_cdata;
+	sax.comment = on_comment;
+	sax.processingInstruction = on_pi;
 	ctxt = dom__xml2_ctxt(buf, len, &sax, NULL, &guard);
 	if (ctxt == NULL)
 		return lab_fail(err, LAB_ENOMEM, "cannot create a parser");
 	rc = dom__xml2_run(ctxt, &guard);
-	if (rc == LAB_OK && convert(doc, (xmlNodePtr)ctxt->myDoc, parent) != 0)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK)
+		rc = convert(doc, (xmlNodePtr)ctxt->myDoc, parent, lim, err);
 	if (rc == LAB_OK && parent->type == DOM_DOCUMENT &&
 	    dom__xml2_decl(ctxt, doc) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");

@@ -183,6 +183,7 @@ static void add_leaf(direct *d, dom_type type, const xmlChar *target,
 	/* Comments and PIs of the internal subset belong to the DTD. */
 	if (d->guard.failed || d->ctxt->inSubset != 0 || flush_text(d) != 0)
 		return;
+	dom__xml2_leaf(d->ctxt);
 	c = dom__new_chars(d->doc, type, s != NULL ? (const char *)s : "",
 			   len);
 	if (c == NULL || (target != NULL &&
