@@ -56,6 +56,9 @@ $(foreach i,$(AXIS_NUMS),$(if $(filter $(word $(i),$(CHOICES)),$(choices_$(word 
   $(error $(word $(i),$(AXES))=$(word $(i),$(CHOICES)) is not one of: $(choices_$(word $(i),$(AXES))))))
 
 # ---- flags ---------------------------------------------------------------------
+# shared/ (conformance vectors, the xmlsec1 reference scripts) sits beside
+# the checkout, on developers' machines and in CI alike.
+SHARED ?= ../shared
 CC ?= cc
 CXX ?= c++
 SUFFIX :=
@@ -101,13 +104,19 @@ $(OUT)/obj/%.o: %.cc $(MAKEFILE_LIST)
 	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(OUT)/libdom.a: $(DOM_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	@echo "  AR  $@"
+	@rm -f $@ && ar rcs $@ $^
 
 $(OUT)/domlab: $(CLI_OBJ) $(OUT)/libdom.a
-	$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(LIBS) -lbenchmark
+	@echo "  LD  $@"
+	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(LIBS) -lbenchmark
 
 $(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
-	$(CC) $(OPT) -o $@ $(TEST_OBJ) $(OUT)/libdom.a $(LIBS)
+	@echo "  LD  $@"
+	@$(CC) $(OPT) -o $@ $(TEST_OBJ) $(OUT)/libdom.a $(LIBS)
+
+# The tests read the shared conformance vectors by absolute path.
+$(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_SHARED_DIR='"$(abspath $(SHARED))"'
 
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
 
@@ -133,7 +142,6 @@ endif
 # Test keys are made here, never committed; shared/ (the conformance
 # vectors and the xmlsec1 reference scripts) sits beside the checkout.
 KEYS_DIR := build/keys
-SHARED ?= ../shared
 TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) DOMLAB_SHARED=$(SHARED)
 
 keys: $(KEYS_DIR)/mallory.cert.pem

@@ -1,0 +1,250 @@
+/*
+ * test_diff.c - differential: the same bytes parsed by dom_parse and by
+ * libxml2's own tree builder (xmlReadMemory, NONET | NOENT, blanks kept)
+ * must give the same tree: node types, names, namespace URIs and
+ * prefixes, namespace declarations in order, attribute (ns, local,
+ * prefix, value) sets, and character data.  Run over every generator
+ * kind, 50 random seeds and the data/roundtrip files.
+ * Not tested here: serialization (test_roundtrip.c), or the DTD-less
+ * limits and refusals, where domlab is stricter on purpose.
+ */
+#include <dirent.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdio.h>
+
+#include "tests/util.h"
+
+static const char *xs(const xmlChar *s)
+{
+	return (const char *)s;
+}
+
+/* libxml2's DTD node has no counterpart in our tree. */
+static xmlNodePtr skip_dtd(xmlNodePtr x)
+{
+	while (x != NULL && x->type == XML_DTD_NODE)
+		x = x->next;
+	return x;
+}
+
+static dom_type type_of(xmlElementType t)
+{
+	switch (t) {
+	case XML_ELEMENT_NODE: return DOM_ELEMENT;
+	case XML_TEXT_NODE: return DOM_TEXT;
+	case XML_CDATA_SECTION_NODE: return DOM_CDATA;
+	case XML_COMMENT_NODE: return DOM_COMMENT;
+	case XML_PI_NODE: return DOM_PI;
+	default: return (dom_type)0;
+	}
+}
+
+static void same_decls(const dom_node *o, xmlNodePtr x)
+{
+	size_t n, i = 0;
+	const dom_nsdecl *d = dom_ns_decls(o, &n);
+	xmlNsPtr ns;
+
+	for (ns = x->nsDef; ns != NULL; ns = ns->next, i++) {
+		if (!CHECK_MSG(i < n, "<%s>: fewer namespace declarations",
+			       xs(x->name)))
+			return;
+		CHECK_EQ_STR(d[i].prefix, xs(ns->prefix));
+		CHECK_EQ_STR(d[i].uri, ns->href != NULL ? xs(ns->href) : "");
+	}
+	CHECK_MSG(i == n, "<%s>: %zu namespace declarations, want %zu",
+		  xs(x->name), n, i);
+}
+
+static void same_attrs(const dom_node *o, xmlNodePtr x)
+{
+	xmlAttrPtr a;
+	size_t n = 0;
+
+	for (a = x->properties; a != NULL; a = a->next, n++) {
+		const char *ns = a->ns != NULL ? xs(a->ns->href) : NULL;
+		const dom_attr *at = dom_attr_get_str(o, ns, xs(a->name));
+		xmlChar *v;
+
+		if (!CHECK_MSG(at != NULL, "<%s>: no attribute {%s}%s",
+			       xs(x->name), ns ? ns : "", xs(a->name)))
+			continue;
+		CHECK_EQ_STR(at->prefix, a->ns != NULL ? xs(a->ns->prefix)
+						       : NULL);
+		v = xmlNodeListGetString(x->doc, a->children, 1);
+		CHECK_EQ_MEM(at->value, at->len, v != NULL ? xs(v) : "",
+			     v != NULL ? strlen(xs(v)) : 0);
+		xmlFree(v);
+	}
+	CHECK_EQ_INT(dom_attr_count(o), n);
+}
+
+static void same_node(const dom_node *o, xmlNodePtr x);
+
+static void same_children(const dom_node *o, xmlNodePtr x)
+{
+	const dom_node *c = dom_first_child(o);
+	xmlNodePtr xc = skip_dtd(x->children);
+
+	for (; c != NULL && xc != NULL;
+	     c = dom_next_sibling(c), xc = skip_dtd(xc->next))
+		same_node(c, xc);
+	CHECK_MSG(c == NULL && xc == NULL, "<%s>: %s children than libxml2",
+		  x->name != NULL ? xs(x->name) : "document",
+		  c != NULL ? "more" : "fewer");
+}
+
+/* Recursion is bounded by libxml2's own depth cap of 256. */
+static void same_node(const dom_node *o, xmlNodePtr x)
+{
+	const char *v;
+	size_t len;
+
+	if (!CHECK_MSG(dom_node_type(o) == type_of(x->type),
+		       "node type %d, libxml2 has %d", (int)dom_node_type(o),
+		       (int)x->type))
+		return;
+	if (x->type == XML_ELEMENT_NODE) {
+		CHECK_EQ_STR(dom_local_name(o), xs(x->name));
+		CHECK_EQ_STR(dom_ns_uri(o), x->ns ? xs(x->ns->href) : NULL);
+		CHECK_EQ_STR(dom_prefix(o), x->ns ? xs(x->ns->prefix) : NULL);
+		same_decls(o, x);
+		same_attrs(o, x);
+		same_children(o, x);
+		return;
+	}
+	if (x->type == XML_PI_NODE)
+		CHECK_EQ_STR(dom_local_name(o), xs(x->name));
+	v = dom_value(o, &len);
+	CHECK_EQ_MEM(v, len, x->content ? xs(x->content) : "",
+		     x->content ? strlen(xs(x->content)) : 0);
+}
+
+static void compare(const char *buf, size_t len, int options)
+{
+	dom_doc *doc = T_PARSE_N(buf, len);
+	xmlDocPtr x = xmlReadMemory(buf, (int)len, NULL, NULL, options);
+
+	if (CHECK_MSG(x != NULL, "libxml2 refused the document") &&
+	    doc != NULL)
+		same_children(dom_doc_node(doc), (xmlNodePtr)x);
+	xmlFreeDoc(x);
+	dom_doc_free(doc);
+}
+
+enum { OPTIONS = XML_PARSE_NONET | XML_PARSE_NOENT };
+
+static void gen_kinds(void)
+{
+	size_t i;
+
+	for (i = 0; i < t_gen_ncases; i++) {
+		lab_buf in = LAB_BUF_INIT;
+
+		t_context("%s", t_gen_cases[i].name);
+		if (T_GEN(&t_gen_cases[i].opts, &in))
+			compare(in.data, in.len, OPTIONS);
+		lab_buf_free(&in);
+	}
+}
+
+static void random_seeds(void)
+{
+	uint64_t seed;
+
+	for (seed = 5000; seed < 5050; seed++) {
+		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 0, seed};
+		lab_buf in = LAB_BUF_INIT;
+
+		o.count = 20 + (size_t)(seed % 7) * 40;
+		t_context("random seed %llu", (unsigned long long)seed);
+		if (T_GEN(&o, &in))
+			compare(in.data, in.len, OPTIONS);
+		lab_buf_free(&in);
+	}
+}
+
+/* The data files; DTDATTR so libxml2 applies attribute defaults too. */
+static void data_files(void)
+{
+	char dir[1024], path[1300];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	t_data_path(dir, sizeof dir, "roundtrip");
+	d = opendir(dir);
+	if (!CHECK_MSG(d != NULL, "cannot open %s", dir))
+		return;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		lab_buf in = LAB_BUF_INIT;
+
+		if (len <= 4 || strcmp(e->d_name + len - 4, ".xml") != 0)
+			continue;
+		t_context("roundtrip/%s", e->d_name);
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (CHECK(t_read_file(path, &in) == 0))
+			compare(in.data, in.len, OPTIONS | XML_PARSE_DTDATTR);
+		lab_buf_free(&in);
+		n++;
+	}
+	closedir(d);
+	t_context(NULL);
+	CHECK_MSG(n >= 20, "only %zu files in %s", n, dir);
+}
+
+/*
+ * The comparison must notice each kind of difference: pairs of documents
+ * that differ in one respect, ours parsed by dom_parse and theirs by
+ * libxml2, each giving at least one failed check.
+ */
+static const struct {
+	const char *ours, *theirs;
+} differ[] = {
+	{"<a x=\"1\"/>", "<a x=\"2\"/>"},
+	{"<a x=\"1\"/>", "<a y=\"1\"/>"},
+	{"<a x=\"1\"/>", "<a x=\"1\" y=\"2\"/>"},
+	{"<a xmlns:p=\"urn:1\" p:x=\"1\"/>", "<a xmlns:q=\"urn:1\" q:x=\"1\"/>"},
+	{"<a xmlns:p=\"urn:1\" p:x=\"1\"/>", "<a xmlns:p=\"urn:2\" p:x=\"1\"/>"},
+	{"<a xmlns=\"urn:1\"/>", "<a/>"},
+	{"<p:a xmlns:p=\"urn:1\"/>", "<q:a xmlns:q=\"urn:1\"/>"},
+	{"<a xmlns:p=\"urn:1\" xmlns:q=\"urn:2\"/>",
+	 "<a xmlns:q=\"urn:2\" xmlns:p=\"urn:1\"/>"},
+	{"<a>t</a>", "<a>u</a>"},
+	{"<a>t</a>", "<a><![CDATA[t]]></a>"},
+	{"<a><b/></a>", "<a><b/><b/></a>"},
+	{"<a><b/></a>", "<a><c/></a>"},
+	{"<a><?p d?></a>", "<a><?q d?></a>"},
+	{"<a><!--c--></a>", "<a><!--d--></a>"},
+};
+
+static void detects_difference(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof differ / sizeof differ[0]; i++) {
+		const char *t = differ[i].theirs;
+		dom_doc *doc = T_PARSE(differ[i].ours);
+		xmlDocPtr x = xmlReadMemory(t, (int)strlen(t), NULL, NULL,
+					    OPTIONS);
+
+		if (CHECK(doc != NULL && x != NULL)) {
+			t_mute_begin();
+			same_children(dom_doc_node(doc), (xmlNodePtr)x);
+			CHECK_MSG(t_mute_end() > 0, "no difference seen "
+				  "between %s and %s", differ[i].ours, t);
+		}
+		xmlFreeDoc(x);
+		dom_doc_free(doc);
+	}
+}
+
+const t_case tests_diff[] = {
+	{"diff/gen_kinds", gen_kinds},
+	{"diff/random_seeds", random_seeds},
+	{"diff/data_files", data_files},
+	{"diff/detects_difference", detects_difference},
+	{NULL, NULL},
+};

@@ -1,0 +1,200 @@
+/*
+ * test_fragment.c - dom_parse_into: a fragment parsed in the context of
+ * an element (prefixes and the default namespace in scope there resolve
+ * without being declared again), inserted before a reference node or at
+ * the end, with mixed content; a failed parse leaves the parent as it
+ * was and reports a position relative to the fragment.
+ * Not tested here: limits and external entities (test_limits.c and
+ * test_errors.c cover them for whole documents, through the same code).
+ */
+#include <stdio.h>
+
+#include "tests/util.h"
+
+static const char host[] =
+	"<r xmlns=\"urn:d\" xmlns:a=\"urn:a\"><p xmlns:b=\"urn:b\">"
+	"<x/></p></r>";
+
+static int parse_into(dom_node *parent, dom_node *ref, const char *frag,
+		      lab_err *err)
+{
+	lab_err_clear(err);
+	return dom_parse_into(parent, ref, frag, strlen(frag), NULL, err);
+}
+
+static void uses_ancestor_prefixes(void)
+{
+	dom_doc *doc = T_PARSE(host);
+	dom_node *p, *y, *z;
+	const dom_attr *at;
+	lab_err err;
+	size_t n;
+
+	if (doc == NULL)
+		return;
+	p = t_find(dom_doc_element(doc), "p");
+	if (!CHECK_OK(parse_into(p, NULL, "<a:y b:at=\"1\" at=\"2\"/>text<z/>",
+				 &err), &err))
+		goto out;
+	y = t_find(p, "y");
+	z = t_find(p, "z");
+	if (!CHECK(y != NULL && z != NULL))
+		goto out;
+	CHECK_EQ_STR(dom_ns_uri(y), "urn:a");
+	CHECK_EQ_STR(dom_prefix(y), "a");
+	CHECK(dom_ns_uri(y) == dom_intern(doc, "urn:a", 5));
+	CHECK_EQ_STR(dom_ns_uri(z), "urn:d");
+	CHECK(dom_parent(y) == p && dom_parent(z) == p);
+	/* Nothing was declared on the new nodes. */
+	CHECK(dom_ns_decls(y, &n) == NULL || n == 0);
+	CHECK_EQ_INT(n, 0);
+	at = dom_attr_get_str(y, "urn:b", "at");
+	CHECK(at != NULL && strcmp(at->value, "1") == 0 &&
+	      strcmp(at->prefix, "b") == 0);
+	at = dom_attr_get_str(y, NULL, "at");
+	CHECK(at != NULL && strcmp(at->value, "2") == 0);
+	CHECK_SERIALIZES(dom_doc_node(doc),
+			 "<r xmlns=\"urn:d\" xmlns:a=\"urn:a\">"
+			 "<p xmlns:b=\"urn:b\"><x/><a:y b:at=\"1\" at=\"2\"/>text<z/></p></r>\n");
+out:
+	dom_doc_free(doc);
+}
+
+static void before_reference(void)
+{
+	dom_doc *doc = T_PARSE(host);
+	dom_node *p, *x;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	p = t_find(dom_doc_element(doc), "p");
+	x = t_find(p, "x");
+	CHECK_OK(parse_into(p, x, "<f/><!--c-->", &err), &err);
+	CHECK_OK(parse_into(p, NULL, "<g/>", &err), &err);
+	CHECK_OK(parse_into(p, x, "t", &err), &err);
+	CHECK_OK(parse_into(p, NULL, "", &err), &err);
+	CHECK_SERIALIZES(p, "<p xmlns:b=\"urn:b\"><f/><!--c-->t<x/><g/></p>");
+	CHECK(dom_prev_sibling(x) != NULL &&
+	      dom_node_type(dom_prev_sibling(x)) == DOM_TEXT);
+	CHECK(dom_last_child(p) == t_find(p, "g"));
+	dom_doc_free(doc);
+}
+
+static void mixed_content(void)
+{
+	static const char frag[] =
+		"lead &amp; &#x41;<a:e a:k=\"&lt;\" xmlns:c=\"urn:c\">"
+		"<c:in>deep</c:in><![CDATA[<raw>]]></a:e>"
+		"<?pi data?><!-- note -->tail\n";
+	dom_doc *doc = T_PARSE(host);
+	dom_node *x, *in;
+	lab_buf text = LAB_BUF_INIT;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	x = t_find(dom_doc_element(doc), "x");
+	if (!CHECK_OK(parse_into(x, NULL, frag, &err), &err))
+		goto out;
+	CHECK_EQ_INT(t_nchildren(x), 5);
+	in = t_find(x, "in");
+	CHECK(in != NULL && strcmp(dom_ns_uri(in), "urn:c") == 0);
+	CHECK_EQ_INT(dom_text_content(x, &text), LAB_OK);
+	CHECK_EQ_STR(text.data, "lead & Adeep<raw>tail\n");
+	CHECK_SERIALIZES(x, "<x>lead &amp; A<a:e xmlns:c=\"urn:c\" a:k=\"&lt;\">"
+			 "<c:in>deep</c:in><![CDATA[<raw>]]></a:e>"
+			 "<?pi data?><!-- note -->tail\n</x>");
+out:
+	lab_buf_free(&text);
+	dom_doc_free(doc);
+}
+
+/* Each bad fragment: LAB_EMALFORMED with a position, parent untouched. */
+static void failure_leaves_parent(void)
+{
+	static const char *const bad[] = {
+		"<a>", "<a></b>", "</p>", "<u:x/>", "&undefined;", "<f/><g>",
+		"ok<", "<a x=\"1\" x=\"2\"/>", "<a:e a:k=\"1\" a:k=\"2\"/>",
+	};
+	static const char want[] =
+		"<r xmlns=\"urn:d\" xmlns:a=\"urn:a\"><p xmlns:b=\"urn:b\">"
+		"<x/></p></r>\n";
+	dom_doc *doc = T_PARSE(host);
+	dom_node *p;
+	lab_err err;
+	size_t i;
+
+	if (doc == NULL)
+		return;
+	p = t_find(dom_doc_element(doc), "p");
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		t_context("fragment %s", bad[i]);
+		CHECK_EQ_INT(parse_into(p, NULL, bad[i], &err), LAB_EMALFORMED);
+		CHECK(err.code == LAB_EMALFORMED && err.msg[0] != '\0');
+		CHECK(err.line > 0);
+		CHECK_SERIALIZES(dom_doc_node(doc), want);
+	}
+	t_context(NULL);
+	/* Misuse: a reference that is not a child, a parent that is text. */
+	CHECK_EQ_INT(parse_into(p, dom_doc_element(doc), "<y/>", &err),
+		     LAB_EUSAGE);
+	if (CHECK_OK(parse_into(p, NULL, "text", &err), &err)) {
+		dom_node *t = dom_last_child(p);
+
+		CHECK_EQ_INT(parse_into(t, NULL, "<y/>", &err), LAB_EUSAGE);
+		dom_node_free(t);
+	}
+	CHECK_SERIALIZES(dom_doc_node(doc), want);
+	dom_doc_free(doc);
+}
+
+/*
+ * Lines and columns count from the fragment's first byte (libxml2 points
+ * just past the offending construct): the same text inside "<w>...</w>"
+ * as a document reports the same line, and 3 columns more on line 1.
+ */
+static void error_position(void)
+{
+	static const struct {
+		const char *frag;
+		unsigned long line, col;
+	} cases[] = {
+		{"<ok/>&bad;", 1, 11},
+		{"<ok/><u:x/>", 1, 10},
+		{"<ok/>\n<b>\n</c>", 3, 5},
+		{"text\n  <y z=\"1\" z=\"2\"/>", 2, 17},
+	};
+	dom_doc *doc = T_PARSE(host), *none = NULL;
+	char wrapped[128];
+	dom_node *p;
+	lab_err err, ref;
+	size_t i;
+
+	if (doc == NULL)
+		return;
+	p = t_find(dom_doc_element(doc), "p");
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t_context("fragment %s", cases[i].frag);
+		CHECK_EQ_INT(parse_into(p, NULL, cases[i].frag, &err),
+			     LAB_EMALFORMED);
+		CHECK_EQ_INT(err.line, cases[i].line);
+		CHECK_EQ_INT(err.col, cases[i].col);
+		snprintf(wrapped, sizeof wrapped, "<w>%s</w>", cases[i].frag);
+		CHECK_EQ_INT(dom_parse(wrapped, strlen(wrapped), NULL, &none,
+				       &ref), LAB_EMALFORMED);
+		CHECK_EQ_INT(err.line, ref.line);
+		CHECK_EQ_INT(err.col, ref.col - (ref.line == 1 ? 3 : 0));
+		CHECK_EQ_STR(err.msg, ref.msg);
+	}
+	dom_doc_free(doc);
+}
+
+const t_case tests_fragment[] = {
+	{"fragment/uses_ancestor_prefixes", uses_ancestor_prefixes},
+	{"fragment/before_reference", before_reference},
+	{"fragment/mixed_content", mixed_content},
+	{"fragment/failure_leaves_parent", failure_leaves_parent},
+	{"fragment/error_position", error_position},
+	{NULL, NULL},
+};

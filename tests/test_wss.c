@@ -1,0 +1,733 @@
+/*
+ * test_wss.c - the pipeline on the DOM: sign/verify and send/receive
+ * round trips, and every forged message the receive path must refuse
+ * with LAB_ESECURITY and a message naming the reason.  Forgeries are made
+ * with the DOM itself (move the signed Body, duplicate an ID, swap an
+ * algorithm) and, where the attacker is assumed to hold a trusted key,
+ * re-signed so that only the check under test can catch them.
+ *
+ * Keys come from DOMLAB_KEYS (default build/keys, made by
+ * tests/make-keys.sh): alice signs, bob receives, mallory is untrusted.
+ * Interop with xmlsec1 is tests/interop.sh's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/util.h"
+#include "wss/base64.h"
+#include "wss/c14n.h"
+#include "wss/crypto.h"
+#include "wss/wss.h"
+
+/* 2026-11-30T00:53:20Z: inside every window below. */
+#define NOW 1796000000
+
+#define DS "http://www.w3.org/2000/09/xmldsig#"
+#define SOAP "http://schemas.xmlsoap.org/soap/envelope/"
+#define WSU "http://docs.oasis-open.org/wss/2004/01/" \
+	"oasis-200401-wss-wssecurity-utility-1.0.xsd"
+
+typedef struct keys {
+	wss_privkey *alice_key, *bob_key, *mallory_key;
+	wss_cert *alice, *bob, *mallory;
+} keys;
+
+static int load_keys(keys *k)
+{
+	static const char *const who[] = {"alice", "bob", "mallory"};
+	wss_privkey **priv[] = {&k->alice_key, &k->bob_key, &k->mallory_key};
+	wss_cert **cert[] = {&k->alice, &k->bob, &k->mallory};
+	const char *dir = getenv("DOMLAB_KEYS");
+	char path[512];
+	lab_err err;
+	size_t i;
+
+	memset(k, 0, sizeof *k);
+	if (dir == NULL)
+		dir = "build/keys";
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s.key.pem", dir, who[i]);
+		if (!CHECK_OK(wss_privkey_load(path, priv[i], &err), &err))
+			return 0;
+		snprintf(path, sizeof path, "%s/%s.cert.pem", dir, who[i]);
+		if (!CHECK_OK(wss_cert_load(path, cert[i], &err), &err))
+			return 0;
+	}
+	return 1;
+}
+
+static void free_keys(keys *k)
+{
+	wss_privkey_free(k->alice_key);
+	wss_privkey_free(k->bob_key);
+	wss_privkey_free(k->mallory_key);
+	wss_cert_free(k->alice);
+	wss_cert_free(k->bob);
+	wss_cert_free(k->mallory);
+}
+
+static void opts_at(wss_opts *o, time_t now, wss_cipher c)
+{
+	wss_opts_default(o);
+	o->now = now;
+	o->cipher = c;
+}
+
+/* A quakes message signed by `key`/`cert` at NOW; NULL on failure. */
+static dom_doc *signed_msg(const wss_privkey *key, const wss_cert *cert)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	if (T_GEN(&g, &text))
+		doc = T_PARSE_N(text.data, text.len);
+	lab_buf_free(&text);
+	if (doc != NULL &&
+	    !CHECK_OK(wss_sign_doc(doc, key, cert, &o, &err), &err)) {
+		dom_doc_free(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+/* What a receiver gets: the document serialized and parsed again. */
+static dom_doc *wire(dom_doc *doc)
+{
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *out = NULL;
+
+	if (T_SERIALIZE(dom_doc_node(doc), &text))
+		out = T_PARSE_N(text.data, text.len);
+	lab_buf_free(&text);
+	dom_doc_free(doc);
+	return out;
+}
+
+/* verify (or receive, with key) must refuse doc with `reason` in the
+ * message; frees doc. */
+static void refused(dom_doc *doc, const wss_privkey *key,
+		    const wss_cert *trust, time_t now, const char *reason)
+{
+	wss_opts o;
+	lab_err err;
+	int rc;
+
+	doc = wire(doc);
+	if (doc == NULL)
+		return;
+	opts_at(&o, now, WSS_AES256_GCM);
+	lab_err_clear(&err);
+	rc = key != NULL ? wss_receive_doc(doc, key, trust, &o, &err)
+			 : wss_verify_doc(doc, trust, &o, &err);
+	CHECK_EQ_INT(rc, LAB_ESECURITY);
+	CHECK_MSG(strstr(err.msg, reason) != NULL,
+		  "message \"%s\" does not say \"%s\"", err.msg, reason);
+	dom_doc_free(doc);
+}
+
+static dom_node *el(dom_doc *doc, const char *local)
+{
+	dom_node *n = t_find(dom_doc_node(doc), local);
+
+	CHECK_MSG(n != NULL, "no <%s>", local);
+	return n;
+}
+
+static void set_text(dom_node *e, const char *s)
+{
+	dom_node *t;
+	lab_err err;
+
+	while (dom_first_child(e) != NULL)
+		dom_node_free(dom_first_child(e));
+	if (CHECK_OK(dom_create_text(dom_node_doc(e), s, strlen(s), &t, &err),
+		     &err))
+		CHECK_OK(dom_append(e, t, &err), &err);
+}
+
+static void set_attr(dom_node *e, const char *qname, const char *value)
+{
+	lab_err err;
+
+	CHECK_OK(dom_attr_set(e, NULL, qname, value, strlen(value), &err),
+		 &err);
+}
+
+/* A new element, declaring its own prefix so it survives the wire. */
+static dom_node *add_el(dom_node *parent, const char *ns, const char *qname)
+{
+	const char *colon = strchr(qname, ':');
+	char prefix[32];
+	dom_node *n = NULL;
+	lab_err err;
+
+	snprintf(prefix, sizeof prefix, "%.*s",
+		 colon != NULL ? (int)(colon - qname) : 0, qname);
+	if (CHECK_OK(dom_create_element(dom_node_doc(parent), ns, qname, &n,
+					&err),
+		     &err) &&
+	    CHECK_OK(dom_ns_declare(n, prefix, ns, &err), &err))
+		CHECK_OK(dom_append(parent, n, &err), &err);
+	return n;
+}
+
+/* The nth (0-based) ds:Reference of SignedInfo. */
+static dom_node *reference(dom_doc *doc, int nth)
+{
+	dom_node *r = el(doc, "Reference");
+
+	while (r != NULL && nth-- > 0)
+		r = dom_next_sibling(r);
+	CHECK_MSG(r != NULL, "no such Reference");
+	return r;
+}
+
+/*
+ * Signs SignedInfo again after a change, as an attacker holding the
+ * trusted key could: the check under test must catch the change itself.
+ */
+static void resign(dom_doc *doc, const wss_privkey *key)
+{
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT, b64 = LAB_BUF_INIT;
+	lab_err err;
+
+	if (CHECK_OK(wss_c14n_buf(el(doc, "SignedInfo"), &o, &c14n, &err),
+		     &err) &&
+	    CHECK_OK(wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, &err),
+		     &err) &&
+	    CHECK(wss_base64_encode(sig.data, sig.len, 0, &b64) == LAB_OK))
+		set_text(el(doc, "SignatureValue"), b64.data);
+	lab_buf_free(&c14n);
+	lab_buf_free(&sig);
+	lab_buf_free(&b64);
+}
+
+/* The exc-c14n of the message's soap:Body, for comparing contents. */
+static void body_c14n(dom_doc *doc, lab_buf *out)
+{
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	lab_err err;
+
+	CHECK_OK(wss_c14n_buf(el(doc, "Body"), &o, out, &err), &err);
+}
+
+/* ---- what must work ---- */
+
+static void sign_then_verify(void)
+{
+	keys k;
+	dom_doc *doc;
+	wss_opts o;
+	lab_err err;
+
+	if (!load_keys(&k))
+		goto out;
+	doc = wire(signed_msg(k.alice_key, k.alice));
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	if (doc != NULL)
+		CHECK_OK(wss_verify_doc(doc, k.alice, &o, &err), &err);
+	dom_doc_free(doc);
+out:
+	free_keys(&k);
+}
+
+static void send_then_receive(void)
+{
+	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_buf text = LAB_BUF_INIT;
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k) || !T_GEN(&g, &text))
+		goto out;
+	for (i = 0; i < 2; i++) {
+		lab_buf want = LAB_BUF_INIT, got = LAB_BUF_INIT;
+		dom_doc *plain = signed_msg(k.alice_key, k.alice);
+		dom_doc *doc = T_PARSE_N(text.data, text.len);
+		wss_opts o;
+		lab_err err;
+
+		t_context("%s", i == 0 ? "aes256-gcm" : "aes128-cbc");
+		opts_at(&o, NOW, ciphers[i]);
+		if (doc != NULL &&
+		    CHECK_OK(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o,
+					  &err),
+			     &err) &&
+		    (doc = wire(doc)) != NULL &&
+		    CHECK_OK(wss_receive_doc(doc, k.bob_key, k.alice, &o, &err),
+			     &err) &&
+		    plain != NULL) {
+			body_c14n(plain, &want);
+			body_c14n(doc, &got);
+			CHECK_EQ_MEM(got.data, got.len, want.data, want.len);
+		}
+		dom_doc_free(doc);
+		dom_doc_free(plain);
+		lab_buf_free(&want);
+		lab_buf_free(&got);
+	}
+out:
+	lab_buf_free(&text);
+	free_keys(&k);
+}
+
+/* ---- forged signatures ---- */
+
+/* A forgery: change a signed message, then expect `reason`. */
+typedef struct forgery {
+	const char *name;
+	void (*forge)(dom_doc *doc, const keys *k);
+	const char *reason;
+} forgery;
+
+static void change_body(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	set_text(el(doc, "region"), "somewhere else");
+}
+
+static void change_timestamp(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	set_text(el(doc, "Expires"), "2027-11-30T00:58:20Z");
+}
+
+static void change_signed_info(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	set_attr(reference(doc, 0), "Id", "touched");
+}
+
+static void drop_signature(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	dom_node_free(el(doc, "Signature"));
+}
+
+static void drop_timestamp_reference(dom_doc *doc, const keys *k)
+{
+	dom_node_free(reference(doc, 1));
+	resign(doc, k->alice_key);
+}
+
+static void drop_body_reference(dom_doc *doc, const keys *k)
+{
+	dom_node_free(reference(doc, 0));
+	resign(doc, k->alice_key);
+}
+
+/* Gives e the wsu:Id `id`. */
+static void copy_id(dom_node *e, const dom_attr *id)
+{
+	lab_err err;
+
+	if (CHECK_OK(dom_ns_declare(e, "wsu", WSU, &err), &err))
+		CHECK_OK(dom_attr_set(e, WSU, "wsu:Id", id->value, id->len,
+				      &err),
+			 &err);
+}
+
+/* The signed Body moves under `where`; a new Body takes its place. */
+static void move_body(dom_doc *doc, dom_node *where, int keep_id)
+{
+	dom_node *body = el(doc, "Body"), *env = dom_doc_element(doc);
+	dom_node *fresh;
+	const dom_attr *id = dom_attr_get_str(body, WSU, "Id");
+	lab_err err;
+
+	if (where == NULL || id == NULL ||
+	    !CHECK_OK(dom_append(where, body, &err), &err))
+		return;
+	fresh = add_el(env, SOAP, "soap:Body");
+	if (fresh != NULL && keep_id)
+		copy_id(fresh, id);
+	if (fresh != NULL)
+		add_el(fresh, "urn:evil", "e:transferAllFunds");
+}
+
+static void body_into_header(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	move_body(doc, add_el(el(doc, "Header"), "urn:w", "w:Wrapper"), 0);
+}
+
+static void body_into_security(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	move_body(doc, el(doc, "Security"), 0);
+}
+
+static void body_id_copied(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	move_body(doc, add_el(el(doc, "Header"), "urn:w", "w:Wrapper"), 1);
+}
+
+static void body_wrapped(dom_doc *doc, const keys *k)
+{
+	dom_node *body = el(doc, "Body");
+	dom_node *w = add_el(dom_doc_element(doc), "urn:w", "w:Wrapper");
+	lab_err err;
+
+	(void)k;
+	if (w != NULL)
+		CHECK_OK(dom_append(w, body, &err), &err);
+}
+
+static void duplicate_id(dom_doc *doc, const keys *k)
+{
+	const dom_attr *id = dom_attr_get_str(el(doc, "Body"), WSU, "Id");
+	dom_node *x = add_el(el(doc, "Header"), "urn:w", "w:Other");
+
+	(void)k;
+	if (x != NULL && id != NULL)
+		copy_id(x, id);
+}
+
+static void second_body(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	add_el(dom_doc_element(doc), SOAP, "soap:Body");
+}
+
+static void second_security(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	add_el(el(doc, "Header"),
+	       "http://docs.oasis-open.org/wss/2004/01/"
+	       "oasis-200401-wss-wssecurity-secext-1.0.xsd",
+	       "wsse:Security");
+}
+
+static void drop_timestamp(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	dom_node_free(el(doc, "Timestamp"));
+}
+
+/* Algorithm substitution, signed again with the trusted key. */
+static void swap_alg(dom_doc *doc, const keys *k, const char *local,
+		     const char *alg)
+{
+	set_attr(el(doc, local), "Algorithm", alg);
+	resign(doc, k->alice_key);
+}
+
+static void hmac(dom_doc *doc, const keys *k)
+{
+	swap_alg(doc, k, "SignatureMethod",
+		 "http://www.w3.org/2000/09/xmldsig#hmac-sha1");
+}
+
+static void rsa_sha1(dom_doc *doc, const keys *k)
+{
+	swap_alg(doc, k, "SignatureMethod",
+		 "http://www.w3.org/2000/09/xmldsig#rsa-sha1");
+}
+
+static void inclusive_c14n(dom_doc *doc, const keys *k)
+{
+	swap_alg(doc, k, "CanonicalizationMethod",
+		 "http://www.w3.org/TR/2001/REC-xml-c14n-20010315");
+}
+
+static void xpath_transform(dom_doc *doc, const keys *k)
+{
+	swap_alg(doc, k, "Transform",
+		 "http://www.w3.org/TR/1999/REC-xpath-19991116");
+}
+
+static void sha1_digest(dom_doc *doc, const keys *k)
+{
+	swap_alg(doc, k, "DigestMethod", DS "sha1");
+}
+
+static void xslt_added(dom_doc *doc, const keys *k)
+{
+	dom_node *t = add_el(el(doc, "Transforms"), DS, "ds:Transform");
+
+	if (t != NULL)
+		set_attr(t, "Algorithm", "http://www.w3.org/TR/1999/REC-xslt-19991116");
+	resign(doc, k->alice_key);
+}
+
+static void external_uri(dom_doc *doc, const keys *k)
+{
+	set_attr(reference(doc, 0), "URI", "http://example.org/body.xml");
+	resign(doc, k->alice_key);
+}
+
+static void xpointer_uri(dom_doc *doc, const keys *k)
+{
+	set_attr(reference(doc, 0), "URI", "#xpointer(/)");
+	resign(doc, k->alice_key);
+}
+
+static void retrieval_method(dom_doc *doc, const keys *k)
+{
+	dom_node *ki = el(doc, "KeyInfo");
+
+	(void)k;
+	dom_node_free(dom_first_child(ki));
+	set_attr(add_el(ki, DS, "ds:RetrievalMethod"), "URI", "#X509-1");
+}
+
+static void object_added(dom_doc *doc, const keys *k)
+{
+	(void)k;
+	add_el(el(doc, "Signature"), DS, "ds:Object");
+}
+
+static const forgery forgeries[] = {
+	{"a changed byte in the Body", change_body, "digest"},
+	{"a changed byte in the Timestamp", change_timestamp, "digest"},
+	{"a changed SignedInfo", change_signed_info,
+	 "signature value does not verify"},
+	{"no Signature", drop_signature, "0 Signatures"},
+	{"no Timestamp", drop_timestamp, "0 Timestamps"},
+	{"the Timestamp unsigned", drop_timestamp_reference,
+	 "Timestamp is not signed"},
+	{"the Body unsigned", drop_body_reference, "Body is not signed"},
+	{"signed Body moved into the Header", body_into_header,
+	 "signature wrapping"},
+	{"signed Body moved into the Security header", body_into_security,
+	 "signature wrapping"},
+	{"signed Body moved, its ID on the new Body", body_id_copied,
+	 "carried by 2 elements"},
+	{"Body wrapped in another element", body_wrapped, "0 soap:Body"},
+	{"a second element with the Body's ID", duplicate_id,
+	 "carried by 2 elements"},
+	{"two Bodies", second_body, "2 soap:Body"},
+	{"two Security headers", second_security, "2 wsse:Security"},
+	{"HMAC instead of RSA", hmac, "not allowed"},
+	{"RSA-SHA1 instead of RSA-SHA256", rsa_sha1, "not allowed"},
+	{"inclusive C14N of SignedInfo", inclusive_c14n, "not allowed"},
+	{"an XPath transform", xpath_transform, "not allowed"},
+	{"an added XSLT transform", xslt_added, "more than one Transform"},
+	{"SHA-1 digests", sha1_digest, "not allowed"},
+	{"an external reference", external_uri, "same-document"},
+	{"an XPointer reference", xpointer_uri, "same-document"},
+	{"a RetrievalMethod", retrieval_method, "SecurityTokenReference"},
+	{"an Object in the Signature", object_added, "unexpected"},
+};
+
+static void forged_signatures(void)
+{
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof forgeries / sizeof forgeries[0]; i++) {
+		dom_doc *doc = signed_msg(k.alice_key, k.alice);
+
+		t_context("%s", forgeries[i].name);
+		if (doc == NULL)
+			continue;
+		forgeries[i].forge(doc, &k);
+		refused(doc, NULL, k.alice, NOW, forgeries[i].reason);
+	}
+out:
+	free_keys(&k);
+}
+
+static void stale_and_future(void)
+{
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	t_context("expired");
+	refused(signed_msg(k.alice_key, k.alice), NULL, k.alice, NOW + 300,
+		"expired");
+	t_context("created in the future");
+	refused(signed_msg(k.alice_key, k.alice), NULL, k.alice, NOW - 61,
+		"future");
+	t_context("within the skew");
+	{
+		dom_doc *doc = wire(signed_msg(k.alice_key, k.alice));
+		wss_opts o;
+		lab_err err;
+
+		opts_at(&o, NOW - 60, WSS_AES256_GCM);
+		if (doc != NULL)
+			CHECK_OK(wss_verify_doc(doc, k.alice, &o, &err), &err);
+		dom_doc_free(doc);
+	}
+out:
+	free_keys(&k);
+}
+
+static void untrusted_certificates(void)
+{
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	t_context("alice's message, mallory trusted");
+	refused(signed_msg(k.alice_key, k.alice), NULL, k.mallory, NOW,
+		"not the trusted one");
+	t_context("mallory's message, alice trusted");
+	refused(signed_msg(k.mallory_key, k.mallory), NULL, k.alice, NOW,
+		"not the trusted one");
+	t_context("mallory's key behind alice's certificate");
+	refused(signed_msg(k.mallory_key, k.alice), NULL, k.alice, NOW,
+		"signature value does not verify");
+out:
+	free_keys(&k);
+}
+
+/* ---- forged encryption ---- */
+
+static dom_doc *sent_msg(const keys *k, wss_cipher c)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+
+	opts_at(&o, NOW, c);
+	if (T_GEN(&g, &text))
+		doc = T_PARSE_N(text.data, text.len);
+	lab_buf_free(&text);
+	if (doc != NULL && !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice,
+						   k->bob, &o, &err),
+				      &err)) {
+		dom_doc_free(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+/* The EncryptedData's CipherValue (the Body's), or the EncryptedKey's. */
+static dom_node *cipher_value(dom_doc *doc, int of_data)
+{
+	dom_node *owner = el(doc, of_data ? "EncryptedData" : "EncryptedKey");
+
+	return owner != NULL ? t_find(owner, "CipherValue") : NULL;
+}
+
+/* Rewrites a CipherValue's base64 text through `edit`. */
+static void edit_cipher(dom_doc *doc, int of_data,
+			void (*edit)(lab_buf *b64))
+{
+	dom_node *cv = cipher_value(doc, of_data);
+	lab_buf text = LAB_BUF_INIT;
+
+	if (cv == NULL || dom_text_content(cv, &text) != LAB_OK ||
+	    !CHECK(text.len > 8))
+		goto out;
+	edit(&text);
+	set_text(cv, text.data);
+out:
+	lab_buf_free(&text);
+}
+
+/* Base64 digits that decode to other bits. */
+static void flip_middle(lab_buf *b)
+{
+	char *c = &b->data[b->len / 2];
+
+	*c = *c == 'A' ? 'B' : 'A';
+}
+
+static void flip_tail(lab_buf *b)
+{
+	/* The last full quantum before any padding: the GCM tag's bytes. */
+	char *c = &b->data[b->len - 6];
+
+	*c = *c == 'A' ? 'B' : 'A';
+}
+
+static void cut_half(lab_buf *b)
+{
+	b->len = (b->len / 2) & ~(size_t)3;
+	b->data[b->len] = '\0';
+}
+
+static void forged_encryption(void)
+{
+	static const struct {
+		const char *name;
+		int of_data;
+		void (*edit)(lab_buf *b64);
+	} edits[] = {
+		{"a changed ciphertext byte", 1, flip_middle},
+		{"a changed tag or last block", 1, flip_tail},
+		{"a truncated ciphertext", 1, cut_half},
+		{"a changed wrapped key", 0, flip_middle},
+	};
+	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
+	keys k;
+	size_t i, c;
+
+	if (!load_keys(&k))
+		goto out;
+	for (c = 0; c < 2; c++) {
+		t_context("%s, wrong key", c == 0 ? "gcm" : "cbc");
+		refused(sent_msg(&k, ciphers[c]), k.mallory_key, k.alice, NOW,
+			"decryption failed");
+		for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+			dom_doc *doc = sent_msg(&k, ciphers[c]);
+
+			t_context("%s, %s", c == 0 ? "gcm" : "cbc",
+				  edits[i].name);
+			if (doc == NULL)
+				continue;
+			edit_cipher(doc, edits[i].of_data, edits[i].edit);
+			refused(doc, k.bob_key, k.alice, NOW,
+				"decryption failed");
+		}
+	}
+out:
+	free_keys(&k);
+}
+
+static void weak_encryption_algorithms(void)
+{
+	static const struct {
+		const char *element, *alg;
+	} swaps[] = {
+		{"EncryptedKey", "http://www.w3.org/2001/04/xmlenc#rsa-1_5"},
+		{"EncryptedData", "http://www.w3.org/2001/04/xmlenc#tripledes-cbc"},
+		{"EncryptedData", "http://www.w3.org/2001/04/xmlenc#aes256-cbc"},
+	};
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof swaps / sizeof swaps[0]; i++) {
+		dom_doc *doc = sent_msg(&k, WSS_AES256_GCM);
+		dom_node *owner;
+
+		t_context("%s", swaps[i].alg);
+		if (doc == NULL)
+			continue;
+		owner = el(doc, swaps[i].element);
+		if (owner != NULL)
+			set_attr(t_find(owner, "EncryptionMethod"), "Algorithm",
+				 swaps[i].alg);
+		refused(doc, k.bob_key, k.alice, NOW, "not allowed");
+	}
+out:
+	free_keys(&k);
+}
+
+const t_case tests_wss[] = {
+	{"wss/sign_then_verify", sign_then_verify},
+	{"wss/send_then_receive", send_then_receive},
+	{"wss/forged_signatures", forged_signatures},
+	{"wss/stale_and_future", stale_and_future},
+	{"wss/untrusted_certificates", untrusted_certificates},
+	{"wss/forged_encryption", forged_encryption},
+	{"wss/weak_encryption_algorithms", weak_encryption_algorithms},
+	{NULL, NULL},
+};

@@ -1,0 +1,128 @@
+/*
+ * util.c - the shared test helpers (tests/util.h).  Each reports its own
+ * failure through the framework at the caller's file and line, so a test
+ * reads as a list of expectations.
+ * Not for: test cases; those live in tests/test_*.c.
+ */
+#include "tests/util.h"
+
+#include <stdio.h>
+
+const t_gen_case t_gen_cases[] = {
+	{"quakes-2k", {LAB_GEN_QUAKES, 2048, 0, 1}},
+	{"quakes-20k", {LAB_GEN_QUAKES, 20480, 0, 2}},
+	{"quakes-200k", {LAB_GEN_QUAKES, 204800, 0, 3}},
+	{"ints", {LAB_GEN_INTS, 0, 0, 4}},
+	{"strings", {LAB_GEN_STRINGS, 0, 0, 5}},
+	{"wide", {LAB_GEN_WIDE, 0, 50, 6}},
+	{"deep", {LAB_GEN_DEEP, 0, 0, 7}},
+	{"deep-240", {LAB_GEN_DEEP, 0, 240, 8}},
+	{"random", {LAB_GEN_RANDOM, 0, 0, 9}},
+	{"random-400", {LAB_GEN_RANDOM, 0, 400, 10}},
+};
+
+const size_t t_gen_ncases = sizeof t_gen_cases / sizeof t_gen_cases[0];
+
+dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
+		    const dom_limits *lim)
+{
+	dom_doc *doc = NULL;
+	lab_err err;
+	int rc;
+
+	lab_err_clear(&err);
+	rc = dom_parse(s, len, lim, &doc, &err);
+	if (rc != LAB_OK) {
+		t_fail(file, line, "dom_parse: %d at %lu:%lu: %s", rc,
+		       err.line, err.col, err.msg);
+		return NULL;
+	}
+	t_pass();
+	return doc;
+}
+
+int t_serialize_at(const char *file, int line, const dom_node *n,
+		   lab_buf *out)
+{
+	lab_err err;
+	int rc;
+
+	lab_err_clear(&err);
+	rc = dom_serialize(n, out, &err);
+	return t_ok(file, line, "dom_serialize", rc, &err);
+}
+
+int t_serializes_as_at(const char *file, int line, const dom_node *n,
+		       const char *want)
+{
+	lab_buf out = LAB_BUF_INIT;
+	int ok = t_serialize_at(file, line, n, &out) &&
+		 t_eq_mem(file, line, "serialized", out.data, out.len, want,
+			  strlen(want));
+
+	lab_buf_free(&out);
+	return ok;
+}
+
+int t_gen_at(const char *file, int line, const lab_gen_opts *o,
+	     lab_buf *out)
+{
+	lab_err err;
+
+	lab_err_clear(&err);
+	return t_ok(file, line, "lab_gen", lab_gen(o, out, &err), &err);
+}
+
+dom_node *t_find(dom_node *top, const char *local)
+{
+	dom_node *n = top;
+
+	while (n != NULL) {
+		dom_node *next;
+
+		if (dom_node_type(n) == DOM_ELEMENT &&
+		    strcmp(dom_local_name(n), local) == 0)
+			return n;
+		next = dom_first_child(n);
+		while (next == NULL && n != top) {
+			next = dom_next_sibling(n);
+			if (next == NULL)
+				n = dom_parent(n);
+		}
+		n = next;
+	}
+	return NULL;
+}
+
+size_t t_nchildren(const dom_node *n)
+{
+	const dom_node *c;
+	size_t k = 0;
+
+	for (c = dom_first_child(n); c != NULL; c = dom_next_sibling(c))
+		k++;
+	return k;
+}
+
+int t_read_file(const char *path, lab_buf *out)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[8192];
+	size_t n;
+	int rc = 0;
+
+	if (f == NULL)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		if (lab_buf_put(out, chunk, n) != LAB_OK)
+			rc = -1;
+	if (ferror(f))
+		rc = -1;
+	fclose(f);
+	return rc;
+}
+
+void t_data_path(char *out, size_t cap, const char *rel)
+{
+	snprintf(out, cap, "%s/%s", t_data_dir, rel);
+}

@@ -1,0 +1,60 @@
+/*
+ * util.h - helpers the test files share: parsing and serializing with the
+ * failure recorded at the caller's line, finding elements, reading data
+ * files, and the table of generator documents every whole-document test
+ * runs over.
+ * Not for: checks of their own beyond reporting a helper's failure.
+ */
+#ifndef TESTS_UTIL_H
+#define TESTS_UTIL_H
+
+#include <string.h>
+
+#include "datasets/gen.h"
+#include "dom/dom.h"
+#include "tests/check.h"
+
+/* Parses len bytes; on failure records it and returns NULL. */
+dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
+		    const dom_limits *lim);
+#define T_PARSE(s) t_parse_at(__FILE__, __LINE__, (s), strlen(s), NULL)
+#define T_PARSE_N(s, len) t_parse_at(__FILE__, __LINE__, (s), (len), NULL)
+
+/* Serializes n into *out (which the caller frees); 1 on success. */
+int t_serialize_at(const char *file, int line, const dom_node *n,
+		   lab_buf *out);
+#define T_SERIALIZE(n, out) t_serialize_at(__FILE__, __LINE__, (n), (out))
+
+/* Checks that n serializes to exactly want. */
+int t_serializes_as_at(const char *file, int line, const dom_node *n,
+		       const char *want);
+#define CHECK_SERIALIZES(n, want) \
+	t_serializes_as_at(__FILE__, __LINE__, (n), (want))
+
+/* Appends the generator's document for o to *out; 1 on success. */
+int t_gen_at(const char *file, int line, const lab_gen_opts *o,
+	     lab_buf *out);
+#define T_GEN(o, out) t_gen_at(__FILE__, __LINE__, (o), (out))
+
+/* The first element at or under top, in document order, named local. */
+dom_node *t_find(dom_node *top, const char *local);
+
+/* How many children n has. */
+size_t t_nchildren(const dom_node *n);
+
+/* Reads a whole file into *out; 0, or -1 when it cannot. */
+int t_read_file(const char *path, lab_buf *out);
+
+/* t_data_dir "/" rel, into out. */
+void t_data_path(char *out, size_t cap, const char *rel);
+
+/* The generator documents: every kind, quakes at three sizes. */
+typedef struct t_gen_case {
+	const char *name;
+	lab_gen_opts opts;
+} t_gen_case;
+
+extern const t_gen_case t_gen_cases[];
+extern const size_t t_gen_ncases;
+
+#endif
