@@ -268,7 +268,8 @@ static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
 		}
 		c->ns_out[k++] = &cand[i];
 	}
-	qsort(c->ns_out, k, sizeof *c->ns_out, cmp_ns);
+	if (k > 1)
+		qsort(c->ns_out, k, sizeof *c->ns_out, cmp_ns);
 	return k;
 }
 
@@ -353,7 +354,8 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		c->attr_out[na] = &al.items[na];
 	if (apex && !c->o->exclusive)
 		na = inherited_xml(c, el, na);
-	qsort(c->attr_out, na, sizeof *c->attr_out, cmp_attr);
+	if (na > 1)
+		qsort(c->attr_out, na, sizeof *c->attr_out, cmp_attr);
 
 	put(c, "<", 1);
 	put_name(c, dom_prefix(el), dom_local_name(el));
