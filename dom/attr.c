@@ -93,6 +93,16 @@ const dom_attr *dom_attr_at(const dom_node *el, size_t i)
 	return a != NULL && i < a->count ? &a->items[i] : NULL;
 }
 
+long dom__attrs_scan(const dom_attrs *a, const char *ns, const char *local)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->count; i++)
+		if (a->items[i].local == local && a->items[i].ns == ns)
+			return (long)i;
+	return -1;
+}
+
 int dom__reserve_attrs(dom_element *el, uint32_t n)
 {
 	dom_attrs *a = &el->attrs;
@@ -126,7 +136,7 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 		 const char *value, size_t len, lab_err *err)
 {
 	dom_doc *doc = el->doc;
-	const char *prefix, *local, *ins = NULL, *v;
+	const char *prefix, *local, *ins, *v;
 	dom_attrs *a;
 	dom_attr *at;
 	long i;
@@ -134,18 +144,9 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 
 	if (el->type != DOM_ELEMENT)
 		return lab_fail(err, LAB_EUSAGE, "only elements have attributes");
-	rc = dom__intern_qname(doc, qname, &prefix, &local, err);
+	rc = dom__intern_name(doc, ns, qname, &ins, &prefix, &local, err);
 	if (rc != LAB_OK)
 		return rc;
-	if (ns != NULL && ns[0] != '\0') {
-		ins = dom_intern(doc, ns, strlen(ns));
-		if (ins == NULL)
-			return lab_fail(err, LAB_ENOMEM, "out of memory");
-	} else if (prefix != NULL) {
-		return lab_fail(err, LAB_EUSAGE,
-				"prefixed attribute '%s' needs a namespace",
-				qname);
-	}
 	if (strcmp(qname, "xmlns") == 0 ||
 	    (prefix != NULL && strcmp(prefix, "xmlns") == 0))
 		return lab_fail(err, LAB_EUSAGE,

@@ -24,6 +24,9 @@ long dom__attrs_find(const dom_attrs *a, const char *ns, const char *local);
 int dom__attrs_update(dom_doc *doc, dom_attrs *a, uint32_t from,
 		      lab_err *err);
 
+/* The linear scan by interned pointers, for choices that scan. */
+long dom__attrs_scan(const dom_attrs *a, const char *ns, const char *local);
+
 extern const char dom__attrs_choice[];
 
 #endif

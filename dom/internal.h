@@ -113,9 +113,14 @@ int dom__reserve_nsdecls(dom_element *el, uint32_t n);
 /* Called once the parser has filled el->attrs.items[0..count). */
 int dom__attrs_built(dom_element *el, lab_err *err);
 
-/* Splits "p:l" into interned prefix (NULL if none) and local name. */
-int dom__intern_qname(dom_doc *doc, const char *qname, const char **prefix,
-		      const char **local, lab_err *err);
+/*
+ * Interns a name given as (namespace URI, "p:l" or "l"): *ns NULL for
+ * none (ns NULL or ""), *prefix NULL for none.  A prefix without a
+ * namespace is LAB_EUSAGE.
+ */
+int dom__intern_name(dom_doc *doc, const char *ns, const char *qname,
+		     const char **ins, const char **prefix,
+		     const char **local, lab_err *err);
 
 void dom__ids_free(dom_doc *doc);
 

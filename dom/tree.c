@@ -144,16 +144,21 @@ dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 	return c;
 }
 
-int dom__intern_qname(dom_doc *doc, const char *qname, const char **prefix,
-			const char **local, lab_err *err)
+int dom__intern_name(dom_doc *doc, const char *ns, const char *qname,
+		     const char **ins, const char **prefix,
+		     const char **local, lab_err *err)
 {
 	const char *colon = strchr(qname, ':');
 
+	*ins = NULL;
 	*prefix = NULL;
 	if (qname[0] == '\0' || colon == qname ||
 	    (colon != NULL && (colon[1] == '\0' || strchr(colon + 1, ':'))))
 		return lab_fail(err, LAB_EUSAGE, "'%s' is not a qualified name",
 				qname);
+	if (colon != NULL && (ns == NULL || ns[0] == '\0'))
+		return lab_fail(err, LAB_EUSAGE,
+				"prefixed name '%s' needs a namespace", qname);
 	if (colon != NULL) {
 		*prefix = dom_intern(doc, qname, (size_t)(colon - qname));
 		qname = colon + 1;
@@ -163,6 +168,11 @@ int dom__intern_qname(dom_doc *doc, const char *qname, const char **prefix,
 	*local = dom_intern(doc, qname, strlen(qname));
 	if (*local == NULL)
 		goto nomem;
+	if (ns != NULL && ns[0] != '\0') {
+		*ins = dom_intern(doc, ns, strlen(ns));
+		if (*ins == NULL)
+			goto nomem;
+	}
 	return LAB_OK;
 nomem:
 	return lab_fail(err, LAB_ENOMEM, "out of memory");
@@ -171,22 +181,14 @@ nomem:
 int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
 		       dom_node **out, lab_err *err)
 {
-	const char *prefix, *local, *ins = NULL;
+	const char *prefix, *local, *ins;
 	dom_element *el;
 	int rc;
 
 	*out = NULL;
-	rc = dom__intern_qname(doc, qname, &prefix, &local, err);
+	rc = dom__intern_name(doc, ns, qname, &ins, &prefix, &local, err);
 	if (rc != LAB_OK)
 		return rc;
-	if (ns != NULL && ns[0] != '\0') {
-		ins = dom_intern(doc, ns, strlen(ns));
-		if (ins == NULL)
-			return lab_fail(err, LAB_ENOMEM, "out of memory");
-	} else if (prefix != NULL) {
-		return lab_fail(err, LAB_EUSAGE,
-				"prefixed name '%s' needs a namespace", qname);
-	}
 	el = dom__new_element(doc, ins, prefix, local);
 	if (el == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");

@@ -30,6 +30,9 @@ int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
 /* Reads the whole input (file or stdin). */
 int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err);
 
+/* Reads io's input into in and parses it within io's limits. */
+int lab_load_doc(const lab_io *io, lab_buf *in, dom_doc **doc, lab_err *err);
+
 /*
  * Writes data to path through a temporary file renamed into place, or to
  * stdout; called only with the complete result, so a failure never leaves

@@ -140,6 +140,14 @@ int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err)
 	return rc;
 }
 
+int lab_load_doc(const lab_io *io, lab_buf *in, dom_doc **doc, lab_err *err)
+{
+	int rc = lab_read_input(io->in, io->lim.max_input, in, err);
+
+	return rc != LAB_OK ? rc
+			    : dom_parse(in->data, in->len, &io->lim, doc, err);
+}
+
 static int write_all(int fd, const char *p, size_t len)
 {
 	while (len > 0) {

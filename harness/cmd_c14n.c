@@ -92,9 +92,7 @@ int lab_cmd_c14n(int argc, char **argv, lab_err *err)
 	if (rc != LAB_OK)
 		goto out;
 	o.prefixes = prefixes;
-	rc = lab_read_input(io.in, io.lim.max_input, &in, err);
-	if (rc == LAB_OK)
-		rc = dom_parse(in.data, in.len, &io.lim, &doc, err);
+	rc = lab_load_doc(&io, &in, &doc, err);
 	if (rc != LAB_OK)
 		goto out;
 	top = dom_doc_node(doc);

@@ -120,9 +120,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 		rc = parse_opts(rest, nrest, ops[k].need, &paths, &o, err);
 	o.lim = io.lim;
 	if (rc == LAB_OK)
-		rc = lab_read_input(io.in, io.lim.max_input, &in, err);
-	if (rc == LAB_OK)
-		rc = dom_parse(in.data, in.len, &io.lim, &doc, err);
+		rc = lab_load_doc(&io, &in, &doc, err);
 	if (rc == LAB_OK)
 		rc = wss_keys_acquire(&paths, &ks, &handle, err);
 	if (rc == LAB_OK)

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wss/base64.h"
 #include "wss/c14n.h"
 #include "wss/wsse.h"
 
@@ -45,19 +44,6 @@ int wss_digest(const dom_node *top, const char *const *prefixes,
 
 /* ---- signing ---- */
 
-static int add_b64_text(dom_node *el, const void *p, size_t n, lab_err *err)
-{
-	lab_buf b64 = LAB_BUF_INIT;
-	int rc = wss_base64_encode(p, n, 0, &b64);
-
-	if (rc != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	else
-		rc = wss_add_text(el, b64.data, b64.len, err);
-	lab_buf_free(&b64);
-	return rc;
-}
-
 static int add_reference(dom_node *si, const char *id, const dom_node *target,
 			 lab_err *err)
 {
@@ -83,30 +69,16 @@ static int add_reference(dom_node *si, const char *id, const dom_node *target,
 	if (rc == LAB_OK)
 		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:DigestValue", &dv, err);
 	if (rc == LAB_OK)
-		rc = add_b64_text(dv, digest, sizeof digest, err);
+		rc = wss_add_b64(dv, digest, sizeof digest, err);
 	return rc;
 }
 
 static int add_key_info(dom_node *sig, const char *bst_id, lab_err *err)
 {
-	dom_node *ki, *str, *ref;
-	char uri[80];
-	int rc;
+	dom_node *ki;
+	int rc = wss_add(sig, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
 
-	snprintf(uri, sizeof uri, "#%s", bst_id);
-	rc = wss_add(sig, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
-	if (rc == LAB_OK)
-		rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
-			     &str, err);
-	if (rc == LAB_OK)
-		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
-	if (rc == LAB_OK)
-		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:Reference", &ref, err);
-	if (rc == LAB_OK)
-		rc = wss_set(ref, NULL, "URI", uri, err);
-	if (rc == LAB_OK)
-		rc = wss_set(ref, NULL, "ValueType", WSS_X509V3, err);
-	return rc;
+	return rc != LAB_OK ? rc : wss_add_token_ref(ki, bst_id, WSS_X509V3, err);
 }
 
 static int sign_signed_info(const dom_node *si, dom_node *sv,
@@ -119,7 +91,7 @@ static int sign_signed_info(const dom_node *si, dom_node *sv,
 	if (rc == LAB_OK)
 		rc = wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, err);
 	if (rc == LAB_OK)
-		rc = add_b64_text(sv, sig.data, sig.len, err);
+		rc = wss_add_b64(sv, sig.data, sig.len, err);
 	lab_buf_free(&c14n);
 	lab_buf_free(&sig);
 	return rc;
@@ -218,21 +190,6 @@ static int expect_alg(const wss_msg *m, const dom_node *el, const char *local,
 	return LAB_OK;
 }
 
-static int decode_text(const dom_node *el, lab_buf *out, lab_err *err)
-{
-	lab_buf text = LAB_BUF_INIT;
-	int rc = wss_text(el, &text, err);
-
-	if (rc == LAB_OK)
-		rc = wss_base64_decode(text.data != NULL ? text.data : "",
-				       text.len, out, err);
-	if (rc == LAB_EMALFORMED)
-		rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
-			      dom_local_name(el));
-	lab_buf_free(&text);
-	return rc;
-}
-
 /* One Reference: resolves, checks its algorithms, compares the digest. */
 static int check_reference(const wss_msg *m, const dom_node *ref,
 			   const dom_node **target, lab_err *err)
@@ -274,7 +231,7 @@ static int check_reference(const wss_msg *m, const dom_node *ref,
 		rc = refuse(err, "Reference", c);
 		goto out;
 	}
-	rc = decode_text(c, &want, err);
+	rc = wss_b64_text(c, &want, err);
 	if (rc == LAB_OK)
 		rc = wss_digest(found, pl.items, pl.n, digest, err);
 	if (rc == LAB_OK &&
@@ -329,7 +286,7 @@ static int check_signature_value(const dom_node *si, const prefix_list *pl,
 {
 	wss_c14n_opts o = {1, 0, pl->items, pl->n, NULL};
 	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT;
-	int rc = decode_text(sv, &sig, err);
+	int rc = wss_b64_text(sv, &sig, err);
 
 	if (rc == LAB_OK)
 		rc = wss_c14n_buf(si, &o, &c14n, err);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wss/base64.h"
+
 dom_node *wss_first_el(const dom_node *parent)
 {
 	dom_node *c = dom_first_child(parent);
@@ -78,6 +80,37 @@ int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
 		rc = wss_set(el, NULL, "Algorithm", alg, err);
 	if (out != NULL)
 		*out = el;
+	return rc;
+}
+
+int wss_add_b64(dom_node *el, const void *p, size_t n, lab_err *err)
+{
+	lab_buf b64 = LAB_BUF_INIT;
+	int rc = wss_base64_encode(p, n, 0, &b64);
+
+	if (rc != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	else
+		rc = wss_add_text(el, b64.data, b64.len, err);
+	lab_buf_free(&b64);
+	return rc;
+}
+
+int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err)
+{
+	lab_buf text = LAB_BUF_INIT;
+	int rc = LAB_OK;
+
+	/* The decoder skips XML whitespace itself: no trimming needed. */
+	if (dom_text_content(el, &text) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	else
+		rc = wss_base64_decode(text.data != NULL ? text.data : "",
+				       text.len, out, err);
+	if (rc == LAB_EMALFORMED)
+		rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
+			      dom_local_name(el));
+	lab_buf_free(&text);
 	return rc;
 }
 

@@ -48,6 +48,13 @@ int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
 int wss_set(dom_node *el, const char *ns, const char *qname,
 	    const char *value, lab_err *err);
 
+/* Appends the base64 of p[0..n) as el's text. */
+int wss_add_b64(dom_node *el, const void *p, size_t n, lab_err *err);
+
+/* The base64 text of el, decoded (appended to out); text that is not
+ * base64 is LAB_ESECURITY: it came from a message. */
+int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err);
+
 /* An ID "base-N" no element of the document carries yet. */
 int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,
 	       lab_err *err);

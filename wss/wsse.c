@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wss/base64.h"
 
 int wss_bind(dom_node *el, const char *prefix, const char *uri, lab_err *err)
 {
@@ -167,7 +166,6 @@ int wss_timestamp_check(wss_msg *m, time_t now, dom_node **out, lab_err *err)
 int wss_bst_add(wss_msg *m, const wss_cert *cert, char *id, size_t cap,
 		lab_err *err)
 {
-	lab_buf b64 = LAB_BUF_INIT;
 	const unsigned char *der;
 	dom_node *bst;
 	size_t len;
@@ -184,18 +182,36 @@ int wss_bst_add(wss_msg *m, const wss_cert *cert, char *id, size_t cap,
 		rc = wss_set(bst, NULL, "ValueType", WSS_X509V3, err);
 	if (rc == LAB_OK)
 		rc = wss_ensure_id(m, bst, "X509", id, cap, err);
-	if (rc == LAB_OK && wss_base64_encode(der, len, 0, &b64) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (rc == LAB_OK)
-		rc = wss_add_text(bst, b64.data, b64.len, err);
-	lab_buf_free(&b64);
+		rc = wss_add_b64(bst, der, len, err);
+	return rc;
+}
+
+int wss_add_token_ref(dom_node *ki, const char *id, const char *value_type,
+		      lab_err *err)
+{
+	dom_node *str, *ref;
+	char uri[80];
+	int rc;
+
+	snprintf(uri, sizeof uri, "#%s", id);
+	rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
+		     &str, err);
+	if (rc == LAB_OK)
+		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
+	if (rc == LAB_OK)
+		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:Reference", &ref, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "URI", uri, err);
+	if (rc == LAB_OK)
+		rc = wss_set(ref, NULL, "ValueType", value_type, err);
 	return rc;
 }
 
 int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
 		 lab_err *err)
 {
-	lab_buf text = LAB_BUF_INIT, der = LAB_BUF_INIT;
+	lab_buf der = LAB_BUF_INIT;
 	const char *vt, *et;
 	int rc;
 
@@ -212,9 +228,7 @@ int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
 		return lab_fail(err, LAB_ESECURITY,
 				"BinarySecurityToken is not an X509v3 "
 				"certificate in Base64Binary");
-	rc = wss_text(bst, &text, err);
-	if (rc == LAB_OK)
-		rc = wss_base64_decode(text.data, text.len, &der, err);
+	rc = wss_b64_text(bst, &der, err);
 	if (rc == LAB_OK)
 		rc = wss_cert_from_der((const unsigned char *)der.data, der.len,
 				       out, err);
@@ -226,7 +240,6 @@ int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
 			      "BinarySecurityToken holds no certificate: %s",
 			      why);
 	}
-	lab_buf_free(&text);
 	lab_buf_free(&der);
 	return rc;
 }

@@ -36,6 +36,13 @@ int wss_timestamp_check(wss_msg *m, time_t now, dom_node **out, lab_err *err);
 int wss_bst_add(wss_msg *m, const wss_cert *cert, char *id, size_t cap,
 		lab_err *err);
 
+/*
+ * Appends to KeyInfo `ki` a wsse:SecurityTokenReference holding one
+ * wsse:Reference to "#id" of the given ValueType.
+ */
+int wss_add_token_ref(dom_node *ki, const char *id, const char *value_type,
+		      lab_err *err);
+
 /* The certificate in a BinarySecurityToken (X509v3, Base64Binary). */
 int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
 		 lab_err *err);

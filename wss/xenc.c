@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wss/base64.h"
 #include "wss/wsse.h"
 
 enum { MAX_KEY = 32 };
@@ -23,18 +22,12 @@ static const char decryption_failed[] = "decryption failed";
 static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 			    lab_err *err)
 {
-	lab_buf b64 = LAB_BUF_INIT;
 	dom_node *cd, *cv;
 	int rc = wss_add(parent, NULL, WSS_NS_XENC, "xenc:CipherData", &cd, err);
 
 	if (rc == LAB_OK)
 		rc = wss_add(cd, NULL, WSS_NS_XENC, "xenc:CipherValue", &cv, err);
-	if (rc == LAB_OK && wss_base64_encode(p, n, 0, &b64) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	if (rc == LAB_OK)
-		rc = wss_add_text(cv, b64.data, b64.len, err);
-	lab_buf_free(&b64);
-	return rc;
+	return rc != LAB_OK ? rc : wss_add_b64(cv, p, n, err);
 }
 
 /* The Body's children serialized one after the other, then removed. */
@@ -57,11 +50,9 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 			      const char *ek_id, const lab_buf *ct,
 			      lab_err *err)
 {
-	dom_node *ed, *ki, *str, *ref;
-	char uri[80];
+	dom_node *ed, *ki;
 	int rc;
 
-	snprintf(uri, sizeof uri, "#%s", ek_id);
 	rc = wss_add(m->body, NULL, WSS_NS_XENC, "xenc:EncryptedData", &ed, err);
 	if (rc == LAB_OK)
 		rc = dom_ns_declare(ed, "xenc", WSS_NS_XENC, err);
@@ -77,16 +68,7 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 	if (rc == LAB_OK)
 		rc = dom_ns_declare(ki, "ds", WSS_NS_DS, err);
 	if (rc == LAB_OK)
-		rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
-			     &str, err);
-	if (rc == LAB_OK)
-		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
-	if (rc == LAB_OK)
-		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:Reference", &ref, err);
-	if (rc == LAB_OK)
-		rc = wss_set(ref, NULL, "URI", uri, err);
-	if (rc == LAB_OK)
-		rc = wss_set(ref, NULL, "ValueType", WSS_EK_TOKEN, err);
+		rc = wss_add_token_ref(ki, ek_id, WSS_EK_TOKEN, err);
 	if (rc == LAB_OK)
 		rc = add_cipher_value(ed, ct->data, ct->len, err);
 	return rc;
@@ -96,7 +78,6 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 static int add_recipient(dom_node *ek, const wss_cert *peer, lab_err *err)
 {
 	unsigned char thumb[WSS_SHA1_LEN];
-	lab_buf b64 = LAB_BUF_INIT;
 	const unsigned char *der;
 	dom_node *ki, *str, *kid;
 	size_t len;
@@ -120,12 +101,8 @@ static int add_recipient(dom_node *ek, const wss_cert *peer, lab_err *err)
 		rc = wss_set(kid, NULL, "ValueType", WSS_THUMBPRINT, err);
 	if (rc == LAB_OK && wss_sha1(der, len, thumb) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
-	if (rc == LAB_OK &&
-	    wss_base64_encode(thumb, sizeof thumb, 0, &b64) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (rc == LAB_OK)
-		rc = wss_add_text(kid, b64.data, b64.len, err);
-	lab_buf_free(&b64);
+		rc = wss_add_b64(kid, thumb, sizeof thumb, err);
 	return rc;
 }
 
@@ -203,10 +180,8 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
 			lab_err *err)
 {
-	lab_buf text = LAB_BUF_INIT;
 	const dom_node *cd, *cv;
 	size_t count;
-	int rc;
 
 	cd = wss_child(el, m->n.xenc, m->n.CipherData, &count);
 	cv = cd != NULL ? wss_child(cd, m->n.xenc, m->n.CipherValue, &count)
@@ -215,14 +190,7 @@ static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
 		return lab_fail(err, LAB_ESECURITY,
 				"%s has no CipherData/CipherValue",
 				dom_local_name(el));
-	rc = wss_text(cv, &text, err);
-	if (rc == LAB_OK)
-		rc = wss_base64_decode(text.data != NULL ? text.data : "",
-				       text.len, out, err);
-	if (rc == LAB_EMALFORMED)
-		rc = lab_fail(err, LAB_ESECURITY, "CipherValue is not base64");
-	lab_buf_free(&text);
-	return rc;
+	return wss_b64_text(cv, out, err);
 }
 
 static const char *method_of(const wss_msg *m, const dom_node *el)

@@ -13,14 +13,8 @@ enum { ADAPTIVE_MAX = 8 };
 
 long dom__attrs_find(const dom_attrs *a, const char *ns, const char *local)
 {
-	uint32_t i;
-
-	if (a->index != NULL)
-		return dom__attrindex_find(a, ns, local);
-	for (i = 0; i < a->count; i++)
-		if (a->items[i].local == local && a->items[i].ns == ns)
-			return (long)i;
-	return -1;
+	return a->index != NULL ? dom__attrindex_find(a, ns, local)
+				: dom__attrs_scan(a, ns, local);
 }
 
 int dom__attrs_update(dom_doc *doc, dom_attrs *a, uint32_t from,

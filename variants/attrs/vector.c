@@ -9,12 +9,7 @@ const char dom__attrs_choice[] = "vector";
 
 long dom__attrs_find(const dom_attrs *a, const char *ns, const char *local)
 {
-	uint32_t i;
-
-	for (i = 0; i < a->count; i++)
-		if (a->items[i].local == local && a->items[i].ns == ns)
-			return (long)i;
-	return -1;
+	return dom__attrs_scan(a, ns, local);
 }
 
 int dom__attrs_update(dom_doc *doc, dom_attrs *a, uint32_t from,
