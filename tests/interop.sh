@@ -68,6 +68,21 @@ grep "^FAIL" "$T/c14n.log"
 pass=$((pass + $(grep -c '^PASS' "$T/c14n.log")))
 fail=$((fail + $(grep -c '^FAIL' "$T/c14n.log")))
 
+# ---- xmlsec's exc-c14n signature vector (merlin-exc-c14n-one) ----
+# Its DSA signature is outside the profile, but its four SHA-1 digests are
+# exc-c14n of one element with and without comments and a PrefixList.
+X=$S/vectors/xmlsec/merlin-exc-c14n-one/exc-signature.xml
+excdigest() { # excdigest WANT [c14n options]
+	want=$1
+	shift
+	got=$("$DOMLAB" c14n --exclusive --id to-be-signed "$@" "$X" | openssl dgst -sha1 -binary | base64)
+	[ "$got" = "$want" ] && ok || bad "merlin-exc-c14n-one digest with '$*': $got, want $want"
+}
+excdigest 7yOTjUu+9oEhShgyIIXDLjQ08aY=
+excdigest 09xMy0RTQM1Q91demYe/0F6AGXo= --prefixes "bar #default"
+excdigest ZQH+SkCN8c5y0feAr+aRTZDwyvY= --with-comments
+excdigest a1cTqBgbqpUt6bMJN4C6zFtnoyo= --with-comments --prefixes "bar #default"
+
 # ---- xmlsec1-made messages (shared/vectors/wss) ----
 body() { # body FILE: the exc-c14n of the message's soap:Body
 	"$DOMLAB" c14n --exclusive --apex "{$SOAP}Body" "$1"

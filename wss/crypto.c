@@ -206,6 +206,17 @@ static int check_rsa(EVP_PKEY *pk, const char *what, lab_err *err)
 
 /* ---- keys and certificates --------------------------------------------- */
 
+/* A PEM file read into pem, and a BIO over it for OpenSSL's readers. */
+static int pem_bio(const char *path, lab_buf *pem, BIO **bio, lab_err *err)
+{
+	int rc = read_small_file(path, pem, err);
+
+	if (rc != LAB_OK)
+		return rc;
+	*bio = BIO_new_mem_buf(pem->data, (int)pem->len);
+	return *bio != NULL ? LAB_OK : nomem(err);
+}
+
 int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err)
 {
 	lab_buf pem = LAB_BUF_INIT;
@@ -214,14 +225,9 @@ int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err)
 	wss_privkey *k;
 	int rc;
 
-	rc = read_small_file(pem_path, &pem, err);
+	rc = pem_bio(pem_path, &pem, &bio, err);
 	if (rc != LAB_OK)
 		goto out;
-	bio = BIO_new_mem_buf(pem.data, (int)pem.len);
-	if (bio == NULL) {
-		rc = nomem(err);
-		goto out;
-	}
 	pk = PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL);
 	if (pk == NULL) {
 		rc = ossl_fail(err, LAB_EMALFORMED,
@@ -315,14 +321,9 @@ int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err)
 	X509 *x;
 	int rc;
 
-	rc = read_small_file(pem_path, &pem, err);
+	rc = pem_bio(pem_path, &pem, &bio, err);
 	if (rc != LAB_OK)
 		goto out;
-	bio = BIO_new_mem_buf(pem.data, (int)pem.len);
-	if (bio == NULL) {
-		rc = nomem(err);
-		goto out;
-	}
 	x = PEM_read_bio_X509(bio, NULL, no_passphrase, NULL);
 	if (x == NULL) {
 		rc = ossl_fail(err, LAB_EMALFORMED, "%s: no PEM certificate",
