@@ -5,8 +5,8 @@
 # needs; `bench` adds what `make bench` needs.
 set -eu
 what=${1:-all}
-build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxml2-utils"
-bench="$build libbenchmark-tools"
+build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils"
+bench="$build libbenchmark-tools python3-scipy"
 case "$what" in
 build) pkgs=$build ;;
 bench) pkgs=$bench ;;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # interop.sh DOMLAB - domlab's canonicalizer and WS-Security pipeline
 # against independent parties: libxml2's C14N conformance vectors, the
-# WS-Security messages xmlsec1 made (shared/vectors/wss), and Debian's
-# xmlsec1 command line, both ways.  Forged messages are tested in C
+# WS-Security messages xmlsec1 made (shared/vectors/wss), Debian's xmlsec1
+# command line both ways, and the xmlsec1 library both ways (the
+# reference tool shared/reference/xmlsec-wss/wssbench.c, built here).  Forged messages are tested in C
 # (tests/test_wss.c); this is about agreeing with others.
 #
 # Environment: DOMLAB_KEYS (alice, bob, mallory; tests/make-keys.sh),
@@ -33,7 +34,7 @@ check() { # check WHAT CMD...: CMD must exit 0
 for need in "$C14N/INDEX.tsv" "$REF/verify-wss.sh" "$WSS/keys/cert.pem" "$K/alice.cert.pem"; do
 	[ -e "$need" ] || { echo "interop: missing $need"; echo "0 passed, 1 failed"; exit 1; }
 done
-for tool in xmlsec1 xmllint openssl perl; do
+for tool in xmlsec1 xmllint openssl perl pkg-config cc; do
 	command -v $tool >/dev/null || { echo "interop: $tool is not installed"; echo "0 passed, 1 failed"; exit 1; }
 done
 
@@ -136,6 +137,43 @@ perl -pe 's{<ds:Reference URI="#TS-[^"]*">.*?</ds:Reference>}{}' "$T/template.xm
 check "xmlsec1 signs the Body alone" xsign "$T/template1.xml" "$T/xbody.xml"
 "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/xbody.xml" >"$T/out" 2>"$T/err"
 [ $? -eq 3 ] && grep -q "Timestamp is not signed" "$T/err" && ok || bad "a signature without the Timestamp was accepted: $(cat "$T/err")"
+
+# ---- the xmlsec1 library, both ways (sender = recipient = alice, as the
+# reference tool keeps one key pair in $KEYS) ----
+mkdir -p "$T/wk"
+cp "$K/alice.key.pem" "$T/wk/key.pem"
+cp "$K/alice.cert.pem" "$T/wk/cert.pem"
+openssl x509 -in "$T/wk/cert.pem" -outform DER -out "$T/wk/cert.der"
+openssl pkey -in "$T/wk/key.pem" -pubout -out "$T/wk/pub.pem"
+if cc -O2 $(pkg-config --cflags xmlsec1-openssl) -o "$T/wssbench" "$REF/wssbench.c" \
+	$(pkg-config --libs xmlsec1-openssl) 2>"$T/err"; then
+	ok
+	for c in gcm256 cbc128; do
+		check "xmlsec1 library sends ($c)" env KEYS="$T/wk" "$T/wssbench" send "$T/msg.xml" "$T/lib-sent.xml" $c
+		check "domlab receives what the xmlsec1 library sent ($c)" "$DOMLAB" receive --key "$T/wk/key.pem" --trust "$T/wk/cert.pem" "$T/lib-sent.xml" -o "$T/r.xml"
+	done
+	for cipher in aes256-gcm aes128-cbc; do
+		check "domlab sends to alice ($cipher)" "$DOMLAB" send --key "$T/wk/key.pem" --cert "$T/wk/cert.pem" --peer-cert "$T/wk/cert.pem" --cipher $cipher "$T/msg.xml" -o "$T/to-lib.xml"
+		check "the xmlsec1 library receives domlab's message ($cipher)" env KEYS="$T/wk" "$T/wssbench" recv "$T/to-lib.xml" "$T/lib-recv.xml"
+	done
+else
+	bad "cannot build the xmlsec1 reference tool: $(head -c 300 "$T/err")"
+fi
+
+# ---- a receive that fails late writes nothing anywhere ----
+"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"
+for who in "mallory.key.pem alice.cert.pem decryption failed" "bob.key.pem mallory.cert.pem not the trusted one"; do
+	set -- $who
+	key=$1 trust=$2
+	shift 2
+	"$DOMLAB" receive --key "$K/$key" --trust "$K/$trust" --now $NOW "$T/sent.xml" -o "$T/plain.xml" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 3 ] && grep -q "$*" "$T/err" && ok || bad "receive with $key, trusting $trust: exit $rc, $(cat "$T/err")"
+	[ ! -e "$T/plain.xml" ] && [ ! -s "$T/out" ] && ok || bad "receive with $key, trusting $trust left output behind"
+	ls "$T"/plain.xml.tmp.* >/dev/null 2>&1 && bad "a temporary file was left behind" || ok
+	"$DOMLAB" receive --key "$K/$key" --trust "$K/$trust" --now $NOW "$T/sent.xml" >"$T/out" 2>/dev/null
+	[ ! -s "$T/out" ] && ok || bad "receive with $key, trusting $trust wrote to stdout"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
