@@ -67,7 +67,9 @@ ifeq ($(SANITIZE),1)
   SUFFIX := -asan
   OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
-OUT := build/$(VARIANT)$(SUFFIX)
+# Everything built goes under BUILD_DIR (default build/), one folder per variant.
+BUILD_DIR ?= build
+OUT := $(BUILD_DIR)/$(VARIANT)$(SUFFIX)
 
 XML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || xml2-config --cflags)
 XML2_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || xml2-config --libs)
@@ -126,22 +128,22 @@ $(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_SHARED_DIR='"$(abspath $(SHARED))"'
 ifeq ($(origin VARIANT)$(axis_vars),file)
 test:
 	@sh .ci/deps.sh build
-	@rm -f build/test-results.txt
+	@rm -f $(BUILD_DIR)/test-results.txt
 	@for v in $(TEST_VARIANTS); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v test-one || exit 1; \
 	done
-	@sh tests/total.sh build/test-results.txt
+	@sh tests/total.sh $(BUILD_DIR)/test-results.txt
 else
 test:
 	@sh .ci/deps.sh build
-	@rm -f build/test-results.txt
+	@rm -f $(BUILD_DIR)/test-results.txt
 	@$(MAKE) --no-print-directory test-one
-	@sh tests/total.sh build/test-results.txt
+	@sh tests/total.sh $(BUILD_DIR)/test-results.txt
 endif
 
 # Test keys are made here, never committed; shared/ (the conformance
 # vectors and the xmlsec1 reference scripts) sits beside the checkout.
-KEYS_DIR := build/keys
+KEYS_DIR := $(BUILD_DIR)/keys
 TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) DOMLAB_SHARED=$(SHARED)
 
 keys: $(KEYS_DIR)/mallory.cert.pem
@@ -149,11 +151,11 @@ $(KEYS_DIR)/mallory.cert.pem: tests/make-keys.sh
 	@sh tests/make-keys.sh $(KEYS_DIR)
 
 test-one: all keys
-	@mkdir -p build
+	@mkdir -p $(BUILD_DIR)
 	@echo "== variant $(VARIANT)$(SUFFIX)"
-	@$(TEST_ENV) $(OUT)/test-dom tests/data | tee -a build/test-results.txt | tail -n 1
-	@sh tests/cli.sh $(OUT)/domlab | tee -a build/test-results.txt | tail -n 1
-	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a build/test-results.txt | tail -n 1
+	@$(TEST_ENV) $(OUT)/test-dom tests/data | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@sh tests/cli.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
@@ -172,7 +174,7 @@ deps:
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 	  --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem \
-	  dom variants datasets harness tests
+	  dom variants wss datasets harness tests
 
 clean:
-	rm -rf build
+	rm -rf $(BUILD_DIR)
