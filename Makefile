@@ -6,6 +6,7 @@
 #   make test                    build and test every preset + coverage variants
 #   make test VARIANT=x          one variant
 #   make bench                   quick benchmark run into results/
+#   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
 
 PRESETS := doom2010 xerces best
@@ -92,7 +93,7 @@ DOM_OBJ := $(call obj,$(DOM_SRC) $(GEN_SRC))
 CLI_OBJ := $(call obj,$(CLI_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all test test-one bench clean deps lint keys
+.PHONY: all test test-one bench compare profile clean deps lint keys
 all: $(OUT)/domlab $(OUT)/test-dom
 
 $(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
@@ -111,11 +112,20 @@ $(OUT)/libdom.a: $(DOM_OBJ)
 
 $(OUT)/domlab: $(CLI_OBJ) $(OUT)/libdom.a
 	@echo "  LD  $@"
-	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(LIBS) -lbenchmark
+	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(XMLSEC_LIBS) $(LIBS) -lbenchmark
 
 $(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -o $@ $(TEST_OBJ) $(OUT)/libdom.a $(LIBS)
+
+# The reference peer (libxml2 + xmlsec1) compiles with exactly xmlsec's
+# flags: they fix xmlSecSize's type (XMLSEC_NO_SIZE_T) to the library's.
+# xmlsec 1.2's OpenSSL header names RSA, DSA and EC_KEY, which
+# OPENSSL_NO_DEPRECATED hides, so these objects go without it.
+XMLSEC_CFLAGS := $(shell pkg-config --cflags xmlsec1-openssl)
+XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
+REF_OBJ := $(call obj,harness/ref.c harness/cases_ref.c harness/cmd_ref.c)
+$(REF_OBJ): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(XMLSEC_CFLAGS)
 
 # The tests read the shared conformance vectors by absolute path.
 $(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_SHARED_DIR='"$(abspath $(SHARED))"'
@@ -156,6 +166,8 @@ test-one: all keys
 	@$(TEST_ENV) $(OUT)/test-dom tests/data | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@sh tests/cli.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/harness.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
@@ -163,10 +175,24 @@ BENCH_VARIANTS := doom2010 xerces best \
   hash-shared-direct-cached-cached vector-shared-direct-cached-cached \
   adaptive-pernode-direct-cached-cached adaptive-shared-built-cached-cached \
   adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload
-bench:
+# make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
+# the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
+# make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;
+# ICOUNT=1 adds instructions per iteration under callgrind.
+FULL ?=
+ICOUNT ?=
+compare bench:
 	@sh .ci/deps.sh bench
 	@$(MAKE) --no-print-directory keys
-	@sh harness/bench.sh $(BENCH_VARIANTS)
+	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
+	  ICOUNT=$(ICOUNT) sh harness/compare.sh $(BENCH_VARIANTS)
+
+# make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
+DATASET ?= quakes-200k
+STAGE ?= send
+profile:
+	@sh .ci/deps.sh profile
+	@BUILD_DIR=$(BUILD_DIR) sh harness/profile.sh $(VARIANT) $(DATASET) $(STAGE)
 
 deps:
 	@sh .ci/deps.sh

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /*
- * glibc malloc settings for the whole run (harness/memhooks.c; bench.sh
+ * glibc malloc settings for the whole run (harness/memhooks.c; compare.sh
  * sets the same through GLIBC_TUNABLES).  Freed memory stays in the heap
  * so every iteration after the first reuses pages already faulted in.
  * 32 MiB is the largest mmap threshold glibc accepts on 64-bit.
@@ -34,7 +34,9 @@ typedef struct lab_dataset {
 	lab_gen_kind kind;
 	size_t size;       /* lab_gen_opts.size */
 	size_t count;      /* lab_gen_opts.count */
-	int big;           /* left out by --quick unless the filter names it */
+	/* 1: left out by --quick unless the filter names it; 2 (full-only):
+	 * left out unless --full is given or the filter names it. */
+	int big;
 } lab_dataset;
 
 extern const lab_dataset lab_datasets[];
@@ -89,6 +91,40 @@ int lab_wss_run_verify(void *ctx, lab_err *err);
 int lab_wss_run_send(void *ctx, lab_err *err);
 int lab_wss_run_receive(void *ctx, lab_err *err);
 void lab_wss_teardown(void *ctx);
+
+/* The same stages and setups done by the reference peer, libxml2 +
+ * xmlsec1 (harness/cases_ref.c); receive reads what ref itself sent. */
+int lab_ref_setup_input(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_setup_signed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_run_c14n(void *ctx, lab_err *err);
+int lab_ref_run_sign(void *ctx, lab_err *err);
+int lab_ref_run_verify(void *ctx, lab_err *err);
+int lab_ref_run_send(void *ctx, lab_err *err);
+int lab_ref_run_receive(void *ctx, lab_err *err);
+void lab_ref_teardown(void *ctx);
+
+/*
+ * The floor's cases (harness/cases_floor.c), stages named "floor:<what>",
+ * run only with --floor.  Setups: the message's bytes, its exclusive
+ * canonical form, the Body's content, or alice's and bob's keys.
+ */
+int lab_floor_setup_bytes(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_floor_setup_canonical(void **ctx, const lab_case_data *d,
+			      lab_err *err);
+int lab_floor_setup_body(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_floor_setup_rsa(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_floor_run_memcpy(void *ctx, lab_err *err);
+int lab_floor_run_memchr(void *ctx, lab_err *err);
+int lab_floor_run_sha256(void *ctx, lab_err *err);
+int lab_floor_run_aes256gcm(void *ctx, lab_err *err);
+int lab_floor_run_aes128cbc(void *ctx, lab_err *err);
+int lab_floor_run_rsa_sign(void *ctx, lab_err *err);
+int lab_floor_run_rsa_verify(void *ctx, lab_err *err);
+int lab_floor_run_oaep_wrap(void *ctx, lab_err *err);
+int lab_floor_run_oaep_unwrap(void *ctx, lab_err *err);
+void lab_floor_teardown(void *ctx);
 
 /* One registered benchmark: a case on one dataset. */
 typedef struct lab_bench_job {

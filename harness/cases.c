@@ -21,6 +21,7 @@ const lab_dataset lab_datasets[] = {
 	{"quakes-20k", LAB_GEN_QUAKES, 20480, 0, 0},
 	{"quakes-200k", LAB_GEN_QUAKES, 204800, 0, 0},
 	{"quakes-2m", LAB_GEN_QUAKES, 2097152, 0, 1},
+	{"quakes-20m", LAB_GEN_QUAKES, 20971520, 0, 2},
 	{"ints-200", LAB_GEN_INTS, 0, 200, 0},
 	{"ints-400", LAB_GEN_INTS, 0, 400, 0},
 	{"ints-800", LAB_GEN_INTS, 0, 800, 0},
@@ -288,7 +289,7 @@ static int run_ref_parse(void *ctx, lab_err *err)
 }
 
 static const char *const parse_sets[] = {
-	"quakes-2k", "quakes-20k", "quakes-200k", "quakes-2m",
+	"quakes-2k", "quakes-20k", "quakes-200k", "quakes-2m", "quakes-20m",
 	"ints-200", "ints-400", "ints-800",
 	"strings-200", "strings-400", "strings-800",
 	"wide", "deep", NULL};
@@ -300,7 +301,8 @@ static const char *const attrlist_sets[] = {"quakes-200k", "wide", "deep",
 static const char *const userdata_sets[] = {"quakes-200k", NULL};
 /* The message sizes the pipeline's history is about, small to large. */
 static const char *const pipeline_sets[] = {"quakes-2k", "quakes-200k",
-					    "quakes-2m", "ints-800", NULL};
+					    "quakes-2m", "quakes-20m",
+					    "ints-800", NULL};
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown},
@@ -323,6 +325,36 @@ const lab_case lab_cases[] = {
 	{"receive", pipeline_sets, 0, lab_wss_setup_sent, lab_wss_run_receive,
 	 NULL, lab_wss_teardown},
 	{"ref:parse", parse_sets, 1, setup_ref, run_ref_parse, NULL, teardown},
+	{"ref:c14n", pipeline_sets, 1, lab_ref_setup_parsed, lab_ref_run_c14n,
+	 NULL, lab_ref_teardown},
+	{"ref:sign", pipeline_sets, 1, lab_ref_setup_input, lab_ref_run_sign,
+	 NULL, lab_ref_teardown},
+	{"ref:verify", pipeline_sets, 1, lab_ref_setup_signed,
+	 lab_ref_run_verify, NULL, lab_ref_teardown},
+	{"ref:send", pipeline_sets, 1, lab_ref_setup_input, lab_ref_run_send,
+	 NULL, lab_ref_teardown},
+	{"ref:receive", pipeline_sets, 1, lab_ref_setup_sent,
+	 lab_ref_run_receive, NULL, lab_ref_teardown},
+	/* The floor (--floor): bytes touched once on every parsed dataset,
+	 * the crypto on every pipeline one. */
+	{"floor:memcpy", parse_sets, 0, lab_floor_setup_bytes,
+	 lab_floor_run_memcpy, NULL, lab_floor_teardown},
+	{"floor:memchr", parse_sets, 0, lab_floor_setup_bytes,
+	 lab_floor_run_memchr, NULL, lab_floor_teardown},
+	{"floor:sha256", pipeline_sets, 0, lab_floor_setup_canonical,
+	 lab_floor_run_sha256, NULL, lab_floor_teardown},
+	{"floor:aes256gcm", pipeline_sets, 0, lab_floor_setup_body,
+	 lab_floor_run_aes256gcm, NULL, lab_floor_teardown},
+	{"floor:aes128cbc", pipeline_sets, 0, lab_floor_setup_body,
+	 lab_floor_run_aes128cbc, NULL, lab_floor_teardown},
+	{"floor:rsa_sign", pipeline_sets, 0, lab_floor_setup_rsa,
+	 lab_floor_run_rsa_sign, NULL, lab_floor_teardown},
+	{"floor:rsa_verify", pipeline_sets, 0, lab_floor_setup_rsa,
+	 lab_floor_run_rsa_verify, NULL, lab_floor_teardown},
+	{"floor:rsa_oaep_wrap", pipeline_sets, 0, lab_floor_setup_rsa,
+	 lab_floor_run_oaep_wrap, NULL, lab_floor_teardown},
+	{"floor:rsa_oaep_unwrap", pipeline_sets, 0, lab_floor_setup_rsa,
+	 lab_floor_run_oaep_unwrap, NULL, lab_floor_teardown},
 };
 
 const size_t lab_ncases = sizeof lab_cases / sizeof lab_cases[0];

@@ -61,6 +61,7 @@ int lab_cmd_parse(int argc, char **argv, lab_err *err);
 int lab_cmd_c14n(int argc, char **argv, lab_err *err);
 /* sign, verify, encrypt, decrypt, send, receive: `op` names which. */
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err);
+int lab_cmd_ref(int argc, char **argv, lab_err *err); /* argv[0]: the op */
 int lab_cmd_variant(int argc, char **argv, lab_err *err);
 int lab_cmd_bench(int argc, char **argv, lab_err *err);
 

@@ -1,9 +1,16 @@
 /*
- * cmd_bench.c - `domlab bench [--quick] [--ref] [--data-seed N]
- * [--keys DIR] [--benchmark_* ...]`: sets up memory accounting, generates the datasets,
- * picks the cases (harness/cases.c) and hands them to Google Benchmark
- * (harness/bench.cc).  Flags starting with --benchmark_ go to Google
- * Benchmark untouched.
+ * cmd_bench.c - `domlab bench [--quick] [--full] [--ref] [--floor]
+ * [--data-seed N] [--keys DIR] [--benchmark_* ...]`: sets up memory
+ * accounting, generates the datasets, picks the cases (harness/cases.c)
+ * and hands them to Google Benchmark (harness/bench.cc).  Flags starting
+ * with --benchmark_ go to Google Benchmark untouched.
+ *
+ * `--icount NAME [--icount-iterations N]` runs the one case NAME
+ * ("stage/dataset") without Google Benchmark: setup, one untimed call,
+ * then N calls inside icount_loop(), which is what
+ * `valgrind --tool=callgrind --toggle-collect='icount_loop*'` counts
+ * (harness/compare.sh), so instructions per iteration are that count / N
+ * with no start-up, data generation, setup or cold call in it.
  *
  * Not for: the cases themselves or how they are timed.
  */
@@ -16,6 +23,7 @@
 #include "dom/alloc.h"
 #include "harness/bench.h"
 #include "harness/cli.h"
+#include "harness/ref.h"
 
 #ifndef DOMLAB_PRESET
 #define DOMLAB_PRESET ""
@@ -26,7 +34,11 @@ static const char filter_prefix[] = "--benchmark_filter=";
 
 typedef struct bench_opts {
 	int quick;
+	int full;           /* full-only datasets too */
 	int ref;
+	int floor;
+	const char *icount; /* the one case to count instructions of */
+	size_t icount_iters;
 	size_t seed;
 	const char *keys;   /* the pipeline cases' keys (tests/make-keys.sh) */
 	const char *filter; /* the last --benchmark_filter value, or NULL */
@@ -47,8 +59,30 @@ static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
 
 		if (strcmp(a, "--quick") == 0)
 			o->quick = 1;
+		else if (strcmp(a, "--full") == 0)
+			o->full = 1;
 		else if (strcmp(a, "--ref") == 0)
 			o->ref = 1;
+		else if (strcmp(a, "--floor") == 0)
+			o->floor = 1;
+		else if (strcmp(a, "--icount") == 0 && i + 1 < argc)
+			o->icount = argv[++i];
+		else if (strcmp(a, "--icount-iterations") == 0) {
+			int rc;
+
+			if (i + 1 == argc)
+				return lab_fail(err, LAB_EUSAGE,
+						"--icount-iterations needs a "
+						"value");
+			rc = lab_parse_size(a, argv[++i], &o->icount_iters,
+					    err);
+			if (rc != LAB_OK)
+				return rc;
+			if (o->icount_iters == 0)
+				return lab_fail(err, LAB_EUSAGE,
+						"--icount-iterations must be "
+						"at least 1");
+		}
 		else if (strcmp(a, "--keys") == 0 && i + 1 < argc)
 			o->keys = argv[++i];
 		else if (strcmp(a, "--data-seed") == 0) {
@@ -72,11 +106,33 @@ static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
 	return LAB_OK;
 }
 
-/* --quick leaves big datasets out unless the filter asks for one. */
+/* 1 when name is "<stage>/<dataset>" for this dataset. */
+static int names_dataset(const char *name, const lab_dataset *d)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash != NULL && strcmp(slash + 1, d->name) == 0;
+}
+
+/*
+ * --quick leaves big datasets out and full-only ones need --full, unless
+ * the filter asks for one; --icount generates its case's dataset only
+ * (under callgrind, generating 20 MB costs seconds).
+ */
 static int wanted(const lab_dataset *d, const bench_opts *o)
 {
-	return !d->big || !o->quick ||
-	       (o->filter != NULL && strstr(o->filter, d->name) != NULL);
+	if (o->icount != NULL)
+		return names_dataset(o->icount, d);
+	if (o->filter != NULL && strstr(o->filter, d->name) != NULL)
+		return 1;
+	if (d->big >= 2)
+		return o->full;
+	return !d->big || !o->quick;
+}
+
+static int is_floor(const lab_case *c)
+{
+	return strncmp(c->stage, "floor:", 6) == 0;
 }
 
 static int gen_datasets(const bench_opts *o, lab_buf *bufs, lab_err *err)
@@ -123,7 +179,9 @@ static int make_jobs(const bench_opts *o, const lab_buf *bufs,
 	for (i = 0; i < lab_ncases; i++) {
 		const lab_case *c = &lab_cases[i];
 
-		if (c->ref && !o->ref)
+		/* --icount names its case, whatever the flags. */
+		if (o->icount == NULL &&
+		    ((c->ref && !o->ref) || (is_floor(c) && !o->floor)))
 			continue;
 		for (k = 0; c->datasets[k] != NULL; k++) {
 			lab_bench_job *j = &jobs[*njobs];
@@ -147,13 +205,60 @@ static int make_jobs(const bench_opts *o, const lab_buf *bufs,
 	return LAB_OK;
 }
 
+/* Calls run n times; callgrind counts only this function (with what it
+ * calls), so it must stay a function of its own. */
+__attribute__((noinline)) static int icount_loop(const lab_case *c, void *ctx,
+						 size_t n, lab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int rc = c->run(ctx, err);
+
+		if (rc != LAB_OK)
+			return rc;
+	}
+	return LAB_OK;
+}
+
+/* --icount: the named job, once untimed, then icount_loop. */
+static int icount(const bench_opts *o, const lab_bench_job *jobs,
+		  size_t njobs, lab_err *err)
+{
+	const lab_bench_job *j = NULL;
+	char name[256];
+	void *ctx = NULL;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < njobs && j == NULL; i++) {
+		snprintf(name, sizeof name, "%s/%s", jobs[i].c->stage,
+			 jobs[i].data.name);
+		if (strcmp(name, o->icount) == 0)
+			j = &jobs[i];
+	}
+	if (j == NULL)
+		return lab_fail(err, LAB_EUSAGE, "no case named '%s'",
+				o->icount);
+	rc = j->c->setup(&ctx, &j->data, err);
+	if (rc != LAB_OK)
+		return rc;
+	rc = j->c->run(ctx, err);
+	if (rc == LAB_OK)
+		rc = icount_loop(j->c, ctx, o->icount_iters, err);
+	j->c->teardown(ctx);
+	if (rc == LAB_OK)
+		printf("%s: %zu iterations\n", o->icount, o->icount_iters);
+	return rc;
+}
+
 /* What the JSON output's "context" records beside Google Benchmark's own. */
 typedef struct bench_context {
 	char variant[128];
 	char seed[32];
 	char libxml[32];
 	char malloc_cfg[96];
-	lab_bench_kv kv[5];
+	lab_bench_kv kv[6];
 } bench_context;
 
 /* The build's name as `make VARIANT=` spells it. */
@@ -190,15 +295,16 @@ static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 	bc->kv[0] = (lab_bench_kv){"domlab_variant", bc->variant};
 	bc->kv[1] = (lab_bench_kv){"data_seed", bc->seed};
 	bc->kv[2] = (lab_bench_kv){"quick", o->quick ? "yes" : "no"};
-	bc->kv[3] = (lab_bench_kv){"libxml2", bc->libxml};
-	bc->kv[4] = (lab_bench_kv){"malloc", bc->malloc_cfg};
+	bc->kv[3] = (lab_bench_kv){"full", o->full ? "yes" : "no"};
+	bc->kv[4] = (lab_bench_kv){"libxml2", bc->libxml};
+	bc->kv[5] = (lab_bench_kv){"malloc", bc->malloc_cfg};
 }
 
 int lab_cmd_bench(int argc, char **argv, lab_err *err)
 {
 	static char prog[] = "domlab bench";
 	static char quick_time[] = "--benchmark_min_time=0.05";
-	bench_opts o = {0, 0, 0, "build/keys", NULL};
+	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, "build/keys", NULL};
 	bench_context bc;
 	lab_buf *bufs = NULL;
 	lab_bench_job *jobs = NULL;
@@ -235,6 +341,10 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 		rc = make_jobs(&o, bufs, jobs, &njobs, err);
 	if (rc != LAB_OK)
 		goto out;
+	if (o.icount != NULL) {
+		rc = icount(&o, jobs, njobs, err);
+		goto out;
+	}
 	fill_context(&bc, &o, tuned);
 	rc = lab_bench_run(jobs, njobs, bc.kv, sizeof bc.kv / sizeof bc.kv[0],
 			   ngb, gb, err);
@@ -244,5 +354,7 @@ out:
 	dom_free(bufs);
 	dom_free(jobs);
 	dom_free(gb);
+	/* The reference peer's process-wide state (xmlsec, its key cache). */
+	lab_ref_cleanup();
 	return rc;
 }

@@ -25,9 +25,12 @@ static const struct {
 	{"decrypt", NULL, "decrypt --key K.pem [FILE] [-o FILE]"},
 	{"send", NULL, "send --key K.pem --cert C.pem --peer-cert PEER.pem [--cipher C] [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
 	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
+	{"ref", lab_cmd_ref,
+	 "ref sign|verify|send|receive [that command's options] [--max-input N] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
 	{"bench", lab_cmd_bench,
-	 "bench [--quick] [--ref] [--data-seed N] [--keys DIR] [--benchmark_* flags]"},
+	 "bench [--quick] [--ref] [--floor] [--full] [--data-seed N] [--keys DIR]"
+	 " [--icount CASE [--icount-iterations N]] [--benchmark_* flags]"},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

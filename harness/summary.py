@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""summary.py - turns one bench run's Google Benchmark JSON files into
-results/<run>/summary.md: per stage, a table of variant x dataset.
+"""summary.py - turns one compare run (results/<run>/: Google Benchmark
+JSON per run, optional callgrind counts, variants.txt) into summary.md on
+standard output, and with --plots into PNG plots in <run>/plots/.
 
-Not for: running anything (harness/bench.sh does) or judging results.
-Standard library only.
+Not for: running anything (harness/compare.sh does) or judging results:
+it lays the numbers side by side.  Standard library, plus matplotlib for
+the plots (left out with a note when it is missing).
 
-    python3 harness/summary.py --dir results/RUN --commit C --flags F \
-        --elapsed S VARIANT... [ref]
+    /usr/bin/python3 harness/summary.py --dir results/RUN --commit C \
+        --flags F --elapsed S [--mode M] [--plots] RUN... [ref] [floor]
+
+A RUN is a variant name (RUN.json, RUN.icount.tsv when counted); `ref:`
+cases in any file are the reference, `floor:` cases the floor.
 """
 import argparse
 import json
@@ -14,6 +19,48 @@ import os
 import platform
 import subprocess
 import sys
+
+# What each axis's flip from best tests (DESIGN.md, "Variant axes") and the
+# cases where it shows, besides send and receive.
+FINDINGS = {
+    "attrs": ("findNamePoint's linear search vs a HashMap and its memory "
+              "cost", ["attr_lookup/wide", "attr_lookup/quakes-200k"]),
+    "userdata": ("a Hashtable per node cost 4-6%",
+                 ["userdata/quakes-200k", "parse/quakes-200k"]),
+    "build": ("OM tree then DOOM tree vs DOOM built from the StAX reader",
+              ["parse/quakes-200k"]),
+    "attrlist": ("getAttributes() ~10% of CPU under c14n vs <1%",
+                 ["c14n/quakes-200k", "attr_walk/quakes-200k"]),
+    "keys": ("crypto object reloaded per request vs cached",
+             ["send/quakes-2k", "receive/quakes-2k"]),
+    "tokens": ("RAMPART-298: time per request grows with request count",
+               []),
+    "io": ("attachments 3-12x faster once buffered", []),
+    "parser": ("how far a DOM fed by a general parser stays from the "
+               "limit", ["parse/quakes-200k"]),
+}
+AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
+
+# The floor of a stage: floor cases and how many times each counts.  The
+# send and receive floors are issue 4's: SHA-256 over the canonical bytes
+# twice, AES-256-GCM (the pipeline's default) over the Body, one RSA
+# signature operation and one RSA-OAEP operation.
+SEND_FLOOR = {"sha256": 2, "aes256gcm": 1, "rsa_sign": 1,
+              "rsa_oaep_wrap": 1}
+RECEIVE_FLOOR = {"sha256": 2, "aes256gcm": 1, "rsa_verify": 1,
+                 "rsa_oaep_unwrap": 1}
+STAGE_FLOOR = {
+    "parse": {"memcpy": 1},
+    "c14n": {"memcpy": 1},
+    "sign": {"sha256": 1, "rsa_sign": 1},
+    "verify": {"sha256": 1, "rsa_verify": 1},
+    "encrypt": {"aes256gcm": 1, "rsa_oaep_wrap": 1},
+    "decrypt": {"aes256gcm": 1, "rsa_oaep_unwrap": 1},
+    "send": SEND_FLOOR,
+    "receive": RECEIVE_FLOOR,
+}
+FLOOR_PARTS = ["memcpy", "memchr", "sha256", "aes256gcm", "aes128cbc",
+               "rsa_sign", "rsa_verify", "rsa_oaep_wrap", "rsa_oaep_unwrap"]
 
 
 def load(path):
@@ -35,6 +82,31 @@ def load(path):
     return doc["context"], rows
 
 
+def load_icount(path):
+    """{case name: instructions per iteration} from compare.sh's TSV."""
+    counts = {}
+    if not os.path.exists(path):
+        return counts
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            name, total, iters = line.rstrip("\n").split("\t")
+            counts[name] = int(total) / int(iters)
+    return counts
+
+
+def load_variants(path):
+    """{variant: {axis: choice}} from compare.sh's variants.txt."""
+    axes = {}
+    if not os.path.exists(path):
+        return axes
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if words:
+                axes[words[0]] = dict(w.split("=", 1) for w in words[1:])
+    return axes
+
+
 def us(b):
     scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b["time_unit"]]
     return b["cpu_time"] * scale
@@ -53,6 +125,10 @@ def count(x):
     return "-" if x is None else f"{x:,.0f}"
 
 
+def ratio(a, b):
+    return num(a / b) if a is not None and b else "-"
+
+
 def gcc_version():
     try:
         out = subprocess.run(["gcc", "--version"], capture_output=True,
@@ -62,77 +138,409 @@ def gcc_version():
         return "unknown"
 
 
+class Run:
+    """Every number of one compare run, by (stage, dataset, label)."""
+
+    def __init__(self, rundir, names):
+        self.stages, self.datasets, self.labels = [], [], []
+        self.table = {}   # (stage, dataset, label) -> entry
+        self.icount = {}  # (stage, dataset, label) -> instructions/iter
+        self.floor = {}   # (part, dataset) -> entry
+        self.floor_ir = {}
+        self.context = None
+        for r in names:
+            ctx, rows = load(os.path.join(rundir, r + ".json"))
+            # The machine's context as the first variant's run saw it.
+            if self.context is None or r == names[0]:
+                self.context = ctx
+            counts = load_icount(os.path.join(rundir, r + ".icount.tsv"))
+            for name, b in rows.items():
+                self.add(r, name, b, counts.get(name))
+        self.axes = load_variants(os.path.join(rundir, "variants.txt"))
+
+    def add(self, run, name, b, ir):
+        label = run
+        if name.startswith("floor:"):
+            part, dataset = name[len("floor:"):].split("/", 1)
+            self.floor[part, dataset] = b
+            if ir is not None:
+                self.floor_ir[part, dataset] = ir
+            return
+        if name.startswith("ref:"):
+            name, label = name[len("ref:"):], "ref"
+        elif run in ("ref", "floor"):
+            return
+        stage, dataset = name.split("/", 1)
+        for lst, x in ((self.stages, stage), (self.datasets, dataset),
+                       (self.labels, label)):
+            if x not in lst:
+                lst.append(x)
+        self.table[stage, dataset, label] = b
+        if ir is not None:
+            self.icount[stage, dataset, label] = ir
+
+    def time(self, stage, dataset, label):
+        b = self.table.get((stage, dataset, label))
+        return None if b is None else us(b)
+
+    def floor_sum(self, parts, dataset, ir=False):
+        """A floor in us (or instructions), None if a part is missing."""
+        total = 0.0
+        for part, times in parts.items():
+            if ir:
+                x = self.floor_ir.get((part, dataset))
+            else:
+                b = self.floor.get((part, dataset))
+                x = None if b is None else us(b)
+            if x is None:
+                return None
+            total += times * x
+        return total
+
+    def has_icount(self):
+        return bool(self.icount)
+
+
+def header(run, a):
+    ctx = run.context
+    name = os.path.basename(os.path.normpath(a.dir))
+    print(f"# bench run {name}\n")
+    print(f"- date: {ctx['date']}")
+    print(f"- machine: {len(os.sched_getaffinity(0))} CPUs "
+          f"({ctx['num_cpus']} at {ctx['mhz_per_cpu']} MHz), "
+          f"kernel {platform.release()}, {gcc_version()}, "
+          f"libxml2 {ctx.get('libxml2', '?')}, "
+          "load average at start "
+          + " ".join(f"{x:.2f}" for x in ctx.get("load_avg", [])))
+    print(f"- commit: {a.commit}; data seed {ctx.get('data_seed', '?')}")
+    print(f"- mode: {a.mode}; flags: `{a.flags.strip()}`; "
+          f"malloc: {ctx.get('malloc', '?')}")
+    icount = ("yes (callgrind, instructions per iteration)"
+              if run.has_icount() else "no (make compare ICOUNT=1)")
+    print(f"- instruction counts: {icount}")
+    print(f"- wall time of the whole run (builds included): {a.elapsed} s")
+    print("\nTimes are CPU time per iteration, medians of the repetitions "
+          "(cv: their coefficient of variation); instr is instructions per "
+          "iteration under callgrind; allocs, bytes and peak are per "
+          "iteration, from dom/alloc.h.  x ref, x best, x floor: time "
+          "divided by ref's, best's or the floor's on the same dataset.  "
+          "See results/README.md.\n")
+
+
+def table(head, rows):
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    print()
+
+
+def send_receive(run):
+    """Each variant's send and receive as multiples of the floor."""
+    sets = [d for d in run.datasets
+            if any((s, d, v) in run.table
+                   for s in ("send", "receive") for v in run.labels)]
+    if not sets:
+        return
+    ic = run.has_icount()
+    print("## Send and receive against the floor\n")
+    print("Send floor: SHA-256 of the canonical message x2 + AES-256-GCM of "
+          "the Body + RSA sign + RSA-OAEP wrap; receive floor: SHA-256 x2 + "
+          "AES-256-GCM + RSA verify + RSA-OAEP unwrap, all measured in this "
+          "run (the floor table below has the parts).\n")
+    head = ["dataset", "variant", "send us", "x floor", "x ref", "x best"]
+    if ic:
+        head += ["send instr", "instr x floor"]
+    head += ["receive us", "x floor", "x ref", "x best"]
+    if ic:
+        head += ["receive instr", "instr x floor"]
+    rows = []
+    for d in sets:
+        floors = {s: (run.floor_sum(p, d), run.floor_sum(p, d, ir=True))
+                  for s, p in (("send", SEND_FLOOR),
+                               ("receive", RECEIVE_FLOOR))}
+        for v in run.labels + ["floor"]:
+            if v != "floor" and run.time("send", d, v) is None and \
+                    run.time("receive", d, v) is None:
+                continue
+            cells = [d, v]
+            for s in ("send", "receive"):
+                if v == "floor":
+                    t, ir = floors[s]
+                    cells += [num(t), "1.00" if t else "-", "-", "-"]
+                    if ic:
+                        cells += [count(ir), "1.00" if ir else "-"]
+                    continue
+                t = run.time(s, d, v)
+                ir = run.icount.get((s, d, v))
+                cells += [num(t), ratio(t, floors[s][0]),
+                          ratio(t, run.time(s, d, "ref")),
+                          ratio(t, run.time(s, d, "best"))]
+                if ic:
+                    cells += [count(ir), ratio(ir, floors[s][1])]
+            rows.append(cells)
+    table(head, rows)
+
+
+def axes_table(run):
+    """The effect of flipping each axis from best."""
+    best = run.axes.get("best")
+    if best is None or "best" not in run.labels:
+        return
+    ic = run.has_icount()
+    print("## The axes, one flip at a time\n")
+    print("Each row: an ablation (best with one axis flipped) on one case, "
+          "as a multiple of best on the same case.  share = (flipped - best) "
+          "/ flipped: the part of the flipped variant's time the choice "
+          "costs, comparable with the historical finding's percentages.\n")
+    head = ["axis", "best -> flipped", "historical finding", "case",
+            "time x best", "share"]
+    if ic:
+        head.append("instr x best")
+    head += ["allocs x best", "peak x best"]
+    rows = []
+    for v, choices in run.axes.items():
+        diff = [ax for ax, c in choices.items() if best.get(ax) != c]
+        # Ablations are spelled out; a preset one flip from best
+        # (xerces) would repeat a spelled-out row under another name.
+        if "-" not in v or len(diff) != 1 or v not in run.labels:
+            continue
+        ax = diff[0]
+        finding, cases = FINDINGS.get(ax, ("-", []))
+        cases = cases + [f"send/{AXIS_DATASET}", f"receive/{AXIS_DATASET}"]
+        first = True
+        for c in dict.fromkeys(cases):
+            stage, d = c.split("/", 1)
+            b, f = run.table.get((stage, d, "best")), run.table.get(
+                (stage, d, v))
+            if b is None or f is None:
+                continue
+            tb, tf = us(b), us(f)
+            cells = [ax if first else "",
+                     f"{best[ax]} -> {choices[ax]}" if first else "",
+                     finding if first else "", c, ratio(tf, tb),
+                     f"{round(100 * (tf - tb) / tf) + 0:d}%"]
+            if ic:
+                cells.append(ratio(run.icount.get((stage, d, v)),
+                                   run.icount.get((stage, d, "best"))))
+            cells += [ratio(f.get("allocs"), b.get("allocs")),
+                      ratio(f.get("peak_bytes"), b.get("peak_bytes"))]
+            rows.append(cells)
+            first = False
+    table(head, rows)
+
+
+def floor_table(run):
+    if not run.floor:
+        return
+    sets = list(dict.fromkeys(d for _, d in run.floor))
+    print("## The floor\n")
+    print("CPU time per call in us, OpenSSL and libc alone: memcpy and "
+          "memchr over the message's bytes, SHA-256 over its exclusive "
+          "canonical form, AES over the Body's content, the RSA operations "
+          "with alice's and bob's 2048-bit keys.\n")
+    parts = [p for p in FLOOR_PARTS if any((p, d) in run.floor for d in sets)]
+    head = ["dataset"] + parts + ["send floor", "receive floor"]
+    rows = []
+    for d in sets:
+        cells = [d] + [num(us(run.floor[p, d])) if (p, d) in run.floor
+                       else "-" for p in parts]
+        cells += [num(run.floor_sum(SEND_FLOOR, d)),
+                  num(run.floor_sum(RECEIVE_FLOOR, d))]
+        rows.append(cells)
+    table(head, rows)
+
+
+def stage_tables(run):
+    ic = run.has_icount()
+    has_best = "best" in run.labels
+    for stage in run.stages:
+        has_ref = any((stage, d, "ref") in run.table for d in run.datasets)
+        parts = STAGE_FLOOR.get(stage)
+        has_floor = parts is not None and any(
+            run.floor_sum(parts, d) for d in run.datasets)
+        print(f"## {stage}\n")
+        if has_floor:
+            what = " + ".join((f"{n} x " if n > 1 else "") + p
+                              for p, n in parts.items())
+            print(f"Floor: {what}.\n")
+        head = ["dataset", "variant", "time us", "cv %"]
+        if ic:
+            head.append("instr")
+        head += ["MB/s", "allocs", "bytes", "peak", "B/elem", "cold us"]
+        if has_ref:
+            head.append("x ref")
+        if has_best:
+            head.append("x best")
+        if has_floor:
+            head.append("x floor")
+        if ic and has_ref:
+            head.append("instr x ref")
+        if ic and has_best:
+            head.append("instr x best")
+        rows = []
+        for d in run.datasets:
+            for v in run.labels:
+                b = run.table.get((stage, d, v))
+                if b is None:
+                    continue
+                t = us(b)
+                ir = run.icount.get((stage, d, v))
+                cv = None if b["cv"] is None else 100 * b["cv"]
+                cells = [d, v, num(t), num(cv)]
+                if ic:
+                    cells.append(count(ir))
+                cells += [num(b.get("bytes_per_second", 0) / 1e6),
+                          count(b.get("allocs")), count(b.get("alloc_bytes")),
+                          count(b.get("peak_bytes")),
+                          num(b.get("bytes_per_element")),
+                          num(b.get("cold_ns", 0) / 1e3)]
+                if has_ref:
+                    cells.append(ratio(t, run.time(stage, d, "ref")))
+                if has_best:
+                    cells.append(ratio(t, run.time(stage, d, "best")))
+                if has_floor:
+                    cells.append(ratio(t, run.floor_sum(parts, d)))
+                if ic and has_ref:
+                    cells.append(ratio(ir, run.icount.get((stage, d, "ref"))))
+                if ic and has_best:
+                    cells.append(ratio(ir,
+                                       run.icount.get((stage, d, "best"))))
+                rows.append(cells)
+        table(head, rows)
+
+
+def input_bytes(b):
+    """The case's input size, from its rate and its time."""
+    return b.get("bytes_per_second", 0) * us(b) * 1e-6
+
+
+def plots(run, rundir):
+    """PNGs into rundir/plots; returns their names, or None without
+    matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    outdir = os.path.join(rundir, "plots")
+    os.makedirs(outdir, exist_ok=True)
+    made = []
+    stages = [s for s in run.stages
+              if any((s, AXIS_DATASET, v) in run.table for v in run.labels)]
+
+    def bars(fname, title, value, unit):
+        if not stages:
+            return
+        cols = min(3, len(stages))
+        nrows = (len(stages) + cols - 1) // cols
+        fig, axs = plt.subplots(nrows, cols, squeeze=False,
+                                figsize=(5 * cols, 0.35 * len(run.labels)
+                                         * nrows + 1.5 * nrows))
+        for i, s in enumerate(stages):
+            ax = axs[i // cols][i % cols]
+            labels = [v for v in run.labels
+                      if (s, AXIS_DATASET, v) in run.table]
+            vals = [value(run.table[s, AXIS_DATASET, v]) for v in labels]
+            colors = ["tab:gray" if v == "ref" else
+                      "tab:green" if v == "best" else "tab:blue"
+                      for v in labels]
+            ax.barh(range(len(labels)), vals, color=colors)
+            ax.set_yticks(range(len(labels)))
+            ax.set_yticklabels(labels, fontsize=7)
+            ax.invert_yaxis()
+            ax.set_title(f"{s}/{AXIS_DATASET}", fontsize=9)
+            ax.set_xlabel(unit, fontsize=8)
+            parts = STAGE_FLOOR.get(s)
+            fl = run.floor_sum(parts, AXIS_DATASET) if parts else None
+            if fl and value is us_value:
+                ax.axvline(fl, color="black", linestyle=":",
+                           label="floor")
+                ax.legend(fontsize=7)
+        for j in range(len(stages), nrows * cols):
+            axs[j // cols][j % cols].axis("off")
+        fig.suptitle(title)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, fname), dpi=90)
+        plt.close(fig)
+        made.append(fname)
+
+    def us_value(b):
+        return us(b)
+
+    bars("time_by_stage.png", f"CPU time per stage ({AXIS_DATASET})",
+         us_value, "us")
+    bars("memory_by_stage.png", f"peak heap per stage ({AXIS_DATASET})",
+         lambda b: b.get("peak_bytes", 0) / 1e6, "MB")
+
+    size_stages = [s for s in ("parse", "send", "receive")
+                   if s in run.stages]
+    if size_stages:
+        fig, axs = plt.subplots(1, len(size_stages), squeeze=False,
+                                figsize=(5 * len(size_stages), 4.5))
+        for i, s in enumerate(size_stages):
+            ax = axs[0][i]
+            for v in run.labels:
+                pts = sorted((input_bytes(b), us(b))
+                             for (st, d, lab), b in run.table.items()
+                             if st == s and lab == v
+                             and d.startswith("quakes-"))
+                if len(pts) < 2:
+                    continue
+                style = "--" if v == "ref" else "-"
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
+                        marker="o", markersize=3, label=v, linewidth=1)
+            parts = STAGE_FLOOR.get(s)
+            fpts = []
+            for (st, d, lab), b in run.table.items():
+                fl = run.floor_sum(parts, d) if parts else None
+                if st == s and lab == run.labels[0] and fl and \
+                        d.startswith("quakes-"):
+                    fpts.append((input_bytes(b), fl))
+            fpts.sort()
+            if len(fpts) >= 2:
+                ax.plot([p[0] for p in fpts], [p[1] for p in fpts], ":",
+                        color="black", label="floor")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("message bytes")
+            ax.set_ylabel("CPU us")
+            ax.set_title(s)
+            ax.legend(fontsize=6)
+        fig.suptitle("time vs message size (quakes)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "time_vs_size.png"), dpi=90)
+        plt.close(fig)
+        made.append("time_vs_size.png")
+    return made
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--commit", required=True)
     ap.add_argument("--flags", required=True)
     ap.add_argument("--elapsed", required=True)
-    ap.add_argument("variants", nargs="+")
+    ap.add_argument("--mode", default="-")
+    ap.add_argument("--plots", action="store_true")
+    ap.add_argument("runs", nargs="+")
     a = ap.parse_args()
 
-    stages, datasets = [], []
-    table = {}  # (stage, dataset, variant) -> entry
-    context = None
-    for v in a.variants:
-        ctx, rows = load(os.path.join(a.dir, v + ".json"))
-        context = context or ctx
-        for name, b in rows.items():
-            label = v
-            if name.startswith("ref:"):
-                name, label = name[len("ref:"):], "ref"
-            elif v == "ref":
-                continue
-            stage, dataset = name.split("/", 1)
-            if stage not in stages:
-                stages.append(stage)
-            if dataset not in datasets:
-                datasets.append(dataset)
-            table[stage, dataset, label] = b
-
-    run = os.path.basename(os.path.normpath(a.dir))
-    print(f"# bench run {run}\n")
-    print(f"- date: {context['date']}")
-    print(f"- machine: {len(os.sched_getaffinity(0))} CPUs "
-          f"({context['num_cpus']} at {context['mhz_per_cpu']} MHz), "
-          f"kernel {platform.release()}, {gcc_version()}, "
-          f"libxml2 {context.get('libxml2', '?')}, "
-          "load average at start "
-          + " ".join(f"{x:.2f}" for x in context.get("load_avg", [])))
-    print(f"- commit: {a.commit}; data seed {context.get('data_seed', '?')}")
-    print(f"- flags: `{a.flags}`; malloc: {context.get('malloc', '?')}")
-    print(f"- wall time of the whole run (builds included): {a.elapsed} s")
-    print("\nTimes are CPU time per iteration, medians of the repetitions "
-          "(cv: their coefficient of variation); allocs, bytes and peak are "
-          "per iteration, from dom/alloc.h. See results/README.md.\n")
-
-    labels = a.variants
-    for stage in stages:
-        has_ref = any((stage, d, "ref") in table for d in datasets)
-        print(f"## {stage}\n")
-        head = ["dataset", "variant", "time us", "cv %", "MB/s",
-                "allocs", "bytes", "peak", "B/elem", "cold us"]
-        if has_ref:
-            head.append("x ref")
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for d in datasets:
-            ref = table.get((stage, d, "ref"))
-            for v in labels:
-                b = table.get((stage, d, v))
-                if b is None:
-                    continue
-                cv = None if b["cv"] is None else 100 * b["cv"]
-                cells = [d, v, num(us(b)), num(cv),
-                         num(b.get("bytes_per_second", 0) / 1e6),
-                         count(b.get("allocs")), count(b.get("alloc_bytes")),
-                         count(b.get("peak_bytes")),
-                         num(b.get("bytes_per_element")),
-                         num(b.get("cold_ns", 0) / 1e3)]
-                if has_ref:
-                    cells.append(num(us(b) / us(ref)) if ref else "-")
-                print("| " + " | ".join(cells) + " |")
-        print()
+    run = Run(a.dir, a.runs)
+    header(run, a)
+    if a.plots:
+        made = plots(run, a.dir)
+        if made is None:
+            print("Plots: matplotlib is missing (apt-get install "
+                  "python3-matplotlib).\n")
+        else:
+            print("Plots: " + ", ".join(f"[{m}](plots/{m})" for m in made)
+                  + "\n")
+    send_receive(run)
+    axes_table(run)
+    floor_table(run)
+    stage_tables(run)
     return 0
 
 

@@ -1,0 +1,59 @@
+/*
+ * ref.h - the reference peer: DESIGN.md's pipeline done by the standard C
+ * stack, libxml2 + xmlsec1 (OpenSSL backend), through their own APIs, with
+ * the same algorithms, keys, message layout and checks as wss/.  It is
+ * what `domlab bench --ref` compares the variants with and what `domlab
+ * ref` runs, so each side can be checked against the other.
+ *
+ * Keys are parsed once per process and kept (what the keys=cached axis
+ * does, so `ref` is compared with `best` on equal terms), behind a mutex.
+ * xmlsec1 is initialized on first use; lab_ref_cleanup() shuts it down
+ * and releases the keys and libxml2's global state, once, at exit.
+ *
+ * Not for: domlab's DOM (nothing here touches dom.h), nor a second
+ * hardened receiver -- the forged-message suite is wss/'s.  dom_limits
+ * do not apply: libxml2 keeps its own.
+ */
+#ifndef LAB_REF_H
+#define LAB_REF_H
+
+#include <stddef.h>
+
+#include <libxml/tree.h>
+
+#include "dom/buf.h"
+#include "dom/err.h"
+#include "wss/keys.h"
+#include "wss/wss.h"
+
+/* Parses with dom/xml2.c's options; external entities are refused. */
+int lab_ref_parse(const char *bytes, size_t len, xmlDocPtr *out,
+		  lab_err *err);
+
+/* Exclusive C14N 1.0 of the whole document: its length in *len, and the
+ * bytes appended to out unless out is NULL. */
+int lab_ref_c14n(xmlDocPtr doc, lab_buf *out, size_t *len, lab_err *err);
+
+typedef enum lab_ref_op {
+	LAB_REF_SIGN,    /* paths: key, cert */
+	LAB_REF_VERIFY,  /* paths: trust */
+	LAB_REF_SEND,    /* paths: key, cert, peer_cert; o->cipher */
+	LAB_REF_RECEIVE  /* paths: key, trust */
+} lab_ref_op;
+
+/*
+ * Parses bytes, runs op as wss/pipeline.c does (o->now and o->ttl for the
+ * Timestamp; o->lim is not used) and, when out is not NULL, appends the
+ * serialized result.  Errors carry wss/'s codes: LAB_EMALFORMED for input
+ * that is not a SOAP envelope, LAB_ESECURITY for a message that does not
+ * verify or decrypt, LAB_EIO / LAB_EMALFORMED for unreadable key files.
+ */
+int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
+		    const wss_key_paths *paths, const wss_opts *o,
+		    lab_buf *out, lab_err *err);
+
+/* At exit only: frees the key cache and shuts xmlsec1 and libxml2 down;
+ * no lab_ref_* call may follow. */
+void lab_ref_cleanup(void);
+
+#endif

@@ -1,0 +1,103 @@
+#!/bin/sh
+# refpeer.sh DOMLAB - the reference peer (`domlab ref`, libxml2 + xmlsec1)
+# and domlab's own pipeline accept each other's messages: what one signs
+# the other verifies, what one sends the other receives (both ciphers),
+# and the Body that comes out is the one that went in.  A changed byte in
+# a signed Body is refused either way.  This keeps the benchmark's `ref`
+# rows honest: both sides do the same work on the same messages.
+#
+# Environment: DOMLAB_KEYS (alice, bob, mallory; tests/make-keys.sh).
+set -u
+DOMLAB=${1:?usage: refpeer.sh path/to/domlab}
+K=${DOMLAB_KEYS:-build/keys}
+SOAP=http://schemas.xmlsoap.org/soap/envelope/
+NOW=1796000000
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL refpeer: $*"; }
+check() { # check WHAT CMD...: CMD must exit 0
+	what=$1
+	shift
+	if "$@" >"$T/out" 2>"$T/err"; then ok; else bad "$what: $(head -c 300 "$T/err")"; fi
+}
+
+for need in "$K/alice.key.pem" "$K/bob.cert.pem"; do
+	[ -e "$need" ] || { echo "refpeer: missing $need"; echo "0 passed, 1 failed"; exit 1; }
+done
+for tool in perl cmp; do
+	command -v $tool >/dev/null || { echo "refpeer: $tool is not installed"; echo "0 passed, 1 failed"; exit 1; }
+done
+
+SIGNER="--key $K/alice.key.pem --cert $K/alice.cert.pem"
+RECIPIENT="--key $K/bob.key.pem --trust $K/alice.cert.pem"
+
+# The exc-c14n of a message's soap:Body without what a signer adds to it.
+body() { # body FILE OUT
+	"$DOMLAB" c14n --exclusive --apex "{$SOAP}Body" "$1" |
+		perl -pe 's{ wsu:Id="[^"]*"}{}; s{ xmlns:wsu="[^"]*"}{}' >"$2"
+}
+same_body() { # same_body WHAT FILE: FILE's Body is the input's
+	body "$2" "$T/got.body"
+	cmp -s "$T/in.body" "$T/got.body" && ok || bad "$1: the Body differs from the input's"
+}
+
+# sign_verify SIGNER VERIFIER NAME: SIGNER is "" (domlab) or "ref".
+sign_verify() {
+	check "$3: ${1:-domlab} sign" "$DOMLAB" $1 sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
+	check "$3: ${2:-domlab} verifies ${1:-domlab}'s signature" \
+		"$DOMLAB" $2 verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml" -o "$T/verified.xml"
+	same_body "$3: ${1:-domlab} sign, ${2:-domlab} verify" "$T/verified.xml"
+}
+
+# send_receive SENDER RECEIVER CIPHER NAME
+send_receive() {
+	check "$4: ${1:-domlab} send ($3)" "$DOMLAB" $1 send $SIGNER --peer-cert "$K/bob.cert.pem" \
+		--cipher $3 --now $NOW "$T/in.xml" -o "$T/sent.xml"
+	# The Body holds one EncryptedData and nothing else.
+	"$DOMLAB" c14n --exclusive --apex "{$SOAP}Body" "$T/sent.xml" |
+		perl -0777 -ne 'exit !m{^<soap:Body[^>]*>\s*<(\w+:)?EncryptedData\b(?:(?!EncryptedData>).)*</(\w+:)?EncryptedData>\s*</soap:Body>$}s' &&
+		ok || bad "$4: ${1:-domlab}'s message ($3) does not hide the Body's content"
+	check "$4: ${2:-domlab} receives ${1:-domlab}'s message ($3)" \
+		"$DOMLAB" $2 receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
+	same_body "$4: ${1:-domlab} send, ${2:-domlab} receive ($3)" "$T/received.xml"
+}
+
+for spec in "quakes --size 2048" "quakes --size 204800" "ints --count 800" "strings --count 200"; do
+	name=$(echo "$spec" | tr -d ' -')
+	"$DOMLAB" gen $spec --seed 5 >"$T/in.xml" || { bad "gen $spec"; continue; }
+	body "$T/in.xml" "$T/in.body"
+	sign_verify ref "" "$name"
+	sign_verify "" ref "$name"
+	for cipher in aes256-gcm aes128-cbc; do
+		send_receive ref "" $cipher "$name"
+		send_receive "" ref $cipher "$name"
+	done
+done
+
+# ---- a changed byte in a signed Body is refused, either way ----
+"$DOMLAB" gen quakes --size 2048 --seed 5 >"$T/in.xml"
+forge() { # forge IN OUT: one byte of the first region's text changed
+	perl -pe 's{(<q:region>)(.)}{$1 . ($2 eq "X" ? "Y" : "X")}e' "$1" >"$2"
+	cmp -s "$1" "$2" && bad "forge: nothing changed in $1"
+}
+"$DOMLAB" ref sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
+forge "$T/signed.xml" "$T/forged.xml"
+"$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/forged.xml" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "digest" "$T/err" && [ ! -s "$T/out" ] && ok ||
+	bad "domlab verify accepted a changed byte in ref's signed Body: exit $rc, $(cat "$T/err")"
+"$DOMLAB" sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
+forge "$T/signed.xml" "$T/forged.xml"
+"$DOMLAB" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/forged.xml" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "digest" "$T/err" && [ ! -s "$T/out" ] && ok ||
+	bad "ref verify accepted a changed byte in domlab's signed Body: exit $rc, $(cat "$T/err")"
+# The unchanged message still verifies: the refusal was the byte's doing.
+check "ref verifies domlab's unchanged message" "$DOMLAB" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
