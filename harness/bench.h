@@ -84,7 +84,12 @@ extern const size_t lab_ncases;
 int lab_wss_setup_input(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_setup_signed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_wss_setup_encrypted(void **ctx, const lab_case_data *d,
+			    lab_err *err);
 int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_wss_run_serialize(void *ctx, lab_err *err);
+int lab_wss_run_encrypt(void *ctx, lab_err *err);
+int lab_wss_run_decrypt(void *ctx, lab_err *err);
 int lab_wss_run_c14n(void *ctx, lab_err *err);
 int lab_wss_run_sign(void *ctx, lab_err *err);
 int lab_wss_run_verify(void *ctx, lab_err *err);

@@ -1,6 +1,7 @@
 /*
- * cases_wss.c - the pipeline's benchmark cases: c14n, sign, verify,
- * send and receive, each the way a service pays for it per message --
+ * cases_wss.c - the pipeline's benchmark cases: serialize, c14n, sign,
+ * verify, encrypt, decrypt, send and receive, each the way a service pays
+ * for it per message --
  * keys acquired through the keys variant, the message parsed, processed
  * and (when it produces one) serialized.  alice signs, bob receives; the
  * keys are tests/make-keys.sh's.  The table is in cases.c.
@@ -22,7 +23,10 @@ typedef struct wss_ctx {
 	size_t sink;
 } wss_ctx;
 
-enum { STAGE_SIGN, STAGE_VERIFY, STAGE_SEND, STAGE_RECEIVE };
+enum {
+	STAGE_SIGN, STAGE_VERIFY, STAGE_ENCRYPT, STAGE_DECRYPT, STAGE_SEND,
+	STAGE_RECEIVE
+};
 
 /* Timestamps made for the benchmark outlive any run. */
 enum { BENCH_TTL = 86400 };
@@ -46,7 +50,8 @@ static int one_message(const wss_ctx *c, int stage, const char *bytes,
 	int rc;
 
 	opts_now(&o);
-	if (stage == STAGE_SIGN || stage == STAGE_SEND) {
+	if (stage == STAGE_SIGN || stage == STAGE_SEND ||
+	    stage == STAGE_ENCRYPT) {
 		paths.key = c->key;
 		paths.cert = c->cert;
 		paths.peer_cert = c->peer_cert;
@@ -65,6 +70,12 @@ static int one_message(const wss_ctx *c, int stage, const char *bytes,
 		break;
 	case STAGE_VERIFY:
 		rc = wss_verify_doc(doc, ks.trust, &o, err);
+		break;
+	case STAGE_ENCRYPT:
+		rc = wss_encrypt_doc(doc, ks.peer_cert, &o, err);
+		break;
+	case STAGE_DECRYPT:
+		rc = wss_decrypt_doc(doc, ks.key, &o, err);
 		break;
 	case STAGE_SEND:
 		rc = wss_send_doc(doc, ks.key, ks.cert, ks.peer_cert, &o, err);
@@ -131,6 +142,12 @@ int lab_wss_setup_signed(void **ctx, const lab_case_data *d, lab_err *err)
 	return setup(ctx, d, STAGE_SIGN, err);
 }
 
+int lab_wss_setup_encrypted(void **ctx, const lab_case_data *d,
+			    lab_err *err)
+{
+	return setup(ctx, d, STAGE_ENCRYPT, err);
+}
+
 int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	return setup(ctx, d, STAGE_SEND, err);
@@ -157,6 +174,18 @@ static int count_bytes(void *ctx, const char *p, size_t n)
 	(void)p;
 	*(size_t *)ctx += n;
 	return 0;
+}
+
+/* The parsed input written back, as every stage that answers does. */
+int lab_wss_run_serialize(void *ctx, lab_err *err)
+{
+	wss_ctx *c = ctx;
+	lab_buf out = LAB_BUF_INIT;
+	int rc = dom_serialize(dom_doc_node(c->doc), &out, err);
+
+	c->sink = out.len;
+	lab_buf_free(&out);
+	return rc;
 }
 
 /* Exclusive C14N of the whole document, streamed into a byte count. */
@@ -188,6 +217,16 @@ int lab_wss_run_sign(void *ctx, lab_err *err)
 int lab_wss_run_verify(void *ctx, lab_err *err)
 {
 	return run_stage(ctx, STAGE_VERIFY, err);
+}
+
+int lab_wss_run_encrypt(void *ctx, lab_err *err)
+{
+	return run_stage(ctx, STAGE_ENCRYPT, err);
+}
+
+int lab_wss_run_decrypt(void *ctx, lab_err *err)
+{
+	return run_stage(ctx, STAGE_DECRYPT, err);
 }
 
 int lab_wss_run_send(void *ctx, lab_err *err)
