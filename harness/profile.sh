@@ -56,8 +56,8 @@ echo "[2/3] callgrind (instructions inside $runfn)"
 valgrind --tool=callgrind --toggle-collect="$runfn" \
 	--callgrind-out-file="$out/callgrind.out" \
 	$bench --benchmark_min_time=0.3 >/dev/null 2>"$out/callgrind.log"
-callgrind_annotate --auto=no --inclusive=yes "$out/callgrind.out" >"$out/callgrind-inclusive.txt" 2>/dev/null
-callgrind_annotate --auto=no "$out/callgrind.out" >"$out/callgrind.txt" 2>/dev/null
+callgrind_annotate --auto=no --threshold=100 --inclusive=yes "$out/callgrind.out" >"$out/callgrind-inclusive.txt" 2>/dev/null
+callgrind_annotate --auto=no --threshold=100 "$out/callgrind.out" >"$out/callgrind.txt" 2>/dev/null
 
 echo "[3/3] massif (heap)"
 valgrind --tool=massif --massif-out-file="$out/massif.out" \
