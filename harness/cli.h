@@ -9,6 +9,8 @@
 #include "dom/buf.h"
 #include "dom/dom.h"
 #include "dom/err.h"
+#include "wss/keys.h"
+#include "wss/wss.h"
 
 /* Options every command that reads a document and writes one takes. */
 typedef struct lab_io {
@@ -59,6 +61,23 @@ int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err);
 int lab_cmd_gen(int argc, char **argv, lab_err *err);
 int lab_cmd_parse(int argc, char **argv, lab_err *err);
 int lab_cmd_c14n(int argc, char **argv, lab_err *err);
+/* The pipeline commands' own options (--key, --cert, --peer-cert, --trust,
+ * --cipher, --now, --ttl), shared by `domlab ref`. */
+enum {
+	LAB_NEED_KEY = 1,
+	LAB_NEED_CERT = 2,
+	LAB_NEED_PEER = 4,
+	LAB_NEED_TRUST = 8
+};
+
+/* The options that take a value, for lab_io_args. */
+extern const char *const lab_wss_valued[];
+
+/* Reads those options from rest (as lab_io_args left them) into paths and
+ * o; `need` (LAB_NEED_*) names the files that must be given. */
+int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
+		 wss_opts *o, lab_err *err);
+
 /* sign, verify, encrypt, decrypt, send, receive: `op` names which. */
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err);
 int lab_cmd_ref(int argc, char **argv, lab_err *err); /* argv[0]: the op */

@@ -24,49 +24,6 @@ static const struct {
 	{"receive", LAB_REF_RECEIVE},
 };
 
-static const char *const valued[] = {"--key", "--cert", "--peer-cert",
-				     "--trust", "--cipher", "--now", "--ttl",
-				     NULL};
-
-/* cmd_wss.c's options; which of them an operation needs, lab_ref_message
- * checks. */
-static int parse_opts(char **rest, int nrest, wss_key_paths *paths,
-		      wss_opts *o, lab_err *err)
-{
-	int i, rc = LAB_OK;
-
-	for (i = 0; i < nrest && rc == LAB_OK; i++) {
-		const char *a = rest[i];
-		size_t v;
-
-		if (strcmp(a, "--key") == 0)
-			paths->key = rest[++i];
-		else if (strcmp(a, "--cert") == 0)
-			paths->cert = rest[++i];
-		else if (strcmp(a, "--peer-cert") == 0)
-			paths->peer_cert = rest[++i];
-		else if (strcmp(a, "--trust") == 0)
-			paths->trust = rest[++i];
-		else if (strcmp(a, "--cipher") == 0) {
-			if (wss_cipher_from_name(rest[++i], &o->cipher) != 0)
-				rc = lab_fail(err, LAB_EUSAGE,
-					      "--cipher is aes256-gcm or "
-					      "aes128-cbc");
-		} else if (strcmp(a, "--now") == 0) {
-			rc = lab_parse_size(a, rest[++i], &v, err);
-			o->now = (time_t)v;
-		} else if (strcmp(a, "--ttl") == 0) {
-			rc = lab_parse_size(a, rest[++i], &v, err);
-			if (rc == LAB_OK && (v == 0 || v > 86400 * 365))
-				rc = lab_fail(err, LAB_EUSAGE,
-					      "--ttl must be 1..31536000");
-			o->ttl = (unsigned)v;
-		} else
-			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
-	}
-	return rc;
-}
-
 int lab_cmd_ref(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
@@ -91,14 +48,15 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = lab_io_args(argc - 1, argv + 1, valued, &io, rest, &nrest, err);
+	rc = lab_io_args(argc - 1, argv + 1, lab_wss_valued, &io, rest, &nrest,
+			 err);
 	if (rc == LAB_OK && (io.lim.max_depth != 0 || io.lim.max_attrs != 0 ||
 			     io.lim.max_name != 0 || io.lim.max_text != 0))
 		rc = lab_fail(err, LAB_EUSAGE,
 			      "ref takes only --max-input: libxml2 keeps its "
 			      "own limits");
 	if (rc == LAB_OK)
-		rc = parse_opts(rest, nrest, &paths, &o, err);
+		rc = lab_wss_args(rest, nrest, 0, &paths, &o, err);
 	if (rc == LAB_OK)
 		rc = lab_read_input(io.in, io.lim.max_input, &in, err);
 	if (rc == LAB_OK)

@@ -12,21 +12,19 @@
 #include "wss/keys.h"
 #include "wss/wss.h"
 
-enum { NEED_KEY = 1, NEED_CERT = 2, NEED_PEER = 4, NEED_TRUST = 8 };
-
 static const struct {
 	const char *name;
 	unsigned need;
 } ops[] = {
-	{"sign", NEED_KEY | NEED_CERT},
-	{"verify", NEED_TRUST},
-	{"encrypt", NEED_PEER},
-	{"decrypt", NEED_KEY},
-	{"send", NEED_KEY | NEED_CERT | NEED_PEER},
-	{"receive", NEED_KEY | NEED_TRUST},
+	{"sign", LAB_NEED_KEY | LAB_NEED_CERT},
+	{"verify", LAB_NEED_TRUST},
+	{"encrypt", LAB_NEED_PEER},
+	{"decrypt", LAB_NEED_KEY},
+	{"send", LAB_NEED_KEY | LAB_NEED_CERT | LAB_NEED_PEER},
+	{"receive", LAB_NEED_KEY | LAB_NEED_TRUST},
 };
 
-static const char *const valued[] = {"--key", "--cert", "--peer-cert",
+const char *const lab_wss_valued[] = {"--key", "--cert", "--peer-cert",
 				     "--trust", "--cipher", "--now", "--ttl",
 				     NULL};
 
@@ -47,8 +45,8 @@ static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
 }
 
-static int parse_opts(char **rest, int nrest, unsigned need,
-		      wss_key_paths *paths, wss_opts *o, lab_err *err)
+int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
+		 wss_opts *o, lab_err *err)
 {
 	int i, rc = LAB_OK;
 
@@ -64,9 +62,12 @@ static int parse_opts(char **rest, int nrest, unsigned need,
 			paths->peer_cert = rest[++i];
 		else if (strcmp(a, "--trust") == 0)
 			paths->trust = rest[++i];
-		else if (strcmp(a, "--cipher") == 0)
-			rc = wss_cipher_from_name(rest[++i], &o->cipher);
-		else if (strcmp(a, "--now") == 0) {
+		else if (strcmp(a, "--cipher") == 0) {
+			if (wss_cipher_from_name(rest[++i], &o->cipher) != 0)
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--cipher is aes256-gcm or "
+					      "aes128-cbc");
+		} else if (strcmp(a, "--now") == 0) {
 			rc = lab_parse_size(a, rest[++i], &v, err);
 			o->now = (time_t)v;
 		} else if (strcmp(a, "--ttl") == 0) {
@@ -78,17 +79,15 @@ static int parse_opts(char **rest, int nrest, unsigned need,
 		} else
 			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
 	}
-	if (rc == LAB_EUSAGE && err->msg[0] == '\0')
-		rc = lab_fail(err, LAB_EUSAGE, "--cipher is aes256-gcm or aes128-cbc");
 	if (rc != LAB_OK)
 		return rc;
-	if ((need & NEED_KEY) && paths->key == NULL)
+	if ((need & LAB_NEED_KEY) && paths->key == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--key is required");
-	if ((need & NEED_CERT) && paths->cert == NULL)
+	if ((need & LAB_NEED_CERT) && paths->cert == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--cert is required");
-	if ((need & NEED_PEER) && paths->peer_cert == NULL)
+	if ((need & LAB_NEED_PEER) && paths->peer_cert == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
-	if ((need & NEED_TRUST) && paths->trust == NULL)
+	if ((need & LAB_NEED_TRUST) && paths->trust == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--trust is required");
 	return LAB_OK;
 }
@@ -115,9 +114,9 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = lab_io_args(argc, argv, valued, &io, rest, &nrest, err);
+	rc = lab_io_args(argc, argv, lab_wss_valued, &io, rest, &nrest, err);
 	if (rc == LAB_OK)
-		rc = parse_opts(rest, nrest, ops[k].need, &paths, &o, err);
+		rc = lab_wss_args(rest, nrest, ops[k].need, &paths, &o, err);
 	o.lim = io.lim;
 	if (rc == LAB_OK)
 		rc = lab_load_doc(&io, &in, &doc, err);
