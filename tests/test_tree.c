@@ -379,14 +379,17 @@ static void deep_built(void)
 
 	if (!CHECK_OK(dom_doc_new(&doc, &err), &err))
 		return;
-	bottom = dom_doc_node(doc);
+	/* Bottom up: each insertion checks the new parent's ancestors for a
+	 * cycle, and a detached parent has none, so building stays linear. */
 	for (i = 0; i < DEPTH; i++) {
 		if (!CHECK_OK(dom_create_element(doc, NULL, "e", &n, &err), &err) ||
-		    !CHECK_OK(dom_append(bottom, n, &err), &err))
+		    (top != NULL && !CHECK_OK(dom_append(n, top, &err), &err)))
 			goto out;
-		top = top != NULL ? top : n;
-		bottom = n;
+		bottom = bottom != NULL ? bottom : n;
+		top = n;
 	}
+	if (!CHECK_OK(dom_append(dom_doc_node(doc), top, &err), &err))
+		goto out;
 	CHECK_OK(dom_attr_set(bottom, NULL, "Id", "deep", 4, &err), &err);
 	CHECK_OK(dom_user_data_set(bottom, &key, &key, free_count, &freed,
 				   &err), &err);
