@@ -102,7 +102,13 @@ void lab_wss_teardown(void *ctx);
 int lab_ref_setup_input(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_ref_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_ref_setup_signed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_setup_encrypted(void **ctx, const lab_case_data *d,
+			    lab_err *err);
 int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_run_traverse(void *ctx, lab_err *err);
+int lab_ref_run_serialize(void *ctx, lab_err *err);
+int lab_ref_run_encrypt(void *ctx, lab_err *err);
+int lab_ref_run_decrypt(void *ctx, lab_err *err);
 int lab_ref_run_c14n(void *ctx, lab_err *err);
 int lab_ref_run_sign(void *ctx, lab_err *err);
 int lab_ref_run_verify(void *ctx, lab_err *err);

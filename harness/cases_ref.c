@@ -35,7 +35,8 @@ static int one_message(const ref_ctx *c, lab_ref_op op, const char *bytes,
 
 	wss_opts_default(&o);
 	o.ttl = BENCH_TTL;
-	if (op == LAB_REF_SIGN || op == LAB_REF_SEND) {
+	if (op == LAB_REF_SIGN || op == LAB_REF_SEND ||
+	    op == LAB_REF_ENCRYPT) {
 		paths.key = c->key;
 		paths.cert = c->cert;
 		paths.peer_cert = c->peer_cert;
@@ -97,6 +98,12 @@ int lab_ref_setup_signed(void **ctx, const lab_case_data *d, lab_err *err)
 	return setup(ctx, d, LAB_REF_SIGN, err);
 }
 
+int lab_ref_setup_encrypted(void **ctx, const lab_case_data *d,
+			    lab_err *err)
+{
+	return setup(ctx, d, LAB_REF_ENCRYPT, err);
+}
+
 int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	return setup(ctx, d, LAB_REF_SEND, err);
@@ -115,6 +122,26 @@ int lab_ref_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err)
 		lab_ref_teardown(c);
 		*ctx = NULL;
 	}
+	return rc;
+}
+
+int lab_ref_run_traverse(void *ctx, lab_err *err)
+{
+	ref_ctx *c = ctx;
+
+	(void)err;
+	lab_ref_traverse(c->doc, &c->sink);
+	return LAB_OK;
+}
+
+int lab_ref_run_serialize(void *ctx, lab_err *err)
+{
+	ref_ctx *c = ctx;
+	lab_buf out = LAB_BUF_INIT;
+	int rc = lab_ref_serialize(c->doc, &out, err);
+
+	c->sink = out.len;
+	lab_buf_free(&out);
 	return rc;
 }
 
@@ -145,6 +172,16 @@ int lab_ref_run_sign(void *ctx, lab_err *err)
 int lab_ref_run_verify(void *ctx, lab_err *err)
 {
 	return run_stage(ctx, LAB_REF_VERIFY, err);
+}
+
+int lab_ref_run_encrypt(void *ctx, lab_err *err)
+{
+	return run_stage(ctx, LAB_REF_ENCRYPT, err);
+}
+
+int lab_ref_run_decrypt(void *ctx, lab_err *err)
+{
+	return run_stage(ctx, LAB_REF_DECRYPT, err);
 }
 
 int lab_ref_run_send(void *ctx, lab_err *err)

@@ -20,6 +20,8 @@ static const struct {
 } ops[] = {
 	{"sign", LAB_REF_SIGN},
 	{"verify", LAB_REF_VERIFY},
+	{"encrypt", LAB_REF_ENCRYPT},
+	{"decrypt", LAB_REF_DECRYPT},
 	{"send", LAB_REF_SEND},
 	{"receive", LAB_REF_RECEIVE},
 };
@@ -39,7 +41,7 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 			break;
 	if (argc == 0 || k == sizeof ops / sizeof ops[0]) {
 		rc = lab_fail(err, LAB_EUSAGE,
-			      "ref needs sign, verify, send or receive");
+			      "ref needs sign, verify, encrypt, decrypt, send or receive");
 		goto out;
 	}
 	wss_opts_default(&o);

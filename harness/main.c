@@ -26,7 +26,7 @@ static const struct {
 	{"send", NULL, "send --key K.pem --cert C.pem --peer-cert PEER.pem [--cipher C] [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
 	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
 	{"ref", lab_cmd_ref,
-	 "ref sign|verify|send|receive [that command's options] [--max-input N] [FILE] [-o FILE]"},
+	 "ref sign|verify|encrypt|decrypt|send|receive [that command's options] [--max-input N] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
 	{"bench", lab_cmd_bench,
 	 "bench [--quick] [--ref] [--floor] [--full] [--data-seed N] [--keys DIR]"

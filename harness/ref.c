@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -951,7 +952,33 @@ out:
 
 /* ---- the operations -------------------------------------------------------------- */
 
-static int serialize(xmlDocPtr doc, lab_buf *out, lab_err *err)
+void lab_ref_traverse(xmlDocPtr doc, size_t *sink)
+{
+	xmlNodePtr n = (xmlNodePtr)doc;
+	size_t h = 0;
+
+	while (n != NULL) {
+		if (n->type == XML_ELEMENT_NODE)
+			h += (size_t)(uintptr_t)n->name ^
+			     (size_t)(uintptr_t)(n->ns != NULL ? n->ns->href
+							      : NULL);
+		else if (n->content != NULL)
+			h += n->content[0];
+		if (n->children != NULL &&
+		    (n->type == XML_ELEMENT_NODE ||
+		     n->type == XML_DOCUMENT_NODE)) {
+			n = n->children;
+			continue;
+		}
+		while (n != NULL && n->next == NULL)
+			n = n->parent;
+		if (n != NULL)
+			n = n->next;
+	}
+	*sink = h;
+}
+
+int lab_ref_serialize(xmlDocPtr doc, lab_buf *out, lab_err *err)
 {
 	xmlChar *bytes = NULL;
 	int n = 0, rc = LAB_OK;
@@ -970,43 +997,47 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 {
 	const ref_key *key = NULL, *cert = NULL, *peer = NULL, *trust = NULL;
 	int sender = op == LAB_REF_SIGN || op == LAB_REF_SEND;
+	int encrypts = op == LAB_REF_ENCRYPT || op == LAB_REF_SEND;
+	int decrypts = op == LAB_REF_DECRYPT || op == LAB_REF_RECEIVE;
+	int verifies = op == LAB_REF_VERIFY || op == LAB_REF_RECEIVE;
 	xmlNodePtr ts = NULL;
 	xmlDocPtr doc = NULL;
 	ref_msg m;
 	int rc = begin(err);
 
-	if (rc == LAB_OK && op != LAB_REF_VERIFY)
+	if (rc == LAB_OK && (sender || decrypts))
 		rc = get_key(KEY_PRIVATE, paths->key, "the private key (--key)",
 			     &key, err);
 	if (rc == LAB_OK && sender)
 		rc = get_key(KEY_CERT, paths->cert, "the certificate (--cert)",
 			     &cert, err);
-	if (rc == LAB_OK && op == LAB_REF_SEND)
+	if (rc == LAB_OK && encrypts)
 		rc = get_key(KEY_CERT, paths->peer_cert,
 			     "the recipient's certificate (--peer-cert)",
 			     &peer, err);
-	if (rc == LAB_OK && !sender)
+	if (rc == LAB_OK && verifies)
 		rc = get_key(KEY_CERT, paths->trust,
 			     "the trusted certificate (--trust)", &trust, err);
 	if (rc == LAB_OK)
 		rc = lab_ref_parse(bytes, len, &doc, err);
 	if (rc == LAB_OK)
-		rc = msg_open(doc, sender,
-			      sender ? LAB_EMALFORMED : LAB_ESECURITY, &m, err);
+		rc = msg_open(doc, sender || encrypts,
+			      sender || encrypts ? LAB_EMALFORMED : LAB_ESECURITY,
+			      &m, err);
 	if (rc == LAB_OK && sender)
 		rc = sign_msg(&m, key, cert, o, err);
-	if (rc == LAB_OK && op == LAB_REF_SEND)
+	if (rc == LAB_OK && encrypts)
 		rc = encrypt_msg(&m, peer, o->cipher, err);
-	if (rc == LAB_OK && !sender)
+	if (rc == LAB_OK && verifies)
 		rc = check_timestamp(&m, o->now, &ts, err);
 	/* Only the Body's content is replaced: the Security header and its
 	 * Timestamp stay the ones just checked. */
-	if (rc == LAB_OK && op == LAB_REF_RECEIVE)
+	if (rc == LAB_OK && decrypts)
 		rc = decrypt_msg(&m, key, err);
-	if (rc == LAB_OK && !sender)
+	if (rc == LAB_OK && verifies)
 		rc = verify_msg(&m, trust, ts, err);
 	if (rc == LAB_OK && out != NULL)
-		rc = serialize(doc, out, err);
+		rc = lab_ref_serialize(doc, out, err);
 	xmlFreeDoc(doc);
 	return rc;
 }

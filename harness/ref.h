@@ -37,6 +37,8 @@ int lab_ref_c14n(xmlDocPtr doc, lab_buf *out, size_t *len, lab_err *err);
 typedef enum lab_ref_op {
 	LAB_REF_SIGN,    /* paths: key, cert */
 	LAB_REF_VERIFY,  /* paths: trust */
+	LAB_REF_ENCRYPT, /* paths: peer_cert; o->cipher */
+	LAB_REF_DECRYPT, /* paths: key */
 	LAB_REF_SEND,    /* paths: key, cert, peer_cert; o->cipher */
 	LAB_REF_RECEIVE  /* paths: key, trust */
 } lab_ref_op;
@@ -51,6 +53,13 @@ typedef enum lab_ref_op {
 int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		    const wss_key_paths *paths, const wss_opts *o,
 		    lab_buf *out, lab_err *err);
+
+/* Walks every node of doc, reading names and the first byte of every
+ * value, as the traverse case does on domlab's tree; the sum is *sink. */
+void lab_ref_traverse(xmlDocPtr doc, size_t *sink);
+
+/* The document as libxml2 writes it (xmlDocDumpMemory), appended. */
+int lab_ref_serialize(xmlDocPtr doc, lab_buf *out, lab_err *err);
 
 /* At exit only: frees the key cache and shuts xmlsec1 and libxml2 down;
  * no lab_ref_* call may follow. */

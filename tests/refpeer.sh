@@ -66,6 +66,15 @@ send_receive() {
 	same_body "$4: ${1:-domlab} send, ${2:-domlab} receive ($3)" "$T/received.xml"
 }
 
+# encrypt_decrypt ENCRYPTER DECRYPTER CIPHER NAME: encryption alone.
+encrypt_decrypt() {
+	check "$4: ${1:-domlab} encrypt ($3)" "$DOMLAB" $1 encrypt --peer-cert "$K/bob.cert.pem" \
+		--cipher $3 "$T/in.xml" -o "$T/encrypted.xml"
+	check "$4: ${2:-domlab} decrypts ${1:-domlab}'s message ($3)" \
+		"$DOMLAB" $2 decrypt --key "$K/bob.key.pem" "$T/encrypted.xml" -o "$T/decrypted.xml"
+	same_body "$4: ${1:-domlab} encrypt, ${2:-domlab} decrypt ($3)" "$T/decrypted.xml"
+}
+
 for spec in "quakes --size 2048" "quakes --size 204800" "ints --count 800" "strings --count 200"; do
 	name=$(echo "$spec" | tr -d ' -')
 	"$DOMLAB" gen $spec --seed 5 >"$T/in.xml" || { bad "gen $spec"; continue; }
@@ -75,6 +84,8 @@ for spec in "quakes --size 2048" "quakes --size 204800" "ints --count 800" "stri
 	for cipher in aes256-gcm aes128-cbc; do
 		send_receive ref "" $cipher "$name"
 		send_receive "" ref $cipher "$name"
+		encrypt_decrypt ref "" $cipher "$name"
+		encrypt_decrypt "" ref $cipher "$name"
 	done
 done
 
