@@ -71,6 +71,10 @@ typedef struct lab_case {
 	int (*run)(void *ctx, lab_err *err);
 	int (*info)(void *ctx, lab_case_info *out, lab_err *err);
 	void (*teardown)(void *ctx);
+	/* The datasets a run without --full keeps, NULL-terminated (NULL:
+	 * all of `datasets`): the pipeline's stages run on every dataset
+	 * only in full mode, to keep the default comparison short. */
+	const char *const *core;
 } lab_case;
 
 extern const lab_case lab_cases[];

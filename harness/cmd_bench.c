@@ -178,20 +178,22 @@ static int make_jobs(const bench_opts *o, const lab_buf *bufs,
 	*njobs = 0;
 	for (i = 0; i < lab_ncases; i++) {
 		const lab_case *c = &lab_cases[i];
+		const char *const *sets;
 
 		/* --icount names its case, whatever the flags. */
 		if (o->icount == NULL &&
 		    ((c->ref && !o->ref) || (is_floor(c) && !o->floor)))
 			continue;
-		for (k = 0; c->datasets[k] != NULL; k++) {
+		sets = !o->full && c->core != NULL ? c->core : c->datasets;
+		for (k = 0; sets[k] != NULL; k++) {
 			lab_bench_job *j = &jobs[*njobs];
 			size_t d;
 
-			if (!find_dataset(c->datasets[k], &d))
+			if (!find_dataset(sets[k], &d))
 				return lab_fail(err, LAB_EUSAGE,
 						"case %s names unknown dataset "
 						"%s",
-						c->stage, c->datasets[k]);
+						c->stage, sets[k]);
 			if (!wanted(&lab_datasets[d], o))
 				continue;
 			j->c = c;
