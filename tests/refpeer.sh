@@ -75,7 +75,7 @@ encrypt_decrypt() {
 	same_body "$4: ${1:-domlab} encrypt, ${2:-domlab} decrypt ($3)" "$T/decrypted.xml"
 }
 
-for spec in "quakes --size 2048" "quakes --size 204800" "ints --count 800" "strings --count 200"; do
+for spec in "quakes --size 2048" "quakes --size 204800" "ints --count 800" "strings --count 200" "wide" "deep"; do
 	name=$(echo "$spec" | tr -d ' -')
 	"$DOMLAB" gen $spec --seed 5 >"$T/in.xml" || { bad "gen $spec"; continue; }
 	body "$T/in.xml" "$T/in.body"
