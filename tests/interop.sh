@@ -18,25 +18,10 @@ REF=$S/reference/xmlsec-wss
 SOAP=http://schemas.xmlsoap.org/soap/envelope/
 WSU=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd
 NOW=1796000000
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL interop: $*"; }
-check() { # check WHAT CMD...: CMD must exit 0
-	what=$1
-	shift
-	if "$@" >"$T/out" 2>"$T/err"; then ok; else bad "$what: $(head -c 300 "$T/err")"; fi
-}
-
-for need in "$C14N/INDEX.tsv" "$REF/verify-wss.sh" "$WSS/keys/cert.pem" "$K/alice.cert.pem"; do
-	[ -e "$need" ] || { echo "interop: missing $need"; echo "0 passed, 1 failed"; exit 1; }
-done
-for tool in xmlsec1 xmllint openssl perl pkg-config cc; do
-	command -v $tool >/dev/null || { echo "interop: $tool is not installed"; echo "0 passed, 1 failed"; exit 1; }
-done
+SUITE=interop
+. "$(dirname "$0")/lib.sh"
+need_files "$C14N/INDEX.tsv" "$REF/verify-wss.sh" "$WSS/keys/cert.pem" "$K/alice.cert.pem"
+need_tools xmlsec1 xmllint openssl perl pkg-config cc
 
 # ---- C14N conformance: every whole-document and single-subtree case ----
 tab=$(printf '\t')
@@ -175,5 +160,4 @@ for who in "mallory.key.pem alice.cert.pem decryption failed" "bob.key.pem mallo
 	[ ! -s "$T/out" ] && ok || bad "receive with $key, trusting $trust wrote to stdout"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -12,25 +12,10 @@ DOMLAB=${1:?usage: refpeer.sh path/to/domlab}
 K=${DOMLAB_KEYS:-build/keys}
 SOAP=http://schemas.xmlsoap.org/soap/envelope/
 NOW=1796000000
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL refpeer: $*"; }
-check() { # check WHAT CMD...: CMD must exit 0
-	what=$1
-	shift
-	if "$@" >"$T/out" 2>"$T/err"; then ok; else bad "$what: $(head -c 300 "$T/err")"; fi
-}
-
-for need in "$K/alice.key.pem" "$K/bob.cert.pem"; do
-	[ -e "$need" ] || { echo "refpeer: missing $need"; echo "0 passed, 1 failed"; exit 1; }
-done
-for tool in perl cmp; do
-	command -v $tool >/dev/null || { echo "refpeer: $tool is not installed"; echo "0 passed, 1 failed"; exit 1; }
-done
+SUITE=refpeer
+. "$(dirname "$0")/lib.sh"
+need_files "$K/alice.key.pem" "$K/bob.cert.pem"
+need_tools perl cmp
 
 SIGNER="--key $K/alice.key.pem --cert $K/alice.cert.pem"
 RECIPIENT="--key $K/bob.key.pem --trust $K/alice.cert.pem"
@@ -110,5 +95,4 @@ rc=$?
 # The unchanged message still verifies: the refusal was the byte's doing.
 check "ref verifies domlab's unchanged message" "$DOMLAB" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
