@@ -54,6 +54,8 @@ typedef struct c14n {
 	size_t cap_cand, cap_ns, cap_attr;
 	const char *xml_prefix;
 	const char *xml_ns;
+	lab_buf *content;        /* wss_c14n_tee's copy of top's content */
+	int capturing;           /* between top's start and end tags */
 	char buf[OUT_BUF];
 } c14n;
 
@@ -63,30 +65,32 @@ static void nomem(c14n *c)
 		c->rc = lab_fail(c->err, LAB_ENOMEM, "out of memory in c14n");
 }
 
-static void flush(c14n *c)
+/* The sink, and the content copy while inside top. */
+static void emit(c14n *c, const char *p, size_t n)
 {
-	int r;
+	int r = c->sink(c->ctx, p, n);
 
-	if (c->rc != LAB_OK || c->len == 0)
-		return;
-	r = c->sink(c->ctx, c->buf, c->len);
-	c->len = 0;
 	if (r != 0)
 		c->rc = lab_fail(c->err, r, "c14n output was refused");
+	else if (c->capturing && lab_buf_put(c->content, p, n) != LAB_OK)
+		nomem(c);
+}
+
+static void flush(c14n *c)
+{
+	if (c->rc != LAB_OK || c->len == 0)
+		return;
+	emit(c, c->buf, c->len);
+	c->len = 0;
 }
 
 /* Beyond what fits the buffer: whole buffers straight to the sink. */
 static void put_slow(c14n *c, const char *p, size_t n)
 {
 	if (n >= OUT_BUF) {
-		int r;
-
 		flush(c);
-		if (c->rc != LAB_OK)
-			return;
-		r = c->sink(c->ctx, p, n);
-		if (r != 0)
-			c->rc = lab_fail(c->err, r, "c14n output was refused");
+		if (c->rc == LAB_OK)
+			emit(c, p, n);
 		return;
 	}
 	while (n > 0 && c->rc == LAB_OK) {
@@ -432,6 +436,10 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		put(c, "\"", 1);
 	}
 	put(c, ">", 1);
+	if (apex && c->content != NULL) {
+		flush(c);
+		c->capturing = 1;
+	}
 out:
 	dom_attr_list_release(el, &al);
 }
@@ -440,6 +448,10 @@ static void end_element(c14n *c, const dom_node *el)
 {
 	const frame *f = &c->frames[--c->nframes];
 
+	if (el == c->top && c->content != NULL) {
+		flush(c);
+		c->capturing = 0;
+	}
 	put(c, "</", 2);
 	put_name(c, dom_prefix(el), dom_local_name(el));
 	put(c, ">", 1);
@@ -581,6 +593,12 @@ static int prepare(c14n *c, const dom_node *top)
 int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	     void *ctx, lab_err *err)
 {
+	return wss_c14n_tee(top, opts, sink, ctx, NULL, err);
+}
+
+int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
+		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err)
+{
 	c14n *c;
 	int rc;
 
@@ -595,6 +613,7 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	c->top = top;
 	c->sink = sink;
 	c->ctx = ctx;
+	c->content = dom_node_type(top) == DOM_ELEMENT ? content : NULL;
 	c->err = err;
 	c->rc = prepare(c, top);
 	if (c->rc == LAB_OK) {

@@ -1,10 +1,13 @@
 /*
  * xenc.c - encrypting the Body's content and decrypting it back.
  *
- * The plaintext is the Body's children as the serializer writes them:
- * a fragment that parses back in the Body's namespace context, which is
- * what XML Encryption's Content type means and what xmlsec1 produces and
- * expects.  After decryption the fragment is parsed in place
+ * The plaintext is the Body's children as a fragment that parses back in
+ * the Body's namespace context, which is what XML Encryption's Content
+ * type means and what xmlsec1 produces and expects: on send, the exc-c14n
+ * of the content that signing already produced (one walk for digest and
+ * plaintext; what is encrypted is then exactly what was signed, without
+ * the comments and unused namespace declarations the signature does not
+ * cover), otherwise the serializer's output.  After decryption the fragment is parsed in place
  * (dom_parse_into) and the EncryptedData removed.
  */
 #include "wss/xenc.h"
@@ -30,17 +33,24 @@ static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 	return rc != LAB_OK ? rc : wss_add_b64(cv, p, n, err);
 }
 
-/* The Body's children serialized one after the other, then removed. */
-static int take_content(wss_msg *m, lab_buf *pt, lab_err *err)
+/* The Body's children serialized one after the other (unless signing
+ * left their canonical form in m->content), then removed. */
+static int take_content(wss_msg *m, lab_buf *pt, const lab_buf **plain,
+			lab_err *err)
 {
 	dom_node *c;
 
-	for (c = dom_first_child(m->body); c != NULL; c = dom_next_sibling(c)) {
-		int rc = dom_serialize(c, pt, err);
+	*plain = pt;
+	if (m->content != NULL && m->content->len > 0)
+		*plain = m->content;
+	else
+		for (c = dom_first_child(m->body); c != NULL;
+		     c = dom_next_sibling(c)) {
+			int rc = dom_serialize(c, pt, err);
 
-		if (rc != LAB_OK)
-			return rc;
-	}
+			if (rc != LAB_OK)
+				return rc;
+		}
 	while ((c = dom_first_child(m->body)) != NULL)
 		dom_node_free(c);
 	return LAB_OK;
@@ -149,6 +159,7 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 {
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT, ct = LAB_BUF_INIT;
+	const lab_buf *plain = &pt;
 	size_t keylen = wss_cipher_key_len(cipher);
 	char ed_id[32], ek_id[32];
 	int rc;
@@ -161,9 +172,10 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	if (rc == LAB_OK)
 		rc = wss_random(key, keylen, err);
 	if (rc == LAB_OK)
-		rc = take_content(m, &pt, err);
+		rc = take_content(m, &pt, &plain, err);
 	if (rc == LAB_OK)
-		rc = wss_encrypt(cipher, key, pt.data, pt.len, &ct, err);
+		rc = wss_encrypt(cipher, key, plain->data, plain->len, &ct,
+				 err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_data(m, cipher, ed_id, ek_id, &ct, err);
 	if (rc == LAB_OK)
