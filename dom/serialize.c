@@ -58,6 +58,11 @@ static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
 		const char *run = s;
 		unsigned char r;
 
+		/* Four bytes a test while nothing needs replacing. */
+		while (end - s >= 4 &&
+		       (t[(unsigned char)s[0]] | t[(unsigned char)s[1]] |
+			t[(unsigned char)s[2]] | t[(unsigned char)s[3]]) == 0)
+			s += 4;
 		while (s < end && t[(unsigned char)*s] == 0)
 			s++;
 		if (put(b, run, (size_t)(s - run)) != LAB_OK)
