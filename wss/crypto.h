@@ -121,6 +121,12 @@ int wss_cipher_from_name(const char *name, wss_cipher *out);
 int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
 		size_t n, lab_buf *out, lab_err *err);
 /*
+ * The same, in place: b holds the plaintext on entry and the octets on
+ * success (one buffer instead of two); on failure it is wiped and empty.
+ */
+int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
+			 lab_err *err);
+/*
  * Appends the plaintext of ct[0..n).  Every failure on the data -- short
  * input, bad tag, bad padding -- is the same LAB_ESECURITY "decryption
  * failed", and leaves out->len unchanged with no plaintext in out's
@@ -128,6 +134,14 @@ int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
  */
 int wss_decrypt(wss_cipher c, const unsigned char *key, const void *ct,
 		size_t n, lab_buf *out, lab_err *err);
+/*
+ * The same, in place: the plaintext of buf[0..n) is left at
+ * buf[*off .. *off + *len), where its ciphertext was (no second buffer).
+ * On failure, the same single error, and buf is wiped.
+ */
+int wss_decrypt_in_place(wss_cipher c, const unsigned char *key,
+			 unsigned char *buf, size_t n, size_t *off, size_t *len,
+			 lab_err *err);
 
 /* ---- randomness -------------------------------------------------------- */
 

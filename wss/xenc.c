@@ -35,7 +35,7 @@ static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 
 /* The Body's children serialized one after the other (unless signing
  * left their canonical form in m->content), then removed. */
-static int take_content(wss_msg *m, lab_buf *pt, const lab_buf **plain,
+static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
 			lab_err *err)
 {
 	dom_node *c;
@@ -158,8 +158,8 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 		     lab_err *err)
 {
 	unsigned char key[MAX_KEY];
-	lab_buf pt = LAB_BUF_INIT, ct = LAB_BUF_INIT;
-	const lab_buf *plain = &pt;
+	lab_buf pt = LAB_BUF_INIT;
+	lab_buf *plain = &pt;
 	size_t keylen = wss_cipher_key_len(cipher);
 	char ed_id[32], ek_id[32];
 	int rc;
@@ -173,16 +173,15 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 		rc = wss_random(key, keylen, err);
 	if (rc == LAB_OK)
 		rc = take_content(m, &pt, &plain, err);
+	/* The plaintext buffer becomes the ciphertext's. */
 	if (rc == LAB_OK)
-		rc = wss_encrypt(cipher, key, plain->data, plain->len, &ct,
-				 err);
+		rc = wss_encrypt_in_place(cipher, key, plain, err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_data(m, cipher, ed_id, ek_id, &ct, err);
+		rc = add_encrypted_data(m, cipher, ed_id, ek_id, plain, err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_key(m, peer, ek_id, ed_id, key, keylen, err);
 	OPENSSL_cleanse(key, sizeof key);
 	lab_buf_free(&pt);
-	lab_buf_free(&ct);
 	return rc;
 }
 
@@ -249,10 +248,11 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 			size_t keylen, int bad, const dom_limits *lim,
 			lab_err *err)
 {
-	lab_buf ct = LAB_BUF_INIT, pt = LAB_BUF_INIT;
+	lab_buf ct = LAB_BUF_INIT;
 	const char *type = dom_attr_value(ed, NULL, m->n.Type);
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(ed);
+	size_t off = 0, len = 0;
 	wss_cipher cipher;
 	lab_err ignored;
 	int rc;
@@ -272,20 +272,21 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 	rc = cipher_value(m, ed, &ct, err);
 	if (rc != LAB_OK)
 		goto out;
-	/* One message for every way the rest can fail. */
-	if (bad || keylen != wss_cipher_key_len(cipher) ||
-	    wss_decrypt(cipher, key, ct.data, ct.len, &pt, &ignored) != LAB_OK ||
-	    dom_parse_into(parent, ed, pt.data != NULL ? pt.data : "", pt.len,
-			   lim, &ignored) != LAB_OK) {
+	/* One message for every way the rest can fail.  The plaintext is
+	 * decrypted where its ciphertext lies: one buffer, not two. */
+	if (bad || keylen != wss_cipher_key_len(cipher) || ct.data == NULL ||
+	    wss_decrypt_in_place(cipher, key, (unsigned char *)ct.data, ct.len,
+				 &off, &len, &ignored) != LAB_OK ||
+	    dom_parse_into(parent, ed, ct.data + off, len, lim,
+			   &ignored) != LAB_OK) {
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 		goto out;
 	}
 	dom_node_free(ed);
 out:
-	if (pt.data != NULL)
-		OPENSSL_cleanse(pt.data, pt.len);
+	if (ct.data != NULL)
+		OPENSSL_cleanse(ct.data, ct.len);
 	lab_buf_free(&ct);
-	lab_buf_free(&pt);
 	return rc;
 }
 
