@@ -359,6 +359,31 @@ int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
 	return cert_wrap(x, "certificate", out, err);
 }
 
+int wss_cert_from_der_known(const unsigned char *der, size_t len,
+			    const wss_cert *known, wss_cert **out,
+			    lab_err *err)
+{
+	wss_cert *c;
+
+	if (known == NULL || len != known->der_len ||
+	    memcmp(der, known->der, len) != 0)
+		return wss_cert_from_der(der, len, out, err);
+	/* The same bytes make the same certificate: share the parsed one
+	 * (d2i_X509 and its key decoder are most of a small receive). */
+	c = dom_calloc(1, sizeof *c);
+	if (c == NULL || (c->der = dom_malloc(len)) == NULL ||
+	    X509_up_ref(known->x509) != 1) {
+		wss_cert_free(c);
+		return nomem(err);
+	}
+	memcpy(c->der, der, len);
+	c->der_len = len;
+	c->x509 = known->x509;
+	c->pub = known->pub;
+	*out = c;
+	return LAB_OK;
+}
+
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len)
 {
 	*len = c->der_len;

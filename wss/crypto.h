@@ -40,6 +40,11 @@ int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err);
  * after it are LAB_EMALFORMED. */
 int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
 		      lab_err *err);
+/* The same, but when der is known's DER (the trusted peer's certificate,
+ * the common case) a reference to known instead of a second parse. */
+int wss_cert_from_der_known(const unsigned char *der, size_t len,
+			    const wss_cert *known, wss_cert **out,
+			    lab_err *err);
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len);
 /* 1 when both hold the same DER bytes, else 0. */
 int wss_cert_equal(const wss_cert *a, const wss_cert *b);

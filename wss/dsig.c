@@ -258,7 +258,7 @@ out:
 
 /* The certificate KeyInfo names: STR -> Reference -> our BST. */
 static int key_info_cert(const wss_msg *m, const dom_node *ki,
-			 wss_cert **cert, lab_err *err)
+			 const wss_cert *trust, wss_cert **cert, lab_err *err)
 {
 	const dom_node *str, *ref;
 	const char *vt;
@@ -285,7 +285,7 @@ static int key_info_cert(const wss_msg *m, const dom_node *ki,
 	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &bst,
 			 err);
 	if (rc == LAB_OK)
-		rc = wss_bst_cert(m, bst, cert, err);
+		rc = wss_bst_cert(m, bst, trust, cert, err);
 	return rc;
 }
 
@@ -339,7 +339,7 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 				NULL, err);
 	}
 	if (rc == LAB_OK)
-		rc = key_info_cert(m, ki, &cert, err);
+		rc = key_info_cert(m, ki, trust, &cert, err);
 	if (rc == LAB_OK && !wss_cert_equal(cert, trust))
 		rc = lab_fail(err, LAB_ESECURITY,
 			      "signing certificate is not the trusted one");
