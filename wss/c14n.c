@@ -12,7 +12,9 @@
  * PrefixList.  Names are interned, so "differs" is a pointer compare.
  *
  * The walk is iterative (a hand-built tree has no depth bound) and output
- * is buffered before it reaches the sink, so a digest sees large updates.
+ * is buffered before it reaches the sink, so a digest sees large updates;
+ * a run longer than the buffer goes to the sink whole.  Escaping scans
+ * with lookup tables and copies unescaped runs at once.
  */
 #include "wss/c14n.h"
 
