@@ -236,6 +236,15 @@ static int cmp_ns(const void *a, const void *b)
 }
 
 /* Attributes without a namespace first, then by (namespace URI, local). */
+/* strcmp's order; most names differ in their first byte, which then
+ * decides without a call. */
+static int name_cmp(const char *x, const char *y)
+{
+	if (*x != *y)
+		return (unsigned char)*x - (unsigned char)*y;
+	return strcmp(x, y);
+}
+
 static int cmp_attr(const void *a, const void *b)
 {
 	const dom_attr *x = *(const dom_attr *const *)a;
@@ -246,11 +255,11 @@ static int cmp_attr(const void *a, const void *b)
 
 		if (x->ns == NULL || y->ns == NULL)
 			return (x->ns != NULL) - (y->ns != NULL);
-		r = strcmp(x->ns, y->ns);
+		r = name_cmp(x->ns, y->ns);
 		if (r != 0)
 			return r;
 	}
-	return strcmp(x->local, y->local);
+	return name_cmp(x->local, y->local);
 }
 
 /* An element's attributes are few: insertion sort with the compare
