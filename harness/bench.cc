@@ -7,7 +7,7 @@
 //
 // Every case gets, before timing, one cold call (its first in the
 // process; its CPU time is reported as cold_ns) and one warm call measured
-// with dom/alloc.h, whose allocs, alloc_bytes and peak_bytes are user
+// with dom/alloc.h, whose allocs, heap_allocs, alloc_bytes and peak_bytes are user
 // counters so they survive into the repetition aggregates.  The
 // MemoryManager feeds Google Benchmark's own memory fields as well, but
 // 1.7.1 drops them from aggregates and reports max_bytes_used,
@@ -130,6 +130,7 @@ void Run(benchmark::State& state, Job* j) {
                           static_cast<int64_t>(j->job->data.len));
   state.counters["cold_ns"] = j->cold_ns;
   state.counters["allocs"] = static_cast<double>(j->mem.allocs);
+  state.counters["heap_allocs"] = static_cast<double>(j->mem.heap_allocs);
   state.counters["alloc_bytes"] = static_cast<double>(j->mem.bytes);
   state.counters["peak_bytes"] = static_cast<double>(j->mem.peak);
   if (j->info.elements > 0) {
