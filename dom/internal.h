@@ -102,6 +102,12 @@ dom_element *dom__new_element(dom_doc *doc, const char *ns,
 			      const char *prefix, const char *local);
 dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 			  size_t len);
+/*
+ * The same without the copy: s[len] must be NUL and s must live as long
+ * as the document (the insitu parser's text, which is in its arena).
+ */
+dom_chars *dom__new_chars_ref(dom_doc *doc, dom_type type, const char *s,
+			      size_t len);
 
 /* Links child as parent's last child; no checks (the parser's path). */
 void dom__link_last(dom_node *parent, dom_node *child);

@@ -144,6 +144,21 @@ dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 	return c;
 }
 
+dom_chars *dom__new_chars_ref(dom_doc *doc, dom_type type, const char *s,
+			      size_t len)
+{
+	dom_chars *c;
+
+	if (len > UINT32_MAX)
+		return NULL;
+	c = new_node(doc, sizeof *c, type);
+	if (c == NULL)
+		return NULL;
+	c->value = s;
+	c->base.len = (uint32_t)len;
+	return c;
+}
+
 int dom__intern_name(dom_doc *doc, const char *ns, const char *qname,
 		     const char **ins, const char **prefix,
 		     const char **local, lab_err *err)

@@ -185,7 +185,12 @@ static void data_files(void)
 			continue;
 		t_context("roundtrip/%s", e->d_name);
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		if (CHECK(t_read_file(path, &in) == 0))
+		if (!CHECK(t_read_file(path, &in) == 0))
+			;
+		else if (!t_reads_dtds() &&
+			 memmem(in.data, in.len, "<!DOCTYPE", 9) != NULL)
+			T_DTD_REFUSED(in.data, in.len, e->d_name);
+		else
 			compare(in.data, in.len, OPTIONS | XML_PARSE_DTDATTR);
 		lab_buf_free(&in);
 		n++;
