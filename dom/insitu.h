@@ -56,6 +56,14 @@ int dom__insitu_name_char(uint32_t c, int start);
 size_t dom__insitu_ref(const char *s, char *out, size_t *used,
 		       const char **why);
 
+/*
+ * Whether s[0..n) uses only the characters of a URI reference (RFC 3986:
+ * ASCII, no space, '%' only before two hex digits).  Namespace names must
+ * be URI references; libxml2 refuses more (it parses them), this is the
+ * part that needs no parser.
+ */
+int dom__insitu_uri_chars(const char *s, size_t n);
+
 /* ---- the input (insitu_input.c) ---- */
 
 typedef struct dom_insitu_input {

@@ -184,3 +184,30 @@ size_t dom__insitu_ref(const char *s, char *out, size_t *used,
 		       : "'&' does not start a reference";
 	return 0;
 }
+
+static int hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+int dom__insitu_uri_chars(const char *s, size_t n)
+{
+	static const char other[] = "-._~:/?#[]@!$&'()*+,;=";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || (c != '\0' && strchr(other, c)))
+			continue;
+		if (c == '%' && i + 2 < n &&
+		    hex(s[i + 1]) && hex(s[i + 2])) {
+			i += 2;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}

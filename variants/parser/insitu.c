@@ -195,6 +195,9 @@ static int scan_name(parser *ps, char **pp, char **colon, const char *what)
 			start = 0;
 		}
 	}
+	if (*p == ':' && *colon != NULL)
+		return MALFORMED(ps, p, "%s: a qualified name has one colon at "
+				 "most", what);
 	if (start) {
 		if (p == ps->end)
 			return MALFORMED(ps, p, "document ends inside %s", what);
@@ -440,22 +443,20 @@ static int pseudo_attr(parser *ps, char **pp, const char *name, char **v,
 	return LAB_OK;
 }
 
-static int all_of(const char *s, size_t n, const char *set, int first_alpha)
+/* An encoding name: [A-Za-z] ([A-Za-z0-9._] | '-')*. */
+static int enc_name(const char *s, size_t n)
 {
 	size_t i;
 
-	if (n == 0)
-		return 0;
 	for (i = 0; i < n; i++) {
 		char c = s[i];
 		int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 
-		if (i == 0 && first_alpha && !alpha)
-			return 0;
-		if (!alpha && !(c >= '0' && c <= '9') && strchr(set, c) == NULL)
+		if (!alpha && (i == 0 || (!(c >= '0' && c <= '9') &&
+					  c != '.' && c != '_' && c != '-')))
 			return 0;
 	}
-	return 1;
+	return n > 0;
 }
 
 /* After "<?xml" and white space, at the very start. */
@@ -471,7 +472,9 @@ static int xml_decl(parser *ps, char **pp)
 		return rc;
 	if (!found)
 		return MALFORMED(ps, p, "the XML declaration has no version");
-	if (n < 3 || strncmp(v, "1.", 2) != 0 || !all_of(v + 2, n - 2, "", 0))
+	/* "1." alone too, as libxml2 reads it. */
+	if (n < 2 || strncmp(v, "1.", 2) != 0 ||
+	    strspn(v + 2, "0123456789") != n - 2)
 		return MALFORMED(ps, p, "XML version '%.*s' is not supported",
 				 (int)n, v);
 	d->version = dom_intern(ps->doc, v, n);
@@ -481,7 +484,7 @@ static int xml_decl(parser *ps, char **pp)
 	if (rc != LAB_OK)
 		return rc;
 	/* Which encodings are read was settled with the input. */
-	if (found && !all_of(v, n, "._-", 1))
+	if (found && !enc_name(v, n))
 		return MALFORMED(ps, p, "invalid encoding name '%.*s'", (int)n, v);
 	d->encoding = (uint8_t)(found || ps->in.transcoded);
 	rc = pseudo_attr(ps, &p, "standalone", &v, &n, &found);
@@ -713,6 +716,9 @@ static int declare(parser *ps, size_t n, size_t *ndecls)
 			       memcmp(a->value, XMLNS_NS, a->vlen) == 0))
 			return MALFORMED(ps, a->end, "the namespace '%s' cannot "
 					 "be declared", a->value);
+		if (!dom__insitu_uri_chars(a->value, a->vlen))
+			return MALFORMED(ps, a->end, "namespace name '%s' is not "
+					 "a URI", a->value);
 		if (a->local != NULL && a->vlen == 0)
 			return MALFORMED(ps, a->end, "prefix '%s' cannot be bound "
 					 "to an empty namespace", a->local);
@@ -954,7 +960,10 @@ static int markup(parser *ps, char **pp)
 			*pp = p + 3;
 			return comment(ps, pp);
 		}
-		if (strncmp(p, "![CDATA[", 8) == 0 && ps->depth > 0) {
+		if (strncmp(p, "![CDATA[", 8) == 0) {
+			if (ps->depth == 0)
+				return MALFORMED(ps, p - 1, "CDATA is not allowed "
+						 "outside the root element");
 			*pp = p + 8;
 			return cdata(ps, pp);
 		}
