@@ -117,7 +117,7 @@ $(OUT)/libdom.a: $(DOM_OBJ)
 
 $(OUT)/domlab: $(CLI_OBJ) $(OUT)/libdom.a
 	@echo "  LD  $@"
-	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(XMLSEC_LIBS) $(LIBS) -lbenchmark
+	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
 
 $(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
 	@echo "  LD  $@"
