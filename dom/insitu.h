@@ -19,8 +19,8 @@
 enum {
 	IS_TEXT = 1,    /* text that needs no work: not < & ] CR, not >= 0x80 */
 	IS_ATTR = 2,    /* attribute value byte that needs no work */
-	IS_NAME = 4,    /* ASCII name byte other than ':', or >= 0x80 */
-	IS_NSTART = 8,  /* ASCII name start byte, or >= 0x80 */
+	IS_NAME = 4,    /* ASCII name byte other than ':' */
+	IS_NSTART = 8,  /* ASCII name start byte other than ':' */
 	IS_SPACE = 16,  /* XML white space */
 	IS_ASCII = 32   /* a valid ASCII character other than CR */
 };
@@ -66,8 +66,12 @@ int dom__insitu_uri_chars(const char *s, size_t n);
 
 /* ---- the input (insitu_input.c) ---- */
 
+/* NUL bytes after the text: the terminator, and room to read a word
+ * past any byte of it. */
+#define DOM_INSITU_PAD 9
+
 typedef struct dom_insitu_input {
-	char *text;        /* UTF-8, NUL-terminated, mutable, in the arena */
+	char *text;        /* UTF-8, NUL-padded, mutable, in the arena */
 	size_t len;
 	const char *orig;  /* the same bytes, never changed: for positions */
 	char *owned;       /* orig when it is a transcoding of ours */

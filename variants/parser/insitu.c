@@ -52,6 +52,14 @@ typedef struct rawattr {
 	int decl;           /* xmlns or xmlns:p */
 } rawattr;
 
+/* A qualified name as it appears in the text (tag names are never
+ * rewritten, so the first occurrence can stand for later ones). */
+typedef struct qmemo {
+	const char *src;
+	size_t len;
+	const char *prefix, *local;
+} qmemo;
+
 typedef struct parser {
 	dom_doc *doc;
 	const dom_limits *lim;
@@ -65,6 +73,8 @@ typedef struct parser {
 	rawattr *attrs;
 	size_t capattrs;
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
+	const char *memo[256]; /* recently interned names, by a cheap hash */
+	qmemo qnames[256];     /* the same for qualified names in tags */
 	size_t capseen;
 	int rooted;         /* the root element has been read */
 } parser;
@@ -158,11 +168,12 @@ static int reference(parser *ps, char **r, char **w)
 }
 
 /*
- * The name at *pp (a QName: at most one colon, not first or last); its
- * end goes to *pp and the colon, if any, to *colon.  Non-ASCII names are
- * checked against XML 1.0's name characters.
+ * The name at *pp when it is not plain ASCII, or not a name: the full
+ * rules (a QName: at most one colon, not first or last; non-ASCII
+ * characters checked against XML 1.0's name characters).
  */
-static int scan_name(parser *ps, char **pp, char **colon, const char *what)
+static int scan_name_slow(parser *ps, char **pp, char **colon,
+			  const char *what)
 {
 	char *p = *pp;
 	int start = 1;
@@ -208,6 +219,71 @@ static int scan_name(parser *ps, char **pp, char **colon, const char *what)
 				 (size_t)(p - *pp), ps->lim->max_name);
 	*pp = p;
 	return LAB_OK;
+}
+
+/*
+ * The QName at *pp; its end goes to *pp and the colon, if any, to
+ * *colon.  Inline for the common case, ASCII names: a table loop per
+ * part; anything else is scan_name_slow's.
+ */
+static inline int scan_name(parser *ps, char **pp, char **colon,
+			    const char *what)
+{
+	char *p = *pp;
+
+	*colon = NULL;
+	if (!dom__is((unsigned char)*p, IS_NSTART))
+		return scan_name_slow(ps, pp, colon, what);
+	while (dom__is((unsigned char)*++p, IS_NAME))
+		;
+	if (*p == ':' && dom__is((unsigned char)p[1], IS_NSTART)) {
+		*colon = p++;
+		while (dom__is((unsigned char)*++p, IS_NAME))
+			;
+	}
+	if (*p == ':' || (unsigned char)*p >= 0x80 ||
+	    (size_t)(p - *pp) > ps->lim->max_name)
+		return scan_name_slow(ps, pp, colon, what);
+	*pp = p;
+	return LAB_OK;
+}
+
+/* Whether a[0..n) == b[0..n), byte by byte: stops at the first
+ * difference, so b may run into the text's terminating NUL. */
+static inline int same(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The same for two spans of the text, a word at a time: the padding
+ * after the text (DOM_INSITU_PAD) makes reading up to 8 bytes past
+ * either span safe.  The last word is masked to the n bytes that count.
+ */
+static inline int same_text(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	if (n == 0)
+		return 1;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return ((x ^ y) << (64 - 8 * n)) == 0;
+#else
+	return ((x ^ y) >> (64 - 8 * n)) == 0;
+#endif
 }
 
 /* ---- character data ---- */
@@ -564,9 +640,49 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 	return LAB_OK;
 }
 
+/*
+ * Interns s[0..n).  A document repeats a few names: a memo keyed by
+ * length and end bytes answers most with one compare instead of a full
+ * hash and probe of the document's table.
+ */
 static const char *intern(parser *ps, const char *s, size_t n)
 {
-	return dom_intern(ps->doc, s, n);
+	const char **m;
+
+	if (n == 0)
+		return ps->doc->empty;
+	m = &ps->memo[(n * 7 + (unsigned char)s[0] * 31 +
+		       (unsigned char)s[n - 1]) & 255];
+	if (*m != NULL && dom_names_len(*m) == n && same(*m, s, n))
+		return *m;
+	*m = dom_intern(ps->doc, s, n);
+	return *m;
+}
+
+/* The interned prefix (NULL: none) and local name of s[0..n), whose
+ * colon is at colon (NULL: none), remembered per spelling. */
+static int split_qname(parser *ps, const char *s, size_t n, const char *colon,
+		 const char **prefix, const char **local)
+{
+	qmemo *m = &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
+				(unsigned char)s[n - 1]) & 255];
+
+	if (m->len != n || m->src == NULL || !same_text(m->src, s, n)) {
+		const char *l = colon != NULL ? colon + 1 : s;
+
+		m->src = NULL;
+		m->prefix = colon != NULL
+				    ? dom_intern(ps->doc, s, (size_t)(colon - s))
+				    : NULL;
+		m->local = dom_intern(ps->doc, l, (size_t)(s + n - l));
+		if (m->local == NULL || (colon != NULL && m->prefix == NULL))
+			return nomem(ps);
+		m->src = s;
+		m->len = n;
+	}
+	*prefix = m->prefix;
+	*local = m->local;
+	return LAB_OK;
 }
 
 static int is_xmlns(const char *s, size_t n)
@@ -588,15 +704,13 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 		a->local = intern(ps, colon + 1, (size_t)(p - colon - 1));
 	} else if (colon == NULL && is_xmlns(name, (size_t)(p - name))) {
 		a->decl = 1;
-	} else if (colon != NULL) {
-		a->prefix = intern(ps, name, (size_t)(colon - name));
-		a->local = intern(ps, colon + 1, (size_t)(p - colon - 1));
-		if (a->prefix == NULL)
-			return nomem(ps);
 	} else {
-		a->local = intern(ps, name, (size_t)(p - name));
+		rc = split_qname(ps, name, (size_t)(p - name), colon, &a->prefix,
+			   &a->local);
+		if (rc != LAB_OK)
+			return rc;
 	}
-	if (a->local == NULL && !(a->decl && colon == NULL))
+	if (a->decl && colon != NULL && a->local == NULL)
 		return nomem(ps);
 	p = skip_space(p);
 	if (*p != '=')
@@ -671,6 +785,30 @@ static long duplicate(parser *ps, size_t n, int byns)
 #undef K1
 #undef K2
 #undef SKIP
+}
+
+/*
+ * Whether two of the n attributes could be duplicates either way: both
+ * kinds need the same local name (declarations: the same declared
+ * prefix), so a 64-bit set of local names with no repeat rules both out
+ * in one pass, and duplicate() runs only when it finds one.
+ */
+static int may_clash(const parser *ps, size_t n)
+{
+	uint64_t seen = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const rawattr *a = &ps->attrs[i];
+		uint64_t bit = (uint64_t)1 << (hash2(a->local, a->decl ? ps
+								       : NULL) >>
+					       26);
+
+		if (seen & bit)
+			return 1;
+		seen |= bit;
+	}
+	return 0;
 }
 
 static const char *lookup(const parser *ps, const char *prefix)
@@ -790,7 +928,7 @@ static int start_tag(parser *ps, char **pp)
 	char *p = *pp, *qname = p, *colon, *name_end;
 	const char *prefix = NULL, *local, *ns;
 	size_t n = 0, ndecls, nattrs, i, nbind = ps->nbinds;
-	int empty, rc;
+	int empty, rc, clash;
 	long dup;
 
 	rc = scan_name(ps, &p, &colon, "an element name");
@@ -824,7 +962,8 @@ static int start_tag(parser *ps, char **pp)
 			return rc;
 		n++;
 	}
-	dup = duplicate(ps, n, 0);
+	clash = may_clash(ps, n);
+	dup = clash ? duplicate(ps, n, 0) : -1;
 	if (dup == -2)
 		return nomem(ps);
 	if (dup >= 0) {
@@ -840,25 +979,22 @@ static int start_tag(parser *ps, char **pp)
 	rc = declare(ps, n, &ndecls);
 	if (rc != LAB_OK)
 		return rc;
+	if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
+		return MALFORMED(ps, name_end, "element names cannot use the "
+				 "xmlns prefix");
+	rc = split_qname(ps, qname, (size_t)(name_end - qname), colon, &prefix,
+		   &local);
+	if (rc != LAB_OK)
+		return rc;
 	if (colon != NULL) {
-		if (is_xmlns(qname, (size_t)(colon - qname)))
-			return MALFORMED(ps, name_end, "element names cannot use "
-					 "the xmlns prefix");
-		prefix = intern(ps, qname, (size_t)(colon - qname));
-		local = intern(ps, colon + 1, (size_t)(name_end - colon - 1));
-		if (prefix == NULL)
-			return nomem(ps);
 		ns = lookup(ps, prefix);
 		if (ns == NULL)
 			return MALFORMED(ps, name_end, "namespace prefix '%s' of "
 					 "<%.*s> is not declared", prefix,
 					 (int)(name_end - qname), qname);
 	} else {
-		local = intern(ps, qname, (size_t)(name_end - qname));
 		ns = lookup(ps, NULL);
 	}
-	if (local == NULL)
-		return nomem(ps);
 	if (ns == doc->empty)
 		ns = NULL;
 	for (i = 0; i < n; i++) {
@@ -872,7 +1008,7 @@ static int start_tag(parser *ps, char **pp)
 					 "attribute '%s:%s' is not declared",
 					 a->prefix, a->prefix, a->local);
 	}
-	dup = duplicate(ps, n, 1);
+	dup = clash ? duplicate(ps, n, 1) : -1;
 	if (dup == -2)
 		return nomem(ps);
 	if (dup >= 0)
@@ -911,8 +1047,20 @@ static int end_tag(parser *ps, char **pp)
 {
 	char *p = *pp, *name = p, *colon;
 	const frame *f = &ps->stack[ps->depth];
-	int rc = scan_name(ps, &p, &colon, "an end tag");
+	int rc;
 
+	/* The open element's name, spelled the same and not continued. */
+	if (ps->depth > 0 && same_text(f->qname, p, f->qlen)) {
+		unsigned char c = (unsigned char)p[f->qlen];
+
+		if (c == '>') {
+			ps->nbinds = f->nbind;
+			ps->depth--;
+			*pp = p + f->qlen + 1;
+			return LAB_OK;
+		}
+	}
+	rc = scan_name(ps, &p, &colon, "an end tag");
 	if (rc != LAB_OK)
 		return rc;
 	if (ps->depth == 0) {
