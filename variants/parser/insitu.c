@@ -600,8 +600,17 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 		char *q = r;
 		unsigned char c;
 
-		while (dom__is((unsigned char)*q, IS_ATTR))
-			q++;
+		while (dom__is((unsigned char)q[0], IS_ATTR)) {
+			if (!dom__is((unsigned char)q[1], IS_ATTR)) {
+				q += 1;
+				break;
+			}
+			if (!dom__is((unsigned char)q[2], IS_ATTR)) {
+				q += 2;
+				break;
+			}
+			q += 3;
+		}
 		if (w != r)
 			memmove(w, r, (size_t)(q - r));
 		w += q - r;
@@ -659,26 +668,37 @@ static const char *intern(parser *ps, const char *s, size_t n)
 	return *m;
 }
 
+/* split_qname's miss: interns both parts and remembers them in m. */
+static int remember_qname(parser *ps, qmemo *m, const char *s, size_t n,
+			  const char *colon)
+{
+	const char *l = colon != NULL ? colon + 1 : s;
+
+	m->src = NULL;
+	m->prefix = colon != NULL ? dom_intern(ps->doc, s, (size_t)(colon - s))
+				  : NULL;
+	m->local = dom_intern(ps->doc, l, (size_t)(s + n - l));
+	if (m->local == NULL || (colon != NULL && m->prefix == NULL))
+		return nomem(ps);
+	m->src = s;
+	m->len = n;
+	return LAB_OK;
+}
+
 /* The interned prefix (NULL: none) and local name of s[0..n), whose
  * colon is at colon (NULL: none), remembered per spelling. */
-static int split_qname(parser *ps, const char *s, size_t n, const char *colon,
-		 const char **prefix, const char **local)
+static inline int split_qname(parser *ps, const char *s, size_t n,
+			      const char *colon, const char **prefix,
+			      const char **local)
 {
 	qmemo *m = &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
 				(unsigned char)s[n - 1]) & 255];
 
 	if (m->len != n || m->src == NULL || !same_text(m->src, s, n)) {
-		const char *l = colon != NULL ? colon + 1 : s;
+		int rc = remember_qname(ps, m, s, n, colon);
 
-		m->src = NULL;
-		m->prefix = colon != NULL
-				    ? dom_intern(ps->doc, s, (size_t)(colon - s))
-				    : NULL;
-		m->local = dom_intern(ps->doc, l, (size_t)(s + n - l));
-		if (m->local == NULL || (colon != NULL && m->prefix == NULL))
-			return nomem(ps);
-		m->src = s;
-		m->len = n;
+		if (rc != LAB_OK)
+			return rc;
 	}
 	*prefix = m->prefix;
 	*local = m->local;
@@ -788,27 +808,20 @@ static long duplicate(parser *ps, size_t n, int byns)
 }
 
 /*
- * Whether two of the n attributes could be duplicates either way: both
- * kinds need the same local name (declarations: the same declared
- * prefix), so a 64-bit set of local names with no repeat rules both out
- * in one pass, and duplicate() runs only when it finds one.
+ * Whether attribute a could duplicate one read before it on the tag,
+ * either way: both kinds need the same local name (declarations: the
+ * same declared prefix), so a 64-bit set of the local names seen rules
+ * both out, and duplicate() runs only when this finds a repeat.
  */
-static int may_clash(const parser *ps, size_t n)
+static inline int may_clash(const parser *ps, const rawattr *a,
+			    uint64_t *seen)
 {
-	uint64_t seen = 0;
-	size_t i;
+	uint64_t bit = (uint64_t)1 << (hash2(a->local, a->decl ? ps : NULL) >>
+				       26);
+	int repeat = (*seen & bit) != 0;
 
-	for (i = 0; i < n; i++) {
-		const rawattr *a = &ps->attrs[i];
-		uint64_t bit = (uint64_t)1 << (hash2(a->local, a->decl ? ps
-								       : NULL) >>
-					       26);
-
-		if (seen & bit)
-			return 1;
-		seen |= bit;
-	}
-	return 0;
+	*seen |= bit;
+	return repeat;
 }
 
 static const char *lookup(const parser *ps, const char *prefix)
@@ -823,13 +836,15 @@ static const char *lookup(const parser *ps, const char *prefix)
 	return NULL;
 }
 
-/* The declarations among n attributes: checked, bound, counted. */
-static int declare(parser *ps, size_t n, size_t *ndecls)
+/* The declarations among n attributes: checked, bound, counted (*ndecls
+ * kept, *nxmlns all the xmlns attributes). */
+static int declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 {
 	dom_doc *doc = ps->doc;
 	size_t i;
 
 	*ndecls = 0;
+	*nxmlns = 0;
 	for (i = 0; i < n; i++) {
 		rawattr *a = &ps->attrs[i];
 		const char *uri;
@@ -838,6 +853,7 @@ static int declare(parser *ps, size_t n, size_t *ndecls)
 
 		if (!a->decl)
 			continue;
+		(*nxmlns)++;
 		if (a->local == doc->xml_prefix) {
 			if (!is_xml)
 				return MALFORMED(ps, a->end, "the xml prefix "
@@ -927,8 +943,11 @@ static int start_tag(parser *ps, char **pp)
 	dom_doc *doc = ps->doc;
 	char *p = *pp, *qname = p, *colon, *name_end;
 	const char *prefix = NULL, *local, *ns;
-	size_t n = 0, ndecls, nattrs, i, nbind = ps->nbinds;
-	int empty, rc, clash;
+	rawattr *a;
+	size_t n = 0, ndecls, nxmlns, nattrs, i, nbind = ps->nbinds;
+	size_t longest = 0, xmlns_seen = 0, prefixed = 0;
+	uint64_t locals = 0;
+	int empty, rc, clash = 0;
 	long dup;
 
 	rc = scan_name(ps, &p, &colon, "an element name");
@@ -957,18 +976,22 @@ static int start_tag(parser *ps, char **pp)
 		if (grow((void **)&ps->attrs, &ps->capattrs, n + 1,
 			 sizeof *ps->attrs) != 0)
 			return nomem(ps);
-		rc = attribute(ps, &p, &ps->attrs[n]);
+		a = &ps->attrs[n];
+		rc = attribute(ps, &p, a);
 		if (rc != LAB_OK)
 			return rc;
+		if (!a->decl && a->vlen > longest)
+			longest = a->vlen;
+		xmlns_seen += a->decl != 0;
+		prefixed += a->prefix != NULL;
+		clash |= may_clash(ps, a, &locals);
 		n++;
 	}
-	clash = may_clash(ps, n);
 	dup = clash ? duplicate(ps, n, 0) : -1;
 	if (dup == -2)
 		return nomem(ps);
 	if (dup >= 0) {
-		const rawattr *a = &ps->attrs[dup];
-
+		a = &ps->attrs[dup];
 		return MALFORMED(ps, a->end, "%s '%s%s%s' appears twice",
 				 a->decl ? "namespace declaration" : "attribute",
 				 a->decl ? "xmlns" : a->prefix ? a->prefix : "",
@@ -976,7 +999,8 @@ static int start_tag(parser *ps, char **pp)
 					 : a->prefix ? ":" : "",
 				 a->local ? a->local : "");
 	}
-	rc = declare(ps, n, &ndecls);
+	ndecls = nxmlns = 0;
+	rc = xmlns_seen > 0 ? declare(ps, n, &ndecls, &nxmlns) : LAB_OK;
 	if (rc != LAB_OK)
 		return rc;
 	if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
@@ -997,9 +1021,8 @@ static int start_tag(parser *ps, char **pp)
 	}
 	if (ns == doc->empty)
 		ns = NULL;
-	for (i = 0; i < n; i++) {
-		rawattr *a = &ps->attrs[i];
-
+	for (i = 0; i < n && prefixed > 0; i++) {
+		a = &ps->attrs[i];
 		if (a->decl || a->prefix == NULL)
 			continue;
 		a->ns = lookup(ps, a->prefix);
@@ -1016,20 +1039,16 @@ static int start_tag(parser *ps, char **pp)
 				 "namespace '%s' appears twice",
 				 ps->attrs[dup].local, ps->attrs[dup].ns);
 	/* The limits, in the order and words of the libxml2 path. */
-	for (i = 0, nattrs = 0; i < n; i++)
-		nattrs += ps->attrs[i].decl == 0;
+	nattrs = n - nxmlns;
 	if (ps->depth + 1 > ps->lim->max_depth)
 		return MALFORMED(ps, p, "elements nested deeper than the limit "
 				 "of %zu", ps->lim->max_depth);
 	if (nattrs > ps->lim->max_attrs)
 		return MALFORMED(ps, p, "%zu attributes on <%s>, over the limit "
 				 "of %zu", nattrs, local, ps->lim->max_attrs);
-	for (i = 0; i < n; i++)
-		if (ps->attrs[i].decl == 0 &&
-		    ps->attrs[i].vlen > ps->lim->max_text)
-			return MALFORMED(ps, p, "attribute value of %zu bytes is "
-					 "over the limit of %zu",
-					 ps->attrs[i].vlen, ps->lim->max_text);
+	if (longest > ps->lim->max_text)
+		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
+				 "the limit of %zu", longest, ps->lim->max_text);
 	rc = build(ps, ns, prefix, local, n, ndecls, empty, qname,
 		   (size_t)(name_end - qname));
 	if (rc != LAB_OK)
