@@ -6,10 +6,15 @@
  * attributes, namespaces and the reserved prefixes, names, characters,
  * truncation, the one root.  Then the DTD policy: parser=libxml2 reads
  * a DTD, parser=insitu refuses it saying why; an entity other than the
- * five predefined is refused by both.
+ * five predefined is refused by both.  And the inputs the fuzz target
+ * (tests/fuzz/insitu.c) found, kept in tests/fuzz/regress/insitu/:
+ * bad-* refused, ok-* parsed, by either parser.
  * Not tested here: limits (test_limits.c), external resources
  * (test_errors.c).
  */
+#include <dirent.h>
+#include <stdio.h>
+
 #include "tests/util.h"
 
 static void refused_at(const char *in, size_t len, unsigned long line)
@@ -136,8 +141,42 @@ static void dtd_policy(void)
 	dom_doc_free(doc);
 }
 
+static void fuzz_regressions(void)
+{
+	char dir[1024], path[1400];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	t_data_path(dir, sizeof dir, "../fuzz/regress/insitu");
+	d = opendir(dir);
+	if (!CHECK_MSG(d != NULL, "cannot open %s", dir))
+		return;
+	while ((e = readdir(d)) != NULL) {
+		lab_buf in = LAB_BUF_INIT;
+		int bad = strncmp(e->d_name, "bad-", 4) == 0;
+
+		if (!bad && strncmp(e->d_name, "ok-", 3) != 0)
+			continue;
+		t_context("%s", e->d_name);
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (CHECK(t_read_file(path, &in) == 0)) {
+			if (bad)
+				refused_at(in.data, in.len, 0);
+			else
+				dom_doc_free(T_PARSE_N(in.data, in.len));
+		}
+		lab_buf_free(&in);
+		n++;
+	}
+	closedir(d);
+	t_context(NULL);
+	CHECK_MSG(n >= 4, "only %zu files in %s", n, dir);
+}
+
 const t_case tests_profile[] = {
 	{"profile/malformed", malformed},
 	{"profile/dtd_policy", dtd_policy},
+	{"profile/fuzz_regressions", fuzz_regressions},
 	{NULL, NULL},
 };
