@@ -185,7 +185,7 @@ size_t dom__insitu_ref(const char *s, char *out, size_t *used,
 	return 0;
 }
 
-static int hex(char c)
+static int is_hex(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
 	       (c >= 'A' && c <= 'F');
@@ -203,7 +203,7 @@ int dom__insitu_uri_chars(const char *s, size_t n)
 		    (c >= '0' && c <= '9') || (c != '\0' && strchr(other, c)))
 			continue;
 		if (c == '%' && i + 2 < n &&
-		    hex(s[i + 1]) && hex(s[i + 2])) {
+		    is_hex(s[i + 1]) && is_hex(s[i + 2])) {
 			i += 2;
 			continue;
 		}

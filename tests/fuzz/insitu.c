@@ -103,12 +103,13 @@ static void same_node(const dom_node *o, xmlNodePtr x)
 		[XML_COMMENT_NODE] = DOM_COMMENT,
 	};
 	const char *v;
-	size_t len, n, i = 0;
+	size_t len;
 
 	if ((size_t)x->type >= sizeof types / sizeof types[0] ||
 	    types[x->type] != dom_node_type(o))
 		differ("node type", "", "");
 	if (x->type == XML_ELEMENT_NODE) {
+		size_t n, i = 0;
 		const dom_nsdecl *d = dom_ns_decls(o, &n);
 		xmlNsPtr ns;
 		xmlAttrPtr a;
@@ -203,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dom_doc *doc = NULL;
 	xmlDocPtr x = NULL;
 	lab_err err;
-	int rc, ok;
+	int rc;
 
 	if (size > 1 << 20)
 		return 0;
@@ -211,7 +212,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != LAB_OK && (err.line == 0 || err.col == 0))
 		differ("error without a position", err.msg, "");
 	if (comparable(data, size)) {
-		ok = libxml2_parse(data, size, &x);
+		int ok = libxml2_parse(data, size, &x);
+
 		if (ok >= 0 && ok != (rc == LAB_OK))
 			differ("well-formedness", rc == LAB_OK ? "accepted"
 							       : err.msg,

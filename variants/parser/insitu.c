@@ -370,7 +370,7 @@ static int until(parser *ps, char **pp, const char *term, size_t tlen,
 		 const char *where, char **s, size_t *len)
 {
 	char *r = *pp, *w = r;
-	int comment = term[0] == '-';
+	int in_comment = term[0] == '-';
 	int rc;
 
 	*s = r;
@@ -388,7 +388,7 @@ static int until(parser *ps, char **pp, const char *term, size_t tlen,
 		if (c == (unsigned char)term[0] &&
 		    strncmp(r, term, tlen) == 0) {
 			break;
-		} else if (comment && c == '-' && r[1] == '-') {
+		} else if (in_comment && c == '-' && r[1] == '-') {
 			return MALFORMED(ps, r + 2, "'--' is not allowed in a "
 					 "comment");
 		} else if (c == (unsigned char)term[0]) {
