@@ -11,6 +11,7 @@
 #ifndef DOM_INTERNAL_H
 #define DOM_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dom/alloc.h"
@@ -29,12 +30,22 @@ struct dom_node {
 	uint8_t flags;
 };
 
-/* Text, CDATA, comment, PI. */
+/*
+ * Text, CDATA, comment, PI.  `target` is the PI's (interned); the other
+ * three are allocated without it (dom__chars_size), 8 bytes a node less
+ * on the commonest node there is, so only PI code may touch it.
+ */
 typedef struct dom_chars {
 	dom_node base;
 	const char *value;
-	const char *target; /* PI only; interned */
+	const char *target;
 } dom_chars;
+
+static inline size_t dom__chars_size(int type)
+{
+	return type == DOM_PI ? sizeof(dom_chars)
+			      : offsetof(dom_chars, target);
+}
 
 /*
  * The attributes of one element: an array in document order, which every

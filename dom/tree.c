@@ -133,7 +133,7 @@ dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 
 	if (len > UINT32_MAX)
 		return NULL;
-	c = new_node(doc, sizeof *c, type);
+	c = new_node(doc, dom__chars_size(type), type);
 	if (c == NULL)
 		return NULL;
 	v = dom_arena_strndup(&doc->arena, s, len);
@@ -151,7 +151,7 @@ dom_chars *dom__new_chars_ref(dom_doc *doc, dom_type type, const char *s,
 
 	if (len > UINT32_MAX)
 		return NULL;
-	c = new_node(doc, sizeof *c, type);
+	c = new_node(doc, dom__chars_size(type), type);
 	if (c == NULL)
 		return NULL;
 	c->value = s;

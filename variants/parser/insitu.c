@@ -295,7 +295,8 @@ static int add_chars(parser *ps, dom_type type, const char *target,
 
 	if (c == NULL)
 		return nomem(ps);
-	c->target = target;
+	if (type == DOM_PI)
+		c->target = target;
 	dom__link_last(ps->stack[ps->depth].node, &c->base);
 	return LAB_OK;
 }
