@@ -176,11 +176,15 @@ test-one: all keys
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
+# build applies only under parser=libxml2 (insitu builds the tree itself),
+# so its flip is also measured there: the last variant against the one
+# before it.
 BENCH_VARIANTS := doom2010 xerces best \
   hash-shared-direct-cached-cached vector-shared-direct-cached-cached \
   adaptive-pernode-direct-cached-cached adaptive-shared-built-cached-cached \
   adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
-  adaptive-shared-direct-cached-cached-libxml2
+  adaptive-shared-direct-cached-cached-libxml2 \
+  adaptive-shared-built-cached-cached-libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

@@ -73,10 +73,10 @@ typedef struct parser {
 	rawattr *attrs;
 	size_t capattrs;
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
-	const char *memo[256]; /* recently interned names, by a cheap hash */
-	qmemo qnames[256];     /* the same for qualified names in tags */
 	size_t capseen;
 	int rooted;         /* the root element has been read */
+	const char *memo[256]; /* recently interned names, by a cheap hash */
+	qmemo qnames[256];     /* the same for qualified names in tags */
 } parser;
 
 static int fail_at(parser *ps, const char *at, int code, const char *fmt, ...)
