@@ -1,8 +1,8 @@
 #!/bin/sh
 # compare.sh - what `make compare` and `make bench` run: builds each
 # variant named on the command line, runs `domlab bench` on each with
-# repetitions, runs the libxml2 reference (--ref) and the floor (--floor)
-# once each, optionally counts instructions per iteration under callgrind,
+# repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
+# pugi: cases, also behind --ref) and the floor (--floor) once each, optionally counts instructions per iteration under callgrind,
 # and writes results/<run-id>/ (Google Benchmark JSON and console log per
 # run, summary.md, plots/); results/latest points at the newest.
 #
@@ -91,18 +91,20 @@ for v in "$@"; do
 		tr '\n' ' ')" >>"$out/variants.txt"
 done
 
-# The reference and the floor never touch the DOM: any binary will do.
+# The reference, pugixml and the floor never touch the DOM: any binary
+# will do.
 host=$1
 for v in "$@"; do
 	[ "$v" = best ] && host=best
 done
-runs="$* ref floor"
-nruns=$((n + 2))
+runs="$* ref pugixml floor"
+nruns=$((n + 3))
 
 # args RUN: the domlab flags that select RUN's cases.
 args() {
 	case $1 in
 	ref) echo "--ref --benchmark_filter=^ref:" ;;
+	pugixml) echo "--ref --benchmark_filter=^pugi:" ;;
 	floor) echo "--floor --benchmark_filter=^floor:" ;;
 	*) echo "" ;;
 	esac
@@ -111,7 +113,7 @@ args() {
 # bin RUN: the binary RUN runs in.
 bin() {
 	case $1 in
-	ref | floor) echo "$BUILD_DIR/$host/domlab" ;;
+	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab" ;;
 	*) echo "$BUILD_DIR/$1/domlab" ;;
 	esac
 }
