@@ -13,17 +13,19 @@ PRESETS := doom2010 xerces best
 
 # The axes, the variable that picks each, and the choices per preset, one
 # word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
-AXES     := attrs  userdata build  attrlist keys
-AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS
-preset_doom2010 := vector pernode built copy reload
-preset_xerces   := vector shared direct cached cached
-preset_best     := adaptive shared direct cached cached
+AXES     := attrs  userdata build  attrlist keys tokens io
+AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS TOKENS IO
+preset_doom2010 := vector pernode built copy reload list unbuffered
+preset_xerces   := vector shared direct cached cached hash buffered
+preset_best     := adaptive shared direct cached cached hash buffered
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
 choices_build    := built direct
 choices_attrlist := copy cached
 choices_keys     := reload cached
+choices_tokens   := list hash
+choices_io       := unbuffered buffered
 
 NAXES := $(words $(AXES))
 AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
@@ -174,7 +176,9 @@ test-one: all keys
 BENCH_VARIANTS := doom2010 xerces best \
   hash-shared-direct-cached-cached vector-shared-direct-cached-cached \
   adaptive-pernode-direct-cached-cached adaptive-shared-built-cached-cached \
-  adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload
+  adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
+  adaptive-shared-direct-cached-cached-list \
+  adaptive-shared-direct-cached-cached-hash-unbuffered
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

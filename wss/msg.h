@@ -10,6 +10,8 @@
 #include "dom/dom.h"
 #include "wss/profile.h"
 
+struct wss_attachment;
+
 typedef struct wss_msg {
 	dom_doc *doc;
 	wss_names n;
@@ -17,6 +19,9 @@ typedef struct wss_msg {
 	dom_node *header;   /* NULL until there is one */
 	dom_node *body;
 	dom_node *security; /* NULL until there is one */
+	/* The message's attachments (wss/attach.h), from wss_opts. */
+	const struct wss_attachment *att;
+	size_t natt;
 } wss_msg;
 
 /*
