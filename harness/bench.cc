@@ -132,6 +132,14 @@ void Run(benchmark::State& state, Job* j) {
   state.counters["allocs"] = static_cast<double>(j->mem.allocs);
   state.counters["alloc_bytes"] = static_cast<double>(j->mem.bytes);
   state.counters["peak_bytes"] = static_cast<double>(j->mem.peak);
+  // Scenario cases: per-request CPU time in us, the iteration's / R.
+  if (j->info.requests > 0) {
+    state.counters["requests"] = static_cast<double>(j->info.requests);
+    state.counters["us_per_request"] = benchmark::Counter(
+        static_cast<double>(j->info.requests) / 1e6,
+        benchmark::Counter::kIsIterationInvariantRate |
+            benchmark::Counter::kInvert);
+  }
   if (j->info.elements > 0) {
     state.counters["elements"] = static_cast<double>(j->info.elements);
     state.counters["attributes"] = static_cast<double>(j->info.attributes);

@@ -55,6 +55,7 @@ typedef struct lab_case_info {
 	size_t elements;
 	size_t attributes;
 	size_t tree_bytes; /* arena bytes the tree uses */
+	size_t requests;   /* scenario cases: requests per iteration */
 } lab_case_info;
 
 /*
@@ -140,6 +141,21 @@ int lab_floor_run_rsa_verify(void *ctx, lab_err *err);
 int lab_floor_run_oaep_wrap(void *ctx, lab_err *err);
 int lab_floor_run_oaep_unwrap(void *ctx, lab_err *err);
 void lab_floor_teardown(void *ctx);
+
+/*
+ * The scenario cases (harness/cases_scen.c): tokens/<R> (a dataset named
+ * by the request count R), attachment/<size> read from a pipe and
+ * attachment_file/<size> from a file.
+ */
+int lab_scen_setup_tokens(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_scen_run_tokens(void *ctx, lab_err *err);
+int lab_scen_tokens_info(void *ctx, lab_case_info *out, lab_err *err);
+int lab_scen_setup_attach(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_scen_setup_attach_file(void **ctx, const lab_case_data *d,
+			       lab_err *err);
+int lab_scen_run_attach_pipe(void *ctx, lab_err *err);
+int lab_scen_run_attach_file(void *ctx, lab_err *err);
+void lab_scen_teardown(void *ctx);
 
 /* One registered benchmark: a case on one dataset. */
 typedef struct lab_bench_job {
