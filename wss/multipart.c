@@ -29,7 +29,10 @@ typedef struct src {
 	wss_io *r;
 	const char *pre;
 	size_t npre;
-	int eof;
+	/* The message's line end, fixed by its first line: 1 CRLF, 0 LF,
+	 * -1 not yet known.  Mixing them would make a part's last byte
+	 * ambiguous (is "\r\n--B" CR then the delimiter?). */
+	int crlf;
 } src;
 
 static int src_read(src *s, char *p, size_t n, size_t *got, lab_err *err)
@@ -43,9 +46,19 @@ static int src_read(src *s, char *p, size_t n, size_t *got, lab_err *err)
 	if (k < n)
 		rc = wss_io_read(s->r, p + k, n - k, &more, err);
 	*got = k + more;
-	if (rc == LAB_OK && *got < n)
-		s->eof = 1;
 	return rc;
+}
+
+/* A line ended with CR LF (cr) or LF alone: the message's style, or the
+ * first line sets it. */
+static int line_end(src *s, int cr, lab_err *err)
+{
+	if (s->crlf < 0)
+		s->crlf = cr;
+	if (s->crlf != cr)
+		return lab_fail(err, LAB_EMALFORMED,
+				"MIME: lines end in CRLF and in LF alone");
+	return LAB_OK;
 }
 
 /* One line without its CRLF (or LF) into line[]; *len its length. */
@@ -71,8 +84,10 @@ static int read_line(src *s, char *line, size_t *len, lab_err *err)
 					WSS_MIME_MAX_LINE);
 		line[n++] = c;
 	}
-	if (n > 0 && line[n - 1] == '\r')
-		n--;
+	rc = line_end(s, n > 0 && line[n - 1] == '\r', err);
+	if (rc != LAB_OK)
+		return rc;
+	n -= (size_t)s->crlf;
 	line[n] = '\0';
 	*len = n;
 	return LAB_OK;
@@ -285,20 +300,11 @@ static int expect_bytes(src *s, const char *want, size_t n, const char *what,
 	return LAB_OK;
 }
 
-/* The line end after a delimiter: CRLF or LF. */
+/* The message's line end must come next. */
 static int expect_eol(src *s, const char *what, lab_err *err)
 {
-	char c;
-	size_t k;
-	int rc = src_read(s, &c, 1, &k, err);
-
-	if (rc == LAB_OK && k == 1 && c == '\r')
-		rc = src_read(s, &c, 1, &k, err);
-	if (rc != LAB_OK)
-		return rc;
-	if (k < 1 || c != '\n')
-		return lab_fail(err, LAB_EMALFORMED, "MIME: %s", what);
-	return LAB_OK;
+	return s->crlf ? expect_bytes(s, "\r\n", 2, what, err)
+		       : expect_bytes(s, "\n", 1, what, err);
 }
 
 static void part_free(wss_part *p)
@@ -471,15 +477,15 @@ static int read_message(src *s, size_t max, wss_multipart *m, lab_err *err)
 				goto out;
 			break;
 		}
-		if (k == 1 && end[0] == '\r')
+		if (k < 1 || end[0] != (s->crlf ? '\r' : '\n'))
+			rc = lab_fail(err, LAB_EMALFORMED,
+				      "MIME: a boundary is followed by "
+				      "neither a line end nor '--'");
+		else if (s->crlf)
 			rc = expect_bytes(s, "\n", 1,
 					  "a boundary is followed by neither "
 					  "a line end nor '--'",
 					  err);
-		else if (k < 1 || end[0] != '\n')
-			rc = lab_fail(err, LAB_EMALFORMED,
-				      "MIME: a boundary is followed by "
-				      "neither a line end nor '--'");
 	}
 	m->root = 0;
 	for (i = 0; i < m->n; i++)
@@ -511,7 +517,7 @@ out:
 int wss_multipart_read(wss_io *r, const char *pre, size_t npre, size_t max,
 		       wss_multipart *out, lab_err *err)
 {
-	src s = {r, pre, npre, 0};
+	src s = {r, pre, npre, -1};
 	int rc;
 
 	memset(out, 0, sizeof *out);
