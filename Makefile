@@ -170,6 +170,7 @@ test-one: all keys
 	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/harness.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/attach.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
