@@ -574,6 +574,17 @@ static int make_boundary(const char *root, size_t root_len,
 	return lab_fail(err, LAB_EUSAGE, "MIME: no boundary fits the content");
 }
 
+/* A Content-ID the writer can put in a header and a quoted parameter. */
+static int writable_id(const char *id)
+{
+	size_t n = strlen(id), i;
+
+	for (i = 0; i < n; i++)
+		if (id[i] <= ' ' || id[i] >= 0x7f || strchr("\"\\<>", id[i]))
+			return 0;
+	return n > 0 && n <= WSS_MIME_MAX_LINE - 20;
+}
+
 int wss_multipart_write(const char *root_id, const char *root,
 			size_t root_len, const wss_part *atts, size_t natts,
 			lab_buf *out, lab_err *err)
@@ -585,6 +596,12 @@ int wss_multipart_write(const char *root_id, const char *root,
 	if (natts + 1 > WSS_MIME_MAX_PARTS)
 		return lab_fail(err, LAB_EUSAGE, "MIME: more than %d parts",
 				WSS_MIME_MAX_PARTS);
+	for (i = 0; i <= natts; i++)
+		if (!writable_id(i == 0 ? root_id : atts[i - 1].id))
+			return lab_fail(err, LAB_EUSAGE,
+					"MIME: Content-ID '%.60s' has spaces, "
+					"quotes, brackets or control bytes",
+					i == 0 ? root_id : atts[i - 1].id);
 	rc = make_boundary(root, root_len, atts, natts, b, sizeof b, err);
 	if (rc != LAB_OK)
 		return rc;

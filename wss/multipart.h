@@ -58,7 +58,9 @@ int wss_multipart_sniff(unsigned char first);
  * Appends a message to out: the root part (text/xml, Content-ID root_id)
  * holding `root`, then the attachments (application/octet-stream), each
  * with its Content-ID and Content-Length.  The boundary is derived from
- * the content and checked not to occur in it.
+ * the content and checked not to occur in it.  Content-IDs must be
+ * printable ASCII without spaces, quotes, backslashes or angle brackets
+ * (LAB_EUSAGE otherwise).
  */
 int wss_multipart_write(const char *root_id, const char *root,
 			size_t root_len, const wss_part *atts, size_t natts,
