@@ -31,7 +31,6 @@ static void store_and_find(void)
 {
 	unsigned char id[WSS_SHA1_LEN], key[256], other[WSS_SHA1_LEN];
 	wss_token_store *s = NULL;
-	const unsigned char *got;
 	size_t i, len = 0;
 	lab_err err;
 
@@ -44,6 +43,8 @@ static void store_and_find(void)
 	}
 	CHECK_EQ_INT(wss_tokens_count(s), 3);
 	for (i = 0; i < 3; i++) {
+		const unsigned char *got;
+
 		token(i, id, key);
 		got = wss_tokens_get(s, id, &len);
 		if (CHECK(got != NULL))

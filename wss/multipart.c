@@ -120,13 +120,12 @@ static int read_headers(src *s, headers *h, lab_err *err)
 	char line[WSS_MIME_MAX_LINE + 2];
 	char *last = NULL;
 	size_t len = 0, used = 0;
-	int rc;
 
 	h->n = 0;
 	for (;;) {
 		char *colon, *slot;
+		int rc = read_line(s, line, &len, err);
 
-		rc = read_line(s, line, &len, err);
 		if (rc != LAB_OK)
 			return rc;
 		if (len == 0)

@@ -43,7 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int fd = -1;
 	wss_multipart m, again;
 	wss_part atts[WSS_MIME_MAX_PARTS];
-	const wss_part *orig[WSS_MIME_MAX_PARTS];
 	lab_buf out = LAB_BUF_INIT;
 	lab_err err;
 	size_t i, k = 0;
@@ -59,6 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (wss_multipart_write(m.parts[m.root].id, m.parts[m.root].body.data,
 				m.parts[m.root].body.len, atts, k, &out,
 				&err) == LAB_OK) {
+		const wss_part *orig[WSS_MIME_MAX_PARTS];
+
 		if (read_bytes(fd, (const uint8_t *)out.data, out.len, 0,
 			       &again) != LAB_OK ||
 		    again.n != m.n)
