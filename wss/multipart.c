@@ -40,9 +40,12 @@ static int src_read(src *s, char *p, size_t n, size_t *got, lab_err *err)
 	size_t k = s->npre < n ? s->npre : n, more = 0;
 	int rc = LAB_OK;
 
-	memcpy(p, s->pre, k);
-	s->pre += k;
-	s->npre -= k;
+	/* pre may be NULL when npre is 0. */
+	if (k > 0) {
+		memcpy(p, s->pre, k);
+		s->pre += k;
+		s->npre -= k;
+	}
 	if (k < n)
 		rc = wss_io_read(s->r, p + k, n - k, &more, err);
 	*got = k + more;
