@@ -30,7 +30,8 @@ const lab_dataset lab_datasets[] = {
 	{"strings-800", LAB_GEN_STRINGS, 0, 800, 0},
 	{"wide", LAB_GEN_WIDE, 0, 200, 0},
 	{"deep", LAB_GEN_DEEP, 0, 128, 0},
-	/* tokens/<R>: the message each of R requests sends. */
+	/* tokens/<R>: the message each of R requests sends (tokens_lookup/<R>
+	 * uses only the name). */
 	{"100", LAB_GEN_QUAKES, 2048, 0, 0},
 	{"200", LAB_GEN_QUAKES, 2048, 0, 0},
 	{"300", LAB_GEN_QUAKES, 2048, 0, 0},
@@ -325,7 +326,8 @@ static const char *const pipeline_core[] = {"quakes-2k", "quakes-200k",
 					     "quakes-2m", "quakes-20m",
 					     "ints-800", NULL};
 
-/* tokens/<R>: R = 100..700 by default, up to 10,000 with --full. */
+/* tokens/<R> and tokens_lookup/<R>: R = 100..700 by default, up to
+ * 10,000 with --full. */
 static const char *const token_sets[] = {"100", "200", "300", "400", "500",
 					 "600", "700", "1000", "2000",
 					 "5000", "10000", NULL};
@@ -362,6 +364,9 @@ const lab_case lab_cases[] = {
 	 NULL, lab_wss_teardown, pipeline_core},
 	{"tokens", token_sets, 0, lab_scen_setup_tokens, lab_scen_run_tokens,
 	 lab_scen_tokens_info, lab_scen_teardown, token_core},
+	{"tokens_lookup", token_sets, 0, lab_scen_setup_lookup,
+	 lab_scen_run_lookup, lab_scen_lookup_info, lab_scen_teardown,
+	 token_core},
 	{"attachment", attach_sets, 0, lab_scen_setup_attach,
 	 lab_scen_run_attach_pipe, NULL, lab_scen_teardown, NULL},
 	{"attachment_file", attach_sets, 0, lab_scen_setup_attach_file,

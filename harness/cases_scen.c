@@ -18,6 +18,17 @@
  * k-th lookup compares k identifiers, so the mean grows as (R+1)/2
  * comparisons.
  *
+ * tokens_lookup/<R>: the store's own work in request R, without the
+ * crypto that hides it in tokens/<R>.  Setup leaves the store as R-1
+ * request/reply cycles leave it (each token put and marked done: list
+ * holds R-1 tokens, hash none); one iteration is request R's store work:
+ * put its token (256 bytes of wrapped key, RSA-2048's), look it up as
+ * the reply does and check the key material, mark it done.  So every
+ * timed lookup sees R tokens under list, one under hash.  list's store
+ * grows with each iteration, so the harness rebuilds it between
+ * iterations, untimed (lab_case_info.reset); the run refuses a store in
+ * any other state.  Identifiers are SHA-1s, as the client's are.
+ *
  * attachment*: bob receives a message alice sent with the dataset's bytes
  * as its one attachment: read through the io reader, the multipart parsed,
  * the envelope decrypted and verified with the attachment's digest, the
@@ -50,7 +61,13 @@ static const char att_id[] = "attachment-1@domlab";
 typedef struct scen_ctx {
 	const lab_case_data *d;
 	char key[512], cert[512], peer_key[512], peer_cert[512];
-	size_t requests;   /* tokens: R */
+	size_t requests;   /* tokens*: R */
+	/* tokens_lookup: the store, the count setup left in it, the R
+	 * tokens' identifiers and the key material they all carry */
+	wss_token_store *store;
+	size_t base;
+	unsigned char (*ids)[WSS_SHA1_LEN];
+	unsigned char wrapped[256];
 	lab_buf msg;       /* attachment*: the multipart message */
 	char path[64];     /* attachment_file: where msg is, or "" */
 	size_t sink;
@@ -71,6 +88,8 @@ void lab_scen_teardown(void *ctx)
 	if (c->path[0] != '\0')
 		unlink(c->path);
 	lab_buf_free(&c->msg);
+	wss_tokens_free(c->store);
+	dom_free(c->ids);
 	dom_free(c);
 }
 
@@ -209,21 +228,32 @@ out:
 	return rc;
 }
 
-int lab_scen_setup_tokens(void **ctx, const lab_case_data *d, lab_err *err)
+/* A context for a tokens case: the dataset's name is R. */
+static int new_tokens_ctx(scen_ctx **out, const lab_case_data *d,
+			  lab_err *err)
 {
-	scen_ctx *c;
 	char *end;
-	int rc = new_ctx(&c, d, err);
+	int rc = new_ctx(out, d, err);
 
-	*ctx = NULL;
 	if (rc != LAB_OK)
 		return rc;
-	c->requests = strtoul(d->name, &end, 10);
-	if (*end != '\0' || c->requests == 0) {
-		lab_scen_teardown(c);
+	(*out)->requests = strtoul(d->name, &end, 10);
+	if (*end != '\0' || (*out)->requests == 0)
 		return lab_fail(err, LAB_EUSAGE,
 				"tokens: dataset '%s' is not a request count",
 				d->name);
+	return LAB_OK;
+}
+
+int lab_scen_setup_tokens(void **ctx, const lab_case_data *d, lab_err *err)
+{
+	scen_ctx *c;
+	int rc = new_tokens_ctx(&c, d, err);
+
+	*ctx = NULL;
+	if (rc != LAB_OK) {
+		lab_scen_teardown(c);
+		return rc;
 	}
 	*ctx = c;
 	return LAB_OK;
@@ -250,6 +280,95 @@ int lab_scen_tokens_info(void *ctx, lab_case_info *out, lab_err *err)
 
 	(void)err;
 	out->requests = c->requests;
+	return LAB_OK;
+}
+
+/* ---- tokens_lookup ---- */
+
+/* A fresh store as requests 1..R-1 leave it: each token put, its reply
+ * validated.  Nothing is looked up: that leaves the store as it is. */
+static int fill(void *ctx, lab_err *err)
+{
+	scen_ctx *c = ctx;
+	size_t i;
+	int rc;
+
+	wss_tokens_free(c->store);
+	c->store = NULL;
+	rc = wss_tokens_new(&c->store, err);
+	for (i = 0; rc == LAB_OK && i + 1 < c->requests; i++) {
+		rc = wss_tokens_put(c->store, c->ids[i], c->wrapped,
+				    sizeof c->wrapped, err);
+		if (rc == LAB_OK)
+			wss_tokens_done(c->store, c->ids[i]);
+	}
+	if (rc == LAB_OK)
+		c->base = wss_tokens_count(c->store);
+	return rc;
+}
+
+int lab_scen_setup_lookup(void **ctx, const lab_case_data *d, lab_err *err)
+{
+	scen_ctx *c;
+	size_t i;
+	int rc = new_tokens_ctx(&c, d, err);
+
+	*ctx = NULL;
+	if (rc == LAB_OK) {
+		c->ids = dom_malloc(c->requests * sizeof *c->ids);
+		if (c->ids == NULL)
+			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	}
+	for (i = 0; rc == LAB_OK && i < c->requests; i++)
+		if (wss_sha1(&i, sizeof i, c->ids[i]) != LAB_OK)
+			rc = lab_fail(err, LAB_ENOMEM, "digest failed");
+	for (i = 0; rc == LAB_OK && i < sizeof c->wrapped; i++)
+		c->wrapped[i] = (unsigned char)(i * 37 + 11);
+	if (rc == LAB_OK)
+		rc = fill(c, err);
+	if (rc != LAB_OK) {
+		lab_scen_teardown(c);
+		return rc;
+	}
+	*ctx = c;
+	return LAB_OK;
+}
+
+int lab_scen_run_lookup(void *ctx, lab_err *err)
+{
+	scen_ctx *c = ctx;
+	const unsigned char *id = c->ids[c->requests - 1], *key;
+	size_t key_len = 0;
+	int rc;
+
+	if (wss_tokens_count(c->store) != c->base)
+		return lab_fail(err, LAB_EUSAGE,
+				"tokens_lookup: the store holds %zu tokens, not "
+				"the %zu of %zu requests: it was not reset",
+				wss_tokens_count(c->store), c->base,
+				c->requests - 1);
+	rc = wss_tokens_put(c->store, id, c->wrapped, sizeof c->wrapped, err);
+	if (rc != LAB_OK)
+		return rc;
+	key = wss_tokens_get(c->store, id, &key_len);
+	if (key == NULL || key_len != sizeof c->wrapped ||
+	    memcmp(key, c->wrapped, key_len) != 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"the reply names a token the client does not "
+				"hold");
+	wss_tokens_done(c->store, id);
+	c->sink += wss_tokens_count(c->store);
+	return LAB_OK;
+}
+
+/* A store the run leaves bigger (list never forgets) is refilled
+ * between runs; one that comes back to its count (hash) needs nothing. */
+int lab_scen_lookup_info(void *ctx, lab_case_info *out, lab_err *err)
+{
+	const scen_ctx *c = ctx;
+
+	(void)err;
+	out->reset = wss_tokens_count(c->store) != c->base ? fill : NULL;
 	return LAB_OK;
 }
 
