@@ -13,17 +13,19 @@ PRESETS := doom2010 xerces best
 
 # The axes, the variable that picks each, and the choices per preset, one
 # word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
-AXES     := attrs  userdata build  attrlist keys   parser
-AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   PARSER
-preset_doom2010 := vector pernode built copy reload libxml2
-preset_xerces   := vector shared direct cached cached libxml2
-preset_best     := adaptive shared direct cached cached insitu
+AXES     := attrs  userdata build  attrlist keys   tokens io         parser
+AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER
+preset_doom2010 := vector pernode built copy reload list unbuffered libxml2
+preset_xerces   := vector shared direct cached cached hash buffered libxml2
+preset_best     := adaptive shared direct cached cached hash buffered insitu
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
 choices_build    := built direct
 choices_attrlist := copy cached
 choices_keys     := reload cached
+choices_tokens   := list hash
+choices_io       := unbuffered buffered
 choices_parser   := libxml2 insitu
 
 NAXES := $(words $(AXES))
@@ -32,9 +34,9 @@ AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
 # Presets plus what it takes to build every choice of every axis once, and
 # each preset with the other parser.
 TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload \
-  vector-pernode-built-copy-reload-insitu \
-  vector-shared-direct-cached-cached-insitu \
-  adaptive-shared-direct-cached-cached-libxml2
+  vector-pernode-built-copy-reload-list-unbuffered-insitu \
+  vector-shared-direct-cached-cached-hash-buffered-insitu \
+  adaptive-shared-direct-cached-cached-hash-buffered-libxml2
 
 # ---- which variant ----------------------------------------------------------
 axis_vars := $(strip $(foreach v,$(AXISVARS),$($(v))))
@@ -173,6 +175,7 @@ test-one: all keys
 	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/harness.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/attach.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
@@ -183,8 +186,10 @@ BENCH_VARIANTS := doom2010 xerces best \
   hash-shared-direct-cached-cached vector-shared-direct-cached-cached \
   adaptive-pernode-direct-cached-cached adaptive-shared-built-cached-cached \
   adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
-  adaptive-shared-direct-cached-cached-libxml2 \
-  adaptive-shared-built-cached-cached-libxml2
+  adaptive-shared-direct-cached-cached-list \
+  adaptive-shared-direct-cached-cached-hash-unbuffered \
+  adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
+  adaptive-shared-built-cached-cached-hash-buffered-libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

@@ -789,6 +789,29 @@ static void rnd_misc(struct gen *g, struct rnd *c)
 	}
 }
 
+/* An attachment's content: size bytes (default 150 KiB) from the PRNG,
+ * every byte value present, so binary framing is exercised. */
+#define BYTES_DEFAULT (150 * 1024)
+
+static void gen_bytes(struct gen *g, size_t size)
+{
+	size_t i;
+
+	if (g->rc != LAB_OK || lab_buf_reserve(g->b, size) != LAB_OK) {
+		g->rc = LAB_ENOMEM;
+		return;
+	}
+	for (i = 0; i < size; i += 8) {
+		uint64_t v = rnd(g);
+		size_t k;
+
+		for (k = 0; k < 8 && i + k < size; k++)
+			g->b->data[g->b->len + i + k] = (char)(v >> (8 * k));
+	}
+	g->b->len += size;
+	g->b->data[g->b->len] = '\0';
+}
+
 static void gen_random(struct gen *g, size_t count)
 {
 	struct rnd c;
@@ -805,7 +828,7 @@ static void gen_random(struct gen *g, size_t count)
 /* ---- public ---- */
 
 static const char *const kind_name[] = {
-	"quakes", "ints", "strings", "wide", "deep", "random"};
+	"quakes", "ints", "strings", "wide", "deep", "random", "bytes"};
 
 int lab_gen_kind_parse(const char *name, lab_gen_kind *out)
 {
@@ -835,7 +858,9 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 		return lab_fail(err, LAB_EUSAGE, "gen: no options or no output buffer");
 	if ((size_t)o->kind >= NELEM(kind_name))
 		return lab_fail(err, LAB_EUSAGE, "gen: unknown kind %d", (int)o->kind);
-	if (o->kind >= LAB_GEN_DEEP && o->size != 0)
+	if (o->kind == LAB_GEN_BYTES && o->count != 0)
+		return lab_fail(err, LAB_EUSAGE, "gen: bytes takes a size, not a count");
+	if (o->kind >= LAB_GEN_DEEP && o->kind != LAB_GEN_BYTES && o->size != 0)
 		return lab_fail(err, LAB_EUSAGE, "gen: %s takes a count, not a size",
 				kind_name[o->kind]);
 	if (o->kind == LAB_GEN_DEEP && o->count > DEEP_MAX)
@@ -845,7 +870,9 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 	g.b = out;
 	g.rc = LAB_OK;
 	start = out->len;
-	if (o->kind == LAB_GEN_DEEP) {
+	if (o->kind == LAB_GEN_BYTES) {
+		gen_bytes(&g, o->size != 0 ? o->size : BYTES_DEFAULT);
+	} else if (o->kind == LAB_GEN_DEEP) {
 		gen_deep(&g, o->count != 0 ? o->count : DEEP_DEFAULT);
 	} else if (o->kind == LAB_GEN_RANDOM) {
 		gen_random(&g, o->count != 0 ? o->count : RND_DEFAULT);

@@ -1,7 +1,8 @@
 /*
  * gen.h - deterministic XML documents for the benchmarks and the
  * differential tests: SOAP envelopes (quakes, ints, strings), an
- * attribute-heavy one, a deep one and small random ones.  The kinds and
+ * attribute-heavy one, a deep one and small random ones; and the binary
+ * content of attachments (bytes).  The kinds and
  * the byte-level conventions are in datasets/README.md.
  *
  * Not for: reading, checking or canonicalizing documents.
@@ -21,7 +22,8 @@ typedef enum lab_gen_kind {
 	LAB_GEN_STRINGS,
 	LAB_GEN_WIDE,
 	LAB_GEN_DEEP,
-	LAB_GEN_RANDOM
+	LAB_GEN_RANDOM,
+	LAB_GEN_BYTES   /* not XML: an attachment's binary content */
 } lab_gen_kind;
 
 typedef struct lab_gen_opts {
@@ -31,7 +33,8 @@ typedef struct lab_gen_opts {
 	uint64_t seed; /* same opts => same bytes, on every machine */
 } lab_gen_opts;
 
-/* "quakes", "ints", "strings", "wide", "deep" or "random"; else LAB_EUSAGE. */
+/* "quakes", "ints", "strings", "wide", "deep", "random" or "bytes"; else
+ * LAB_EUSAGE. */
 int lab_gen_kind_parse(const char *name, lab_gen_kind *out);
 
 /* The name lab_gen_kind_parse accepts, or "unknown". */

@@ -7,12 +7,12 @@
 //
 // Every case gets, before timing, one cold call (its first in the
 // process; its CPU time is reported as cold_ns) and one warm call measured
-// with dom/alloc.h, whose allocs, heap_allocs, alloc_bytes and peak_bytes are user
-// counters so they survive into the repetition aggregates.  The
-// MemoryManager feeds Google Benchmark's own memory fields as well, but
-// 1.7.1 drops them from aggregates and reports max_bytes_used,
-// total_allocated_bytes and net_heap_growth through a dangling pointer
-// (google/benchmark#1939).
+// with dom/alloc.h (a case that asks is reset after each call, untimed),
+// whose allocs, heap_allocs, alloc_bytes and peak_bytes are user counters so they
+// survive into the repetition aggregates.  The MemoryManager feeds Google
+// Benchmark's own memory fields as well, but 1.7.1 drops them from
+// aggregates and reports max_bytes_used, total_allocated_bytes and
+// net_heap_growth through a dangling pointer (google/benchmark#1939).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -91,6 +91,13 @@ bool Fail(Job& j) {
   return false;
 }
 
+// Puts back what the last run left, for cases that ask (info.reset).
+bool Reset(Job& j) {
+  if (j.info.reset != nullptr && j.info.reset(j.ctx, &j.err) != LAB_OK)
+    return Fail(j);
+  return true;
+}
+
 bool Prepare(Job& j) {
   const lab_case* c = j.job->c;
 
@@ -102,15 +109,16 @@ bool Prepare(Job& j) {
       ThreadCpuNs(&t1, &j.err) != LAB_OK)
     return Fail(j);
   j.cold_ns = t1 - t0;
+  if (c->info != nullptr && c->info(j.ctx, &j.info, &j.err) != LAB_OK)
+    return Fail(j);
+  if (!Reset(j)) return false;
 
   dom_mem_reset();
   int64_t live = dom_mem_get().live;
   if (c->run(j.ctx, &j.err) != LAB_OK) return Fail(j);
   j.mem = dom_mem_get();
   j.mem.peak -= live;
-  if (c->info != nullptr && c->info(j.ctx, &j.info, &j.err) != LAB_OK)
-    return Fail(j);
-  return true;
+  return Reset(j);
 }
 
 void Run(benchmark::State& state, Job* j) {
@@ -119,8 +127,16 @@ void Run(benchmark::State& state, Job* j) {
     state.SkipWithError(j->err.msg);
     return;
   }
+  // Each run starts where the last one's reset left it; the reset is
+  // paused out of the time, though a pause itself costs a little inside it.
   for (auto _ : state) {
-    if (j->job->c->run(j->ctx, &j->err) != LAB_OK) {
+    bool ok = j->job->c->run(j->ctx, &j->err) == LAB_OK;
+    if (ok && j->info.reset != nullptr) {
+      state.PauseTiming();
+      ok = Reset(*j);
+      state.ResumeTiming();
+    }
+    if (!ok) {
       j->failed = true;
       state.SkipWithError(j->err.msg);
       break;
@@ -133,6 +149,14 @@ void Run(benchmark::State& state, Job* j) {
   state.counters["heap_allocs"] = static_cast<double>(j->mem.heap_allocs);
   state.counters["alloc_bytes"] = static_cast<double>(j->mem.bytes);
   state.counters["peak_bytes"] = static_cast<double>(j->mem.peak);
+  // Scenario cases: per-request CPU time in us, the iteration's / R.
+  if (j->info.requests > 0) {
+    state.counters["requests"] = static_cast<double>(j->info.requests);
+    state.counters["us_per_request"] = benchmark::Counter(
+        static_cast<double>(j->info.requests) / 1e6,
+        benchmark::Counter::kIsIterationInvariantRate |
+            benchmark::Counter::kInvert);
+  }
   if (j->info.elements > 0) {
     state.counters["elements"] = static_cast<double>(j->info.elements);
     state.counters["attributes"] = static_cast<double>(j->info.attributes);

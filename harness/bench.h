@@ -50,11 +50,16 @@ typedef struct lab_case_data {
 	const char *keys;  /* folder of alice's and bob's PEM files */
 } lab_case_data;
 
-/* What a case reports about its tree besides time and memory; 0 = none. */
+/* What a case reports besides time and memory; 0 = none.  Asked once,
+ * after the case's first run. */
 typedef struct lab_case_info {
 	size_t elements;
 	size_t attributes;
 	size_t tree_bytes; /* arena bytes the tree uses */
+	size_t requests;   /* scenario cases: requests per iteration */
+	/* A case whose run leaves behind state the next run must not start
+	 * from: puts it back, untimed, between two runs (NULL: no need). */
+	int (*reset)(void *ctx, lab_err *err);
 } lab_case_info;
 
 /*
@@ -153,6 +158,25 @@ int lab_floor_run_rsa_verify(void *ctx, lab_err *err);
 int lab_floor_run_oaep_wrap(void *ctx, lab_err *err);
 int lab_floor_run_oaep_unwrap(void *ctx, lab_err *err);
 void lab_floor_teardown(void *ctx);
+
+/*
+ * The scenario cases (harness/cases_scen.c): tokens/<R> and
+ * tokens_lookup/<R> (a dataset named by the request count R),
+ * attachment/<size> read from a pipe and attachment_file/<size> from a
+ * file.
+ */
+int lab_scen_setup_tokens(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_scen_run_tokens(void *ctx, lab_err *err);
+int lab_scen_tokens_info(void *ctx, lab_case_info *out, lab_err *err);
+int lab_scen_setup_lookup(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_scen_run_lookup(void *ctx, lab_err *err);
+int lab_scen_lookup_info(void *ctx, lab_case_info *out, lab_err *err);
+int lab_scen_setup_attach(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_scen_setup_attach_file(void **ctx, const lab_case_data *d,
+			       lab_err *err);
+int lab_scen_run_attach_pipe(void *ctx, lab_err *err);
+int lab_scen_run_attach_file(void *ctx, lab_err *err);
+void lab_scen_teardown(void *ctx);
 
 /* One registered benchmark: a case on one dataset. */
 typedef struct lab_bench_job {

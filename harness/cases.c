@@ -30,6 +30,22 @@ const lab_dataset lab_datasets[] = {
 	{"strings-800", LAB_GEN_STRINGS, 0, 800, 0},
 	{"wide", LAB_GEN_WIDE, 0, 200, 0},
 	{"deep", LAB_GEN_DEEP, 0, 128, 0},
+	/* tokens/<R>: the message each of R requests sends (tokens_lookup/<R>
+	 * uses only the name). */
+	{"100", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"200", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"300", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"400", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"500", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"600", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"700", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"1000", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"2000", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"5000", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"10000", LAB_GEN_QUAKES, 2048, 0, 0},
+	/* attachment*: the attachment's bytes. */
+	{"150k", LAB_GEN_BYTES, 153600, 0, 0},
+	{"4m", LAB_GEN_BYTES, 4194304, 0, 0},
 };
 
 const size_t lab_ndatasets = sizeof lab_datasets / sizeof lab_datasets[0];
@@ -310,6 +326,15 @@ static const char *const pipeline_core[] = {"quakes-2k", "quakes-200k",
 					     "quakes-2m", "quakes-20m",
 					     "ints-800", NULL};
 
+/* tokens/<R> and tokens_lookup/<R>: R = 100..700 by default, up to
+ * 10,000 with --full. */
+static const char *const token_sets[] = {"100", "200", "300", "400", "500",
+					 "600", "700", "1000", "2000",
+					 "5000", "10000", NULL};
+static const char *const token_core[] = {"100", "200", "300", "400", "500",
+					 "600", "700", NULL};
+static const char *const attach_sets[] = {"150k", "4m", NULL};
+
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown,
 	 NULL},
@@ -337,6 +362,15 @@ const lab_case lab_cases[] = {
 	 lab_wss_teardown, pipeline_core},
 	{"receive", pipeline_sets, 0, lab_wss_setup_sent, lab_wss_run_receive,
 	 NULL, lab_wss_teardown, pipeline_core},
+	{"tokens", token_sets, 0, lab_scen_setup_tokens, lab_scen_run_tokens,
+	 lab_scen_tokens_info, lab_scen_teardown, token_core},
+	{"tokens_lookup", token_sets, 0, lab_scen_setup_lookup,
+	 lab_scen_run_lookup, lab_scen_lookup_info, lab_scen_teardown,
+	 token_core},
+	{"attachment", attach_sets, 0, lab_scen_setup_attach,
+	 lab_scen_run_attach_pipe, NULL, lab_scen_teardown, NULL},
+	{"attachment_file", attach_sets, 0, lab_scen_setup_attach_file,
+	 lab_scen_run_attach_file, NULL, lab_scen_teardown, NULL},
 	{"ref:parse", parse_sets, 1, setup_ref, run_ref_parse, NULL, teardown, NULL},
 	{"pugi:parse", parse_sets, 1, lab_pugi_setup, lab_pugi_run_parse,
 	 lab_pugi_info, lab_pugi_teardown, NULL},

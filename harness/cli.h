@@ -9,7 +9,9 @@
 #include "dom/buf.h"
 #include "dom/dom.h"
 #include "dom/err.h"
+#include "wss/attach.h"
 #include "wss/keys.h"
+#include "wss/multipart.h"
 #include "wss/wss.h"
 
 /* Options every command that reads a document and writes one takes. */
@@ -32,6 +34,11 @@ int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
 /* Reads the whole input (file or stdin). */
 int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err);
 
+/* Appends the rest of fd to out (path names it in messages; NULL: standard
+ * input); max as lab_read_input's, counting what out already holds. */
+int lab_read_fd(int fd, const char *path, size_t max, lab_buf *out,
+		lab_err *err);
+
 /* Reads io's input into in and parses it within io's limits. */
 int lab_load_doc(const lab_io *io, lab_buf *in, dom_doc **doc, lab_err *err);
 
@@ -42,6 +49,36 @@ int lab_load_doc(const lab_io *io, lab_buf *in, dom_doc **doc, lab_err *err);
  */
 int lab_write_output(const char *path, const char *data, size_t len,
 		     lab_err *err);
+
+/*
+ * A pipeline command's message (harness/cli_attach.c): the envelope, and
+ * the attachments that travel with it -- the parts of a multipart input,
+ * or the file `send --attach` names.  Zero-initialise; lab_msg_free
+ * releases it.
+ */
+typedef struct lab_msg {
+	lab_buf in;            /* plain XML input */
+	wss_multipart mp;      /* multipart input */
+	int mime;              /* the input was multipart */
+	lab_buf att_file;      /* --attach FILE's bytes */
+	dom_doc *doc;
+	wss_attachment att[WSS_MIME_MAX_PARTS];
+	size_t natt;
+} lab_msg;
+
+/* Reads io's input: multipart (through the io axis) when allow_mime and
+ * it starts with MIME headers, else XML; parses the envelope. */
+int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err);
+/* Reads the file to send as the message's one attachment. */
+int lab_msg_attach_file(const char *path, lab_msg *m, lab_err *err);
+/* Appends the multipart message of envelope and m's attachments to out. */
+int lab_msg_wrap(const lab_msg *m, const lab_buf *envelope, lab_buf *out,
+		 lab_err *err);
+/* Writes m's first attachment to path (atomically); LAB_EMALFORMED when
+ * the message has none. */
+int lab_msg_write_attachment(const lab_msg *m, const char *path,
+			     lab_err *err);
+void lab_msg_free(lab_msg *m);
 
 /* Prints "domlab: <cmd>: [line L, column C: ]message" to stderr and
  * returns the exit code. */

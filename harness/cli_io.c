@@ -103,11 +103,22 @@ int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
 int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err)
 {
 	int fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO;
-	int rc = LAB_OK;
+	int rc;
 
 	if (fd < 0)
 		return lab_fail(err, LAB_EIO, "cannot open %s: %s", path,
 				strerror(errno));
+	rc = lab_read_fd(fd, path, max, out, err);
+	if (path != NULL)
+		close(fd);
+	return rc;
+}
+
+int lab_read_fd(int fd, const char *path, size_t max, lab_buf *out,
+		lab_err *err)
+{
+	int rc = LAB_OK;
+
 	for (;;) {
 		ssize_t n;
 
@@ -135,8 +146,6 @@ int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err)
 			break;
 		}
 	}
-	if (path != NULL)
-		close(fd);
 	return rc;
 }
 

@@ -223,11 +223,14 @@ __attribute__((noinline)) static int icount_loop(const lab_case *c, void *ctx,
 	return LAB_OK;
 }
 
-/* --icount: the named job, once untimed, then icount_loop. */
+/* --icount: the named job, once untimed, then icount_loop; a case that
+ * asks to be reset between runs (lab_case_info.reset) is, outside
+ * icount_loop, so the reset is not counted. */
 static int icount(const bench_opts *o, const lab_bench_job *jobs,
 		  size_t njobs, lab_err *err)
 {
 	const lab_bench_job *j = NULL;
+	lab_case_info info;
 	char name[256];
 	void *ctx = NULL;
 	size_t i;
@@ -245,9 +248,20 @@ static int icount(const bench_opts *o, const lab_bench_job *jobs,
 	rc = j->c->setup(&ctx, &j->data, err);
 	if (rc != LAB_OK)
 		return rc;
+	memset(&info, 0, sizeof info);
 	rc = j->c->run(ctx, err);
-	if (rc == LAB_OK)
-		rc = icount_loop(j->c, ctx, o->icount_iters, err);
+	if (rc == LAB_OK && j->c->info != NULL)
+		rc = j->c->info(ctx, &info, err);
+	if (info.reset == NULL) {
+		if (rc == LAB_OK)
+			rc = icount_loop(j->c, ctx, o->icount_iters, err);
+	} else {
+		for (i = 0; rc == LAB_OK && i < o->icount_iters; i++) {
+			rc = info.reset(ctx, err);
+			if (rc == LAB_OK)
+				rc = icount_loop(j->c, ctx, 1, err);
+		}
+	}
 	j->c->teardown(ctx);
 	if (rc == LAB_OK)
 		printf("%s: %zu iterations\n", o->icount, o->icount_iters);

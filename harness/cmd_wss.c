@@ -2,7 +2,9 @@
  * cmd_wss.c - the pipeline's commands: sign, verify, encrypt, decrypt,
  * send, receive.  Each reads a document, gets its keys through the keys
  * variant, runs the stage on the tree and writes the result only when
- * every step succeeded.
+ * every step succeeded.  send and receive also carry attachments
+ * (harness/cli_attach.c): `send --attach FILE`, and `receive` of a
+ * multipart message with `--attachment-out FILE`.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -92,13 +94,67 @@ int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
 	return LAB_OK;
 }
 
+/* The attachment options, taken out of rest: --attach for send,
+ * --attachment-out for receive. */
+static int attach_args(const char *op, char **rest, int *nrest,
+		       const char **attach, const char **att_out, lab_err *err)
+{
+	int i, k = 0;
+
+	for (i = 0; i < *nrest; i++) {
+		const char **slot = strcmp(rest[i], "--attach") == 0 &&
+					    strcmp(op, "send") == 0
+				    ? attach
+				    : strcmp(rest[i], "--attachment-out") == 0 &&
+					      strcmp(op, "receive") == 0
+					  ? att_out
+					  : NULL;
+
+		if (slot == NULL) {
+			rest[k++] = rest[i];
+			continue;
+		}
+		if (i + 1 == *nrest)
+			return lab_fail(err, LAB_EUSAGE, "%s needs a file",
+					rest[i]);
+		*slot = rest[++i];
+	}
+	*nrest = k;
+	return LAB_OK;
+}
+
+/* Output: the envelope, or with attachments to send the multipart
+ * message; receive writes the attachment first, so the envelope appears
+ * only when both could be written. */
+static int write_result(const char *op, const lab_msg *m, const lab_io *io,
+			const char *att_out, lab_err *err)
+{
+	lab_buf env = LAB_BUF_INIT, mime = LAB_BUF_INIT;
+	int rc = dom_serialize(dom_doc_node(m->doc), &env, err);
+
+	if (rc == LAB_OK && att_out != NULL)
+		rc = lab_msg_write_attachment(m, att_out, err);
+	if (rc == LAB_OK && strcmp(op, "send") == 0 && m->natt > 0) {
+		rc = lab_msg_wrap(m, &env, &mime, err);
+		if (rc == LAB_OK)
+			rc = lab_write_output(io->out, mime.data, mime.len, err);
+	} else if (rc == LAB_OK)
+		rc = lab_write_output(io->out, env.data, env.len, err);
+	lab_buf_free(&env);
+	lab_buf_free(&mime);
+	return rc;
+}
+
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 {
-	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	static const char *const valued[] = {
+		"--key", "--cert", "--peer-cert", "--trust", "--cipher",
+		"--now", "--ttl", "--attach", "--attachment-out", NULL};
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
+	const char *attach = NULL, *att_out = NULL;
+	lab_msg msg;
 	wss_keyset ks;
 	void *handle = NULL;
-	dom_doc *doc = NULL;
 	char **rest;
 	wss_opts o;
 	lab_io io;
@@ -114,25 +170,28 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = lab_io_args(argc, argv, lab_wss_valued, &io, rest, &nrest, err);
+	memset(&msg, 0, sizeof msg);
+	rc = lab_io_args(argc, argv, valued, &io, rest, &nrest, err);
+	if (rc == LAB_OK)
+		rc = attach_args(op, rest, &nrest, &attach, &att_out, err);
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, ops[k].need, &paths, &o, err);
 	o.lim = io.lim;
 	if (rc == LAB_OK)
-		rc = lab_load_doc(&io, &in, &doc, err);
+		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);
+	if (rc == LAB_OK && attach != NULL)
+		rc = lab_msg_attach_file(attach, &msg, err);
+	o.att = msg.att;
+	o.natt = msg.natt;
 	if (rc == LAB_OK)
 		rc = wss_keys_acquire(&paths, &ks, &handle, err);
 	if (rc == LAB_OK)
-		rc = run(op, doc, &ks, &o, err);
+		rc = run(op, msg.doc, &ks, &o, err);
 	if (rc == LAB_OK)
-		rc = dom_serialize(dom_doc_node(doc), &out, err);
-	if (rc == LAB_OK)
-		rc = lab_write_output(io.out, out.data, out.len, err);
+		rc = write_result(op, &msg, &io, att_out, err);
 	wss_keys_release(handle);
 	wss_keys_cache_clear();
-	dom_doc_free(doc);
+	lab_msg_free(&msg);
 	dom_free(rest);
-	lab_buf_free(&in);
-	lab_buf_free(&out);
 	return rc;
 }

@@ -35,8 +35,11 @@ FINDINGS = {
     "keys": ("crypto object reloaded per request vs cached",
              ["send/quakes-2k", "receive/quakes-2k"]),
     "tokens": ("RAMPART-298: time per request grows with request count",
-               []),
-    "io": ("attachments 3-12x faster once buffered", []),
+               ["tokens/100", "tokens/700", "tokens_lookup/100",
+                "tokens_lookup/700"]),
+    "io": ("attachments 3-12x faster once buffered",
+           ["attachment/150k", "attachment/4m", "attachment_file/150k",
+            "attachment_file/4m"]),
     "parser": ("how far a DOM fed by a general parser stays from the "
                "limit", ["parse/quakes-200k"]),
 }

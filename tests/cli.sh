@@ -24,7 +24,7 @@ expect() {
 
 # variant: preset line first when built from a preset, then the four axes.
 expect 0 "variant" "$DOMLAB" variant
-for axis in attrs userdata build attrlist keys; do
+for axis in attrs userdata build attrlist keys tokens io; do
 	grep -q "^$axis=" "$T/out" && ok || bad "variant lacks $axis"
 done
 expect 1 "variant with an argument" "$DOMLAB" variant extra

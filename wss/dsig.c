@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wss/attach.h"
 #include "wss/c14n.h"
 #include "wss/wsse.h"
 
@@ -137,6 +138,8 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 		rc = add_reference(si, body_id, m->body, m->content, err);
 	if (rc == LAB_OK)
 		rc = add_reference(si, ts_id, ts, NULL, err);
+	if (rc == LAB_OK)
+		rc = wss_attach_sign(m, si, err);
 	if (rc == LAB_OK)
 		rc = wss_add(sig, NULL, WSS_NS_DS, "ds:SignatureValue", &sv, err);
 	if (rc == LAB_OK)
@@ -353,6 +356,10 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 			rc = refuse(err, "SignedInfo", c);
 			break;
 		}
+		if (wss_attach_is_ref(m, c)) {
+			rc = wss_attach_check_ref(m, c, err);
+			continue;
+		}
 		rc = check_reference(m, c, &target, err);
 		body_signed |= target == m->body;
 		ts_signed |= target == timestamp;
@@ -367,6 +374,8 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 			      "the Envelope's soap:Body is not signed");
 	if (rc == LAB_OK && !ts_signed)
 		rc = lab_fail(err, LAB_ESECURITY, "the Timestamp is not signed");
+	if (rc == LAB_OK)
+		rc = wss_attach_all_signed(m, si, err);
 	wss_cert_free(cert);
 	lab_buf_free(&pl.text);
 	return rc;

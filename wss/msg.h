@@ -10,6 +10,8 @@
 #include "dom/dom.h"
 #include "wss/profile.h"
 
+struct wss_attachment;
+
 typedef struct wss_msg {
 	dom_doc *doc;
 	wss_names n;
@@ -21,6 +23,9 @@ typedef struct wss_msg {
 	 * of the Body's content (digested anyway), which encryption then
 	 * takes as its plaintext instead of serializing the content again. */
 	lab_buf *content;
+	/* The message's attachments (wss/attach.h), from wss_opts. */
+	const struct wss_attachment *att;
+	size_t natt;
 } wss_msg;
 
 /*

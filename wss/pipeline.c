@@ -19,6 +19,8 @@ void wss_opts_default(wss_opts *o)
 	o->ttl = 300;
 	o->cipher = WSS_AES256_GCM;
 	o->lim = (dom_limits){0, 0, 0, 0, 0};
+	o->att = NULL;
+	o->natt = 0;
 }
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
@@ -27,6 +29,8 @@ int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
+	m.att = o->att;
+	m.natt = o->natt;
 	return rc != LAB_OK ? rc : wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 }
 
@@ -37,6 +41,8 @@ int wss_verify_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 	wss_msg m;
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 
+	m.att = o->att;
+	m.natt = o->natt;
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	return rc != LAB_OK ? rc : wss_dsig_verify(&m, trust, ts, err);
@@ -70,6 +76,8 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
 	m.content = &content;
+	m.att = o->att;
+	m.natt = o->natt;
 	if (rc == LAB_OK)
 		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 	if (rc == LAB_OK)
@@ -112,6 +120,8 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	wss_msg m;
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 
+	m.att = o->att;
+	m.natt = o->natt;
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)

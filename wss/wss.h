@@ -18,9 +18,14 @@ typedef struct wss_opts {
 	unsigned ttl;      /* Timestamp lifetime in seconds */
 	wss_cipher cipher;
 	dom_limits lim;    /* for the decrypted plaintext */
+	/* Attachments signed with the message or required signed in it
+	 * (wss/attach.h); none by default. */
+	const struct wss_attachment *att;
+	size_t natt;
 } wss_opts;
 
-/* Defaults: the real clock, 300 s, AES-256-GCM, default limits. */
+/* Defaults: the real clock, 300 s, AES-256-GCM, default limits, no
+ * attachments. */
 void wss_opts_default(wss_opts *o);
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,

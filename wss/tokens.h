@@ -1,0 +1,64 @@
+/*
+ * tokens.h - the `tokens` axis: a client's store of the tokens it issued
+ * with its requests, found again when the replies come back.
+ *
+ * The scenario is secure conversation as WSS 1.1 clients ran it: every
+ * request carries an EncryptedKey, the client keeps the key material
+ * under the key's SHA-1 identifier (the EncryptedKeySHA1 a reply names
+ * it by), and looks it up when the reply arrives.
+ *
+ *   list  appends every token, never removes one, and finds one by
+ *         comparing identifiers from the oldest on: Rampart's token store
+ *         before RAMPART-298, where each request was slower than the last;
+ *   hash  keys tokens by identifier and drops a token once its reply is
+ *         validated (wss_tokens_done).
+ *
+ * A store belongs to one client object and is not a process global:
+ * nothing is shared, so nothing is locked; one thread uses a store at a
+ * time.  Both choices find the same key for the same identifier while the
+ * token is outstanding.  Not for: deciding whether a reply is valid (the
+ * pipeline does that) or expiring tokens by time.
+ */
+#ifndef WSS_TOKENS_H
+#define WSS_TOKENS_H
+
+#include <stddef.h>
+
+#include "dom/err.h"
+#include "wss/crypto.h"
+
+/* The largest key material a token holds: an RSA-4096 wrapped key. */
+#define WSS_TOKEN_KEY_MAX 512
+
+typedef struct wss_token_store wss_token_store;
+
+int wss_tokens_new(wss_token_store **out, lab_err *err);
+
+/* Frees the store and every token in it (NULL is fine). */
+void wss_tokens_free(wss_token_store *s);
+
+/*
+ * Stores a token: its identifier and a copy of its key material (at most
+ * WSS_TOKEN_KEY_MAX bytes, else LAB_EUSAGE).  Put is the append or
+ * insert alone, it does not search: identifiers are SHA-1s of fresh keys,
+ * and which of two tokens with one identifier get finds is unspecified.
+ */
+int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
+		   const unsigned char *key, size_t key_len, lab_err *err);
+
+/* The key material stored under id, valid until the next put, done or
+ * free on this store; NULL when there is none. */
+const unsigned char *wss_tokens_get(const wss_token_store *s,
+				    const unsigned char id[WSS_SHA1_LEN],
+				    size_t *key_len);
+
+/* The reply for id was validated: hash forgets the token, list keeps it
+ * (that is the finding).  An unknown id is ignored. */
+void wss_tokens_done(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN]);
+
+/* Tokens held now. */
+size_t wss_tokens_count(const wss_token_store *s);
+
+extern const char wss__tokens_choice[];   /* "list" / "hash" */
+
+#endif
