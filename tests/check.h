@@ -83,5 +83,6 @@ extern const t_case tests_userdata[];
 extern const t_case tests_c14n[];
 extern const t_case tests_crypto[];
 extern const t_case tests_wss[];
+extern const t_case tests_threads[];
 
 #endif

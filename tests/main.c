@@ -144,6 +144,7 @@ static const t_case *const groups[] = {
 	tests_roundtrip, tests_diff, tests_attrs, tests_ns, tests_tree,
 	tests_fragment, tests_ids, tests_userdata, tests_errors,
 	tests_limits, tests_alloc, tests_c14n, tests_crypto, tests_wss,
+	tests_threads,
 };
 
 int main(int argc, char **argv)
