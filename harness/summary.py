@@ -410,7 +410,7 @@ def threads_table(run):
           "together.  speedup = msg/s over the same variant's on 1 thread; "
           "efficiency = speedup / min(T, CPUs).  control: "
           "`threads_control`, FNV-1a over the message with nothing shared, "
-          "run in the same process just after: its speedup is the "
+          "run in the same process: its speedup is the "
           "parallel CPU the machine gave at that moment, so vs control = "
           "speedup / control's speedup (1.00: the code scales as well as "
           "work that shares nothing).  CPU us/msg is CPU time per "
