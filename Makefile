@@ -14,23 +14,28 @@ PRESETS := doom2010 xerces best
 
 # The axes, the variable that picks each, and the choices per preset, one
 # word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
-AXES     := attrs  userdata build  attrlist keys
-AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS
-preset_doom2010 := vector pernode built copy reload
-preset_xerces   := vector shared direct cached cached
-preset_best     := adaptive shared direct cached cached
+AXES     := attrs  userdata build  attrlist keys   parser
+AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   PARSER
+preset_doom2010 := vector pernode built copy reload libxml2
+preset_xerces   := vector shared direct cached cached libxml2
+preset_best     := adaptive shared direct cached cached insitu
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
 choices_build    := built direct
 choices_attrlist := copy cached
 choices_keys     := reload cached
+choices_parser   := libxml2 insitu
 
 NAXES := $(words $(AXES))
 AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
 
-# Presets plus what it takes to build every choice of every axis once.
-TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload
+# Presets plus what it takes to build every choice of every axis once, and
+# each preset with the other parser.
+TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload \
+  vector-pernode-built-copy-reload-insitu \
+  vector-shared-direct-cached-cached-insitu \
+  adaptive-shared-direct-cached-cached-libxml2
 
 # ---- which variant ----------------------------------------------------------
 axis_vars := $(strip $(foreach v,$(AXISVARS),$($(v))))
@@ -120,7 +125,7 @@ $(OUT)/libdom.a: $(DOM_OBJ)
 
 $(OUT)/domlab: $(CLI_OBJ) $(OUT)/libdom.a
 	@echo "  LD  $@"
-	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(XMLSEC_LIBS) $(LIBS) -lbenchmark
+	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
 
 $(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
 	@echo "  LD  $@"
@@ -195,10 +200,15 @@ test-threads: $(OUT)/test-dom keys
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
+# build applies only under parser=libxml2 (insitu builds the tree itself),
+# so its flip is also measured there: the last variant against the one
+# before it.
 BENCH_VARIANTS := doom2010 xerces best \
   hash-shared-direct-cached-cached vector-shared-direct-cached-cached \
   adaptive-pernode-direct-cached-cached adaptive-shared-built-cached-cached \
-  adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload
+  adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
+  adaptive-shared-direct-cached-cached-libxml2 \
+  adaptive-shared-built-cached-cached-libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

@@ -5,7 +5,7 @@
 # `make test` needs; `bench` and `profile` add what those targets need.
 set -eu
 what=${1:-all}
-build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils"
+build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev"
 bench="$build libbenchmark-tools python3-scipy python3-matplotlib"
 profile="$build google-perftools libgoogle-perftools-dev graphviz valgrind"
 case "$what" in

@@ -25,6 +25,7 @@ static void note_held(void *p)
 static void note_heap(void *p, size_t requested)
 {
 	stats.allocs++;
+	stats.heap_allocs++;
 	stats.bytes += requested;
 	note_held(p);
 }
@@ -81,8 +82,10 @@ void *dom_chunk_alloc(size_t n)
 {
 	void *p = malloc(n);
 
-	if (p != NULL)
+	if (p != NULL) {
+		stats.heap_allocs++;
 		note_held(p);
+	}
 	return p;
 }
 
@@ -105,6 +108,7 @@ dom_mem_stats dom_mem_get(void)
 void dom_mem_reset(void)
 {
 	stats.allocs = 0;
+	stats.heap_allocs = 0;
 	stats.bytes = 0;
 	stats.peak = stats.live;
 }

@@ -6,7 +6,9 @@
  * `allocs` and `bytes` count every request of either kind, so a variant
  * that allocates a small table per node shows it even when the arena
  * serves it; `live` and `peak` count heap bytes actually held, which is
- * what the process pays.
+ * what the process pays.  `heap_allocs` counts only real heap requests
+ * (malloc, calloc, realloc, arena chunks; libxml2's and OpenSSL's when
+ * the harness routes them here), the cost an arena saves.
  *
  * The counters are per thread (each benchmark or pipeline thread reads its
  * own, with no atomics on the hot path).  Memory freed by another thread
@@ -24,6 +26,7 @@ typedef struct dom_mem_stats {
 	uint64_t bytes;  /* bytes requested by those */
 	int64_t live;    /* heap bytes held now */
 	int64_t peak;    /* highest `live` since the last reset */
+	uint64_t heap_allocs; /* heap requests only, arena chunks included */
 } dom_mem_stats;
 
 void *dom_malloc(size_t n);
@@ -43,7 +46,7 @@ void dom_chunk_free(void *p);
 /* This thread's counters. */
 dom_mem_stats dom_mem_get(void);
 
-/* Zeroes allocs and bytes and restarts peak from the current live bytes. */
+/* Zeroes allocs, heap_allocs and bytes and restarts peak from the current live bytes. */
 void dom_mem_reset(void);
 
 #endif

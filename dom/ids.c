@@ -49,77 +49,84 @@ static id_entry *slot_for(const struct dom_ids *ids, const char *value,
 	return &ids->slots[i];
 }
 
-/* The ID attributes of one element (at most three: wsu:Id, Id, ID). */
-static size_t element_ids(const dom_node *el, const char *names[3][2],
-			  const dom_attr *out[3])
+static int grow(struct dom_ids *ids)
 {
-	size_t k = 0, i;
+	size_t cap = ids->cap ? ids->cap * 2 : 64, i;
+	id_entry *old = ids->slots, *slots = dom_calloc(cap, sizeof *slots);
+	size_t old_cap = ids->cap;
 
-	for (i = 0; i < 3; i++) {
-		const dom_attr *at;
-
-		if (names[i][1] == NULL)
-			continue;
-		at = dom_attr_get(el, names[i][0], names[i][1]);
-		if (at != NULL)
-			out[k++] = at;
-	}
-	return k;
+	if (slots == NULL)
+		return LAB_ENOMEM;
+	ids->slots = slots;
+	ids->cap = cap;
+	for (i = 0; i < old_cap; i++)
+		if (old[i].value != NULL)
+			*slot_for(ids, old[i].value, strlen(old[i].value)) =
+				old[i];
+	dom_free(old);
+	return LAB_OK;
 }
 
+static int add(struct dom_ids *ids, size_t *used, dom_node *el,
+	       const dom_attr *at)
+{
+	id_entry *e;
+
+	if (*used * 2 >= ids->cap) {
+		if (grow(ids) != LAB_OK)
+			return LAB_ENOMEM;
+	}
+	e = slot_for(ids, at->value, at->len);
+	if (e->value == NULL) {
+		e->value = at->value;
+		e->el = el;
+		++*used;
+	}
+	e->count++;
+	return LAB_OK;
+}
+
+/*
+ * One walk, the attribute arrays read directly (interned names compare
+ * as pointers): wsu:Id, Id and ID each count, so an element carrying two
+ * of them with one value is a duplicate, as it must be.  The table keeps
+ * its size from the last build and doubles as it fills.
+ */
 static int rebuild(dom_doc *doc)
 {
 	const char *wsu = dom_intern_find(doc, WSU_NS, sizeof WSU_NS - 1);
 	const char *id = dom_intern_find(doc, "Id", 2);
-	const char *names[3][2] = {
-		{wsu, wsu != NULL ? id : NULL},
-		{NULL, id},
-		{NULL, dom_intern_find(doc, "ID", 2)},
-	};
+	const char *ID = dom_intern_find(doc, "ID", 2);
 	struct dom_ids *ids = doc->ids;
+	size_t used = 0;
 	dom_node *n;
-	size_t total = 0, cap = 16;
 
-	for (n = &doc->node; n != NULL; n = dom__walk_next(n, &doc->node))
-		if (n->type == DOM_ELEMENT) /* at most three ID attributes */
-			total += dom__el(n)->attrs.count < 3
-					 ? dom__el(n)->attrs.count
-					 : 3;
-	while (cap < total * 2)
-		cap *= 2;
 	if (ids == NULL) {
 		ids = dom_calloc(1, sizeof *ids);
 		if (ids == NULL)
 			return LAB_ENOMEM;
 		doc->ids = ids;
 	}
-	if (ids->cap != cap) {
-		id_entry *slots = dom_calloc(cap, sizeof *slots);
-
-		if (slots == NULL)
-			return LAB_ENOMEM;
-		dom_free(ids->slots);
-		ids->slots = slots;
-		ids->cap = cap;
-	} else {
-		memset(ids->slots, 0, cap * sizeof *ids->slots);
-	}
+	if (ids->slots != NULL)
+		memset(ids->slots, 0, ids->cap * sizeof *ids->slots);
+	else if (grow(ids) != LAB_OK)
+		return LAB_ENOMEM;
 	for (n = &doc->node; n != NULL; n = dom__walk_next(n, &doc->node)) {
-		const dom_attr *found[3];
-		size_t k, i;
+		const dom_attrs *as;
+		uint32_t i;
 
-		if (n->type != DOM_ELEMENT || dom__el(n)->attrs.count == 0)
+		if (n->type != DOM_ELEMENT)
 			continue;
-		k = element_ids(n, names, found);
-		for (i = 0; i < k; i++) {
-			id_entry *e = slot_for(ids, found[i]->value,
-					       found[i]->len);
+		as = &dom__el(n)->attrs;
+		for (i = 0; i < as->count; i++) {
+			const dom_attr *at = &as->items[i];
 
-			if (e->value == NULL) {
-				e->value = found[i]->value;
-				e->el = n;
+			if ((at->local == id && id != NULL &&
+			     (at->ns == NULL || at->ns == wsu)) ||
+			    (at->local == ID && ID != NULL && at->ns == NULL)) {
+				if (add(ids, &used, n, at) != LAB_OK)
+					return LAB_ENOMEM;
 			}
-			e->count++;
 		}
 	}
 	ids->gen = doc->gen;

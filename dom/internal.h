@@ -11,6 +11,7 @@
 #ifndef DOM_INTERNAL_H
 #define DOM_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dom/alloc.h"
@@ -29,12 +30,22 @@ struct dom_node {
 	uint8_t flags;
 };
 
-/* Text, CDATA, comment, PI. */
+/*
+ * Text, CDATA, comment, PI.  `target` is the PI's (interned); the other
+ * three are allocated without it (dom__chars_size), 8 bytes a node less
+ * on the commonest node there is, so only PI code may touch it.
+ */
 typedef struct dom_chars {
 	dom_node base;
 	const char *value;
-	const char *target; /* PI only; interned */
+	const char *target;
 } dom_chars;
+
+static inline size_t dom__chars_size(int type)
+{
+	return type == DOM_PI ? sizeof(dom_chars)
+			      : offsetof(dom_chars, target);
+}
 
 /*
  * The attributes of one element: an array in document order, which every
@@ -102,6 +113,12 @@ dom_element *dom__new_element(dom_doc *doc, const char *ns,
 			      const char *prefix, const char *local);
 dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 			  size_t len);
+/*
+ * The same without the copy: s[len] must be NUL and s must live as long
+ * as the document (the insitu parser's text, which is in its arena).
+ */
+dom_chars *dom__new_chars_ref(dom_doc *doc, dom_type type, const char *s,
+			      size_t len);
 
 /* Links child as parent's last child; no checks (the parser's path). */
 void dom__link_last(dom_node *parent, dom_node *child);

@@ -1,11 +1,11 @@
 /*
  * parse.c - the public entry points of parsing: whole documents and
- * fragments in context.  The work is the build variant's (dom/build.h);
+ * fragments in context.  The work is the parser variant's (dom/parser.h);
  * this file owns the input limit, the shape of the result and cleanup.
  */
 #include <string.h>
 
-#include "dom/build.h"
+#include "dom/parser.h"
 #include "dom/internal.h"
 #include "dom/xml2.h"
 
@@ -26,7 +26,7 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	rc = dom__doc_new(len, &doc, err);
 	if (rc != LAB_OK)
 		return rc;
-	rc = dom__build(doc, &doc->node, buf, len, &l, err);
+	rc = dom__parse_tree(doc, &doc->node, buf, len, &l, err);
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {
@@ -113,7 +113,7 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = dom__build(doc, &holder->base, text.data, text.len, &l, err);
+	rc = dom__parse_tree(doc, &holder->base, text.data, text.len, &l, err);
 	if (rc != LAB_OK) {
 		/* Positions on the first line count from the wrapper's tag. */
 		if (err != NULL && err->line == 1 && err->col > open_len)

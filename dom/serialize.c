@@ -13,70 +13,105 @@
 
 #include "dom/internal.h"
 
+/*
+ * Appends without lab_buf_put's per-call NUL: while the bytes fit, one
+ * compare and one copy; dom_serialize terminates the buffer once.
+ */
+static inline int put(lab_buf *b, const char *p, size_t n)
+{
+	if (n < b->cap - b->len) {
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+		return LAB_OK;
+	}
+	return lab_buf_put(b, p, n);
+}
+
+#define PUT_LIT(b, lit) put((b), (lit), sizeof(lit) - 1)
+
+/*
+ * The replacements as tables: a byte's entry is 0 when it is copied, else
+ * the index of its replacement, so unescaped runs are found with one load
+ * and test per byte and copied whole.
+ */
+static const struct {
+	char s[7];
+	unsigned char n;
+} reps[] = {
+	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#13;", 5},
+	{"&quot;", 6}, {"&#9;", 4}, {"&#10;", 5},
+};
+static const unsigned char esc_text[256] = {
+	['&'] = 1, ['<'] = 2, ['>'] = 3, ['\r'] = 4,
+};
+static const unsigned char esc_attr[256] = {
+	['&'] = 1, ['<'] = 2, ['"'] = 5, ['\t'] = 6, ['\n'] = 7, ['\r'] = 4,
+};
+
 /* Appends s, replacing the bytes that need it; `attr` picks the set. */
 static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
 {
-	const char *run = s, *end = s + len;
+	const unsigned char *t = attr ? esc_attr : esc_text;
+	const char *end = s + len;
 
-	for (; s < end; s++) {
-		const char *rep;
+	while (s < end) {
+		const char *run = s;
+		unsigned char r;
 
-		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = attr ? NULL : "&gt;"; break;
-		case '"': rep = attr ? "&quot;" : NULL; break;
-		case '\t': rep = attr ? "&#9;" : NULL; break;
-		case '\n': rep = attr ? "&#10;" : NULL; break;
-		case '\r': rep = "&#13;"; break;
-		default: rep = NULL;
-		}
-		if (rep == NULL)
-			continue;
-		if (lab_buf_put(b, run, (size_t)(s - run)) != LAB_OK ||
-		    lab_buf_puts(b, rep) != LAB_OK)
+		/* Four bytes a test while nothing needs replacing. */
+		while (end - s >= 4 &&
+		       (t[(unsigned char)s[0]] | t[(unsigned char)s[1]] |
+			t[(unsigned char)s[2]] | t[(unsigned char)s[3]]) == 0)
+			s += 4;
+		while (s < end && t[(unsigned char)*s] == 0)
+			s++;
+		if (put(b, run, (size_t)(s - run)) != LAB_OK)
 			return LAB_ENOMEM;
-		run = s + 1;
+		if (s == end)
+			break;
+		r = t[(unsigned char)*s++];
+		if (put(b, reps[r].s, reps[r].n) != LAB_OK)
+			return LAB_ENOMEM;
 	}
-	return lab_buf_put(b, run, (size_t)(end - run));
+	return LAB_OK;
 }
 
 static int put_name(lab_buf *b, const char *prefix, const char *local)
 {
 	if (prefix != NULL &&
-	    (lab_buf_put(b, prefix, dom_names_len(prefix)) != LAB_OK ||
-	     lab_buf_putc(b, ':') != LAB_OK))
+	    (put(b, prefix, dom_names_len(prefix)) != LAB_OK ||
+	     PUT_LIT(b, ":") != LAB_OK))
 		return LAB_ENOMEM;
-	return lab_buf_put(b, local, dom_names_len(local));
+	return put(b, local, dom_names_len(local));
 }
 
 static int start_tag(lab_buf *b, const dom_element *el)
 {
 	uint32_t i;
 
-	if (lab_buf_putc(b, '<') != LAB_OK ||
+	if (PUT_LIT(b, "<") != LAB_OK ||
 	    put_name(b, el->prefix, el->local) != LAB_OK)
 		return LAB_ENOMEM;
 	for (i = 0; i < el->base.len; i++) {
 		const dom_nsdecl *d = &el->nsdecls[i];
 
-		if (lab_buf_puts(b, d->prefix ? " xmlns:" : " xmlns") ||
+		if ((d->prefix ? PUT_LIT(b, " xmlns:") : PUT_LIT(b, " xmlns")) ||
 		    (d->prefix != NULL &&
-		     lab_buf_put(b, d->prefix, dom_names_len(d->prefix))) ||
-		    lab_buf_put(b, "=\"", 2) ||
+		     put(b, d->prefix, dom_names_len(d->prefix))) ||
+		    put(b, "=\"", 2) ||
 		    put_escaped(b, d->uri, dom_names_len(d->uri), 1) ||
-		    lab_buf_putc(b, '"'))
+		    PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
 	}
 	for (i = 0; i < el->attrs.count; i++) {
 		const dom_attr *a = &el->attrs.items[i];
 
-		if (lab_buf_putc(b, ' ') || put_name(b, a->prefix, a->local) ||
-		    lab_buf_put(b, "=\"", 2) ||
-		    put_escaped(b, a->value, a->len, 1) || lab_buf_putc(b, '"'))
+		if (PUT_LIT(b, " ") || put_name(b, a->prefix, a->local) ||
+		    put(b, "=\"", 2) ||
+		    put_escaped(b, a->value, a->len, 1) || PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
 	}
-	return lab_buf_puts(b, el->base.first != NULL ? ">" : "/>");
+	return el->base.first != NULL ? PUT_LIT(b, ">") : PUT_LIT(b, "/>");
 }
 
 static int leaf(lab_buf *b, const dom_node *n)
@@ -87,18 +122,18 @@ static int leaf(lab_buf *b, const dom_node *n)
 	case DOM_TEXT:
 		return put_escaped(b, c->value, n->len, 0);
 	case DOM_CDATA:
-		return lab_buf_puts(b, "<![CDATA[") ||
-		       lab_buf_put(b, c->value, n->len) ||
-		       lab_buf_puts(b, "]]>");
+		return PUT_LIT(b, "<![CDATA[") ||
+		       put(b, c->value, n->len) ||
+		       PUT_LIT(b, "]]>");
 	case DOM_COMMENT:
-		return lab_buf_puts(b, "<!--") ||
-		       lab_buf_put(b, c->value, n->len) ||
-		       lab_buf_puts(b, "-->");
+		return PUT_LIT(b, "<!--") ||
+		       put(b, c->value, n->len) ||
+		       PUT_LIT(b, "-->");
 	case DOM_PI:
-		return lab_buf_puts(b, "<?") ||
-		       lab_buf_put(b, c->target, dom_names_len(c->target)) ||
-		       (n->len > 0 && lab_buf_putc(b, ' ')) ||
-		       lab_buf_put(b, c->value, n->len) || lab_buf_puts(b, "?>");
+		return PUT_LIT(b, "<?") ||
+		       put(b, c->target, dom_names_len(c->target)) ||
+		       (n->len > 0 && PUT_LIT(b, " ")) ||
+		       put(b, c->value, n->len) || PUT_LIT(b, "?>");
 	default:
 		return LAB_OK;
 	}
@@ -125,9 +160,9 @@ static int subtree(lab_buf *b, const dom_node *top)
 			const dom_element *p = dom__el(n->parent);
 
 			n = n->parent;
-			if (lab_buf_put(b, "</", 2) ||
+			if (put(b, "</", 2) ||
 			    put_name(b, p->prefix, p->local) ||
-			    lab_buf_putc(b, '>'))
+			    PUT_LIT(b, ">"))
 				return LAB_ENOMEM;
 		}
 		if (n == top)
@@ -143,7 +178,7 @@ static int document(lab_buf *b, const dom_doc *doc)
 
 	if (d->version != NULL) {
 		if (lab_buf_puts(b, "<?xml version=\"") ||
-		    lab_buf_puts(b, d->version) || lab_buf_putc(b, '"') ||
+		    lab_buf_puts(b, d->version) || PUT_LIT(b, "\"") ||
 		    (d->encoding && lab_buf_puts(b, " encoding=\"UTF-8\"")) ||
 		    (d->standalone >= 0 &&
 		     lab_buf_puts(b, d->standalone ? " standalone=\"yes\""
@@ -154,7 +189,7 @@ static int document(lab_buf *b, const dom_doc *doc)
 	/* Top-level nodes one per line, as libxml2 writes them: the text
 	 * between them is not part of the document. */
 	for (n = doc->node.first; n != NULL; n = n->next)
-		if (subtree(b, n) != LAB_OK || lab_buf_putc(b, '\n') != LAB_OK)
+		if (subtree(b, n) != LAB_OK || PUT_LIT(b, "\n") != LAB_OK)
 			return LAB_ENOMEM;
 	return LAB_OK;
 }
@@ -164,6 +199,9 @@ int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 	int rc = n->type == DOM_DOCUMENT ? document(out, n->doc)
 					 : subtree(out, n);
 
+	/* put() leaves room for the terminator but does not write it. */
+	if (out->data != NULL)
+		out->data[out->len] = '\0';
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory while serializing");
 	return LAB_OK;

@@ -133,13 +133,28 @@ dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 
 	if (len > UINT32_MAX)
 		return NULL;
-	c = new_node(doc, sizeof *c, type);
+	c = new_node(doc, dom__chars_size(type), type);
 	if (c == NULL)
 		return NULL;
 	v = dom_arena_strndup(&doc->arena, s, len);
 	if (v == NULL)
 		return NULL;
 	c->value = v;
+	c->base.len = (uint32_t)len;
+	return c;
+}
+
+dom_chars *dom__new_chars_ref(dom_doc *doc, dom_type type, const char *s,
+			      size_t len)
+{
+	dom_chars *c;
+
+	if (len > UINT32_MAX)
+		return NULL;
+	c = new_node(doc, dom__chars_size(type), type);
+	if (c == NULL)
+		return NULL;
+	c->value = s;
 	c->base.len = (uint32_t)len;
 	return c;
 }

@@ -6,6 +6,7 @@
 #include "dom/attrlist.h"
 #include "dom/attrs.h"
 #include "dom/build.h"
+#include "dom/parser.h"
 #include "dom/userdata.h"
 
 static const dom_axis_choice axes[] = {
@@ -13,6 +14,7 @@ static const dom_axis_choice axes[] = {
 	{"userdata", dom__userdata_choice},
 	{"build", dom__build_choice},
 	{"attrlist", dom__attrlist_choice},
+	{"parser", dom__parser_choice},
 };
 
 size_t dom_variant_axes(const dom_axis_choice **out)

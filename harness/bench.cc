@@ -7,10 +7,10 @@
 //
 // Every case gets, before timing, one cold call (its first in the
 // process; its CPU time is reported as cold_ns) and one warm call measured
-// with dom/alloc.h, whose allocs, alloc_bytes and peak_bytes are user
-// counters so they survive into the repetition aggregates.  A threaded
-// case (harness/cases_threads.c) does that on each thread, for a context
-// of the thread's own, is timed by the wall clock, and reports the
+// with dom/alloc.h, whose allocs, heap_allocs, alloc_bytes and peak_bytes
+// are user counters so they survive into the repetition aggregates.  A
+// threaded case (harness/cases_threads.c) does that on each thread, for a
+// context of the thread's own, is timed by the wall clock, and reports the
 // counters averaged over its threads.  The
 // MemoryManager feeds Google Benchmark's own memory fields as well, but
 // 1.7.1 drops them from aggregates and reports max_bytes_used,
@@ -135,6 +135,7 @@ void Report(benchmark::State& state, const Job& j, const Slot& s) {
                           static_cast<int64_t>(j.job->data.len));
   state.counters["cold_ns"] = avg(s.cold_ns);
   state.counters["allocs"] = avg(static_cast<double>(s.mem.allocs));
+  state.counters["heap_allocs"] = avg(static_cast<double>(s.mem.heap_allocs));
   state.counters["alloc_bytes"] = avg(static_cast<double>(s.mem.bytes));
   state.counters["peak_bytes"] = avg(static_cast<double>(s.mem.peak));
   if (s.info.elements > 0) {

@@ -61,7 +61,8 @@ typedef struct lab_case_info {
  * A case: `run` is the timed part, repeated on the context `setup` made
  * for one dataset.  `setup` leaves nothing behind when it fails;
  * `teardown` releases what a successful setup made.  `info` may be NULL.
- * Reference cases measure libxml2 itself and run only with --ref.
+ * Reference cases measure a peer (ref: libxml2 itself, pugi: pugixml)
+ * and run only with --ref.
  */
 typedef struct lab_case {
 	const char *stage;              /* "parse"; reference: "ref:parse" */
@@ -119,6 +120,18 @@ int lab_ref_run_verify(void *ctx, lab_err *err);
 int lab_ref_run_send(void *ctx, lab_err *err);
 int lab_ref_run_receive(void *ctx, lab_err *err);
 void lab_ref_teardown(void *ctx);
+
+/*
+ * The pugixml peer (harness/cases_pugi.cc): parse, traverse and serialize
+ * with pugixml, run with --ref like the reference's cases.
+ */
+int lab_pugi_setup(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_pugi_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_pugi_run_parse(void *ctx, lab_err *err);
+int lab_pugi_run_traverse(void *ctx, lab_err *err);
+int lab_pugi_run_serialize(void *ctx, lab_err *err);
+int lab_pugi_info(void *ctx, lab_case_info *out, lab_err *err);
+void lab_pugi_teardown(void *ctx);
 
 /*
  * The floor's cases (harness/cases_floor.c), stages named "floor:<what>",

@@ -1,11 +1,12 @@
 #!/bin/sh
 # compare.sh - what `make compare` and `make bench` run: builds each
 # variant named on the command line, runs `domlab bench` on each with
-# repetitions, runs the libxml2 reference (--ref) and the floor (--floor)
-# once each, optionally counts instructions per iteration under callgrind,
-# and writes results/<run-id>/ (Google Benchmark JSON, console log and
-# command per run, summary.md, FINDINGS.md, plots/); results/latest points
-# at the newest.
+# repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
+# pugi: cases, also behind --ref) and the floor (--floor) once each,
+# optionally counts instructions per iteration under callgrind, and writes
+# results/<run-id>/ (Google Benchmark JSON, console log and command per
+# run, summary.md, FINDINGS.md, plots/); results/latest points at the
+# newest.
 #
 # Not for: choosing what is measured (harness/cases.c), how it is timed
 # (harness/bench.cc) or how it is reported (harness/summary.py,
@@ -93,13 +94,14 @@ for v in "$@"; do
 		tr '\n' ' ')" >>"$out/variants.txt"
 done
 
-# The reference and the floor never touch the DOM: any binary will do.
+# The reference, pugixml and the floor never touch the DOM: any binary
+# will do.
 host=$1
 for v in "$@"; do
 	[ "$v" = best ] && host=best
 done
-runs="$* ref floor"
-nruns=$((n + 2))
+runs="$* ref pugixml floor"
+nruns=$((n + 3))
 
 # words ARG...: the arguments as one command line a shell reads back the
 # same, each quoted when it holds anything but plain characters.
@@ -121,6 +123,7 @@ args() {
 	case $1 in
 	# The threads control beside ref's threaded cases, as in every run.
 	ref) echo "--ref --benchmark_filter=^ref:|^threads_control/" ;;
+	pugixml) echo "--ref --benchmark_filter=^pugi:" ;;
 	floor) echo "--floor --benchmark_filter=^floor:" ;;
 	*) echo "" ;;
 	esac
@@ -129,7 +132,7 @@ args() {
 # bin RUN: the binary RUN runs in.
 bin() {
 	case $1 in
-	ref | floor) echo "$BUILD_DIR/$host/domlab" ;;
+	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab" ;;
 	*) echo "$BUILD_DIR/$1/domlab" ;;
 	esac
 }

@@ -11,7 +11,8 @@ the plots (left out with a note when it is missing).
         --flags F --elapsed S [--mode M] [--plots] RUN... [ref] [floor]
 
 A RUN is a variant name (RUN.json, RUN.icount.tsv when counted); `ref:`
-cases in any file are the reference, `floor:` cases the floor.
+cases in any file are the reference, `pugi:` cases the pugixml peer
+(label `pugixml`), `floor:` cases the floor.
 """
 import argparse
 import json
@@ -189,7 +190,9 @@ class Run:
             return
         if name.startswith("ref:"):
             name, label = name[len("ref:"):], "ref"
-        elif run in ("ref", "floor"):
+        elif name.startswith("pugi:"):
+            name, label = name[len("pugi:"):], "pugixml"
+        elif run in ("ref", "floor", "pugixml"):
             return
         stage, dataset = name.split("/", 1)
         for lst, x in ((self.stages, stage), (self.datasets, dataset),

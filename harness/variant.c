@@ -5,6 +5,8 @@
  */
 #include "harness/cli.h"
 
+#include <string.h>
+
 #include "wss/keys.h"
 
 size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
@@ -12,9 +14,13 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
 	const dom_axis_choice *dom;
 	size_t n = dom_variant_axes(&dom), i, k = 0;
 
-	for (i = 0; i < n && k < cap; i++)
-		out[k++] = dom[i];
-	if (k < cap)
-		out[k++] = (dom_axis_choice){"keys", wss__keys_choice};
+	/* DESIGN.md's order: the pipeline's axes come before `parser`, the
+	 * DOM axis added after them. */
+	for (i = 0; i < n && k < cap; i++) {
+		if (strcmp(dom[i].axis, "parser") == 0 && k < cap)
+			out[k++] = (dom_axis_choice){"keys", wss__keys_choice};
+		if (k < cap)
+			out[k++] = dom[i];
+	}
 	return k;
 }

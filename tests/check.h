@@ -73,6 +73,7 @@ extern const t_case tests_alloc[];
 extern const t_case tests_attrs[];
 extern const t_case tests_diff[];
 extern const t_case tests_errors[];
+extern const t_case tests_profile[];
 extern const t_case tests_fragment[];
 extern const t_case tests_ids[];
 extern const t_case tests_limits[];

@@ -90,6 +90,13 @@ for e in b c d e f g h i j k; do
 done
 printf ']>\n<r>&k;</r>\n' >>"$T/lol.xml"
 expect 2 "billion laughs" timeout 10 "$DOMLAB" parse "$T/lol.xml"
+# parser=insitu refuses any DTD, saying why, with a position.
+if "$DOMLAB" variant | grep -qx parser=insitu; then
+	printf '<?xml version="1.0"?>\n<!DOCTYPE r>\n<r/>\n' >"$T/dtd.xml"
+	expect 2 "DTD under insitu" "$DOMLAB" parse "$T/dtd.xml"
+	grep -q "line 2, column 1: DTDs are not allowed in SOAP messages" "$T/err" &&
+		ok || bad "DTD refusal message: $(cat "$T/err")"
+fi
 
 # Limits on the command line.
 "$DOMLAB" gen deep --count 40 >"$T/deep.xml"

@@ -25,6 +25,8 @@ need_tools xmlsec1 xmllint openssl perl pkg-config cc
 
 # ---- C14N conformance: every whole-document and single-subtree case ----
 tab=$(printf '\t')
+insitu=
+"$DOMLAB" variant | grep -qx parser=insitu && insitu=1
 tail -n +2 "$C14N/INDEX.tsv" | while IFS=$tab read -r case mode comments hasx kind prefixes; do
 	if [ "$kind" = general ]; then
 		echo "SKIP c14n $case: a general XPath node-set, not a whole document or one subtree"
@@ -32,6 +34,10 @@ tail -n +2 "$C14N/INDEX.tsv" | while IFS=$tab read -r case mode comments hasx ki
 	fi
 	if grep -q 'SYSTEM "world.txt"' "$C14N/$case.xml"; then
 		echo "SKIP c14n $case: references an external parsed entity, which domlab never fetches"
+		continue
+	fi
+	if [ -n "$insitu" ] && grep -q '<!DOCTYPE' "$C14N/$case.xml"; then
+		echo "SKIP c14n $case: has a DTD, which parser=insitu refuses (SOAP profile)"
 		continue
 	fi
 	set -- c14n

@@ -16,7 +16,7 @@ static void reset(void)
 
 	dom_mem_reset();
 	s = dom_mem_get();
-	CHECK(s.allocs == 0 && s.bytes == 0);
+	CHECK(s.allocs == 0 && s.heap_allocs == 0 && s.bytes == 0);
 	CHECK_EQ_INT(s.peak, s.live);
 	dom_free(p);
 	s = dom_mem_get();
@@ -27,7 +27,16 @@ static void reset(void)
 	p = dom_realloc(p, 5000);
 	s = dom_mem_get();
 	CHECK(s.allocs == 2 && s.bytes == 5100 && s.live >= 5000);
+	CHECK(s.heap_allocs == 2);
 	dom_free(p);
+	/* An arena's logical allocation is an alloc, not a heap request. */
+	dom_mem_note(40);
+	s = dom_mem_get();
+	CHECK(s.allocs == 3 && s.heap_allocs == 2);
+	p = dom_chunk_alloc(4096);
+	s = dom_mem_get();
+	CHECK(s.allocs == 3 && s.heap_allocs == 3);
+	dom_chunk_free(p);
 }
 
 static void parse_and_free(void)

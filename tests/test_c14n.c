@@ -3,7 +3,8 @@
  * (xmlC14NDocDumpMemory) on the same bytes: exclusive with and without
  * comments, and inclusive, over every generator kind and 300 random
  * documents; plus a subtree, whose output must not depend on where the
- * walk starts.  The W3C/libxml2 conformance vectors run through the
+ * walk starts, and wss_c14n_tee's copy of an apex's content.  The
+ * W3C/libxml2 conformance vectors run through the
  * command line in tests/interop.sh.
  * Not tested here: digests and signatures (test_wss.c).
  */
@@ -121,9 +122,65 @@ static void subtree_ignores_context(void)
 	}
 }
 
+static int to_buf(void *ctx, const char *p, size_t n)
+{
+	return lab_buf_put(ctx, p, n);
+}
+
+/* wss_c14n_tee: the same canonical bytes, and a copy of exactly those
+ * between the apex's tags -- short, empty, and longer than c14n's
+ * output buffer (written to the sink directly). */
+static void tee_content(void)
+{
+	static const char open[] = "<e:Body xmlns:e=\"urn:e\">";
+	static const char close[] = "</e:Body>";
+	const char *inner[3] = {"<p xmlns=\"urn:d\">t &amp; u</p><q></q>", "",
+				NULL};
+	lab_buf big = LAB_BUF_INIT;
+	size_t i;
+
+	CHECK_EQ_INT(lab_buf_puts(&big, "<p>"), LAB_OK);
+	for (i = 0; i < 5000; i++)
+		CHECK_EQ_INT(lab_buf_puts(&big, "0123456789"), LAB_OK);
+	CHECK_EQ_INT(lab_buf_puts(&big, "</p>"), LAB_OK);
+	inner[2] = big.data;
+	for (i = 0; i < 3; i++) {
+		wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+		lab_buf xml = LAB_BUF_INIT, out = LAB_BUF_INIT;
+		lab_buf content = LAB_BUF_INIT;
+		dom_doc *doc = NULL;
+		lab_err err;
+
+		t_context("content %zu", i);
+		CHECK_EQ_INT(lab_buf_printf(&xml,
+					    "<e:Envelope xmlns:e=\"urn:e\">%s%s%s"
+					    "</e:Envelope>",
+					    open, inner[i], close),
+			     LAB_OK);
+		doc = T_PARSE(xml.data);
+		if (doc != NULL &&
+		    CHECK_OK(wss_c14n_tee(t_find(dom_doc_node(doc), "Body"), &o,
+					  to_buf, &out, &content, &err),
+			     &err)) {
+			CHECK_EQ_MEM(content.data != NULL ? content.data : "",
+				     content.len, inner[i], strlen(inner[i]));
+			CHECK_EQ_INT(out.len, strlen(open) + strlen(inner[i]) +
+						      strlen(close));
+			CHECK(out.data != NULL &&
+			      memcmp(out.data, open, strlen(open)) == 0);
+		}
+		lab_buf_free(&xml);
+		lab_buf_free(&out);
+		lab_buf_free(&content);
+		dom_doc_free(doc);
+	}
+	lab_buf_free(&big);
+}
+
 const t_case tests_c14n[] = {
 	{"c14n/gen_kinds_as_libxml2", gen_kinds},
 	{"c14n/random_docs_as_libxml2", random_docs},
 	{"c14n/subtree_ignores_context", subtree_ignores_context},
+	{"c14n/tee_content", tee_content},
 	{NULL, NULL},
 };

@@ -526,6 +526,55 @@ out:
 
 /* ---- signatures -------------------------------------------------------- */
 
+/* A token holding the known certificate's bytes shares it and verifies
+ * like it; other bytes are parsed (and refused when they are not a
+ * certificate) as wss_cert_from_der does. */
+static void cert_known(void)
+{
+	static const char msg[] = "signed bytes";
+	wss_privkey *k = LOAD_KEY(KEY_PEM);
+	wss_cert *c = LOAD_CERT(CERT_PEM), *other = LOAD_CERT(OTHER_CERT_PEM);
+	wss_cert *same = NULL, *parsed = NULL, *bad = NULL;
+	lab_buf sig = LAB_BUF_INIT;
+	const unsigned char *der;
+	unsigned char junk[3] = {1, 2, 3};
+	size_t len;
+	lab_err err;
+
+	if (k == NULL || c == NULL || other == NULL)
+		goto out;
+	lab_err_clear(&err);
+	der = wss_cert_der(c, &len);
+	if (!CHECK_OK(wss_cert_from_der_known(der, len, c, &same, &err), &err) ||
+	    !CHECK_OK(wss_rsa_sign_sha256(k, msg, strlen(msg), &sig, &err),
+		      &err))
+		goto out;
+	CHECK(wss_cert_equal(same, c));
+	CHECK_OK(wss_rsa_verify_sha256(same, msg, strlen(msg),
+				       (const unsigned char *)sig.data,
+				       sig.len, &err), &err);
+	der = wss_cert_der(other, &len);
+	if (CHECK_OK(wss_cert_from_der_known(der, len, c, &parsed, &err),
+		     &err)) {
+		CHECK(wss_cert_equal(parsed, other) && !wss_cert_equal(parsed, c));
+		CHECK_EQ_INT(wss_rsa_verify_sha256(parsed, msg, strlen(msg),
+						   (const unsigned char *)sig.data,
+						   sig.len, &err),
+			     LAB_ESECURITY);
+	}
+	CHECK_EQ_INT(wss_cert_from_der_known(junk, sizeof junk, c, &bad, &err),
+		     LAB_EMALFORMED);
+	CHECK(bad == NULL);
+out:
+	/* The shared certificate outlives the one it was taken from. */
+	wss_cert_free(c);
+	wss_cert_free(same);
+	wss_cert_free(parsed);
+	wss_cert_free(other);
+	wss_privkey_free(k);
+	lab_buf_free(&sig);
+}
+
 static void sign_verify(void)
 {
 	static const char msg[] = "<ds:SignedInfo>canonical bytes</ds:SignedInfo>";
@@ -739,6 +788,65 @@ next:
 			free(pt);
 			lab_buf_free(&ct);
 			lab_buf_free(&ct2);
+			lab_buf_free(&back);
+		}
+}
+
+/* In place: the octets wss_decrypt reads back, the plaintext where its
+ * ciphertext was; a flipped byte is the one error and leaves no
+ * plaintext behind. */
+static void in_place(void)
+{
+	wss_cipher c;
+	size_t i;
+
+	for (c = WSS_AES256_GCM; c <= WSS_AES128_CBC; c++)
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+			unsigned char key[WSS_MAX_KEY_LEN];
+			unsigned char *pt = plaintext(sizes[i]);
+			lab_buf b = LAB_BUF_INIT, back = LAB_BUF_INIT;
+			size_t n = sizes[i], off = 0, len = 0;
+			lab_err err;
+
+			t_context("%s, %zu bytes", wss_cipher_uri(c), n);
+			lab_err_clear(&err);
+			if (!CHECK(pt != NULL) ||
+			    !CHECK_OK(wss_random(key, sizeof key, &err), &err) ||
+			    !CHECK_EQ_INT(lab_buf_put(&b, pt, n), LAB_OK) ||
+			    !CHECK_OK(wss_encrypt_in_place(c, key, &b, &err),
+				      &err) ||
+			    !CHECK_EQ_INT(b.len, ct_len(c, n)))
+				goto next;
+			if (CHECK_OK(wss_decrypt(c, key, b.data, b.len, &back,
+						 &err), &err))
+				CHECK_EQ_MEM(back.data, back.len, pt, n);
+			if (CHECK_OK(wss_decrypt_in_place(
+					     c, key, (unsigned char *)b.data,
+					     b.len, &off, &len, &err), &err)) {
+				CHECK_EQ_INT(off, c == WSS_AES256_GCM ? 12 : 16);
+				CHECK_EQ_MEM(b.data + off, len, pt, n);
+			}
+			/* Encrypted again, then one byte flipped: GCM's last
+			 * ciphertext byte, or the CBC block that sets the pad
+			 * count, so that it becomes 0. */
+			b.len = 0;
+			if (n < 16 || lab_buf_put(&b, pt, n) != LAB_OK ||
+			    !CHECK_OK(wss_encrypt_in_place(c, key, &b, &err),
+				      &err))
+				goto next;
+			b.data[b.len - 17] ^= c == WSS_AES256_GCM
+						     ? 0x01
+						     : (char)(16 - n % 16);
+			CHECK_EQ_INT(wss_decrypt_in_place(c, key,
+							  (unsigned char *)b.data,
+							  b.len, &off, &len,
+							  &err),
+				     LAB_ESECURITY);
+			CHECK_EQ_STR(err.msg, "decryption failed");
+			CHECK(len == 0 && memmem(b.data, b.len, pt, 16) == NULL);
+next:
+			free(pt);
+			lab_buf_free(&b);
 			lab_buf_free(&back);
 		}
 }
@@ -1155,7 +1263,9 @@ const t_case tests_crypto[] = {
 	{"crypto/cipher_names", cipher_names},
 	{"crypto/encrypt_roundtrip", encrypt_roundtrip},
 	{"crypto/cbc_padding_layout", cbc_padding_layout},
+	{"crypto/cert_known", cert_known},
 	{"crypto/decrypt_failures", decrypt_failures},
+	{"crypto/in_place", in_place},
 	{"crypto/random", random_bytes},
 	{"crypto/xmlsec_phaos_oaep_cbc", xmlsec_phaos_oaep_cbc},
 	{"crypto/xmlsec_wss_gcm", xmlsec_wss_gcm},

@@ -103,6 +103,10 @@ static void no_external(const char *in)
 	lab_err err;
 	int rc;
 
+	if (!t_reads_dtds()) {
+		T_DTD_REFUSED(in, strlen(in), "external entity");
+		return;
+	}
 	lab_err_clear(&err);
 	rc = dom_parse(in, strlen(in), NULL, &doc, &err);
 	CHECK_EQ_INT(rc, LAB_EMALFORMED);
@@ -143,6 +147,10 @@ static void external_entities(void)
 	t_context("unreferenced");
 	snprintf(in, sizeof in, "<!DOCTYPE a [<!ENTITY e SYSTEM \"%s\">]><a/>",
 		 text);
+	if (!t_reads_dtds()) {
+		T_DTD_REFUSED(in, strlen(in), "unreferenced external entity");
+		goto out;
+	}
 	doc = T_PARSE(in);
 	if (doc != NULL && T_SERIALIZE(dom_doc_node(doc), &out))
 		CHECK_EQ_STR(out.data, "<a/>\n");
@@ -169,6 +177,13 @@ static void external_dtd(void)
 	    !CHECK(strstr(dtd.data, "injected") != NULL))
 		goto out;
 	snprintf(in, sizeof in, "<!DOCTYPE doc [%s]><doc/>", dtd.data);
+	if (!t_reads_dtds()) {
+		T_DTD_REFUSED(in, strlen(in), "internal subset");
+		snprintf(in, sizeof in, "<!DOCTYPE doc SYSTEM \"%s\"><doc/>",
+			 rel);
+		T_DTD_REFUSED(in, strlen(in), "external subset");
+		goto out;
+	}
 	doc = T_PARSE(in);
 	if (doc != NULL)
 		CHECK_SERIALIZES(dom_doc_node(doc), "<doc injected=\"yes\"/>\n");
@@ -219,6 +234,13 @@ static void billion_laughs(void)
 	dom_doc *doc;
 
 	laughs(&in, 3, 9);
+	if (!t_reads_dtds()) {
+		T_DTD_REFUSED(in.data, in.len, "entity expansion");
+		in.len = 0;
+		laughs(&in, 10, 10);
+		T_DTD_REFUSED(in.data, in.len, "billion laughs");
+		goto out;
+	}
 	doc = T_PARSE_N(in.data, in.len);
 	if (doc != NULL &&
 	    CHECK_EQ_INT(dom_text_content(dom_doc_node(doc), &text), LAB_OK))
@@ -227,6 +249,7 @@ static void billion_laughs(void)
 	in.len = 0;
 	laughs(&in, 10, 10);
 	refused(in.data, in.len, &err);
+out:
 	lab_buf_free(&text);
 	lab_buf_free(&in);
 }

@@ -72,8 +72,11 @@ static void one_file(const char *name)
 	if (CHECK_MSG(t_read_file(path, &in) == 0, "cannot read %s", path)) {
 		snprintf(path, sizeof path, "%s/roundtrip/%.*s.expected",
 			 t_data_dir, (int)stem, name);
-		if (CHECK_MSG(t_read_file(path, &want) == 0,
-			      "cannot read %s", path)) {
+		if (!t_reads_dtds() &&
+		    memmem(in.data, in.len, "<!DOCTYPE", 9) != NULL)
+			T_DTD_REFUSED(in.data, in.len, name);
+		else if (CHECK_MSG(t_read_file(path, &want) == 0,
+				   "cannot read %s", path)) {
 			roundtrip(in.data, in.len, want.data, want.len);
 			roundtrip(want.data, want.len, want.data, want.len);
 		}

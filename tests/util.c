@@ -41,6 +41,36 @@ dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
 	return doc;
 }
 
+int t_reads_dtds(void)
+{
+	const dom_axis_choice *axes;
+	size_t n = dom_variant_axes(&axes), i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(axes[i].axis, "parser") == 0)
+			return strcmp(axes[i].choice, "insitu") != 0;
+	return 1;
+}
+
+int t_dtd_refused_at(const char *file, int line, const char *s, size_t len,
+		     const char *what)
+{
+	dom_doc *doc = NULL;
+	lab_err err;
+	int rc;
+
+	lab_err_clear(&err);
+	rc = dom_parse(s, len, NULL, &doc, &err);
+	dom_doc_free(doc);
+	printf("SKIP %s: has a DTD, which parser=insitu refuses (SOAP "
+	       "profile)\n", what);
+	if (rc != LAB_EMALFORMED || strstr(err.msg, "DTD") == NULL ||
+	    err.line == 0 || err.col == 0)
+		return t_fail(file, line, "DTD not refused: %d at %lu:%lu: %s",
+			      rc, err.line, err.col, err.msg);
+	return t_pass();
+}
+
 int t_serialize_at(const char *file, int line, const dom_node *n,
 		   lab_buf *out)
 {

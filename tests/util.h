@@ -20,6 +20,19 @@ dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
 #define T_PARSE(s) t_parse_at(__FILE__, __LINE__, (s), strlen(s), NULL)
 #define T_PARSE_N(s, len) t_parse_at(__FILE__, __LINE__, (s), (len), NULL)
 
+/*
+ * Whether this build's parser reads DTDs (parser=libxml2 does; insitu
+ * refuses them, as the SOAP profile does).  Tests of what a DTD does
+ * run only where it is read; elsewhere T_DTD_REFUSED checks that `s` is
+ * refused, with line, column and a message naming the DTD, and prints a
+ * SKIP line saying which part did not run and why.
+ */
+int t_reads_dtds(void);
+int t_dtd_refused_at(const char *file, int line, const char *s, size_t len,
+		     const char *what);
+#define T_DTD_REFUSED(s, len, what) \
+	t_dtd_refused_at(__FILE__, __LINE__, (s), (len), (what))
+
 /* Serializes n into *out (which the caller frees); 1 on success. */
 int t_serialize_at(const char *file, int line, const dom_node *n,
 		   lab_buf *out);

@@ -12,7 +12,9 @@
  * PrefixList.  Names are interned, so "differs" is a pointer compare.
  *
  * The walk is iterative (a hand-built tree has no depth bound) and output
- * is buffered before it reaches the sink, so a digest sees large updates.
+ * is buffered before it reaches the sink, so a digest sees large updates;
+ * a run longer than the buffer goes to the sink whole.  Escaping scans
+ * with lookup tables and copies unescaped runs at once.
  */
 #include "wss/c14n.h"
 
@@ -20,6 +22,7 @@
 #include <string.h>
 
 #include "dom/alloc.h"
+#include "dom/names.h"
 
 enum { OUT_BUF = 16384 };
 
@@ -53,6 +56,8 @@ typedef struct c14n {
 	size_t cap_cand, cap_ns, cap_attr;
 	const char *xml_prefix;
 	const char *xml_ns;
+	lab_buf *content;        /* wss_c14n_tee's copy of top's content */
+	int capturing;           /* between top's start and end tags */
 	char buf[OUT_BUF];
 } c14n;
 
@@ -62,20 +67,34 @@ static void nomem(c14n *c)
 		c->rc = lab_fail(c->err, LAB_ENOMEM, "out of memory in c14n");
 }
 
-static void flush(c14n *c)
+/* The sink, and the content copy while inside top. */
+static void emit(c14n *c, const char *p, size_t n)
 {
-	int r;
+	int r = c->sink(c->ctx, p, n);
 
-	if (c->rc != LAB_OK || c->len == 0)
-		return;
-	r = c->sink(c->ctx, c->buf, c->len);
-	c->len = 0;
 	if (r != 0)
 		c->rc = lab_fail(c->err, r, "c14n output was refused");
+	else if (c->capturing && lab_buf_put(c->content, p, n) != LAB_OK)
+		nomem(c);
 }
 
-static void put(c14n *c, const char *p, size_t n)
+static void flush(c14n *c)
 {
+	if (c->rc != LAB_OK || c->len == 0)
+		return;
+	emit(c, c->buf, c->len);
+	c->len = 0;
+}
+
+/* Beyond what fits the buffer: whole buffers straight to the sink. */
+static void put_slow(c14n *c, const char *p, size_t n)
+{
+	if (n >= OUT_BUF) {
+		flush(c);
+		if (c->rc == LAB_OK)
+			emit(c, p, n);
+		return;
+	}
 	while (n > 0 && c->rc == LAB_OK) {
 		size_t room = OUT_BUF - c->len, k = n < room ? n : room;
 
@@ -88,45 +107,68 @@ static void put(c14n *c, const char *p, size_t n)
 	}
 }
 
-static void puts_(c14n *c, const char *s)
+/* Most writes fit: one compare and one copy. */
+static inline void put(c14n *c, const char *p, size_t n)
 {
-	put(c, s, strlen(s));
+	if (n <= OUT_BUF - c->len) {
+		memcpy(c->buf + c->len, p, n);
+		c->len += n;
+		return;
+	}
+	put_slow(c, p, n);
 }
 
-/* Text and attribute values with C14N's replacements (section 2.3). */
+/*
+ * C14N's replacements (section 2.3), as tables: the byte's entry is 0
+ * when it is copied, else the index of its replacement, so the scan is
+ * one load and one test per byte and unescaped runs are copied whole.
+ */
+static const struct {
+	char s[7];
+	unsigned char n;
+} reps[] = {
+	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#xD;", 5},
+	{"&quot;", 6}, {"&#x9;", 5}, {"&#xA;", 5},
+};
+static const unsigned char esc_text[256] = {
+	['&'] = 1, ['<'] = 2, ['>'] = 3, ['\r'] = 4,
+};
+static const unsigned char esc_attr[256] = {
+	['&'] = 1, ['<'] = 2, ['"'] = 5, ['\t'] = 6, ['\n'] = 7, ['\r'] = 4,
+};
+
 static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 {
-	const char *run = s, *end = s + n;
+	const unsigned char *t = attr ? esc_attr : esc_text;
+	const char *end = s + n;
 
-	for (; s < end; s++) {
-		const char *rep;
+	while (s < end) {
+		const char *run = s;
 
-		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = attr ? NULL : "&gt;"; break;
-		case '"': rep = attr ? "&quot;" : NULL; break;
-		case '\t': rep = attr ? "&#x9;" : NULL; break;
-		case '\n': rep = attr ? "&#xA;" : NULL; break;
-		case '\r': rep = "&#xD;"; break;
-		default: rep = NULL;
-		}
-		if (rep == NULL)
-			continue;
+		/* Four bytes a test while nothing needs replacing. */
+		while (end - s >= 4 &&
+		       (t[(unsigned char)s[0]] | t[(unsigned char)s[1]] |
+			t[(unsigned char)s[2]] | t[(unsigned char)s[3]]) == 0)
+			s += 4;
+		while (s < end && t[(unsigned char)*s] == 0)
+			s++;
 		put(c, run, (size_t)(s - run));
-		puts_(c, rep);
-		run = s + 1;
+		if (s == end)
+			break;
+		put(c, reps[t[(unsigned char)*s]].s,
+		    reps[t[(unsigned char)*s]].n);
+		s++;
 	}
-	put(c, run, (size_t)(end - run));
 }
 
+/* Names are interned: their length is stored with them. */
 static void put_name(c14n *c, const char *prefix, const char *local)
 {
 	if (prefix != NULL) {
-		puts_(c, prefix);
+		put(c, prefix, dom_names_len(prefix));
 		put(c, ":", 1);
 	}
-	puts_(c, local);
+	put(c, local, dom_names_len(local));
 }
 
 /* ---- namespace stacks ---- */
@@ -194,6 +236,15 @@ static int cmp_ns(const void *a, const void *b)
 }
 
 /* Attributes without a namespace first, then by (namespace URI, local). */
+/* strcmp's order; most names differ in their first byte, which then
+ * decides without a call. */
+static int name_cmp(const char *x, const char *y)
+{
+	if (*x != *y)
+		return (unsigned char)*x - (unsigned char)*y;
+	return strcmp(x, y);
+}
+
 static int cmp_attr(const void *a, const void *b)
 {
 	const dom_attr *x = *(const dom_attr *const *)a;
@@ -204,11 +255,31 @@ static int cmp_attr(const void *a, const void *b)
 
 		if (x->ns == NULL || y->ns == NULL)
 			return (x->ns != NULL) - (y->ns != NULL);
-		r = strcmp(x->ns, y->ns);
+		r = name_cmp(x->ns, y->ns);
 		if (r != 0)
 			return r;
 	}
-	return strcmp(x->local, y->local);
+	return name_cmp(x->local, y->local);
+}
+
+/* An element's attributes are few: insertion sort with the compare
+ * inlined beats qsort's indirect call per comparison; long lists still
+ * take qsort. */
+static void sort_attrs(const dom_attr **a, size_t n)
+{
+	size_t i, j;
+
+	if (n > 16) {
+		qsort((void *)a, n, sizeof *a, cmp_attr);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		const dom_attr *x = a[i];
+
+		for (j = i; j > 0 && cmp_attr(&a[j - 1], &x) > 0; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
 }
 
 /* ---- namespace rendering ---- */
@@ -354,17 +425,19 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		c->attr_out[na] = &al.items[na];
 	if (apex && !c->o->exclusive)
 		na = inherited_xml(c, el, na);
-	if (na > 1)
-		qsort(c->attr_out, na, sizeof *c->attr_out, cmp_attr);
+	sort_attrs(c->attr_out, na);
 
 	put(c, "<", 1);
 	put_name(c, dom_prefix(el), dom_local_name(el));
 	for (i = 0; i < nns; i++) {
 		const dom_nsdecl *d = c->ns_out[i];
 
-		puts_(c, d->prefix != NULL ? " xmlns:" : " xmlns");
-		if (d->prefix != NULL)
-			puts_(c, d->prefix);
+		if (d->prefix != NULL) {
+			put(c, " xmlns:", 7);
+			put(c, d->prefix, dom_names_len(d->prefix));
+		} else {
+			put(c, " xmlns", 6);
+		}
 		put(c, "=\"", 2);
 		put_escaped(c, d->uri, strlen(d->uri), 1);
 		put(c, "\"", 1);
@@ -379,6 +452,10 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		put(c, "\"", 1);
 	}
 	put(c, ">", 1);
+	if (apex && c->content != NULL) {
+		flush(c);
+		c->capturing = 1;
+	}
 out:
 	dom_attr_list_release(el, &al);
 }
@@ -387,6 +464,10 @@ static void end_element(c14n *c, const dom_node *el)
 {
 	const frame *f = &c->frames[--c->nframes];
 
+	if (el == c->top && c->content != NULL) {
+		flush(c);
+		c->capturing = 0;
+	}
 	put(c, "</", 2);
 	put_name(c, dom_prefix(el), dom_local_name(el));
 	put(c, ">", 1);
@@ -414,7 +495,7 @@ static int leaf(c14n *c, const dom_node *n)
 		return 1;
 	case DOM_PI:
 		put(c, "<?", 2);
-		puts_(c, dom_local_name(n));
+		put_name(c, NULL, dom_local_name(n));
 		if (len > 0) {
 			put(c, " ", 1);
 			put(c, v, len);
@@ -528,6 +609,12 @@ static int prepare(c14n *c, const dom_node *top)
 int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	     void *ctx, lab_err *err)
 {
+	return wss_c14n_tee(top, opts, sink, ctx, NULL, err);
+}
+
+int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
+		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err)
+{
 	c14n *c;
 	int rc;
 
@@ -542,6 +629,7 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	c->top = top;
 	c->sink = sink;
 	c->ctx = ctx;
+	c->content = dom_node_type(top) == DOM_ELEMENT ? content : NULL;
 	c->err = err;
 	c->rc = prepare(c, top);
 	if (c->rc == LAB_OK) {

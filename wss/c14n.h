@@ -37,6 +37,15 @@ typedef struct wss_c14n_opts {
 int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	     void *ctx, lab_err *err);
 
+/*
+ * The same, and appends to `content` the canonical bytes between top's
+ * start and end tags (top an element): the exc-c14n of its content, a
+ * fragment that parses back in top's namespace context.  Lets a sender
+ * digest the Body and keep its content for encryption in one walk.
+ */
+int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
+		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err);
+
 /* The same into a buffer (appends). */
 int wss_c14n_buf(const dom_node *top, const wss_c14n_opts *opts,
 		 lab_buf *out, lab_err *err);

@@ -359,6 +359,31 @@ int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
 	return cert_wrap(x, "certificate", out, err);
 }
 
+int wss_cert_from_der_known(const unsigned char *der, size_t len,
+			    const wss_cert *known, wss_cert **out,
+			    lab_err *err)
+{
+	wss_cert *c;
+
+	if (known == NULL || len != known->der_len ||
+	    memcmp(der, known->der, len) != 0)
+		return wss_cert_from_der(der, len, out, err);
+	/* The same bytes make the same certificate: share the parsed one
+	 * (d2i_X509 and its key decoder are most of a small receive). */
+	c = dom_calloc(1, sizeof *c);
+	if (c == NULL || (c->der = dom_malloc(len)) == NULL ||
+	    X509_up_ref(known->x509) != 1) {
+		wss_cert_free(c);
+		return nomem(err);
+	}
+	memcpy(c->der, der, len);
+	c->der_len = len;
+	c->x509 = known->x509;
+	c->pub = known->pub;
+	*out = c;
+	return LAB_OK;
+}
+
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len)
 {
 	*len = c->der_len;
@@ -730,6 +755,43 @@ out:
 	return rc;
 }
 
+int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
+			 lab_err *err)
+{
+	EVP_CIPHER_CTX *x = NULL;
+	size_t n = b->len, iv, total;
+	unsigned char *dst;
+	int rc;
+
+	if (!is_cipher(c))
+		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	if (n > (size_t)-1 / 2)
+		return nomem(err);
+	iv = c == WSS_AES256_GCM ? GCM_IV : BLOCK;
+	total = c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
+				    : BLOCK + (n / BLOCK + 1) * BLOCK;
+	x = EVP_CIPHER_CTX_new();
+	if (x == NULL || lab_buf_reserve(b, total - n) != LAB_OK) {
+		rc = nomem(err);
+		goto out;
+	}
+	/* The IV goes first: the plaintext moves up once, then the cipher
+	 * runs over it where it lies (OpenSSL allows in == out). */
+	dst = (unsigned char *)b->data;
+	memmove(dst + iv, dst, n);
+	if (c == WSS_AES256_GCM)
+		rc = gcm_encrypt(x, key, dst + iv, n, dst, err);
+	else
+		rc = cbc_encrypt(x, key, dst + iv, n, dst, err);
+	b->len = rc == LAB_OK ? total : 0;
+	if (rc != LAB_OK)
+		OPENSSL_cleanse(dst, total);
+	b->data[b->len] = '\0';
+out:
+	EVP_CIPHER_CTX_free(x);
+	return rc;
+}
+
 /* Each returns 1 when the data decrypts and authenticates (GCM) or
  * unpads (CBC), with the plaintext length in *len; 0 otherwise. */
 static int gcm_decrypt(EVP_CIPHER_CTX *x, const unsigned char *key,
@@ -805,6 +867,36 @@ out:
 		out->data[out->len] = '\0';
 	EVP_CIPHER_CTX_free(x);
 	return rc;
+}
+
+int wss_decrypt_in_place(wss_cipher c, const unsigned char *key,
+			 unsigned char *buf, size_t n, size_t *off, size_t *len,
+			 lab_err *err)
+{
+	EVP_CIPHER_CTX *x = NULL;
+	int ok;
+
+	*off = 0;
+	*len = 0;
+	if (!is_cipher(c))
+		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	x = EVP_CIPHER_CTX_new();
+	if (x == NULL)
+		return nomem(err);
+	*off = c == WSS_AES256_GCM ? GCM_IV : BLOCK;
+	if (n < *off)
+		ok = 0;
+	else if (c == WSS_AES256_GCM)
+		ok = gcm_decrypt(x, key, buf, n, buf + *off, len);
+	else
+		ok = cbc_decrypt(x, key, buf, n, buf + *off, len);
+	EVP_CIPHER_CTX_free(x);
+	if (!ok) {
+		OPENSSL_cleanse(buf, n);
+		*len = 0;
+		return quiet_fail(err, "decryption failed");
+	}
+	return LAB_OK;
 }
 
 /* ---- randomness -------------------------------------------------------- */

@@ -40,6 +40,11 @@ int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err);
  * after it are LAB_EMALFORMED. */
 int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
 		      lab_err *err);
+/* The same, but when der is known's DER (the trusted peer's certificate,
+ * the common case) a reference to known instead of a second parse. */
+int wss_cert_from_der_known(const unsigned char *der, size_t len,
+			    const wss_cert *known, wss_cert **out,
+			    lab_err *err);
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len);
 /* 1 when both hold the same DER bytes, else 0. */
 int wss_cert_equal(const wss_cert *a, const wss_cert *b);
@@ -121,6 +126,12 @@ int wss_cipher_from_name(const char *name, wss_cipher *out);
 int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
 		size_t n, lab_buf *out, lab_err *err);
 /*
+ * The same, in place: b holds the plaintext on entry and the octets on
+ * success (one buffer instead of two); on failure it is wiped and empty.
+ */
+int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
+			 lab_err *err);
+/*
  * Appends the plaintext of ct[0..n).  Every failure on the data -- short
  * input, bad tag, bad padding -- is the same LAB_ESECURITY "decryption
  * failed", and leaves out->len unchanged with no plaintext in out's
@@ -128,6 +139,14 @@ int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
  */
 int wss_decrypt(wss_cipher c, const unsigned char *key, const void *ct,
 		size_t n, lab_buf *out, lab_err *err);
+/*
+ * The same, in place: the plaintext of buf[0..n) is left at
+ * buf[*off .. *off + *len), where its ciphertext was (no second buffer).
+ * On failure, the same single error, and buf is wiped.
+ */
+int wss_decrypt_in_place(wss_cipher c, const unsigned char *key,
+			 unsigned char *buf, size_t n, size_t *off, size_t *len,
+			 lab_err *err);
 
 /* ---- randomness -------------------------------------------------------- */
 

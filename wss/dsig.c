@@ -26,26 +26,35 @@ static int to_digest(void *ctx, const char *p, size_t n)
 	return wss_sha256_update(ctx, p, n);
 }
 
-int wss_digest(const dom_node *top, const char *const *prefixes,
-	       size_t nprefixes, unsigned char out[WSS_SHA256_LEN],
-	       lab_err *err)
+/* The digest, and top's canonical content appended to `content` when it
+ * is not NULL. */
+static int digest_tee(const dom_node *top, const char *const *prefixes,
+		      size_t nprefixes, lab_buf *content,
+		      unsigned char out[WSS_SHA256_LEN], lab_err *err)
 {
 	wss_c14n_opts o = {1, 0, prefixes, nprefixes, NULL};
 	wss_sha256_ctx *h = NULL;
 	int rc = wss_sha256_new(&h, err);
 
 	if (rc == LAB_OK)
-		rc = wss_c14n(top, &o, to_digest, h, err);
+		rc = wss_c14n_tee(top, &o, to_digest, h, content, err);
 	if (rc == LAB_OK && wss_sha256_final(h, out) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
 	wss_sha256_free(h);
 	return rc;
 }
 
+int wss_digest(const dom_node *top, const char *const *prefixes,
+	       size_t nprefixes, unsigned char out[WSS_SHA256_LEN],
+	       lab_err *err)
+{
+	return digest_tee(top, prefixes, nprefixes, NULL, out, err);
+}
+
 /* ---- signing ---- */
 
 static int add_reference(dom_node *si, const char *id, const dom_node *target,
-			 lab_err *err)
+			 lab_buf *content, lab_err *err)
 {
 	unsigned char digest[WSS_SHA256_LEN];
 	char uri[80];
@@ -65,7 +74,7 @@ static int add_reference(dom_node *si, const char *id, const dom_node *target,
 		rc = wss_add_alg(ref, WSS_NS_DS, "ds:DigestMethod",
 				 WSS_ALG_SHA256, NULL, err);
 	if (rc == LAB_OK)
-		rc = wss_digest(target, NULL, 0, digest, err);
+		rc = digest_tee(target, NULL, 0, content, digest, err);
 	if (rc == LAB_OK)
 		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:DigestValue", &dv, err);
 	if (rc == LAB_OK)
@@ -125,9 +134,9 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 		rc = wss_add_alg(si, WSS_NS_DS, "ds:SignatureMethod",
 				 WSS_ALG_RSA_SHA256, NULL, err);
 	if (rc == LAB_OK)
-		rc = add_reference(si, body_id, m->body, err);
+		rc = add_reference(si, body_id, m->body, m->content, err);
 	if (rc == LAB_OK)
-		rc = add_reference(si, ts_id, ts, err);
+		rc = add_reference(si, ts_id, ts, NULL, err);
 	if (rc == LAB_OK)
 		rc = wss_add(sig, NULL, WSS_NS_DS, "ds:SignatureValue", &sv, err);
 	if (rc == LAB_OK)
@@ -249,7 +258,7 @@ out:
 
 /* The certificate KeyInfo names: STR -> Reference -> our BST. */
 static int key_info_cert(const wss_msg *m, const dom_node *ki,
-			 wss_cert **cert, lab_err *err)
+			 const wss_cert *trust, wss_cert **cert, lab_err *err)
 {
 	const dom_node *str, *ref;
 	const char *vt;
@@ -276,7 +285,7 @@ static int key_info_cert(const wss_msg *m, const dom_node *ki,
 	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &bst,
 			 err);
 	if (rc == LAB_OK)
-		rc = wss_bst_cert(m, bst, cert, err);
+		rc = wss_bst_cert(m, bst, trust, cert, err);
 	return rc;
 }
 
@@ -330,7 +339,7 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 				NULL, err);
 	}
 	if (rc == LAB_OK)
-		rc = key_info_cert(m, ki, &cert, err);
+		rc = key_info_cert(m, ki, trust, &cert, err);
 	if (rc == LAB_OK && !wss_cert_equal(cert, trust))
 		rc = lab_fail(err, LAB_ESECURITY,
 			      "signing certificate is not the trusted one");

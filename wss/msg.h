@@ -17,6 +17,10 @@ typedef struct wss_msg {
 	dom_node *header;   /* NULL until there is one */
 	dom_node *body;
 	dom_node *security; /* NULL until there is one */
+	/* Sending: when the caller sets it, signing leaves here the exc-c14n
+	 * of the Body's content (digested anyway), which encryption then
+	 * takes as its plaintext instead of serializing the content again. */
+	lab_buf *content;
 } wss_msg;
 
 /*

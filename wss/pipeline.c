@@ -6,6 +6,8 @@
  */
 #include "wss/wss.h"
 
+#include <openssl/crypto.h>
+
 #include "wss/dsig.h"
 #include "wss/msg.h"
 #include "wss/wsse.h"
@@ -58,15 +60,24 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
 }
 
+/* The Body's canonical content, digested while signing, is what gets
+ * encrypted: one walk over the Body instead of a c14n and a serialize. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err)
 {
+	lab_buf content = LAB_BUF_INIT;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
+	m.content = &content;
 	if (rc == LAB_OK)
 		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
-	return rc != LAB_OK ? rc : wss_xenc_encrypt(&m, peer, o->cipher, err);
+	if (rc == LAB_OK)
+		rc = wss_xenc_encrypt(&m, peer, o->cipher, err);
+	if (content.data != NULL)
+		OPENSSL_cleanse(content.data, content.len);
+	lab_buf_free(&content);
+	return rc;
 }
 
 /*

@@ -208,8 +208,8 @@ int wss_add_token_ref(dom_node *ki, const char *id, const char *value_type,
 	return rc;
 }
 
-int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
-		 lab_err *err)
+int wss_bst_cert(const wss_msg *m, const dom_node *bst, const wss_cert *known,
+		 wss_cert **out, lab_err *err)
 {
 	lab_buf der = LAB_BUF_INIT;
 	const char *vt, *et;
@@ -230,8 +230,8 @@ int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
 				"certificate in Base64Binary");
 	rc = wss_b64_text(bst, &der, err);
 	if (rc == LAB_OK)
-		rc = wss_cert_from_der((const unsigned char *)der.data, der.len,
-				       out, err);
+		rc = wss_cert_from_der_known((const unsigned char *)der.data,
+					     der.len, known, out, err);
 	if (rc != LAB_OK && rc != LAB_ENOMEM) {
 		char why[sizeof err->msg];
 

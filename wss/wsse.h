@@ -43,9 +43,10 @@ int wss_bst_add(wss_msg *m, const wss_cert *cert, char *id, size_t cap,
 int wss_add_token_ref(dom_node *ki, const char *id, const char *value_type,
 		      lab_err *err);
 
-/* The certificate in a BinarySecurityToken (X509v3, Base64Binary). */
-int wss_bst_cert(const wss_msg *m, const dom_node *bst, wss_cert **out,
-		 lab_err *err);
+/* The certificate in a BinarySecurityToken (X509v3, Base64Binary); when
+ * it is `known`'s (may be NULL), known is shared instead of parsed. */
+int wss_bst_cert(const wss_msg *m, const dom_node *bst, const wss_cert *known,
+		 wss_cert **out, lab_err *err);
 
 /* xsd:dateTime in UTC ("2026-11-30T01:00:19Z", fraction allowed). */
 int wss_time_parse(const char *s, time_t *out);

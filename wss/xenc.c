@@ -1,10 +1,13 @@
 /*
  * xenc.c - encrypting the Body's content and decrypting it back.
  *
- * The plaintext is the Body's children as the serializer writes them:
- * a fragment that parses back in the Body's namespace context, which is
- * what XML Encryption's Content type means and what xmlsec1 produces and
- * expects.  After decryption the fragment is parsed in place
+ * The plaintext is the Body's children as a fragment that parses back in
+ * the Body's namespace context, which is what XML Encryption's Content
+ * type means and what xmlsec1 produces and expects: on send, the exc-c14n
+ * of the content that signing already produced (one walk for digest and
+ * plaintext; what is encrypted is then exactly what was signed, without
+ * the comments and unused namespace declarations the signature does not
+ * cover), otherwise the serializer's output.  After decryption the fragment is parsed in place
  * (dom_parse_into) and the EncryptedData removed.
  */
 #include "wss/xenc.h"
@@ -30,17 +33,24 @@ static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 	return rc != LAB_OK ? rc : wss_add_b64(cv, p, n, err);
 }
 
-/* The Body's children serialized one after the other, then removed. */
-static int take_content(wss_msg *m, lab_buf *pt, lab_err *err)
+/* The Body's children serialized one after the other (unless signing
+ * left their canonical form in m->content), then removed. */
+static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
+			lab_err *err)
 {
 	dom_node *c;
 
-	for (c = dom_first_child(m->body); c != NULL; c = dom_next_sibling(c)) {
-		int rc = dom_serialize(c, pt, err);
+	*plain = pt;
+	if (m->content != NULL && m->content->len > 0)
+		*plain = m->content;
+	else
+		for (c = dom_first_child(m->body); c != NULL;
+		     c = dom_next_sibling(c)) {
+			int rc = dom_serialize(c, pt, err);
 
-		if (rc != LAB_OK)
-			return rc;
-	}
+			if (rc != LAB_OK)
+				return rc;
+		}
 	while ((c = dom_first_child(m->body)) != NULL)
 		dom_node_free(c);
 	return LAB_OK;
@@ -148,7 +158,8 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 		     lab_err *err)
 {
 	unsigned char key[MAX_KEY];
-	lab_buf pt = LAB_BUF_INIT, ct = LAB_BUF_INIT;
+	lab_buf pt = LAB_BUF_INIT;
+	lab_buf *plain = &pt;
 	size_t keylen = wss_cipher_key_len(cipher);
 	char ed_id[32], ek_id[32];
 	int rc;
@@ -161,16 +172,16 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	if (rc == LAB_OK)
 		rc = wss_random(key, keylen, err);
 	if (rc == LAB_OK)
-		rc = take_content(m, &pt, err);
+		rc = take_content(m, &pt, &plain, err);
+	/* The plaintext buffer becomes the ciphertext's. */
 	if (rc == LAB_OK)
-		rc = wss_encrypt(cipher, key, pt.data, pt.len, &ct, err);
+		rc = wss_encrypt_in_place(cipher, key, plain, err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_data(m, cipher, ed_id, ek_id, &ct, err);
+		rc = add_encrypted_data(m, cipher, ed_id, ek_id, plain, err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_key(m, peer, ek_id, ed_id, key, keylen, err);
 	OPENSSL_cleanse(key, sizeof key);
 	lab_buf_free(&pt);
-	lab_buf_free(&ct);
 	return rc;
 }
 
@@ -237,10 +248,11 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 			size_t keylen, int bad, const dom_limits *lim,
 			lab_err *err)
 {
-	lab_buf ct = LAB_BUF_INIT, pt = LAB_BUF_INIT;
+	lab_buf ct = LAB_BUF_INIT;
 	const char *type = dom_attr_value(ed, NULL, m->n.Type);
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(ed);
+	size_t off = 0, len = 0;
 	wss_cipher cipher;
 	lab_err ignored;
 	int rc;
@@ -260,20 +272,21 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 	rc = cipher_value(m, ed, &ct, err);
 	if (rc != LAB_OK)
 		goto out;
-	/* One message for every way the rest can fail. */
-	if (bad || keylen != wss_cipher_key_len(cipher) ||
-	    wss_decrypt(cipher, key, ct.data, ct.len, &pt, &ignored) != LAB_OK ||
-	    dom_parse_into(parent, ed, pt.data != NULL ? pt.data : "", pt.len,
-			   lim, &ignored) != LAB_OK) {
+	/* One message for every way the rest can fail.  The plaintext is
+	 * decrypted where its ciphertext lies: one buffer, not two. */
+	if (bad || keylen != wss_cipher_key_len(cipher) || ct.data == NULL ||
+	    wss_decrypt_in_place(cipher, key, (unsigned char *)ct.data, ct.len,
+				 &off, &len, &ignored) != LAB_OK ||
+	    dom_parse_into(parent, ed, ct.data + off, len, lim,
+			   &ignored) != LAB_OK) {
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 		goto out;
 	}
 	dom_node_free(ed);
 out:
-	if (pt.data != NULL)
-		OPENSSL_cleanse(pt.data, pt.len);
+	if (ct.data != NULL)
+		OPENSSL_cleanse(ct.data, ct.len);
 	lab_buf_free(&ct);
-	lab_buf_free(&pt);
 	return rc;
 }
 

@@ -1,0 +1,94 @@
+/*
+ * insitu.h - the pieces of the insitu parser (variants/parser/insitu.c)
+ * that are ideas of their own: the byte classes and UTF-8 and reference
+ * decoding (dom/insitu_chars.c), and the input as the parser sees it --
+ * a mutable UTF-8 copy in the document's arena, and positions in it
+ * (dom/insitu_input.c).
+ * Not for: anything the libxml2 parser uses.
+ */
+#ifndef DOM_INSITU_H
+#define DOM_INSITU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dom/internal.h"
+
+/* ---- byte classes (insitu_chars.c) ---- */
+
+enum {
+	IS_TEXT = 1,    /* text that needs no work: not < & ] CR, not >= 0x80 */
+	IS_ATTR = 2,    /* attribute value byte that needs no work */
+	IS_NAME = 4,    /* ASCII name byte other than ':' */
+	IS_NSTART = 8,  /* ASCII name start byte other than ':' */
+	IS_SPACE = 16,  /* XML white space */
+	IS_ASCII = 32   /* a valid ASCII character other than CR */
+};
+
+extern const uint8_t dom__insitu_class[256];
+
+static inline int dom__is(unsigned char c, int cls)
+{
+	return dom__insitu_class[c] & cls;
+}
+
+/*
+ * The length (2 to 4) of the UTF-8 sequence at s if it encodes an XML
+ * Char, else 0 (overlong, surrogate, over U+10FFFF, U+FFFE, U+FFFF,
+ * truncated).  s[0] >= 0x80; the bytes after it up to the sequence's end
+ * must be readable (the input ends in a NUL, which stops any sequence).
+ */
+size_t dom__insitu_utf8(const unsigned char *s);
+
+/* The code point of the valid sequence of n bytes at s. */
+uint32_t dom__insitu_decode(const unsigned char *s, size_t n);
+
+/* Whether c may start (start != 0) or continue an XML 1.0 (5th ed.) name. */
+int dom__insitu_name_char(uint32_t c, int start);
+
+/*
+ * Decodes the reference at s ("&...;", s[0] == '&') into out, which may
+ * be s itself (the result is never longer than the reference).  Returns
+ * the bytes written (1 to 4) and sets *used to the reference's length;
+ * 0 when it is not one of the five predefined entities or a character
+ * reference to an XML Char, with *used the length to point past it.
+ */
+size_t dom__insitu_ref(const char *s, char *out, size_t *used,
+		       const char **why);
+
+/*
+ * Whether s[0..n) uses only the characters of a URI reference (RFC 3986:
+ * ASCII, no space, '%' only before two hex digits).  Namespace names must
+ * be URI references; libxml2 refuses more (it parses them), this is the
+ * part that needs no parser.
+ */
+int dom__insitu_uri_chars(const char *s, size_t n);
+
+/* ---- the input (insitu_input.c) ---- */
+
+/* NUL bytes after the text: the terminator, and room to read a word
+ * past any byte of it. */
+#define DOM_INSITU_PAD 9
+
+typedef struct dom_insitu_input {
+	char *text;        /* UTF-8, NUL-padded, mutable, in the arena */
+	size_t len;
+	const char *orig;  /* the same bytes, never changed: for positions */
+	char *owned;       /* orig when it is a transcoding of ours */
+	int transcoded;    /* read from UTF-16 or ISO-8859-1 */
+} dom_insitu_input;
+
+/*
+ * Makes in->text from buf: UTF-8 as is (a UTF-8 BOM dropped), UTF-16 with
+ * a BOM and ISO-8859-1 (as declared) converted.  Other encodings are
+ * LAB_EMALFORMED.  Release with dom__insitu_input_done().
+ */
+int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
+		      dom_insitu_input *in, lab_err *err);
+void dom__insitu_input_done(dom_insitu_input *in);
+
+/* Line and column (from 1; columns count characters) of text offset off. */
+void dom__insitu_position(const dom_insitu_input *in, size_t off,
+			  unsigned long *line, unsigned long *col);
+
+#endif
