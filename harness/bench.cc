@@ -8,19 +8,24 @@
 // Every case gets, before timing, one cold call (its first in the
 // process; its CPU time is reported as cold_ns) and one warm call measured
 // with dom/alloc.h (a case that asks is reset after each call, untimed),
-// whose allocs, heap_allocs, alloc_bytes and peak_bytes are user counters so they
-// survive into the repetition aggregates.  The MemoryManager feeds Google
-// Benchmark's own memory fields as well, but 1.7.1 drops them from
-// aggregates and reports max_bytes_used, total_allocated_bytes and
-// net_heap_growth through a dangling pointer (google/benchmark#1939).
+// whose allocs, heap_allocs, alloc_bytes and peak_bytes are user counters
+// so they survive into the repetition aggregates.  A threaded case
+// (harness/cases_threads.c) does that on each thread, for a context of the
+// thread's own, is timed by the wall clock, and reports the counters
+// averaged over its threads.  The MemoryManager feeds Google Benchmark's
+// own memory fields as well, but 1.7.1 drops them from aggregates and
+// reports max_bytes_used, total_allocated_bytes and net_heap_growth through
+// a dangling pointer (google/benchmark#1939).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <ctime>
 #include <exception>
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 // The project's C headers carry no linkage blocks of their own.
 extern "C" {
@@ -55,9 +60,9 @@ class AllocCounters : public benchmark::MemoryManager {
   int64_t start_live_ = 0;
 };
 
-struct Job {
-  const lab_bench_job* job = nullptr;
-  std::string name;
+// One thread's share of a job: threaded cases (cases_threads.c) have one
+// per thread index, the others only the first.
+struct Slot {
   void* ctx = nullptr;
   bool prepared = false;
   bool failed = false;
@@ -65,12 +70,20 @@ struct Job {
   double cold_ns = 0;
   dom_mem_stats mem{};  // one warm call; peak is above the heap held before
   lab_case_info info{};
+};
+
+struct Job {
+  const lab_bench_job* job = nullptr;
+  std::string name;
+  bool threaded = false;
+  std::vector<Slot> slots;
 
   Job() = default;
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
   ~Job() {
-    if (ctx != nullptr) job->c->teardown(ctx);
+    for (Slot& s : slots)
+      if (s.ctx != nullptr) job->c->teardown(s.ctx);
   }
 };
 
@@ -85,104 +98,146 @@ int ThreadCpuNs(double* ns, lab_err* err) {
   return LAB_OK;
 }
 
-// Marks the job failed; j.err already says why.
-bool Fail(Job& j) {
-  j.failed = true;
+// Marks the slot failed; s.err already says why.
+bool Fail(Slot& s) {
+  s.failed = true;
   return false;
 }
 
 // Puts back what the last run left, for cases that ask (info.reset).
-bool Reset(Job& j) {
-  if (j.info.reset != nullptr && j.info.reset(j.ctx, &j.err) != LAB_OK)
-    return Fail(j);
+bool Reset(Slot& s) {
+  if (s.info.reset != nullptr && s.info.reset(s.ctx, &s.err) != LAB_OK)
+    return Fail(s);
   return true;
 }
 
-bool Prepare(Job& j) {
-  const lab_case* c = j.job->c;
-
-  j.prepared = true;
-  lab_err_clear(&j.err);
-  if (c->setup(&j.ctx, &j.job->data, &j.err) != LAB_OK) return Fail(j);
+// Runs on the thread that owns the slot, so the counters read are its own.
+bool Prepare(const lab_case* c, const lab_case_data* data, Slot& s) {
+  s.prepared = true;
+  lab_err_clear(&s.err);
+  if (c->setup(&s.ctx, data, &s.err) != LAB_OK) return Fail(s);
   double t0 = 0, t1 = 0;
-  if (ThreadCpuNs(&t0, &j.err) != LAB_OK || c->run(j.ctx, &j.err) != LAB_OK ||
-      ThreadCpuNs(&t1, &j.err) != LAB_OK)
-    return Fail(j);
-  j.cold_ns = t1 - t0;
-  if (c->info != nullptr && c->info(j.ctx, &j.info, &j.err) != LAB_OK)
-    return Fail(j);
-  if (!Reset(j)) return false;
+  if (ThreadCpuNs(&t0, &s.err) != LAB_OK || c->run(s.ctx, &s.err) != LAB_OK ||
+      ThreadCpuNs(&t1, &s.err) != LAB_OK)
+    return Fail(s);
+  s.cold_ns = t1 - t0;
+  if (c->info != nullptr && c->info(s.ctx, &s.info, &s.err) != LAB_OK)
+    return Fail(s);
+  if (!Reset(s)) return false;
 
   dom_mem_reset();
   int64_t live = dom_mem_get().live;
-  if (c->run(j.ctx, &j.err) != LAB_OK) return Fail(j);
-  j.mem = dom_mem_get();
-  j.mem.peak -= live;
-  return Reset(j);
+  if (c->run(s.ctx, &s.err) != LAB_OK) return Fail(s);
+  s.mem = dom_mem_get();
+  s.mem.peak -= live;
+  return Reset(s);
+}
+
+// Threads report the same counters; each value is averaged over them.
+void Report(benchmark::State& state, const Job& j, const Slot& s) {
+  auto avg = [](double v) {
+    return benchmark::Counter(v, benchmark::Counter::kAvgThreads);
+  };
+
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(j.job->data.len));
+  state.counters["cold_ns"] = avg(s.cold_ns);
+  state.counters["allocs"] = avg(static_cast<double>(s.mem.allocs));
+  state.counters["heap_allocs"] = avg(static_cast<double>(s.mem.heap_allocs));
+  state.counters["alloc_bytes"] = avg(static_cast<double>(s.mem.bytes));
+  state.counters["peak_bytes"] = avg(static_cast<double>(s.mem.peak));
+  // Scenario cases: per-request CPU time in us, the iteration's / R.
+  if (s.info.requests > 0) {
+    state.counters["requests"] = avg(static_cast<double>(s.info.requests));
+    state.counters["us_per_request"] = benchmark::Counter(
+        static_cast<double>(s.info.requests) / 1e6,
+        benchmark::Counter::kIsIterationInvariantRate |
+            benchmark::Counter::kInvert);
+  }
+  if (s.info.elements > 0) {
+    state.counters["elements"] = avg(static_cast<double>(s.info.elements));
+    state.counters["attributes"] =
+        avg(static_cast<double>(s.info.attributes));
+    state.counters["bytes_per_element"] =
+        avg(static_cast<double>(s.info.tree_bytes) /
+            static_cast<double>(s.info.elements));
+  }
 }
 
 void Run(benchmark::State& state, Job* j) {
-  if (!j->prepared) Prepare(*j);
-  if (j->failed) {
-    state.SkipWithError(j->err.msg);
+  Slot& s = j->slots[0];
+
+  if (!s.prepared) Prepare(j->job->c, &j->job->data, s);
+  if (s.failed) {
+    state.SkipWithError(s.err.msg);
     return;
   }
   // Each run starts where the last one's reset left it; the reset is
   // paused out of the time, though a pause itself costs a little inside it.
   for (auto _ : state) {
-    bool ok = j->job->c->run(j->ctx, &j->err) == LAB_OK;
-    if (ok && j->info.reset != nullptr) {
+    bool ok = j->job->c->run(s.ctx, &s.err) == LAB_OK;
+    if (ok && s.info.reset != nullptr) {
       state.PauseTiming();
-      ok = Reset(*j);
+      ok = Reset(s);
       state.ResumeTiming();
     }
     if (!ok) {
-      j->failed = true;
-      state.SkipWithError(j->err.msg);
+      s.failed = true;
+      state.SkipWithError(s.err.msg);
       break;
     }
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
-                          static_cast<int64_t>(j->job->data.len));
-  state.counters["cold_ns"] = j->cold_ns;
-  state.counters["allocs"] = static_cast<double>(j->mem.allocs);
-  state.counters["heap_allocs"] = static_cast<double>(j->mem.heap_allocs);
-  state.counters["alloc_bytes"] = static_cast<double>(j->mem.bytes);
-  state.counters["peak_bytes"] = static_cast<double>(j->mem.peak);
-  // Scenario cases: per-request CPU time in us, the iteration's / R.
-  if (j->info.requests > 0) {
-    state.counters["requests"] = static_cast<double>(j->info.requests);
-    state.counters["us_per_request"] = benchmark::Counter(
-        static_cast<double>(j->info.requests) / 1e6,
-        benchmark::Counter::kIsIterationInvariantRate |
-            benchmark::Counter::kInvert);
+  Report(state, *j, s);
+}
+
+// Every thread uses the slot of its index and nothing else of the job.
+// Google Benchmark holds the threads at a barrier where the timing starts
+// and another where it stops, so a thread that fails still goes through
+// KeepRunning() (which, after SkipWithError, ends at once) rather than
+// return early and leave the others waiting.
+void RunThreaded(benchmark::State& state, Job* j) {
+  Slot& s = j->slots[static_cast<size_t>(state.thread_index())];
+
+  if (!s.prepared) Prepare(j->job->c, &j->job->data, s);
+  if (s.failed) state.SkipWithError(s.err.msg);
+  while (state.KeepRunning()) {
+    if (j->job->c->run(s.ctx, &s.err) != LAB_OK) {
+      s.failed = true;
+      state.SkipWithError(s.err.msg);
+    }
   }
-  if (j->info.elements > 0) {
-    state.counters["elements"] = static_cast<double>(j->info.elements);
-    state.counters["attributes"] = static_cast<double>(j->info.attributes);
-    state.counters["bytes_per_element"] =
-        static_cast<double>(j->info.tree_bytes) /
-        static_cast<double>(j->info.elements);
-  }
+  if (!s.failed) Report(state, *j, s);
 }
 
 int RunAll(Job* jobs, size_t njobs, int argc, char** argv, lab_err* err) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return lab_fail(err, LAB_EUSAGE, "unrecognized Google Benchmark flag");
-  for (size_t i = 0; i < njobs; i++)
-    benchmark::RegisterBenchmark(jobs[i].name.c_str(), Run, &jobs[i])
-        ->Unit(benchmark::kMicrosecond);
+  for (size_t i = 0; i < njobs; i++) {
+    if (!jobs[i].threaded) {
+      benchmark::RegisterBenchmark(jobs[i].name.c_str(), Run, &jobs[i])
+          ->Unit(benchmark::kMicrosecond);
+      continue;
+    }
+    benchmark::RegisterBenchmark(jobs[i].name.c_str(), RunThreaded, &jobs[i])
+        ->Unit(benchmark::kMicrosecond)
+        ->ThreadRange(1, static_cast<int>(jobs[i].slots.size()))
+        ->UseRealTime();
+  }
   AllocCounters counters;
   benchmark::RegisterMemoryManager(&counters);
   size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::RegisterMemoryManager(nullptr);
   if (ran == 0)
     return lab_fail(err, LAB_EUSAGE, "no benchmark matches the filter");
-  for (size_t i = 0; i < njobs; i++)
-    if (jobs[i].failed)
-      return lab_fail(err, jobs[i].err.code, "%s: %s", jobs[i].name.c_str(),
-                      jobs[i].err.msg);
+  for (size_t i = 0; i < njobs; i++) {
+    const std::vector<Slot>& slots = jobs[i].slots;
+    auto s = std::find_if(slots.begin(), slots.end(),
+                          [](const Slot& x) { return x.failed; });
+    if (s != slots.end())
+      return lab_fail(err, s->err.code, "%s: %s", jobs[i].name.c_str(),
+                      s->err.msg);
+  }
   return LAB_OK;
 }
 
@@ -199,6 +254,9 @@ extern "C" int lab_bench_run(const lab_bench_job* jobs, size_t njobs,
     for (size_t i = 0; i < njobs; i++) {
       js[i].job = &jobs[i];
       js[i].name = std::string(jobs[i].c->stage) + "/" + jobs[i].data.name;
+      js[i].threaded = lab_case_threaded(jobs[i].c) != 0;
+      js[i].slots.resize(
+          js[i].threaded ? static_cast<size_t>(lab_bench_max_threads()) : 1);
     }
     for (size_t i = 0; i < ncontext; i++)
       benchmark::AddCustomContext(context[i].key, context[i].value);

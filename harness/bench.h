@@ -178,6 +178,40 @@ int lab_scen_run_attach_pipe(void *ctx, lab_err *err);
 int lab_scen_run_attach_file(void *ctx, lab_err *err);
 void lab_scen_teardown(void *ctx);
 
+/*
+ * Small-message latency (harness/cases_latency.c): latency_plain parses
+ * and serializes, latency_secure sends then receives; the ref_ ones do
+ * the same with libxml2 + xmlsec1.
+ */
+int lab_latency_setup_plain(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_latency_setup_secure(void **ctx, const lab_case_data *d,
+			     lab_err *err);
+int lab_latency_setup_ref_secure(void **ctx, const lab_case_data *d,
+				 lab_err *err);
+int lab_latency_run_plain(void *ctx, lab_err *err);
+int lab_latency_run_ref_plain(void *ctx, lab_err *err);
+int lab_latency_run_secure(void *ctx, lab_err *err);
+int lab_latency_run_ref_secure(void *ctx, lab_err *err);
+void lab_latency_teardown(void *ctx);
+void lab_latency_ref_teardown(void *ctx);
+
+/*
+ * Threaded cases (harness/cases_threads.c): a case whose stage, after any
+ * "ref:" prefix, starts with "threads_" runs on 1, 2, 4, ... up to
+ * lab_bench_max_threads() threads at once, timed by the wall clock, each
+ * thread with a context its own call to setup made.
+ */
+int lab_case_threaded(const lab_case *c);
+
+/* Twice the CPUs this process may run on, read at each call. */
+int lab_bench_max_threads(void);
+
+/* threads_control: work with nothing shared, the machine's own scaling. */
+int lab_threads_setup_control(void **ctx, const lab_case_data *d,
+			      lab_err *err);
+int lab_threads_run_control(void *ctx, lab_err *err);
+void lab_threads_teardown_control(void *ctx);
+
 /* One registered benchmark: a case on one dataset. */
 typedef struct lab_bench_job {
 	const lab_case *c;

@@ -325,6 +325,14 @@ static const char *const pipeline_sets[] = {
 static const char *const pipeline_core[] = {"quakes-2k", "quakes-200k",
 					     "quakes-2m", "quakes-20m",
 					     "ints-800", NULL};
+/* The old SOAP latency comparison's calls: getInt and getStr. */
+static const char *const latency_sets[] = {
+	"ints-200", "ints-400", "ints-800",
+	"strings-200", "strings-400", "strings-800", NULL};
+/* Threads: messages where the fixed RSA cost does not hide the DOM's. */
+static const char *const threads_sets[] = {"quakes-2k", "quakes-20k",
+					   "quakes-200k", NULL};
+static const char *const threads_core[] = {"quakes-20k", NULL};
 
 /* tokens/<R> and tokens_lookup/<R>: R = 100..700 by default, up to
  * 10,000 with --full. */
@@ -371,6 +379,18 @@ const lab_case lab_cases[] = {
 	 lab_scen_run_attach_pipe, NULL, lab_scen_teardown, NULL},
 	{"attachment_file", attach_sets, 0, lab_scen_setup_attach_file,
 	 lab_scen_run_attach_file, NULL, lab_scen_teardown, NULL},
+	{"latency_plain", latency_sets, 0, lab_latency_setup_plain,
+	 lab_latency_run_plain, NULL, lab_latency_teardown, NULL},
+	{"latency_secure", latency_sets, 0, lab_latency_setup_secure,
+	 lab_latency_run_secure, NULL, lab_latency_teardown, NULL},
+	/* Threaded (cases_threads.c): T threads, a context each. */
+	{"threads_send", threads_sets, 0, lab_wss_setup_input,
+	 lab_wss_run_send, NULL, lab_wss_teardown, threads_core},
+	{"threads_receive", threads_sets, 0, lab_wss_setup_sent,
+	 lab_wss_run_receive, NULL, lab_wss_teardown, threads_core},
+	{"threads_control", threads_sets, 0, lab_threads_setup_control,
+	 lab_threads_run_control, NULL, lab_threads_teardown_control,
+	 threads_core},
 	{"ref:parse", parse_sets, 1, setup_ref, run_ref_parse, NULL, teardown, NULL},
 	{"pugi:parse", parse_sets, 1, lab_pugi_setup, lab_pugi_run_parse,
 	 lab_pugi_info, lab_pugi_teardown, NULL},
@@ -396,6 +416,14 @@ const lab_case lab_cases[] = {
 	 NULL, lab_ref_teardown, pipeline_core},
 	{"ref:receive", pipeline_sets, 1, lab_ref_setup_sent,
 	 lab_ref_run_receive, NULL, lab_ref_teardown, pipeline_core},
+	{"ref:latency_plain", latency_sets, 1, lab_latency_setup_plain,
+	 lab_latency_run_ref_plain, NULL, lab_latency_ref_teardown, NULL},
+	{"ref:latency_secure", latency_sets, 1, lab_latency_setup_ref_secure,
+	 lab_latency_run_ref_secure, NULL, lab_latency_ref_teardown, NULL},
+	{"ref:threads_send", threads_sets, 1, lab_ref_setup_input,
+	 lab_ref_run_send, NULL, lab_ref_teardown, threads_core},
+	{"ref:threads_receive", threads_sets, 1, lab_ref_setup_sent,
+	 lab_ref_run_receive, NULL, lab_ref_teardown, threads_core},
 	/* The floor (--floor): bytes touched once on every parsed dataset,
 	 * the crypto on every pipeline one. */
 	{"floor:memcpy", parse_sets, 0, lab_floor_setup_bytes,

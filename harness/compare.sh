@@ -2,12 +2,15 @@
 # compare.sh - what `make compare` and `make bench` run: builds each
 # variant named on the command line, runs `domlab bench` on each with
 # repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
-# pugi: cases, also behind --ref) and the floor (--floor) once each, optionally counts instructions per iteration under callgrind,
-# and writes results/<run-id>/ (Google Benchmark JSON and console log per
-# run, summary.md, plots/); results/latest points at the newest.
+# pugi: cases, also behind --ref) and the floor (--floor) once each,
+# optionally counts instructions per iteration under callgrind, and writes
+# results/<run-id>/ (Google Benchmark JSON, console log and command per
+# run, summary.md, FINDINGS.md, plots/); results/latest points at the
+# newest.
 #
 # Not for: choosing what is measured (harness/cases.c), how it is timed
-# (harness/bench.cc) or how it is reported (harness/summary.py).
+# (harness/bench.cc) or how it is reported (harness/summary.py,
+# harness/findings.py).
 # results/README.md explains the output.
 #
 #   sh harness/compare.sh VARIANT...
@@ -100,10 +103,26 @@ done
 runs="$* ref pugixml floor"
 nruns=$((n + 3))
 
+# words ARG...: the arguments as one command line a shell reads back the
+# same, each quoted when it holds anything but plain characters.
+words() {
+	w_line=""
+	for w in "$@"; do
+		case $w in
+		*[!A-Za-z0-9_./=:,+@%-]*)
+			w="'$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'"
+			;;
+		esac
+		w_line="$w_line${w_line:+ }$w"
+	done
+	printf '%s\n' "$w_line"
+}
+
 # args RUN: the domlab flags that select RUN's cases.
 args() {
 	case $1 in
-	ref) echo "--ref --benchmark_filter=^ref:" ;;
+	# The threads control beside ref's threaded cases, as in every run.
+	ref) echo "--ref --benchmark_filter=^ref:|^threads_control/" ;;
 	pugixml) echo "--ref --benchmark_filter=^pugi:" ;;
 	floor) echo "--floor --benchmark_filter=^floor:" ;;
 	*) echo "" ;;
@@ -148,6 +167,12 @@ bench() {
 	b_total=$("$b_bin" bench $data $(args "$1") --keys "$keys" \
 		--benchmark_list_tests=true | wc -l)
 	: >"$out/$1.log"
+	# The command as run, for FINDINGS.md (harness/findings.py).
+	# shellcheck disable=SC2046,SC2086
+	printf '%s\t%s\n' "$1" "$(words env GLIBC_TUNABLES="$tunables" \
+		"$b_bin" bench $data $(args "$1") --keys "$keys" $flags \
+		--benchmark_out="$out/$1.json" --benchmark_out_format=json)" \
+		>>"$out/commands.tsv"
 	# shellcheck disable=SC2046,SC2086
 	{
 		if env GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
@@ -177,10 +202,11 @@ icount() {
 	i_bin=$(bin "$1")
 	i_dir=$out/callgrind/$1
 	mkdir -p "$i_dir"
+	# Threaded cases are send and receive again: counted as those.
 	"$python" -c 'import json, sys
 seen = []
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b["run_name"] not in seen:
+    if b["run_name"] not in seen and "/threads:" not in b["run_name"]:
         seen.append(b["run_name"])
 print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
 	i_total=$(wc -l <"$i_dir/cases")
@@ -216,6 +242,7 @@ print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
 	done <"$i_dir/cases"
 }
 
+: >"$out/commands.tsv"
 k=0
 for r in $runs; do
 	k=$((k + 1))
@@ -234,5 +261,6 @@ echo "[summary] ($(elapsed) s)"
 "$python" harness/summary.py --dir "$out" --commit "$commit" \
 	--mode "$mode" --flags "$data $flags" --elapsed "$(elapsed)" \
 	--plots $runs >"$out/summary.md"
+"$python" harness/findings.py --dir "$out" $runs >"$out/FINDINGS.md"
 ln -sfn "$run" results/latest
-echo "done in $(elapsed) s: $out/summary.md"
+echo "done in $(elapsed) s: $out/summary.md, $out/FINDINGS.md"

@@ -45,6 +45,16 @@ FINDINGS = {
 }
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
+# The old SOAP latency comparison's table: its calls, the datasets that
+# stand for them (harness/cases.c) and its columns.
+LATENCY_CALLS = [("getInt", "ints"), ("getStr", "strings")]
+LATENCY_ITEMS = [200, 400, 800]
+LATENCY_COLUMNS = ["doom2010", "xerces", "best", "ref"]
+# The threaded cases (harness/cases_threads.c); the control is the
+# machine's own scaling, measured in the same run as each variant's.
+THREAD_STAGES = ["threads_send", "threads_receive"]
+THREAD_CONTROL = "threads_control"
+
 # The floor of a stage: floor cases and how many times each counts.  The
 # send and receive floors are issue 4's: SHA-256 over the canonical bytes
 # twice, AES-256-GCM (the pipeline's default) over the Body, one RSA
@@ -116,6 +126,13 @@ def us(b):
     return b["cpu_time"] * scale
 
 
+def us_real(b):
+    """Wall-clock time per iteration in us (threaded cases: per message,
+    all threads together)."""
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b["time_unit"]]
+    return b["real_time"] * scale
+
+
 def num(x):
     """About three significant digits."""
     if x is None:
@@ -151,6 +168,7 @@ class Run:
         self.icount = {}  # (stage, dataset, label) -> instructions/iter
         self.floor = {}   # (part, dataset) -> entry
         self.floor_ir = {}
+        self.threads = {}  # (stage, dataset, label, threads) -> entry
         self.context = None
         for r in names:
             ctx, rows = load(os.path.join(rundir, r + ".json"))
@@ -164,6 +182,9 @@ class Run:
 
     def add(self, run, name, b, ir):
         label = run
+        if "/threads:" in name:
+            self.add_threaded(run, name, b)
+            return
         if name.startswith("floor:"):
             part, dataset = name[len("floor:"):].split("/", 1)
             self.floor[part, dataset] = b
@@ -184,6 +205,17 @@ class Run:
         self.table[stage, dataset, label] = b
         if ir is not None:
             self.icount[stage, dataset, label] = ir
+
+    def add_threaded(self, run, name, b):
+        """stage/dataset/real_time/threads:T; the control is labelled
+        with the run it was measured in, ref's included."""
+        label = run
+        if name.startswith("ref:"):
+            name, label = name[len("ref:"):], "ref"
+        elif run == "floor":
+            return
+        stage, dataset = name.split("/")[:2]
+        self.threads[stage, dataset, label, int(b["threads"])] = b
 
     def time(self, stage, dataset, label):
         b = self.table.get((stage, dataset, label))
@@ -333,6 +365,94 @@ def axes_table(run):
                       ratio(f.get("peak_bytes"), b.get("peak_bytes"))]
             rows.append(cells)
             first = False
+    table(head, rows)
+
+
+def latency_table(run):
+    """Small calls, plain and secure, laid out as the old SOAP latency
+    comparison was: a row per call and size, a column per stack."""
+    cols = [v for v in LATENCY_COLUMNS
+            if any((s, f"{k}-{n}", v) in run.table
+                   for s in ("latency_plain", "latency_secure")
+                   for _, k in LATENCY_CALLS for n in LATENCY_ITEMS)]
+    if not cols:
+        return
+    print("## Small-message latency\n")
+    print("CPU time per call in us.  plain: parse the request into a tree "
+          "and serialize it back (a SOAP call without WS-Security); "
+          "secure: send (parse, sign, encrypt, serialize) then receive "
+          "(parse, check the Timestamp, decrypt, verify, serialize).  getInt "
+          "is the ints-N dataset, getStr strings-N; cases "
+          "`latency_plain/<dataset>` and `latency_secure/<dataset>`.\n")
+    head = ["call", "items"]
+    for s in ("plain", "secure"):
+        head += [f"{s} {v}" for v in cols]
+        if "best" in cols and "ref" in cols:
+            head.append(f"{s} best x ref")
+    rows = []
+    for call, kind in LATENCY_CALLS:
+        for n in LATENCY_ITEMS:
+            d = f"{kind}-{n}"
+            cells = [call, str(n)]
+            for s in ("latency_plain", "latency_secure"):
+                cells += [num(run.time(s, d, v)) for v in cols]
+                if "best" in cols and "ref" in cols:
+                    cells.append(ratio(run.time(s, d, "best"),
+                                       run.time(s, d, "ref")))
+            rows.append(cells)
+    table(head, rows)
+
+
+def threads_table(run):
+    """Throughput on 1, 2, 4, ... threads and how it scales, beside the
+    control measured in the same process."""
+    if not run.threads:
+        return
+    cpus = len(os.sched_getaffinity(0))
+    print("## Threads\n")
+    print(f"Each of T threads runs the case on documents of its own "
+          f"(1, 2, 4, ... up to twice the {cpus} CPUs this run could use); "
+          "msg/s is messages per second of wall-clock time, all threads "
+          "together.  speedup = msg/s over the same variant's on 1 thread; "
+          "efficiency = speedup / min(T, CPUs).  control: "
+          "`threads_control`, FNV-1a over the message with nothing shared, "
+          "run in the same process: its speedup is the "
+          "parallel CPU the machine gave at that moment, so vs control = "
+          "speedup / control's speedup (1.00: the code scales as well as "
+          "work that shares nothing).  CPU us/msg is CPU time per "
+          "message summed over the threads: if it grows with T, the "
+          "threads contend (cache lines, spinning), if msg/s stalls while "
+          "it stays flat, they wait (locks) or the machine is busy.\n")
+    head = ["case", "variant", "threads", "msg/s", "speedup", "efficiency",
+            "control speedup", "vs control", "CPU us/msg"]
+    keys = sorted({(st, d, lab, t) for st, d, lab, t in run.threads})
+    labels = run.labels + sorted({lab for _, _, lab, _ in keys
+                                  if lab not in run.labels})
+    counts = sorted({t for *_, t in keys})
+    rows = []
+
+    def rate(b):
+        return 1e6 / us_real(b) if b is not None and us_real(b) else None
+
+    for st in THREAD_STAGES + [THREAD_CONTROL]:
+        for d in sorted({k[1] for k in keys if k[0] == st}):
+            for lab in labels:
+                one = rate(run.threads.get((st, d, lab, 1)))
+                c_one = rate(run.threads.get((THREAD_CONTROL, d, lab, 1)))
+                for t in counts:
+                    b = run.threads.get((st, d, lab, t))
+                    if b is None:
+                        continue
+                    r = rate(b)
+                    sp = r / one if r and one else None
+                    cr = rate(run.threads.get((THREAD_CONTROL, d, lab, t)))
+                    csp = cr / c_one if cr and c_one else None
+                    ctl = st == THREAD_CONTROL
+                    rows.append([f"{st}/{d}", lab, str(t), num(r), num(sp),
+                                 num(sp / min(t, cpus)) if sp else "-",
+                                 "-" if ctl else num(csp),
+                                 "-" if ctl else ratio(sp, csp),
+                                 num(us(b))])
     table(head, rows)
 
 
@@ -544,6 +664,8 @@ def main():
             print("Plots: " + ", ".join(f"[{m}](plots/{m})" for m in made)
                   + "\n")
     send_receive(run)
+    latency_table(run)
+    threads_table(run)
     axes_table(run)
     floor_table(run)
     stage_tables(run)

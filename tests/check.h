@@ -86,5 +86,6 @@ extern const t_case tests_crypto[];
 extern const t_case tests_wss[];
 extern const t_case tests_tokens[];
 extern const t_case tests_multipart[];
+extern const t_case tests_threads[];
 
 #endif

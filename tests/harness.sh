@@ -2,7 +2,9 @@
 # harness.sh DOMLAB - the benchmark harness end to end on a tiny run:
 # `domlab bench` with the floor writes Google Benchmark JSON whose cases,
 # counters and context are checked, and harness/summary.py turns it into
-# the tables.  Checks shape, never timing: a time only has to be > 0.
+# the tables; the latency and threaded cases likewise, and
+# harness/findings.py finds a finding's pair in a two-variant run made
+# from one.  Checks shape, never timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
 set -u
@@ -120,6 +122,113 @@ if "$DOMLAB" bench --keys "$K" --icount tokens_lookup/100 \
 	ok
 else
 	bad "--icount tokens_lookup: $(cat "$T/err")"
+fi
+
+# The latency and threaded cases: names, thread counts up to twice the
+# CPUs, wall-clock timing, and summary.py's tables of them.
+if "$DOMLAB" bench --quick --keys "$K" \
+	--benchmark_filter='^latency_(plain|secure)/ints-200$|^threads_(send|control)/quakes-20k/|^attr_lookup/wide$' \
+	--benchmark_min_time=0.01 --benchmark_out="$T/small.json" \
+	--benchmark_out_format=json >"$T/log" 2>&1; then
+	ok
+else
+	bad "domlab bench (latency, threads) failed: $(tail -n 5 "$T/log")"
+fi
+cpus=$("$PY" -c 'import os; print(len(os.sched_getaffinity(0)))')
+"$PY" - "$T/small.json" "$cpus" >"$T/checks" 2>&1 <<'EOF2'
+import json, sys
+n = 0
+def check(cond, what):
+    global n
+    n += 1
+    if not cond:
+        print(what)
+byname = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+top = 2 * int(sys.argv[2])
+for name in ("latency_plain/ints-200", "latency_secure/ints-200"):
+    b = byname.get(name, {})
+    check(b.get("cpu_time", 0) > 0 and not b.get("error_occurred"),
+          f"{name} missing or failed; have {sorted(byname)}")
+    check(b.get("allocs", 0) > 0, f"{name} allocates nothing")
+counts = sorted(b["threads"] for k, b in byname.items()
+                if k.startswith("threads_send/"))
+want = sorted({min(1 << i, top) for i in range(top.bit_length() + 1)})
+check(counts == want, f"threads_send ran on {counts} threads, want {want}")
+for t in want:
+    b = byname.get(f"threads_send/quakes-20k/real_time/threads:{t}", {})
+    check(b.get("real_time", 0) > 0 and not b.get("error_occurred"),
+          f"threads_send on {t} threads missing or failed")
+    check(b.get("allocs", 0) > 0, f"threads_send on {t}: no allocs")
+print(f"checked {n}")
+EOF2
+if grep -q '^checked [0-9]*$' "$T/checks"; then
+	ok
+	grep -v '^checked' "$T/checks" | while IFS= read -r line; do
+		echo "FAIL harness: json: $line"
+	done
+	nbad=$(grep -vc '^checked' "$T/checks")
+	fail=$((fail + nbad))
+	pass=$((pass + $(sed -n 's/^checked //p' "$T/checks") - nbad))
+else
+	bad "json check crashed: $(tail -n 3 "$T/checks")"
+fi
+
+# A two-variant run made from that one: best as it ran, and the attrs
+# ablation with attr_lookup/wide three times slower; findings.py must
+# find the pair from variants.txt, report 3.00, quote the recorded
+# commands, and say "not measured" for every other finding.
+mkdir -p "$T/run"
+axes=$("$DOMLAB" variant | grep -v '^preset=' | tr '\n' ' ')
+old=$(echo "$axes" | sed 's/attrs=[a-z]*/attrs=vector/')
+new=$(echo "$axes" | sed 's/attrs=[a-z]*/attrs=adaptive/')
+printf 'best %s\nflipped %s\n' "$new" "$old" >"$T/run/variants.txt"
+printf 'best\tdomlab bench --one\nflipped\tdomlab bench --two\n' \
+	>"$T/run/commands.tsv"
+cp "$T/small.json" "$T/run/best.json"
+"$PY" - "$T/small.json" "$T/run/flipped.json" <<'EOF2'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for b in doc["benchmarks"]:
+    if b["name"] == "attr_lookup/wide":
+        b["cpu_time"] *= 3
+json.dump(doc, open(sys.argv[2], "w"))
+EOF2
+if "$PY" "$HERE/harness/findings.py" --dir "$T/run" best flipped ref \
+	floor >"$T/FINDINGS.md" 2>"$T/err"; then
+	ok
+	for want in '^# Findings of run run$' \
+		'^| findNamePoint.* | `attrs` | .* | 3\.00x (vector / adaptive, attr_lookup/wide; share 67%) |$' \
+		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 3\.00 | 67% |$' \
+		'^- flipped: `domlab bench --two`$' \
+		"^- \`domlab bench --one --benchmark_filter='^(attr_lookup/wide|attr_lookup/quakes-200k)\$'\`\$" \
+		'^| the token store .* | not measured in this run |$' \
+		'^| attachments read .* | not measured in this run |$'; do
+		if grep -q "$want" "$T/FINDINGS.md"; then ok; else
+			bad "FINDINGS.md lacks '$want'"
+		fi
+	done
+	# attrs alone has a pair; every other finding says so, with no number.
+	n=$(grep -c '^| .* | not measured in this run |$' "$T/FINDINGS.md")
+	if [ "$n" -eq 6 ]; then ok; else
+		bad "FINDINGS.md: $n findings not measured, want 6"
+	fi
+else
+	bad "findings.py failed: $(tail -n 3 "$T/err")"
+fi
+if "$PY" "$HERE/harness/summary.py" --dir "$T/run" --commit test \
+	--flags test --elapsed 0 best flipped >"$T/summary.md" 2>"$T/err"; then
+	ok
+	for want in '^## Small-message latency$' \
+		'^| call | items | plain best | secure best |$' \
+		'^| getInt | 200 | [0-9.,]* | [0-9.,]* |$' '^## Threads$' \
+		'^| threads_send/quakes-20k | best | 2 | [0-9.,]* | [0-9.]* | ' \
+		'^| threads_control/quakes-20k | flipped | 1 | [0-9.,]* | 1\.00 | '; do
+		if grep -q "$want" "$T/summary.md"; then ok; else
+			bad "summary.md lacks '$want'"
+		fi
+	done
+else
+	bad "summary.py (latency, threads) failed: $(tail -n 3 "$T/err")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -145,6 +145,7 @@ static const t_case *const groups[] = {
 	tests_fragment, tests_ids, tests_userdata, tests_errors, tests_profile,
 	tests_limits, tests_alloc, tests_c14n, tests_crypto, tests_wss,
 	tests_tokens, tests_multipart,
+	tests_threads,
 };
 
 int main(int argc, char **argv)

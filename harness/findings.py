@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""findings.py - FINDINGS.md for one compare run (results/<run>/): each
+historical finding domlab reproduces, beside the ratio this run measured
+for it, the original report's figure, and the commands that measured it.
+
+Each finding is one axis: the run's variants.txt says which choices every
+variant was built with, and the finding's pair is two variants of the
+run that differ on that axis alone, the old (historical) choice against
+a newer one, measured on the same cases.  A finding whose pair or cases
+the run does not have says "not measured in this run": no number here
+comes from anywhere but the run's own JSON.
+
+Not for: running anything (harness/compare.sh does) or the per-stage
+tables (harness/summary.py).  Standard library only.
+
+    /usr/bin/python3 harness/findings.py --dir results/RUN RUN...
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import summary  # noqa: E402  (the JSON and variants.txt readers)
+
+NOT_MEASURED = "not measured in this run"
+
+# The findings, in the order of the 2010 history (DESIGN.md).  old: the
+# historical choice; cases: where the axis shows, the first one the
+# headline; original: what the original report said, as DESIGN.md and
+# issue 5 quote it.
+FINDINGS = [
+    {"title": "findNamePoint's linear search in the attribute map",
+     "axis": "attrs", "old": "vector",
+     "cases": ["attr_lookup/wide", "attr_lookup/quakes-200k"],
+     "original": "a linear search where a HashMap would do, and the "
+                 "HashMap's memory cost (no separate figure)"},
+    {"title": "a user-data table allocated for every node",
+     "axis": "userdata", "old": "pernode",
+     "cases": ["userdata/quakes-200k", "parse/quakes-200k",
+               "send/quakes-200k"],
+     "original": "the per-node Hashtable cost 4-6% of CPU"},
+    {"title": "getAttributes() building a fresh map on every call",
+     "axis": "attrlist", "old": "copy",
+     "cases": ["c14n/quakes-200k", "attr_walk/quakes-200k"],
+     "original": "~10% of all CPU under the canonicalizer, <1% once the "
+                 "map was kept"},
+    {"title": "the OM tree then the DOOM tree: every message built twice",
+     "axis": "build", "old": "built",
+     "cases": ["parse/quakes-200k", "parse/quakes-2m"],
+     "original": "OM then DOOM vs DOOM built from the StAX reader (no "
+                 "separate figure)"},
+    {"title": "crypto objects reloaded for every request",
+     "axis": "keys", "old": "reload",
+     "cases": ["send/quakes-2k", "receive/quakes-2k"],
+     "original": "keys and certificates reloaded per request vs cached "
+                 "(no separate figure)"},
+    {"title": "the token store that was never evicted (RAMPART-298)",
+     "axis": "tokens", "old": "list", "kind": "tokens",
+     "cases": ["tokens/100", "tokens/700"],
+     "original": "33 -> 45 ms per request over 600 requests before the "
+                 "fix, flat at about 23 ms after"},
+    {"title": "attachments read one byte at a time",
+     "axis": "io", "old": "unbuffered",
+     "cases": ["attachment/150k", "attachment/4m", "attachment_file/150k",
+               "attachment_file/4m"],
+     "original": "attachments 3-12x faster once buffered"},
+]
+
+
+def load_commands(path):
+    """{run: the command line compare.sh ran} from commands.tsv."""
+    cmds = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                run, _, cmd = line.rstrip("\n").partition("\t")
+                cmds[run] = cmd
+    return cmds
+
+
+class Run:
+    def __init__(self, rundir, names):
+        self.axes = summary.load_variants(
+            os.path.join(rundir, "variants.txt"))
+        self.rows, self.icount = {}, {}
+        for v in names:
+            path = os.path.join(rundir, v + ".json")
+            if v in ("ref", "floor") or not os.path.exists(path):
+                continue
+            self.rows[v] = summary.load(path)[1]
+            self.icount[v] = summary.load_icount(
+                os.path.join(rundir, v + ".icount.tsv"))
+        self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
+
+    def pairs(self, axis, old):
+        """[(old variant, new variant)] differing on axis alone, the old
+        one with the historical choice; pairs with best first, one pair
+        per combination of choices."""
+        found, seen = [], set()
+        ran = [v for v in self.axes if v in self.rows]
+        # A spelled-out ablation before a preset with the same choices.
+        ran.sort(key=lambda v: (v != "best", "-" not in v))
+        for new in ran:
+            n = self.axes[new]
+            if axis not in n or n[axis] == old:
+                continue
+            for o in ran:
+                a = self.axes[o]
+                if a.get(axis) != old or set(a) != set(n):
+                    continue
+                if any(a[x] != n[x] for x in a if x != axis):
+                    continue
+                key = tuple(sorted(n.items()))
+                if key not in seen:
+                    seen.add(key)
+                    found.append((o, new))
+        return found
+
+    def entry(self, variant, case):
+        return self.rows.get(variant, {}).get(case)
+
+
+def share(old, new):
+    return f"{round(100 * (old - new) / old):d}%" if old else "-"
+
+
+def per_request(b, case):
+    """Time per request of a tokens/<R> case: the case reports R
+    requests per iteration in its `requests` counter, or its name says."""
+    n = b.get("requests") or int(case.rsplit("/", 1)[1])
+    return summary.us(b) / n
+
+
+def filtered(cmd, cases):
+    """The recorded command narrowed to cases, with no output file."""
+    words = [w for w in cmd.split(" ")
+             if not w.startswith(("--benchmark_out=",
+                                  "--benchmark_out_format=",
+                                  "--benchmark_filter="))]
+    pat = "|".join(re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", c)
+                   for c in cases)
+    return " ".join(words) + f" --benchmark_filter='^({pat})$'"
+
+
+def commands(run, variants, cases):
+    lines = ["Measured by (this run, one command per variant):", ""]
+    for v in variants:
+        cmd = run.commands.get(v)
+        lines.append(f"- {v}: `{cmd}`" if cmd else
+                     f"- {v}: (no command recorded)")
+    lines += ["", "Just these cases again:", ""]
+    for v in variants:
+        cmd = run.commands.get(v)
+        if cmd:
+            lines.append(f"- `{filtered(cmd, cases)}`")
+    return lines
+
+
+def ratio_finding(run, f):
+    """(headline, detail lines) for an old/new ratio on each case."""
+    pairs = run.pairs(f["axis"], f["old"])
+    if not pairs:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: no two variants of this run differ only in "
+            f"`{f['axis']}` with one of them `{f['axis']}={f['old']}`."]
+    head = ["case", "old", "new", "old us", "new us", "old / new",
+            "share of old"]
+    ic = any(run.icount.get(v) for p in pairs for v in p)
+    if ic:
+        head.append("instr old / new")
+    rows, headline, used = [], None, []
+    for old, new in pairs:
+        for c in f["cases"]:
+            bo, bn = run.entry(old, c), run.entry(new, c)
+            if bo is None or bn is None:
+                continue
+            to, tn = summary.us(bo), summary.us(bn)
+            cells = [c, f"{f['axis']}={run.axes[old][f['axis']]} ({old})",
+                     f"{f['axis']}={run.axes[new][f['axis']]} ({new})",
+                     summary.num(to), summary.num(tn),
+                     summary.ratio(to, tn), share(to, tn)]
+            if ic:
+                cells.append(summary.ratio(run.icount[old].get(c),
+                                           run.icount[new].get(c)))
+            rows.append(cells)
+            used += [v for v in (old, new) if v not in used]
+            if headline is None:
+                headline = (f"{summary.ratio(to, tn)}x "
+                            f"({run.axes[old][f['axis']]} / "
+                            f"{run.axes[new][f['axis']]}, {c}; share "
+                            f"{share(to, tn)})")
+    if not rows:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: the pair "
+            + ", ".join(f"{o} / {n}" for o, n in pairs)
+            + " ran, but none of " + ", ".join(f["cases"]) + "."]
+    lines = table(head, rows)
+    lines += commands(run, used, f["cases"])
+    return headline, lines
+
+
+def tokens_finding(run, f):
+    """Time per request at the fewest and the most requests, per choice."""
+    pairs = run.pairs(f["axis"], f["old"])
+    if not pairs:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: no two variants of this run differ only in "
+            f"`{f['axis']}` with one of them `{f['axis']}={f['old']}`."]
+    lo, hi = f["cases"]
+    head = ["variant", f"{lo} ms/request", f"{hi} ms/request",
+            "growth"]
+    rows, parts, used = [], [], []
+    for old, new in pairs:
+        for v in (old, new):
+            bl, bh = run.entry(v, lo), run.entry(v, hi)
+            if bl is None or bh is None or v in used:
+                continue
+            pl, ph = per_request(bl, lo) / 1e3, per_request(bh, hi) / 1e3
+            choice = f"{f['axis']}={run.axes[v][f['axis']]}"
+            rows.append([f"{choice} ({v})", summary.num(pl),
+                         summary.num(ph), summary.ratio(ph, pl)])
+            parts.append(f"{choice}: {summary.num(pl)} -> "
+                         f"{summary.num(ph)} ms per request "
+                         f"(x{summary.ratio(ph, pl)})")
+            used.append(v)
+    if not rows:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: the pair "
+            + ", ".join(f"{o} / {n}" for o, n in pairs)
+            + f" ran, but not both {lo} and {hi}."]
+    lines = table(head, rows)
+    lines += commands(run, used, f["cases"])
+    return "; ".join(parts), lines
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("runs", nargs="+")
+    a = ap.parse_args()
+
+    run = Run(a.dir, a.runs)
+    name = os.path.basename(os.path.normpath(a.dir))
+    results = []
+    for f in FINDINGS:
+        fn = tokens_finding if f.get("kind") == "tokens" else ratio_finding
+        results.append(fn(run, f))
+
+    print(f"# Findings of run {name}\n")
+    print("Each historical finding beside what this run measured for it: "
+          "two variants that differ in that finding's axis alone, the old "
+          "choice against the newer one, on the same cases.  old / new is "
+          "the ratio of their median CPU times; share of old = (old - new) "
+          "/ old, the part of the old variant's time the choice costs, "
+          "which is what the original percentages measure.  summary.md has "
+          "every case; results/README.md explains the columns.\n")
+    rows = []
+    for f, (headline, _) in zip(FINDINGS, results):
+        rows.append([f["title"], f"`{f['axis']}`", f["original"], headline])
+    print("\n".join(table(["finding", "axis", "original report",
+                           "domlab, this run"], rows)))
+    for i, (f, (_, lines)) in enumerate(zip(FINDINGS, results), 1):
+        print(f"## {i}. {f['title']}\n")
+        print(f"Axis `{f['axis']}`, old choice `{f['old']}`; original "
+              f"report: {f['original']}.\n")
+        print("\n".join(lines))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
