@@ -7,6 +7,8 @@
 #   make test VARIANT=x          one variant
 #   make bench                   quick benchmark run into results/
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
+#   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
+#   make memcheck                the whole test suite under valgrind, every preset
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
 
 PRESETS := doom2010 xerces best
@@ -67,6 +69,13 @@ OPT := -O2
 ifeq ($(SANITIZE),1)
   SUFFIX := -asan
   OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+# FUZZ=1: the library instrumented for libFuzzer (build/<variant>-fuzz/).
+ifeq ($(FUZZ),1)
+  SUFFIX := -fuzz
+  CC := clang
+  CXX := clang++
+  OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 endif
 # Everything built goes under BUILD_DIR (default build/), one folder per variant.
 BUILD_DIR ?= build
@@ -142,6 +151,7 @@ test:
 	@for v in $(TEST_VARIANTS); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v test-one || exit 1; \
 	done
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@sh tests/total.sh $(BUILD_DIR)/test-results.txt
 else
 test:
@@ -168,6 +178,80 @@ test-one: all keys
 	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/harness.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+
+# ---- fuzzing -------------------------------------------------------------------
+# Every tests/fuzz/*.c is a libFuzzer target, linked against the library of
+# each FUZZ_VARIANTS variant built with clang, ASan and UBSan (FUZZ=1):
+# best builds the tree directly from the parser, the other through
+# libxml2's tree.  Seeds: tests/fuzz/corpus/<target>/ plus what
+# tests/fuzz/seeds.sh makes from the generators and the test keys; what a
+# run finds goes to the work corpus in build/<variant>-fuzz/fuzz/corpus/.
+# `make fuzz FUZZ_SECONDS=N` runs each target N seconds, one at a time;
+# `make test` runs fuzz-smoke: FUZZ_RUNS inputs per target from a fresh
+# corpus with a fixed seed, then every tests/fuzz/regress/<target>/ input.
+FUZZ_VARIANTS := best adaptive-shared-built
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 20000
+FUZZ_NOW := 1796000000
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/bin/%,$(FUZZ_SRC))
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
+
+# libFuzzer's entry points have no header to declare them in.
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(OUT)/libdom.a $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
+	@mkdir -p $(@D)
+	@echo "  FUZZ $@"
+	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
+	  -DFUZZ_KEYS_DIR='"$(abspath $(KEYS_DIR))"' -DFUZZ_NOW=$(FUZZ_NOW) \
+	  -o $@ $< $(OUT)/libdom.a $(LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# The seeds need a plain domlab of the same variant to make messages.
+fuzz-run:
+	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) FUZZ= SANITIZE= all keys
+	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) FUZZ=1 fuzz-build
+	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(VARIANT)/domlab $(KEYS_DIR) $(FUZZ_NOW) \
+	  $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz/seeds
+	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz \
+	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS),$(FUZZ_SECONDS)) $(FUZZ_RESULTS)
+
+# fuzz-smoke adds its counts to the results `make test` totals.
+fuzz fuzz-smoke:
+	@sh .ci/deps.sh build
+	@mkdir -p $(BUILD_DIR)
+	@for v in $(FUZZ_VARIANTS); do \
+	  echo "== fuzz $$v"; \
+	  $(MAKE) --no-print-directory VARIANT=$$v FUZZ_MODE=$(if $(filter fuzz,$@),fuzz,smoke) \
+	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
+	done
+
+# ---- memcheck ------------------------------------------------------------------
+# `make memcheck`: every preset's test-dom and shell suites with every
+# domlab process under valgrind memcheck.  A memcheck error or a definite
+# or indirect leak makes the process exit 99, which the suites count as a
+# failure; tests/memcheck.sh also fails on any non-empty valgrind log, so a
+# check that only asks for "not 0" cannot hide one.
+.PHONY: memcheck memcheck-one
+ifeq ($(origin VARIANT)$(axis_vars),file)
+memcheck:
+	@sh .ci/deps.sh memcheck
+	@rm -f $(BUILD_DIR)/memcheck-results.txt
+	@for v in $(PRESETS); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v memcheck-one || exit 1; \
+	done
+	@sh tests/total.sh $(BUILD_DIR)/memcheck-results.txt
+else
+memcheck:
+	@sh .ci/deps.sh memcheck
+	@rm -f $(BUILD_DIR)/memcheck-results.txt
+	@$(MAKE) --no-print-directory memcheck-one
+	@sh tests/total.sh $(BUILD_DIR)/memcheck-results.txt
+endif
+
+memcheck-one: all keys
+	@echo "== memcheck $(VARIANT)$(SUFFIX)"
+	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(BUILD_DIR)/memcheck-results.txt
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
