@@ -174,7 +174,7 @@ test-one: all keys
 	@mkdir -p $(BUILD_DIR)
 	@echo "== variant $(VARIANT)$(SUFFIX)"
 	@$(TEST_ENV) $(OUT)/test-dom tests/data | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
-	@sh tests/cli.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
+	@$(TEST_ENV) sh tests/cli.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/interop.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 	@$(TEST_ENV) sh tests/harness.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
