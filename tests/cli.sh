@@ -188,6 +188,11 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	# Decryption succeeds, then the signer is not the trusted one.
 	nothing_written 3 "receive: decrypted, then untrusted" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/mallory.xml"
 	nothing_written 3 "receive: decrypted, then expired" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $((NOW + 100000)) "$T/sent.xml"
+	# Key confusion: signed with the receiver's own key, the one it
+	# decrypts with, is still not the trusted sender.
+	"$DOMLAB" send --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/self.xml"
+	nothing_written 3 "receive: signed with the receiver's own key" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/self.xml"
+	grep -q "not the trusted one" "$T/err" && ok || bad "own-key message refused for another reason: $(cat "$T/err")"
 	nothing_written 3 "ref receive: decrypted, then untrusted" "$DOMLAB" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/mallory.xml"
 	MARK=
 	# The same message and keys succeed, so the failures above were late.
