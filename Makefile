@@ -180,21 +180,28 @@ test-one: all keys
 	@$(TEST_ENV) sh tests/harness.sh $(OUT)/domlab | tee -a $(BUILD_DIR)/test-results.txt | tail -n 1
 
 # ---- fuzzing -------------------------------------------------------------------
-# Every tests/fuzz/*.c is a libFuzzer target, linked against the library of
-# each FUZZ_VARIANTS variant built with clang, ASan and UBSan (FUZZ=1):
-# best builds the tree directly from the parser, the other through
-# libxml2's tree.  Seeds: tests/fuzz/corpus/<target>/ plus what
-# tests/fuzz/seeds.sh makes from the generators and the test keys; what a
-# run finds goes to the work corpus in build/<variant>-fuzz/fuzz/corpus/.
-# `make fuzz FUZZ_SECONDS=N` runs each target N seconds, one at a time;
-# `make test` runs fuzz-smoke: FUZZ_RUNS inputs per target from a fresh
-# corpus with a fixed seed, then every tests/fuzz/regress/<target>/ input.
+# Every tests/fuzz/*.c is a libFuzzer target, linked against a library
+# built with clang, ASan and UBSan (FUZZ=1, build/<variant>-fuzz/).  The
+# first of FUZZ_VARIANTS (best: the tree built directly from SAX events)
+# runs every target; the others run FUZZ_BUILD_TARGETS, the targets whose
+# code differs with them (adaptive-shared-built: through libxml2's tree).
+# Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
+# from the generators and the test keys.
+# `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
+# the work corpus build/<variant>-fuzz/fuzz/corpus/<target>/.
+# `make fuzz-smoke` (part of `make test`): each target from a fresh corpus
+# with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
+# ends first (only how much is explored depends on the machine, never the
+# verdict), then every input under tests/fuzz/regress/<target>/.
 FUZZ_VARIANTS := best adaptive-shared-built
+FUZZ_BUILD_TARGETS := parse
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
+FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_NOW := 1796000000
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
-FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/bin/%,$(FUZZ_SRC))
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
+FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
 
 # libFuzzer's entry points have no header to declare them in.
@@ -209,20 +216,23 @@ fuzz-build: $(FUZZ_BIN)
 
 # The seeds need a plain domlab of the same variant to make messages.
 fuzz-run:
-	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) FUZZ= SANITIZE= all keys
-	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) FUZZ=1 fuzz-build
+	@$(MAKE) --no-print-directory -s VARIANT=$(VARIANT) FUZZ= SANITIZE= all keys
+	@$(MAKE) --no-print-directory -s VARIANT=$(VARIANT) FUZZ=1 fuzz-build
 	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(VARIANT)/domlab $(KEYS_DIR) $(FUZZ_NOW) \
 	  $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz/seeds
 	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz \
-	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS),$(FUZZ_SECONDS)) $(FUZZ_RESULTS)
+	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS)/$(FUZZ_SMOKE_SECONDS),$(FUZZ_SECONDS)) \
+	  $(or $(FUZZ_RESULTS),-) $(FUZZ_TARGETS)
 
 # fuzz-smoke adds its counts to the results `make test` totals.
 fuzz fuzz-smoke:
 	@sh .ci/deps.sh build
 	@mkdir -p $(BUILD_DIR)
-	@for v in $(FUZZ_VARIANTS); do \
+	@first=1; for v in $(FUZZ_VARIANTS); do \
 	  echo "== fuzz $$v"; \
+	  targets="$(FUZZ_TARGETS)"; [ $$first = 1 ] || targets="$(FUZZ_BUILD_TARGETS)"; first=0; \
 	  $(MAKE) --no-print-directory VARIANT=$$v FUZZ_MODE=$(if $(filter fuzz,$@),fuzz,smoke) \
+	    FUZZ_TARGETS="$$targets" \
 	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
 	done
 
