@@ -136,8 +136,12 @@ printf '<!ENTITY leak "SECRET-MARKER">\n<!ATTLIST r injected CDATA "SECRET-MARKE
 printf '<!DOCTYPE r SYSTEM "file://%s/secret.dtd">\n<r>&leak;</r>\n' "$T" >"$T/extdtd.xml"
 expect 2 "entity from an external DTD" "$DOMLAB" parse "$T/extdtd.xml"
 grep -q "SECRET-MARKER" "$T/out" "$T/err" && bad "external DTD content leaked" || ok
+# A parser that refuses every DTD (as SOAP asks) refuses this one too; one
+# that reads the internal subset must not need the external one.
+printf '<!DOCTYPE r [<!ENTITY e "x">]><r>&e;</r>' >"$T/dtd.xml"
+if "$DOMLAB" parse "$T/dtd.xml" >/dev/null 2>&1; then dtd_rc=0; else dtd_rc=2; fi
 printf '<!DOCTYPE r SYSTEM "file://%s/secret.dtd">\n<r/>\n' "$T" >"$T/extdtd2.xml"
-expect 0 "external DTD, not needed" "$DOMLAB" parse "$T/extdtd2.xml"
+expect $dtd_rc "external DTD, not needed" "$DOMLAB" parse "$T/extdtd2.xml"
 grep -q "SECRET-MARKER" "$T/out" "$T/err" && bad "external DTD's attribute default applied" || ok
 printf '<!DOCTYPE r [<!ENTITY %% p SYSTEM "file://%s/secret.dtd"> %%p;]>\n<r/>\n' "$T" >"$T/pe.xml"
 expect 2 "external parameter entity" "$DOMLAB" parse "$T/pe.xml"
