@@ -162,9 +162,12 @@ xmlEntityPtr dom__xml2_get_entity(xmlParserCtxtPtr ctxt, const xmlChar *name)
 	 * reference, and the text with it, in silence. */
 	if (ent == NULL && g != NULL && ctxt->inSubset == 0)
 		dom__xml2_fail(ctxt, LAB_EMALFORMED,
-			       "entity '%s' is not declared (domlab never "
-			       "reads an external DTD subset)",
-			       (const char *)name);
+			       "entity '%s' is not declared%s",
+			       (const char *)name,
+			       g->ctxt->hasExternalSubset || g->ctxt->hasPErefs
+				       ? " (domlab never reads external DTD "
+					 "declarations)"
+				       : "");
 	if (ent == NULL || g == NULL || ent->length <= 0)
 		return ent;
 	g->expanded += (size_t)ent->length;
