@@ -7,6 +7,8 @@
 #   make test VARIANT=x          one variant
 #   make bench                   quick benchmark run into results/
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
+#   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
+#   make memcheck                the whole test suite under valgrind, every preset
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
 #   TSAN=1                       ThreadSanitizer build (build/<variant>-tsan/)
 
@@ -83,6 +85,13 @@ ifeq ($(TSAN),1)
   SUFFIX := -tsan
   OPT := -O1 -fsanitize=thread
 endif
+# FUZZ=1: the library instrumented for libFuzzer (build/<variant>-fuzz/).
+ifeq ($(FUZZ),1)
+  SUFFIX := -fuzz
+  CC := clang
+  CXX := clang++
+  OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+endif
 # Everything built goes under BUILD_DIR (default build/), one folder per variant.
 BUILD_DIR ?= build
 OUT := $(BUILD_DIR)/$(VARIANT)$(SUFFIX)
@@ -158,6 +167,7 @@ test:
 	  $(MAKE) --no-print-directory VARIANT=$$v test-one || exit 1; \
 	done
 	@$(if $(SANITIZE)$(TSAN),,$(MAKE) --no-print-directory VARIANT=$(TSAN_VARIANT) TSAN=1 test-threads)
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@sh tests/total.sh $(BUILD_DIR)/test-results.txt
 else
 test:
@@ -186,7 +196,7 @@ test-one: all keys
 	@mkdir -p $(BUILD_DIR)
 	@echo "== variant $(VARIANT)$(SUFFIX)"
 	@$(RUN_SUITE) test-dom env $(TEST_ENV) $(OUT)/test-dom tests/data
-	@$(RUN_SUITE) cli.sh sh tests/cli.sh $(OUT)/domlab
+	@$(RUN_SUITE) cli.sh env $(TEST_ENV) sh tests/cli.sh $(OUT)/domlab
 	@$(RUN_SUITE) interop.sh env $(TEST_ENV) sh tests/interop.sh $(OUT)/domlab
 	@$(RUN_SUITE) refpeer.sh env $(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab
 	@$(RUN_SUITE) harness.sh env $(TEST_ENV) sh tests/harness.sh $(OUT)/domlab
@@ -199,6 +209,92 @@ TSAN_VARIANT := best
 test-threads: $(OUT)/test-dom keys
 	@echo "== variant $(VARIANT)$(SUFFIX): threads"
 	@$(RUN_SUITE) test-dom-threads env $(TEST_ENV) $(OUT)/test-dom tests/data threads_
+
+# ---- fuzzing -------------------------------------------------------------------
+# Every tests/fuzz/*.c is a libFuzzer target, linked against a library
+# built with clang, ASan and UBSan (FUZZ=1, build/<variant>-fuzz/).  The
+# first of FUZZ_VARIANTS (best: parser=insitu) runs every target; the
+# others run FUZZ_BUILD_TARGETS, the targets whose code differs with them:
+# parser=libxml2 with the tree built from SAX events (direct) and through
+# libxml2's own tree (built).
+# Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
+# from the generators and the test keys.
+# `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
+# the work corpus build/<variant>-fuzz/fuzz/corpus/<target>/.
+# `make fuzz-smoke` (part of `make test`): each target from a fresh corpus
+# with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
+# ends first (only how much is explored depends on the machine, never the
+# verdict), then every input under tests/fuzz/regress/<target>/.
+FUZZ_VARIANTS := best adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
+  adaptive-shared-built-cached-cached-hash-buffered-libxml2
+FUZZ_BUILD_TARGETS := parse
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 20000
+FUZZ_SMOKE_SECONDS ?= 8
+FUZZ_NOW := 1796000000
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
+FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
+
+# libFuzzer's entry points have no header to declare them in.
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(OUT)/libdom.a $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
+	@mkdir -p $(@D)
+	@echo "  FUZZ $@"
+	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
+	  -DFUZZ_KEYS_DIR='"$(abspath $(KEYS_DIR))"' -DFUZZ_NOW=$(FUZZ_NOW) \
+	  -o $@ $< $(OUT)/libdom.a $(LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# The seeds need a plain domlab of the same variant to make messages.
+fuzz-run:
+	@$(MAKE) --no-print-directory -s VARIANT=$(VARIANT) FUZZ= SANITIZE= all keys
+	@$(MAKE) --no-print-directory -s VARIANT=$(VARIANT) FUZZ=1 fuzz-build
+	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(VARIANT)/domlab $(KEYS_DIR) $(FUZZ_NOW) \
+	  $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz/seeds
+	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz \
+	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS)/$(FUZZ_SMOKE_SECONDS),$(FUZZ_SECONDS)) \
+	  $(or $(FUZZ_RESULTS),-) $(FUZZ_TARGETS)
+
+# fuzz-smoke adds its counts to the results `make test` totals.
+fuzz fuzz-smoke:
+	@sh .ci/deps.sh build
+	@mkdir -p $(BUILD_DIR)
+	@first=1; for v in $(FUZZ_VARIANTS); do \
+	  echo "== fuzz $$v"; \
+	  targets="$(FUZZ_TARGETS)"; [ $$first = 1 ] || targets="$(FUZZ_BUILD_TARGETS)"; first=0; \
+	  $(MAKE) --no-print-directory VARIANT=$$v FUZZ_MODE=$(if $(filter fuzz,$@),fuzz,smoke) \
+	    FUZZ_TARGETS="$$targets" \
+	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
+	done
+
+# ---- memcheck ------------------------------------------------------------------
+# `make memcheck`: every preset's test-dom and shell suites with every
+# domlab process under valgrind memcheck.  A memcheck error or a definite
+# or indirect leak makes the process exit 99, which the suites count as a
+# failure; tests/memcheck.sh also fails on any non-empty valgrind log, so a
+# check that only asks for "not 0" cannot hide one.
+.PHONY: memcheck memcheck-one
+ifeq ($(origin VARIANT)$(axis_vars),file)
+memcheck:
+	@sh .ci/deps.sh memcheck
+	@rm -f $(BUILD_DIR)/memcheck-results.txt
+	@for v in $(PRESETS); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v memcheck-one || exit 1; \
+	done
+	@sh tests/total.sh $(BUILD_DIR)/memcheck-results.txt
+else
+memcheck:
+	@sh .ci/deps.sh memcheck
+	@rm -f $(BUILD_DIR)/memcheck-results.txt
+	@$(MAKE) --no-print-directory memcheck-one
+	@sh tests/total.sh $(BUILD_DIR)/memcheck-results.txt
+endif
+
+memcheck-one: all keys
+	@echo "== memcheck $(VARIANT)$(SUFFIX)"
+	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(BUILD_DIR)/memcheck-results.txt
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.
@@ -235,10 +331,13 @@ profile:
 deps:
 	@sh .ci/deps.sh
 
+# The fuzz targets take their keys and clock as definitions (see
+# FUZZ_BIN's rule), so they are checked with those defined.
+LINT := cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+  --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem
 lint:
-	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-	  --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem \
-	  dom variants wss datasets harness tests
+	$(LINT) -itests/fuzz dom variants wss datasets harness tests
+	$(LINT) -DFUZZ_KEYS_DIR='"keys"' -DFUZZ_NOW=0 tests/fuzz
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,19 +1,22 @@
 #!/bin/sh
-# deps.sh [build|bench|profile|all] - makes sure the Debian packages
+# deps.sh [build|bench|profile|memcheck|all] - makes sure the Debian packages
 # domlab needs are installed: installs the missing ones when run as root,
 # otherwise prints the exact command to run and fails.  `build` is what
-# `make test` needs; `bench` and `profile` add what those targets need.
+# `make test` needs (clang and its libFuzzer runtime for the smoke
+# fuzzing); `bench`, `profile` and `memcheck` add what those targets need.
 set -eu
 what=${1:-all}
-build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev"
+build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev clang libclang-rt-14-dev"
 bench="$build libbenchmark-tools python3-scipy python3-matplotlib"
 profile="$build google-perftools libgoogle-perftools-dev graphviz valgrind"
+memcheck="$build valgrind"
 case "$what" in
 build) pkgs=$build ;;
 profile) pkgs=$profile ;;
+memcheck) pkgs=$memcheck ;;
 bench) pkgs=$bench ;;
-all) pkgs="$bench $profile cppcheck clang libclang-rt-dev" ;;
-*) echo "usage: deps.sh [build|bench|profile|all]" >&2; exit 1 ;;
+all) pkgs="$bench $profile cppcheck" ;;
+*) echo "usage: deps.sh [build|bench|profile|memcheck|all]" >&2; exit 1 ;;
 esac
 missing=""
 for p in $pkgs; do

@@ -152,6 +152,34 @@ void dom__xml2_leaf(xmlParserCtxtPtr ctxt)
 	g->run = 0;
 }
 
+xmlEntityPtr dom__xml2_get_entity(xmlParserCtxtPtr ctxt, const xmlChar *name)
+{
+	dom_xml2_guard *g = ctxt->_private;
+	xmlEntityPtr ent = xmlSAX2GetEntity(ctxt, name);
+
+	/* Only a document with an external subset or a parameter entity
+	 * gets here with an undeclared name; libxml2 would drop the
+	 * reference, and the text with it, in silence. */
+	if (ent == NULL && g != NULL && ctxt->inSubset == 0)
+		dom__xml2_fail(ctxt, LAB_EMALFORMED,
+			       "entity '%s' is not declared%s",
+			       (const char *)name,
+			       g->ctxt->hasExternalSubset || g->ctxt->hasPErefs
+				       ? " (domlab never reads external DTD "
+					 "declarations)"
+				       : "");
+	if (ent == NULL || g == NULL || ent->length <= 0)
+		return ent;
+	g->expanded += (size_t)ent->length;
+	if (g->expanded > g->budget)
+		dom__xml2_fail(ctxt, LAB_EMALFORMED,
+			       "entity references expand to more than %zu "
+			       "bytes, over the limit of ten times the input "
+			       "plus 1 MiB",
+			       g->budget);
+	return ent;
+}
+
 static xmlParserInputPtr refuse_external(const char *url, const char *id,
 					 xmlParserCtxtPtr ctxt)
 {
@@ -193,6 +221,8 @@ xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
 	ctxt->sax->externalSubset = NULL;
 	ctxt->_private = guard;
 	guard->ctxt = ctxt;
+	guard->expanded = 0;
+	guard->budget = 10 * len + ((size_t)1 << 20);
 	return ctxt;
 }
 

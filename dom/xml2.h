@@ -25,6 +25,8 @@ typedef struct dom_xml2_guard {
 	int failed;    /* err already holds the reason; stop */
 	size_t depth;  /* element nesting */
 	size_t run;    /* bytes of the character data being read */
+	size_t expanded; /* bytes of entity replacement text referenced */
+	size_t budget;   /* how many it may be (dom__xml2_ctxt sets it) */
 } dom_xml2_guard;
 
 /* The limits with every zero field replaced by its default. */
@@ -62,6 +64,16 @@ void dom__xml2_leave(xmlParserCtxtPtr ctxt);
 int dom__xml2_text(xmlParserCtxtPtr ctxt, size_t len, int own_node);
 /* A comment or PI was read: the text on either side of it is two nodes. */
 void dom__xml2_leaf(xmlParserCtxtPtr ctxt);
+
+/*
+ * libxml2's getEntity, counting each reference's replacement text
+ * against the guard's budget (ten times the input plus 1 MiB): libxml2's
+ * own check stops billion laughs but lets a quadratic blowup (one large
+ * entity referenced many times) through.  A reference to an undeclared
+ * entity (one the unread external subset may declare) fails the parse
+ * rather than vanishing.  Both builders install it.
+ */
+xmlEntityPtr dom__xml2_get_entity(xmlParserCtxtPtr ctxt, const xmlChar *name);
 
 /* Copies the XML declaration the parser saw into doc. */
 int dom__xml2_decl(xmlParserCtxtPtr ctxt, dom_doc *doc);

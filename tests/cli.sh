@@ -3,6 +3,8 @@
 # codes, where output goes (and that none is written on failure), and that
 # every command behaves as DESIGN.md says.  The DOM's behaviour itself is
 # tested by test-dom; this is about the process boundary.
+# Environment: DOMLAB_KEYS (tests/make-keys.sh's keys) for the pipeline's
+# atomic-output checks.
 set -u
 DOMLAB=${1:?usage: cli.sh path/to/domlab}
 T=$(mktemp -d)
@@ -105,6 +107,113 @@ expect 0 "--max-depth high enough" "$DOMLAB" parse --max-depth 100 "$T/deep.xml"
 expect 2 "--max-input" "$DOMLAB" parse --max-input 1000 "$T/q.xml"
 expect 2 "--max-input on stdin" sh -c "\"$DOMLAB\" parse --max-input 1000 <\"$T/q.xml\""
 expect 1 "--max-depth without a number" "$DOMLAB" parse --max-depth x "$T/deep.xml"
+
+# Each limit from the command line: exit 2, on every command that parses.
+# What the parsers say may differ; the exit code is the contract.
+printf '<a x="1" y="2" z="3"/>' >"$T/attrs.xml"
+printf '<abcdefghijk/>' >"$T/name.xml"
+printf '<a>0123456789abcdef</a>' >"$T/text.xml"
+printf '<a v="0123456789abcdef"/>' >"$T/value.xml"
+expect 2 "--max-attrs" "$DOMLAB" parse --max-attrs 2 "$T/attrs.xml"
+expect 0 "--max-attrs at the bound" "$DOMLAB" parse --max-attrs 3 "$T/attrs.xml"
+expect 2 "--max-name" "$DOMLAB" parse --max-name 10 "$T/name.xml"
+expect 0 "--max-name at the bound" "$DOMLAB" parse --max-name 11 "$T/name.xml"
+expect 2 "--max-text" "$DOMLAB" parse --max-text 15 "$T/text.xml"
+expect 0 "--max-text at the bound" "$DOMLAB" parse --max-text 16 "$T/text.xml"
+expect 2 "--max-text on a value" "$DOMLAB" parse --max-text 15 "$T/value.xml"
+expect 2 "c14n --max-depth" "$DOMLAB" c14n --max-depth 20 "$T/deep.xml"
+expect 2 "c14n --max-input" "$DOMLAB" c14n --exclusive --max-input 1000 "$T/q.xml"
+expect 2 "sign --max-depth" "$DOMLAB" sign --max-depth 20 --key /dev/null --cert /dev/null "$T/deep.xml"
+expect 2 "receive --max-attrs" "$DOMLAB" receive --max-attrs 2 --key /dev/null --trust /dev/null "$T/attrs.xml"
+
+# Entities: a quadratic blowup is refused; an external DTD is never read,
+# so an entity only it declares is an error, not silently dropped text.
+{
+	printf '<!DOCTYPE r [<!ENTITY a "'
+	i=0
+	while [ $i -lt 200 ]; do printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; i=$((i + 1)); done
+	printf '">]><r>'
+	i=0
+	while [ $i -lt 300 ]; do printf '&a;'; i=$((i + 1)); done
+	printf '</r>\n'
+} >"$T/quadratic.xml"
+expect 2 "quadratic blowup" timeout 20 "$DOMLAB" parse "$T/quadratic.xml"
+[ -s "$T/out" ] && bad "quadratic blowup wrote output" || ok
+printf '<!ENTITY leak "SECRET-MARKER">\n<!ATTLIST r injected CDATA "SECRET-MARKER">\n' >"$T/secret.dtd"
+printf '<!DOCTYPE r SYSTEM "file://%s/secret.dtd">\n<r>&leak;</r>\n' "$T" >"$T/extdtd.xml"
+expect 2 "entity from an external DTD" "$DOMLAB" parse "$T/extdtd.xml"
+grep -q "SECRET-MARKER" "$T/out" "$T/err" && bad "external DTD content leaked" || ok
+# A parser that refuses every DTD (as SOAP asks) refuses this one too; one
+# that reads the internal subset must not need the external one.
+printf '<!DOCTYPE r [<!ENTITY e "x">]><r>&e;</r>' >"$T/dtd.xml"
+if "$DOMLAB" parse "$T/dtd.xml" >/dev/null 2>&1; then dtd_rc=0; else dtd_rc=2; fi
+printf '<!DOCTYPE r SYSTEM "file://%s/secret.dtd">\n<r/>\n' "$T" >"$T/extdtd2.xml"
+expect $dtd_rc "external DTD, not needed" "$DOMLAB" parse "$T/extdtd2.xml"
+grep -q "SECRET-MARKER" "$T/out" "$T/err" && bad "external DTD's attribute default applied" || ok
+printf '<!DOCTYPE r [<!ENTITY %% p SYSTEM "file://%s/secret.dtd"> %%p;]>\n<r/>\n' "$T" >"$T/pe.xml"
+expect 2 "external parameter entity" "$DOMLAB" parse "$T/pe.xml"
+grep -q "SECRET-MARKER" "$T/out" "$T/err" && bad "parameter entity content leaked" || ok
+printf '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<r>&x;</r>\n' >"$T/passwd.xml"
+expect 2 "file:///etc/passwd entity" "$DOMLAB" parse "$T/passwd.xml"
+grep -q "root:" "$T/out" "$T/err" && bad "/etc/passwd leaked" || ok
+
+# Atomic output: a command that fails late leaves no -o file, no temporary
+# file and nothing on stdout.  Run in an empty folder, once with -o and
+# once to stdout.
+K=${DOMLAB_KEYS:-build/keys}
+# nothing_written CODE NAME CMD...
+nothing_written() {
+	code=$1 name=$2
+	shift 2
+	rm -rf "$T/at"
+	mkdir "$T/at"
+	"$@" -o "$T/at/out.xml" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$code" ] && ok || bad "$name: exit $rc, wanted $code: $(head -c 300 "$T/err")"
+	[ -z "$(ls -A "$T/at")" ] && [ ! -s "$T/out" ] && ok || bad "$name left output: $(ls -A "$T/at")"
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$code" ] && [ ! -s "$T/out" ] && ok || bad "$name wrote to stdout (exit $rc)"
+	if [ -n "${MARK:-}" ] && grep -rq "$MARK" "$T/at" "$T/out" "$T/err"; then bad "$name: plaintext $MARK leaked"; else ok; fi
+}
+if [ -s "$K/mallory.cert.pem" ]; then
+	NOW=1796000000
+	# The marker is in the Body: after encryption only a decryption shows it.
+	sed 's|<soap:Body>|<soap:Body><m>PLAINTEXT-MARKER</m>|' "$T/q.xml" >"$T/msg.xml"
+	"$DOMLAB" sign --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --now $NOW "$T/msg.xml" -o "$T/signed.xml"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"
+	"$DOMLAB" send --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/mallory.xml"
+	grep -q PLAINTEXT-MARKER "$T/sent.xml" "$T/mallory.xml" && bad "send left the plaintext in clear" || ok
+	sed 's|</soap:Body>|<x/></soap:Body>|' "$T/q.xml" >"$T/latebad.xml"
+	printf '</soap:Envelope>' >>"$T/latebad.xml"
+	nothing_written 2 "parse, malformed at the very end" "$DOMLAB" parse "$T/latebad.xml"
+	nothing_written 2 "parse over --max-depth" "$DOMLAB" parse --max-depth 20 "$T/deep.xml"
+	nothing_written 2 "c14n of a missing --id" "$DOMLAB" c14n --id nowhere "$T/q.xml"
+	nothing_written 2 "c14n of a missing --apex" "$DOMLAB" c14n --apex "{urn:x}nowhere" "$T/q.xml"
+	nothing_written 4 "sign with a missing key" "$DOMLAB" sign --key "$T/none.pem" --cert "$K/alice.cert.pem" "$T/q.xml"
+	nothing_written 3 "verify, untrusted signer" "$DOMLAB" verify --trust "$K/mallory.cert.pem" --now $NOW "$T/signed.xml"
+	nothing_written 4 "encrypt with a missing certificate" "$DOMLAB" encrypt --peer-cert "$T/none.pem" "$T/q.xml"
+	MARK=PLAINTEXT-MARKER
+	nothing_written 3 "decrypt with the wrong key" "$DOMLAB" decrypt --key "$K/mallory.key.pem" "$T/sent.xml"
+	nothing_written 4 "send with a missing peer certificate" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$T/none.pem" "$T/msg.xml"
+	# Decryption succeeds, then the signer is not the trusted one.
+	nothing_written 3 "receive: decrypted, then untrusted" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/mallory.xml"
+	nothing_written 3 "receive: decrypted, then expired" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $((NOW + 100000)) "$T/sent.xml"
+	# Key confusion: signed with the receiver's own key, the one it
+	# decrypts with, is still not the trusted sender.
+	"$DOMLAB" send --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/self.xml"
+	nothing_written 3 "receive: signed with the receiver's own key" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/self.xml"
+	grep -q "not the trusted one" "$T/err" && ok || bad "own-key message refused for another reason: $(cat "$T/err")"
+	nothing_written 3 "ref receive: decrypted, then untrusted" "$DOMLAB" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/mallory.xml"
+	MARK=
+	# The same message and keys succeed, so the failures above were late.
+	expect 0 "receive, trusted" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/sent.xml"
+	grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive did not give the plaintext back"
+	expect 0 "receive mallory's, trusting mallory" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/mallory.cert.pem" --now $NOW "$T/mallory.xml"
+	nothing_written 1 "gen with a bad count" "$DOMLAB" gen deep --count 1000
+else
+	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
+fi
 
 # Usage and I/O errors.
 expect 1 "no command" "$DOMLAB"

@@ -71,6 +71,11 @@ static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data)
 	xmlSAX2ProcessingInstruction(ctx, target, data);
 }
 
+static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name)
+{
+	return dom__xml2_get_entity(ctx, name);
+}
+
 static const char *intern_x(dom_doc *doc, const xmlChar *s)
 {
 	return s != NULL ? dom_intern(doc, (const char *)s,
@@ -232,7 +237,7 @@ static int convert(dom_doc *doc, xmlNodePtr xparent, dom_node *parent,
 int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
 	       const dom_limits *lim, lab_err *err)
 {
-	dom_xml2_guard guard = {NULL, lim, err, 0, 0, 0};
+	dom_xml2_guard guard = {NULL, lim, err, 0, 0, 0, 0, 0};
 	xmlParserCtxtPtr ctxt;
 	xmlSAXHandler sax;
 	int rc;
@@ -246,6 +251,7 @@ int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
 	sax.cdataBlock = on_cdata;
 	sax.comment = on_comment;
 	sax.processingInstruction = on_pi;
+	sax.getEntity = on_get_entity;
 	ctxt = dom__xml2_ctxt(buf, len, &sax, NULL, &guard);
 	if (ctxt == NULL)
 		return lab_fail(err, LAB_ENOMEM, "cannot create a parser");

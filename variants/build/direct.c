@@ -240,7 +240,7 @@ static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name)
 {
 	direct *d = ctx;
 
-	return xmlSAX2GetEntity(d->ctxt, name);
+	return dom__xml2_get_entity(d->ctxt, name);
 }
 
 static void on_entity_decl(void *ctx, const xmlChar *name, int type,

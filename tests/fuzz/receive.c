@@ -1,0 +1,55 @@
+/*
+ * receive.c - libFuzzer target: arbitrary bytes through the receive path
+ * (parse, Timestamp, decrypt, verify) with fixed test keys -- bob
+ * receives, alice is the one trusted sender -- and a fixed clock, then
+ * the serialization of what was accepted.  The keys are made at build
+ * time by tests/make-keys.sh into FUZZ_KEYS_DIR (a compile definition);
+ * the seeds are messages `domlab send` made with them at FUZZ_NOW.
+ * Not for: the parser's or the canonicalizer's own properties (parse.c,
+ * c14n.c).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "dom/dom.h"
+#include "wss/keys.h"
+#include "wss/wss.h"
+
+#ifndef FUZZ_KEYS_DIR
+#error "FUZZ_KEYS_DIR: the folder tests/make-keys.sh made"
+#endif
+#ifndef FUZZ_NOW
+#error "FUZZ_NOW: the clock the seed messages were made at"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const wss_key_paths paths = {
+		FUZZ_KEYS_DIR "/bob.key.pem", NULL, NULL,
+		FUZZ_KEYS_DIR "/alice.cert.pem",
+	};
+	lab_buf out = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	void *handle = NULL;
+	wss_keyset ks;
+	wss_opts o;
+	lab_err err;
+
+	wss_opts_default(&o);
+	o.now = (time_t)FUZZ_NOW + 1;
+	if (wss_keys_acquire(&paths, &ks, &handle, &err) != LAB_OK)
+		abort(); /* the keys are fixed: not finding them is a setup error */
+	if (dom_parse((const char *)data, size, NULL, &doc, &err) != LAB_OK)
+		goto out;
+	if (wss_receive_doc(doc, ks.key, ks.trust, &o, &err) != LAB_OK)
+		goto out;
+	if (dom_serialize(dom_doc_node(doc), &out, &err) != LAB_OK)
+		abort();
+out:
+	wss_keys_release(handle);
+	dom_doc_free(doc);
+	lab_buf_free(&out);
+	return 0;
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# seeds.sh DOMLAB KEYS NOW DIR - the seeds the fuzz targets start from,
+# made at build time rather than committed (the messages depend on the
+# test keys, which are never committed): DIR/xml holds small generated
+# SOAP documents of every kind plus tests/data's round-trip documents;
+# DIR/c14n the same behind option bytes (see c14n.c); DIR/receive
+# messages alice signed, or signed and encrypted for bob with each
+# cipher, at clock NOW.  tests/fuzz/corpus/<target>/ adds hand-written
+# seeds on top.
+set -eu
+DOMLAB=${1:?usage: seeds.sh DOMLAB KEYS NOW DIR}
+K=${2:?usage: seeds.sh DOMLAB KEYS NOW DIR}
+NOW=${3:?usage: seeds.sh DOMLAB KEYS NOW DIR}
+DIR=${4:?usage: seeds.sh DOMLAB KEYS NOW DIR}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$DIR"
+mkdir -p "$DIR/xml" "$DIR/c14n" "$DIR/receive"
+
+cp "$HERE"/data/roundtrip/*.xml "$DIR/xml/"
+for kind in quakes ints strings wide; do
+	"$DOMLAB" gen $kind --size 1500 --seed 1 >"$DIR/xml/gen-$kind.xml"
+done
+"$DOMLAB" gen deep --count 6 --seed 1 >"$DIR/xml/gen-deep.xml"
+"$DOMLAB" gen random --count 20 --seed 1 >"$DIR/xml/gen-random.xml"
+
+# c14n.c's first byte: 1 exclusive, 2 comments, 4 PrefixList, 8 the
+# subtree of element (byte >> 4).
+for f in "$DIR"/xml/*.xml; do
+	b=$(basename "$f" .xml)
+	for flags in 000 001 003 005 030 031 062; do
+		{ printf "\\$flags"; cat "$f"; } >"$DIR/c14n/$b-$flags"
+	done
+done
+
+"$DOMLAB" gen ints --count 3 --seed 2 >"$DIR/msg.xml"
+"$DOMLAB" sign --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" \
+	--now "$NOW" "$DIR/msg.xml" -o "$DIR/receive/signed.xml"
+for cipher in aes256-gcm aes128-cbc; do
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" \
+		--peer-cert "$K/bob.cert.pem" --cipher $cipher --now "$NOW" \
+		"$DIR/msg.xml" -o "$DIR/receive/sent-$cipher.xml"
+done
+rm "$DIR/msg.xml"
