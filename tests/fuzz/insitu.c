@@ -14,7 +14,6 @@
  * Not for: a variant whose parser is libxml2 (it would compare libxml2
  * with itself).
  */
-#define _GNU_SOURCE /* memmem */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>

@@ -5,7 +5,6 @@
  * wss_multipart_write and read again, and must give the same parts.
  * Not for: the signature over the parts (tests/test_multipart.c).
  */
-#define _GNU_SOURCE /* memfd_create */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
