@@ -14,6 +14,10 @@
 
 #include "dom/internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ---- byte classes (insitu_chars.c) ---- */
 
 enum {
@@ -30,6 +34,41 @@ extern const uint8_t dom__insitu_class[256];
 static inline int dom__is(unsigned char c, int cls)
 {
 	return dom__insitu_class[c] & cls;
+}
+
+/*
+ * Past the run of IS_TEXT bytes at q, 16 bytes a test where SSE2 is
+ * there; q itself elsewhere (the caller's table loop does the rest, and
+ * finishes the run here too, so the table stays the definition).  The
+ * bytes that end a run are those outside IS_TEXT: below 0x20 but TAB and
+ * LF, 0x80 and above, '&', '<', ']'.  q must lie in an input with
+ * DOM_INSITU_PAD bytes after its NUL.
+ */
+static inline const char *dom__insitu_skip_text(const char *q)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'),
+		      lf = _mm_set1_epi8('\n'), amp = _mm_set1_epi8('&'),
+		      lt = _mm_set1_epi8('<'), rb = _mm_set1_epi8(']');
+
+	for (;;) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		/* Signed: 0x80 and above compare below 0x20 as well. */
+		__m128i ctl = _mm_andnot_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
+			_mm_cmplt_epi8(v, sp));
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(ctl, _mm_cmpeq_epi8(v, amp)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, rb)));
+		int bits = _mm_movemask_epi8(m);
+
+		if (bits != 0)
+			return q + __builtin_ctz((unsigned)bits);
+		q += 16;
+	}
+#else
+	return q;
+#endif
 }
 
 /*
@@ -67,8 +106,8 @@ int dom__insitu_uri_chars(const char *s, size_t n);
 /* ---- the input (insitu_input.c) ---- */
 
 /* NUL bytes after the text: the terminator, and room to read a word
- * past any byte of it. */
-#define DOM_INSITU_PAD 9
+ * (or, for dom__insitu_skip_text, 16 bytes) from any byte of it. */
+#define DOM_INSITU_PAD 16
 
 typedef struct dom_insitu_input {
 	char *text;        /* UTF-8, NUL-padded, mutable, in the arena */

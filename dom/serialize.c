@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "dom/escscan.h"
 #include "dom/internal.h"
 
 /*
@@ -58,13 +59,7 @@ static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
 		const char *run = s;
 		unsigned char r;
 
-		/* Four bytes a test while nothing needs replacing. */
-		while (end - s >= 4 &&
-		       (t[(unsigned char)s[0]] | t[(unsigned char)s[1]] |
-			t[(unsigned char)s[2]] | t[(unsigned char)s[3]]) == 0)
-			s += 4;
-		while (s < end && t[(unsigned char)*s] == 0)
-			s++;
+		s = dom__esc_scan(s, end, attr, t);
 		if (put(b, run, (size_t)(s - run)) != LAB_OK)
 			return LAB_ENOMEM;
 		if (s == end)

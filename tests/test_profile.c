@@ -6,7 +6,8 @@
  * attributes, namespaces and the reserved prefixes, names, characters,
  * truncation, the one root.  Then the DTD policy: parser=libxml2 reads
  * a DTD, parser=insitu refuses it saying why; an entity other than the
- * five predefined is refused by both.  And the inputs the fuzz target
+ * five predefined is refused by both.  Every byte value at every
+ * position of a text, accepted or refused as XML says.  And the inputs the fuzz target
  * (tests/fuzz/insitu.c) found, kept in tests/fuzz/regress/insitu/:
  * bad-* refused, ok-* parsed, by either parser.
  * Not tested here: limits (test_limits.c), external resources
@@ -141,6 +142,51 @@ static void dtd_policy(void)
 	dom_doc_free(doc);
 }
 
+/*
+ * Every byte value at every position of a text longer than two 16-byte
+ * blocks: taken (CR read as LF) exactly when XML allows it alone in
+ * text, wherever it falls in a block the insitu parser tests at once.
+ */
+static void text_bytes(void)
+{
+	enum { RUN = 38 };
+	unsigned b;
+	size_t k;
+
+	for (b = 0; b < 256; b++) {
+		int ok = b == '\t' || b == '\n' || b == '\r' ||
+			 (b >= 0x20 && b < 0x80 && b != '&' && b != '<');
+
+		for (k = 0; k < RUN; k++) {
+			char in[RUN + 8], want[RUN];
+			lab_buf got = LAB_BUF_INIT;
+			dom_doc *doc = NULL;
+			lab_err err;
+			int rc;
+
+			memcpy(in, "<a>", 3);
+			memset(want, 'x', RUN);
+			want[k] = (char)(b == '\r' ? '\n' : b);
+			memset(in + 3, 'x', RUN);
+			in[3 + k] = (char)b;
+			memcpy(in + 3 + RUN, "</a>", 4);
+			t_context("byte 0x%02x at %zu", b, k);
+			lab_err_clear(&err);
+			rc = dom_parse(in, RUN + 7, NULL, &doc, &err);
+			if (!ok) {
+				CHECK_EQ_INT(rc, LAB_EMALFORMED);
+			} else if (CHECK_EQ_INT(rc, LAB_OK) &&
+				   CHECK(dom_text_content(dom_doc_element(doc),
+							  &got) == LAB_OK)) {
+				CHECK_EQ_MEM(got.data, got.len, want, RUN);
+			}
+			lab_buf_free(&got);
+			dom_doc_free(doc);
+		}
+	}
+	t_context(NULL);
+}
+
 static void fuzz_regressions(void)
 {
 	char dir[1024], path[1400];
@@ -177,6 +223,7 @@ static void fuzz_regressions(void)
 const t_case tests_profile[] = {
 	{"profile/malformed", malformed},
 	{"profile/dtd_policy", dtd_policy},
+	{"profile/text_bytes", text_bytes},
 	{"profile/fuzz_regressions", fuzz_regressions},
 	{NULL, NULL},
 };

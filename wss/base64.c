@@ -2,14 +2,16 @@
  * base64.c - table-driven base64 for the XML security elements.
  *
  * Both directions size the output once and write straight into the
- * buffer.  The decoder takes four characters at a time while they are all
- * in the alphabet (one OR of four table entries tells), and drops to a
+ * buffer.  The encoder takes six bytes a turn from one 8-byte load.  The
+ * decoder takes eight characters, then four, at a time while they are all
+ * in the alphabet (one OR of the table entries tells), and drops to a
  * character-at-a-time loop only around whitespace and padding, so the
  * common layouts -- one line, or 64/76-column lines -- cost one test per
  * quantum.  Not for: streaming (callers have the whole text node).
  */
 #include "wss/base64.h"
 
+#include <endian.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -85,7 +87,20 @@ int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
 	if (line_len == 0 && n >= 3 &&
 	    pthread_once(&tables_once, make_tables) != 0)
 		return LAB_ENOMEM;
-	for (i = 0; line_len == 0 && i + 3 <= n; i += 3) {
+	/* Two quanta a turn from one 8-byte load (its top six bytes, in
+	 * big-endian order whatever the host's), four pair lookups. */
+	for (i = 0; line_len == 0 && i + 8 <= n; i += 6) {
+		uint64_t v;
+
+		memcpy(&v, in + i, 8);
+		v = be64toh(v) >> 16;
+		memcpy(o, pairs[v >> 36], 2);
+		memcpy(o + 2, pairs[v >> 24 & 0xfff], 2);
+		memcpy(o + 4, pairs[v >> 12 & 0xfff], 2);
+		memcpy(o + 6, pairs[v & 0xfff], 2);
+		o += 8;
+	}
+	for (; line_len == 0 && i + 3 <= n; i += 3) {
 		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
 			     in[i + 2];
 
@@ -155,7 +170,28 @@ int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
 	while (i < n) {
 		unsigned v;
 
-		/* The common case in a loop of its own: whole quanta. */
+		/* The common case in a loop of its own: whole quanta, two a
+		 * turn while both are clean, then one. */
+		while (q == 0 && eqs == 0 && n - i >= 8) {
+			uint32_t w = sextets[0][in[i]] | sextets[1][in[i + 1]] |
+				     sextets[2][in[i + 2]] |
+				     sextets[3][in[i + 3]];
+			uint32_t x = sextets[0][in[i + 4]] |
+				     sextets[1][in[i + 5]] |
+				     sextets[2][in[i + 6]] |
+				     sextets[3][in[i + 7]];
+
+			if ((w | x) >> 24 != 0)
+				break;
+			o[0] = (unsigned char)(w >> 16);
+			o[1] = (unsigned char)(w >> 8);
+			o[2] = (unsigned char)w;
+			o[3] = (unsigned char)(x >> 16);
+			o[4] = (unsigned char)(x >> 8);
+			o[5] = (unsigned char)x;
+			o += 6;
+			i += 8;
+		}
 		while (q == 0 && eqs == 0 && n - i >= 4) {
 			uint32_t w = sextets[0][in[i]] | sextets[1][in[i + 1]] |
 				     sextets[2][in[i + 2]] |

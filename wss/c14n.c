@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dom/alloc.h"
+#include "dom/escscan.h"
 #include "dom/names.h"
 
 enum { OUT_BUF = 16384 };
@@ -145,13 +146,7 @@ static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 	while (s < end) {
 		const char *run = s;
 
-		/* Four bytes a test while nothing needs replacing. */
-		while (end - s >= 4 &&
-		       (t[(unsigned char)s[0]] | t[(unsigned char)s[1]] |
-			t[(unsigned char)s[2]] | t[(unsigned char)s[3]]) == 0)
-			s += 4;
-		while (s < end && t[(unsigned char)*s] == 0)
-			s++;
+		s = dom__esc_scan(s, end, attr, t);
 		put(c, run, (size_t)(s - run));
 		if (s == end)
 			break;

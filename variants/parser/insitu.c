@@ -308,7 +308,7 @@ static int text(parser *ps, char **pp)
 	int rc;
 
 	for (;;) {
-		char *q = r;
+		char *q = r + (dom__insitu_skip_text(r) - r);
 		unsigned char c;
 
 		while (dom__is((unsigned char)q[0], IS_TEXT)) {
