@@ -60,6 +60,12 @@ FINDINGS = [
      "cases": ["tokens/100", "tokens/700"],
      "original": "33 -> 45 ms per request over 600 requests before the "
                  "fix, flat at about 23 ms after"},
+    {"title": "the same token store, its own work per request alone "
+              "(store, look up, forget)",
+     "axis": "tokens", "old": "list", "kind": "tokens", "per": "iteration",
+     "cases": ["tokens_lookup/100", "tokens_lookup/700"],
+     "original": "the store's share of the 2010 growth (no separate "
+                 "figure)"},
     {"title": "attachments read one byte at a time",
      "axis": "io", "old": "unbuffered",
      "cases": ["attachment/150k", "attachment/4m", "attachment_file/150k",
@@ -125,9 +131,13 @@ def share(old, new):
     return f"{round(100 * (old - new) / old):d}%" if old else "-"
 
 
-def per_request(b, case):
-    """Time per request of a tokens/<R> case: the case reports R
-    requests per iteration in its `requests` counter, or its name says."""
+def per_request(b, case, per):
+    """Time per request in us.  A tokens/<R> case runs R requests per
+    iteration (its `requests` counter, or its name, says R); a
+    tokens_lookup/<R> iteration is one request's store work (per =
+    "iteration")."""
+    if per == "iteration":
+        return summary.us(b)
     n = b.get("requests") or int(case.rsplit("/", 1)[1])
     return summary.us(b) / n
 
@@ -208,7 +218,10 @@ def tokens_finding(run, f):
             f"{NOT_MEASURED}: no two variants of this run differ only in "
             f"`{f['axis']}` with one of them `{f['axis']}={f['old']}`."]
     lo, hi = f["cases"]
-    head = ["variant", f"{lo} ms/request", f"{hi} ms/request",
+    per = f.get("per", "request")
+    # Whole requests are milliseconds; the store's work alone microseconds.
+    unit, scale = ("us", 1.0) if per == "iteration" else ("ms", 1e3)
+    head = ["variant", f"{lo} {unit}/request", f"{hi} {unit}/request",
             "growth"]
     rows, parts, used = [], [], []
     for old, new in pairs:
@@ -216,12 +229,13 @@ def tokens_finding(run, f):
             bl, bh = run.entry(v, lo), run.entry(v, hi)
             if bl is None or bh is None or v in used:
                 continue
-            pl, ph = per_request(bl, lo) / 1e3, per_request(bh, hi) / 1e3
+            pl = per_request(bl, lo, per) / scale
+            ph = per_request(bh, hi, per) / scale
             choice = f"{f['axis']}={run.axes[v][f['axis']]}"
             rows.append([f"{choice} ({v})", summary.num(pl),
                          summary.num(ph), summary.ratio(ph, pl)])
             parts.append(f"{choice}: {summary.num(pl)} -> "
-                         f"{summary.num(ph)} ms per request "
+                         f"{summary.num(ph)} {unit} per request "
                          f"(x{summary.ratio(ph, pl)})")
             used.append(v)
     if not rows:
