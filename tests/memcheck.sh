@@ -38,7 +38,7 @@ run() { # run SUITE CMD...: the suite's last line is its count
 	tail -n 1 "$LOGS/suite.log" | tee -a "$RESULTS"
 }
 run test-dom $VG "$OUT/test-dom" "$HERE/data"
-for suite in cli interop refpeer harness; do
+for suite in cli interop refpeer harness attach; do
 	run "$suite" sh "$HERE/$suite.sh" "$LOGS/domlab"
 done
 
