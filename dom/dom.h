@@ -83,6 +83,16 @@ typedef struct dom_limits {
 
 /* ---- documents ------------------------------------------------------ */
 
+/*
+ * Sets up the process-wide parser state now: libxml2's initialisation and
+ * the entity loader that refuses everything external.  Every parse does
+ * it on first use; a component that installs a libxml2 entity loader of
+ * its own (harness/ref.c, for xmlsec1) calls it first, so the loader it
+ * saves and chains to is domlab's refusing one whatever thread got there
+ * first.
+ */
+void dom_init(void);
+
 int dom_doc_new(dom_doc **out, lab_err *err);
 
 /* Runs every user-data free callback still pending, then frees everything. */

@@ -199,13 +199,18 @@ static void init(void)
 	xmlSetExternalEntityLoader(refuse_external);
 }
 
+void dom_init(void)
+{
+	pthread_once(&init_once, init);
+}
+
 xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
 				const xmlSAXHandler *sax, void *user,
 				dom_xml2_guard *guard)
 {
 	xmlParserCtxtPtr ctxt;
 
-	pthread_once(&init_once, init);
+	dom_init();
 	if (len > (size_t)INT32_MAX)
 		return NULL;
 	ctxt = xmlCreateMemoryParserCtxt(buf, (int)len);

@@ -85,8 +85,10 @@ static void record_xmlsec_error(const char *file, int line, const char *func,
  * libxml2's entity loader is process-wide, and xmlSecInit installs
  * xmlsec's own.  dom/xml2.c installs one that refuses everything for its
  * own parses (they carry _private); this one refuses for ours and hands
- * dom's parses to the loader that was there before xmlsec1 started.
- * Whichever is installed last, nothing external is ever read.
+ * dom's parses to the loader that was there before xmlsec1 started, which
+ * init() makes sure is dom's (dom_init first), even when a domlab parse
+ * and a ref operation start at once on two threads.  Whichever is
+ * installed last, nothing external is ever read.
  */
 static xmlParserInputPtr refuse_external(const char *url, const char *id,
 					 xmlParserCtxtPtr ctxt)
@@ -98,7 +100,7 @@ static xmlParserInputPtr refuse_external(const char *url, const char *id,
 
 static void init(void)
 {
-	xmlInitParser();
+	dom_init();
 	prev_loader = xmlGetExternalEntityLoader();
 	if (xmlSecInit() < 0)
 		return;
