@@ -192,15 +192,17 @@ $(KEYS_DIR)/mallory.cert.pem: tests/make-keys.sh
 # after its own line) counts as one more failure.
 RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 
+# The shell suites, each tests/<name>.sh taking the domlab binary: one list
+# for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
+SHELL_SUITES := cli interop refpeer harness attach
+
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
 	@echo "== variant $(VARIANT)$(SUFFIX)"
 	@$(RUN_SUITE) test-dom env $(TEST_ENV) $(OUT)/test-dom tests/data
-	@$(RUN_SUITE) cli.sh env $(TEST_ENV) sh tests/cli.sh $(OUT)/domlab
-	@$(RUN_SUITE) interop.sh env $(TEST_ENV) sh tests/interop.sh $(OUT)/domlab
-	@$(RUN_SUITE) refpeer.sh env $(TEST_ENV) sh tests/refpeer.sh $(OUT)/domlab
-	@$(RUN_SUITE) harness.sh env $(TEST_ENV) sh tests/harness.sh $(OUT)/domlab
-	@$(RUN_SUITE) attach.sh env $(TEST_ENV) sh tests/attach.sh $(OUT)/domlab
+	@for s in $(SHELL_SUITES); do \
+	  $(RUN_SUITE) $$s.sh env $(TEST_ENV) sh tests/$$s.sh $(OUT)/domlab; \
+	done
 
 # The threads test under ThreadSanitizer, on one variant: the one whose
 # keys cache is shared (keys=cached); `make test TSAN=1` runs everything
@@ -294,7 +296,8 @@ endif
 
 memcheck-one: all keys
 	@echo "== memcheck $(VARIANT)$(SUFFIX)"
-	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(BUILD_DIR)/memcheck-results.txt
+	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(BUILD_DIR)/memcheck-results.txt \
+	  $(SHELL_SUITES)
 
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped.

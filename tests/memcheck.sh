@@ -1,8 +1,9 @@
 #!/bin/sh
-# memcheck.sh OUT RESULTS - runs one variant's whole test suite (test-dom
-# and the shell suites) with every domlab process under valgrind memcheck,
-# appending each suite's "N passed, N failed" line to RESULTS, then one
-# more line for the valgrind logs themselves.  Not for speed: only for
+# memcheck.sh OUT RESULTS SUITE... - runs one variant's whole test suite
+# (test-dom and each tests/SUITE.sh, the Makefile's SHELL_SUITES) with
+# every domlab process under valgrind memcheck, appending each suite's
+# "N passed, N failed" line to RESULTS, then one more line for the
+# valgrind logs themselves.  Not for speed: only for
 # invalid accesses, uses of uninitialised memory and leaks.
 #
 # A memcheck error or a definite or indirect leak makes the process exit
@@ -12,8 +13,10 @@
 # --track-origins (it doubles the time): rerun a reported command with it.
 # Environment: as for the suites (DOMLAB_KEYS, DOMLAB_SHARED).
 set -u
-OUT=${1:?usage: memcheck.sh build/VARIANT RESULTS}
-RESULTS=${2:?usage: memcheck.sh build/VARIANT RESULTS}
+OUT=${1:?usage: memcheck.sh build/VARIANT RESULTS SUITE...}
+RESULTS=${2:?usage: memcheck.sh build/VARIANT RESULTS SUITE...}
+shift 2
+[ $# -gt 0 ] || { echo "usage: memcheck.sh build/VARIANT RESULTS SUITE..." >&2; exit 1; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(cd "$OUT" && pwd)
 LOGS=$OUT/memcheck
@@ -38,7 +41,7 @@ run() { # run SUITE CMD...: the suite's last line is its count
 	tail -n 1 "$LOGS/suite.log" | tee -a "$RESULTS"
 }
 run test-dom $VG "$OUT/test-dom" "$HERE/data"
-for suite in cli interop refpeer harness attach; do
+for suite in "$@"; do
 	run "$suite" sh "$HERE/$suite.sh" "$LOGS/domlab"
 done
 
