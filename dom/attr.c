@@ -61,7 +61,8 @@ const dom_attr *dom_attr_get_qname(const dom_node *el, const char *qname)
 	if (local == NULL)
 		return NULL;
 	for (i = 0; i < a->count; i++)
-		if (a->items[i].local == local && a->items[i].prefix == prefix)
+		if (dom_attr_local(&a->items[i]) == local &&
+		    dom_attr_prefix(&a->items[i]) == prefix)
 			return &a->items[i];
 	return NULL;
 }
@@ -98,7 +99,8 @@ long dom__attrs_scan(const dom_attrs *a, const char *ns, const char *local)
 	uint32_t i;
 
 	for (i = 0; i < a->count; i++)
-		if (a->items[i].local == local && a->items[i].ns == ns)
+		if (dom_attr_local(&a->items[i]) == local &&
+		    dom_attr_ns(&a->items[i]) == ns)
 			return (long)i;
 	return -1;
 }
@@ -137,6 +139,7 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 {
 	dom_doc *doc = el->doc;
 	const char *prefix, *local, *ins, *v;
+	const dom_name *name;
 	dom_attrs *a;
 	dom_attr *at;
 	long i;
@@ -151,14 +154,15 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 	    (prefix != NULL && strcmp(prefix, "xmlns") == 0))
 		return lab_fail(err, LAB_EUSAGE,
 				"namespace declarations are set with dom_ns_declare");
+	name = dom__name(doc, ins, prefix, local);
 	v = dom_arena_strndup(&doc->arena, value, len);
-	if (v == NULL)
+	if (name == NULL || v == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	a = &dom__el(el)->attrs;
 	dom__touch(doc);
 	i = a->count > 0 ? dom__attrs_find(a, ins, local) : -1;
 	if (i >= 0) {
-		a->items[i].prefix = prefix;
+		a->items[i].name = name;
 		a->items[i].value = v;
 		a->items[i].len = len;
 		return LAB_OK;
@@ -166,9 +170,7 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 	if (dom__reserve_attrs(dom__el(el), 1) != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	at = &a->items[a->count++];
-	at->local = local;
-	at->ns = ins;
-	at->prefix = prefix;
+	at->name = name;
 	at->value = v;
 	at->len = len;
 	return dom__attrs_update(doc, a, a->count - 1, err);

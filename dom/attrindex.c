@@ -30,7 +30,7 @@ long dom__attrindex_find(const dom_attrs *a, const char *ns,
 	while (ix->slots[i] != 0) {
 		const dom_attr *at = &a->items[ix->slots[i] - 1];
 
-		if (at->local == local && at->ns == ns)
+		if (dom_attr_local(at) == local && dom_attr_ns(at) == ns)
 			return (long)ix->slots[i] - 1;
 		i = (i + 1) & mask;
 	}
@@ -40,7 +40,8 @@ long dom__attrindex_find(const dom_attrs *a, const char *ns,
 static void insert(attr_index *ix, const dom_attrs *a, uint32_t pos)
 {
 	uint32_t mask = ix->cap - 1;
-	uint32_t i = slot_of(a->items[pos].ns, a->items[pos].local, mask);
+	uint32_t i = slot_of(dom_attr_ns(&a->items[pos]),
+			     dom_attr_local(&a->items[pos]), mask);
 
 	while (ix->slots[i] != 0)
 		i = (i + 1) & mask;

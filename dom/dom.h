@@ -42,17 +42,42 @@ typedef enum dom_type {
 } dom_type;
 
 /*
- * An attribute.  `ns`, `prefix` and `local` are interned (NULL when there
- * is no namespace or prefix); `value` is NUL-terminated, `len` bytes long.
- * Pointers to attributes stay valid until the element's attributes change.
+ * A qualified name: `local`, `ns` and `prefix` interned (NULL when there
+ * is no namespace or prefix).  The record itself is interned per document
+ * too, so elements and attributes hold one pointer for all three, and two
+ * names are the same exactly when their records are.
  */
-typedef struct dom_attr {
+typedef struct dom_name {
 	const char *local;
 	const char *ns;
 	const char *prefix;
+} dom_name;
+
+/*
+ * An attribute: its interned name; `value` is NUL-terminated, `len` bytes
+ * long.  Pointers to attributes stay valid until the element's attributes
+ * change.  Read the name through the accessors below.
+ */
+typedef struct dom_attr {
+	const dom_name *name;
 	const char *value;
 	size_t len;
 } dom_attr;
+
+static inline const char *dom_attr_local(const dom_attr *a)
+{
+	return a->name->local;
+}
+
+static inline const char *dom_attr_ns(const dom_attr *a)
+{
+	return a->name->ns;
+}
+
+static inline const char *dom_attr_prefix(const dom_attr *a)
+{
+	return a->name->prefix;
+}
 
 /* A namespace declaration: prefix NULL for the default namespace; uri ""
  * for xmlns="" (undeclaring the default). Both interned. */

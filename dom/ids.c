@@ -121,9 +121,11 @@ static int rebuild(dom_doc *doc)
 		for (i = 0; i < as->count; i++) {
 			const dom_attr *at = &as->items[i];
 
-			if ((at->local == id && id != NULL &&
-			     (at->ns == NULL || at->ns == wsu)) ||
-			    (at->local == ID && ID != NULL && at->ns == NULL)) {
+			const dom_name *nm = at->name;
+
+			if ((nm->local == id && id != NULL &&
+			     (nm->ns == NULL || nm->ns == wsu)) ||
+			    (nm->local == ID && ID != NULL && nm->ns == NULL)) {
 				if (add(ids, &used, n, at) != LAB_OK)
 					return LAB_ENOMEM;
 			}

@@ -61,9 +61,7 @@ typedef struct dom_attrs {
 
 typedef struct dom_element {
 	dom_node base;
-	const char *local;
-	const char *ns;
-	const char *prefix;
+	const dom_name *name;
 	dom_nsdecl *nsdecls; /* base.len of them */
 	dom_attrs attrs;
 } dom_element;
@@ -108,9 +106,15 @@ static inline dom_chars *dom__chars(const dom_node *n)
 /* A document with an arena sized for an input of `hint` bytes. */
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err);
 
-/* Nodes with already-interned names; not yet linked anywhere. */
-dom_element *dom__new_element(dom_doc *doc, const char *ns,
-			      const char *prefix, const char *local);
+/* The name record for already-interned parts; NULL when memory runs out. */
+static inline const dom_name *dom__name(dom_doc *doc, const char *ns,
+					const char *prefix, const char *local)
+{
+	return dom_names_qname(&doc->names, &doc->arena, ns, prefix, local);
+}
+
+/* Nodes with interned names; not yet linked anywhere. */
+dom_element *dom__new_element(dom_doc *doc, const dom_name *name);
 dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 			  size_t len);
 /*

@@ -50,6 +50,7 @@ void dom_names_free(dom_names *t)
 {
 	dom_free((void *)t->slots);
 	dom_free(t->hashes);
+	dom_free((void *)t->qslots);
 	memset(t, 0, sizeof *t);
 }
 
@@ -143,4 +144,67 @@ const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
 	t->hashes[i] = hash;
 	t->count++;
 	return copy;
+}
+
+/* The three pointers are interned, so mixing the addresses is enough. */
+static size_t qhash(const char *ns, const char *prefix, const char *local)
+{
+	uint64_t h = (uint64_t)(uintptr_t)local * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)(uintptr_t)ns * 0xc2b2ae3d27d4eb4fULL ^
+		     (uint64_t)(uintptr_t)prefix * 0x165667b19e3779f9ULL;
+
+	return (size_t)(h >> 29);
+}
+
+static int qgrow(dom_names *t)
+{
+	size_t cap = t->qcap ? t->qcap * 2 : NAMES_MIN_CAP;
+	const dom_name **slots = dom_calloc(cap, sizeof *slots);
+	size_t i;
+
+	if (slots == NULL)
+		return -1;
+	for (i = 0; i < t->qcap; i++) {
+		const dom_name *q = t->qslots[i];
+		size_t j;
+
+		if (q == NULL)
+			continue;
+		j = qhash(q->ns, q->prefix, q->local) & (cap - 1);
+		while (slots[j] != NULL)
+			j = (j + 1) & (cap - 1);
+		slots[j] = q;
+	}
+	dom_free((void *)t->qslots);
+	t->qslots = slots;
+	t->qcap = cap;
+	return 0;
+}
+
+const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
+				const char *ns, const char *prefix,
+				const char *local)
+{
+	dom_name *q;
+	size_t i, mask;
+
+	if ((t->qcount + 1) * 2 > t->qcap && qgrow(t) != 0)
+		return NULL;
+	mask = t->qcap - 1;
+	for (i = qhash(ns, prefix, local) & mask; t->qslots[i] != NULL;
+	     i = (i + 1) & mask) {
+		const dom_name *s = t->qslots[i];
+
+		if (s->local == local && s->ns == ns && s->prefix == prefix)
+			return s;
+	}
+	q = dom_arena_alloc(arena, sizeof *q);
+	if (q == NULL)
+		return NULL;
+	q->local = local;
+	q->ns = ns;
+	q->prefix = prefix;
+	t->qslots[i] = q;
+	t->qcount++;
+	return q;
 }

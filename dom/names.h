@@ -10,7 +10,10 @@
  * (rare: the pipeline builds everything in the message's document).
  *
  * Interned strings are stored in the document's arena behind a small
- * header holding their length, so dom_names_len() is O(1).
+ * header holding their length, so dom_names_len() is O(1).  Qualified
+ * names (namespace, prefix, local) are interned a second time as one
+ * dom_name record, keyed by the three interned pointers, so a node or
+ * attribute spends one pointer on its name instead of three.
  */
 #ifndef DOM_NAMES_H
 #define DOM_NAMES_H
@@ -19,12 +22,16 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "dom.h"
 
 typedef struct dom_names {
 	const char **slots; /* open addressing, NULL = empty */
 	uint32_t *hashes;   /* the full hash of each slot, to skip compares */
 	size_t cap;         /* power of two */
 	size_t count;
+	const dom_name **qslots; /* name records, open addressing */
+	size_t qcap;             /* power of two */
+	size_t qcount;
 } dom_names;
 
 void dom_names_init(dom_names *t);
@@ -35,6 +42,14 @@ const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
 			     size_t len);
 /* The canonical copy if present, else NULL. */
 const char *dom_names_find(const dom_names *t, const char *s, size_t len);
+
+/*
+ * The record for (ns, prefix, local), all three already interned in this
+ * table (ns and prefix may be NULL), made in `arena` when new; NULL on OOM.
+ */
+const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
+				const char *ns, const char *prefix,
+				const char *local);
 
 /* Length of an interned string. */
 size_t dom_names_len(const char *interned);

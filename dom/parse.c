@@ -85,6 +85,7 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 	dom_doc *doc = parent->doc;
 	lab_buf text = LAB_BUF_INIT;
 	dom_element *holder;
+	const dom_name *name;
 	dom_node *wrapper, *c;
 	size_t open_len;
 	int rc;
@@ -108,7 +109,8 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		goto out;
 	}
 	/* A detached holder: if the parse fails, nothing reached parent. */
-	holder = dom__new_element(doc, NULL, NULL, doc->empty);
+	name = dom__name(doc, NULL, NULL, doc->empty);
+	holder = name != NULL ? dom__new_element(doc, name) : NULL;
 	if (holder == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;

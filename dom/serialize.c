@@ -85,7 +85,7 @@ static int start_tag(lab_buf *b, const dom_element *el)
 	uint32_t i;
 
 	if (PUT_LIT(b, "<") != LAB_OK ||
-	    put_name(b, el->prefix, el->local) != LAB_OK)
+	    put_name(b, el->name->prefix, el->name->local) != LAB_OK)
 		return LAB_ENOMEM;
 	for (i = 0; i < el->base.len; i++) {
 		const dom_nsdecl *d = &el->nsdecls[i];
@@ -101,7 +101,8 @@ static int start_tag(lab_buf *b, const dom_element *el)
 	for (i = 0; i < el->attrs.count; i++) {
 		const dom_attr *a = &el->attrs.items[i];
 
-		if (PUT_LIT(b, " ") || put_name(b, a->prefix, a->local) ||
+		if (PUT_LIT(b, " ") ||
+		    put_name(b, dom_attr_prefix(a), dom_attr_local(a)) ||
 		    put(b, "=\"", 2) ||
 		    put_escaped(b, a->value, a->len, 1) || PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
@@ -156,7 +157,7 @@ static int subtree(lab_buf *b, const dom_node *top)
 
 			n = n->parent;
 			if (put(b, "</", 2) ||
-			    put_name(b, p->prefix, p->local) ||
+			    put_name(b, p->name->prefix, p->name->local) ||
 			    PUT_LIT(b, ">"))
 				return LAB_ENOMEM;
 		}

@@ -112,16 +112,12 @@ static void *new_node(dom_doc *doc, size_t size, dom_type type)
 	return n;
 }
 
-dom_element *dom__new_element(dom_doc *doc, const char *ns,
-			      const char *prefix, const char *local)
+dom_element *dom__new_element(dom_doc *doc, const dom_name *name)
 {
 	dom_element *el = new_node(doc, sizeof *el, DOM_ELEMENT);
 
-	if (el != NULL) {
-		el->local = local;
-		el->ns = ns;
-		el->prefix = prefix;
-	}
+	if (el != NULL)
+		el->name = name;
 	return el;
 }
 
@@ -197,14 +193,17 @@ int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
 		       dom_node **out, lab_err *err)
 {
 	const char *prefix, *local, *ins;
-	dom_element *el;
+	const dom_name *name;
+	dom_element *el = NULL;
 	int rc;
 
 	*out = NULL;
 	rc = dom__intern_name(doc, ns, qname, &ins, &prefix, &local, err);
 	if (rc != LAB_OK)
 		return rc;
-	el = dom__new_element(doc, ins, prefix, local);
+	name = dom__name(doc, ins, prefix, local);
+	if (name != NULL)
+		el = dom__new_element(doc, name);
 	if (el == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	*out = &el->base;
@@ -301,7 +300,7 @@ dom_node *dom_prev_sibling(const dom_node *n)
 const char *dom_local_name(const dom_node *n)
 {
 	if (n->type == DOM_ELEMENT)
-		return dom__el(n)->local;
+		return dom__el(n)->name->local;
 	if (n->type == DOM_PI)
 		return dom__chars(n)->target;
 	return NULL;
@@ -309,12 +308,12 @@ const char *dom_local_name(const dom_node *n)
 
 const char *dom_ns_uri(const dom_node *n)
 {
-	return n->type == DOM_ELEMENT ? dom__el(n)->ns : NULL;
+	return n->type == DOM_ELEMENT ? dom__el(n)->name->ns : NULL;
 }
 
 const char *dom_prefix(const dom_node *n)
 {
-	return n->type == DOM_ELEMENT ? dom__el(n)->prefix : NULL;
+	return n->type == DOM_ELEMENT ? dom__el(n)->name->prefix : NULL;
 }
 
 const char *dom_value(const dom_node *n, size_t *len)
@@ -331,8 +330,8 @@ const char *dom_value(const dom_node *n, size_t *len)
 
 int dom_is(const dom_node *n, const char *ns, const char *local)
 {
-	return n->type == DOM_ELEMENT && dom__el(n)->local == local &&
-	       dom__el(n)->ns == ns;
+	return n->type == DOM_ELEMENT && dom__el(n)->name->local == local &&
+	       dom__el(n)->name->ns == ns;
 }
 
 size_t dom_qname(const dom_node *n, char *out, size_t cap)

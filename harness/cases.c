@@ -219,11 +219,11 @@ static int run_attr_lookup(void *ctx, lab_err *err)
 		for (i = 0; i < count; i++) {
 			const dom_attr *a = dom_attr_at(n, i);
 
-			if (dom_attr_get(n, a->ns, a->local) != a)
+			if (dom_attr_get(n, dom_attr_ns(a), dom_attr_local(a)) != a)
 				return lab_fail(err, LAB_EUSAGE,
 						"lookup of '%s' found another "
 						"attribute",
-						a->local);
+						dom_attr_local(a));
 		}
 		if (dom_attr_get(n, NULL, c->miss) != NULL)
 			return lab_fail(err, LAB_EUSAGE,

@@ -45,9 +45,9 @@ static void is_attr(const dom_attr *at, const char *ns, const char *prefix,
 {
 	if (!CHECK_MSG(at != NULL, "no attribute %s", local))
 		return;
-	CHECK_EQ_STR(at->ns, ns);
-	CHECK_EQ_STR(at->prefix, prefix);
-	CHECK_EQ_STR(at->local, local);
+	CHECK_EQ_STR(dom_attr_ns(at), ns);
+	CHECK_EQ_STR(dom_attr_prefix(at), prefix);
+	CHECK_EQ_STR(dom_attr_local(at), local);
 	CHECK_EQ_STR(at->value, value);
 	CHECK_EQ_INT(at->len, strlen(value));
 }
@@ -64,8 +64,8 @@ static void order_is(dom_node *el, const char *want)
 
 		n += (size_t)snprintf(got + n, sizeof got - n, "%s%s%s%s=%s",
 				      i > 0 ? " " : "",
-				      a->prefix ? a->prefix : "",
-				      a->prefix ? ":" : "", a->local, a->value);
+				      dom_attr_prefix(a) ? dom_attr_prefix(a) : "",
+				      dom_attr_prefix(a) ? ":" : "", dom_attr_local(a), a->value);
 	}
 	CHECK_EQ_STR(got, want);
 	CHECK(dom_attr_at(el, dom_attr_count(el)) == NULL);
@@ -90,7 +90,7 @@ static void parsed_lookups(void)
 	is_attr(dom_attr_get(el, a, x), NS_A, "a", "x", "1");
 	is_attr(dom_attr_get(el, a, y), NS_A, "a", "y", "3");
 	CHECK(dom_attr_get(el, NULL, y) == NULL);
-	CHECK(dom_attr_get(el, dom_attr_at(el, 1)->ns, x) == dom_attr_at(el, 1));
+	CHECK(dom_attr_get(el, dom_attr_ns(dom_attr_at(el, 1)), x) == dom_attr_at(el, 1));
 	is_attr(dom_attr_get_str(el, NS_B, "x"), NS_B, "b", "x", "2");
 	is_attr(dom_attr_get_str(el, "", "x"), NULL, NULL, "x", "0");
 	CHECK(dom_attr_get_str(el, NS_B, "y") == NULL);
@@ -214,8 +214,9 @@ static void list_matches(dom_node *el)
 		const dom_attr *a = &list.items[i];
 		const dom_attr *b = dom_attr_at(el, i);
 
-		CHECK(a->local == b->local && a->ns == b->ns &&
-		      a->prefix == b->prefix && a->len == b->len);
+		CHECK(dom_attr_local(a) == dom_attr_local(b) &&
+		      dom_attr_ns(a) == dom_attr_ns(b) &&
+		      dom_attr_prefix(a) == dom_attr_prefix(b) && a->len == b->len);
 		CHECK_EQ_MEM(a->value, a->len, b->value, b->len);
 	}
 	dom_attr_list_release(el, &list);

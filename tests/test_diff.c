@@ -72,7 +72,7 @@ static void same_attrs(const dom_node *o, xmlNodePtr x)
 		if (!CHECK_MSG(at != NULL, "<%s>: no attribute {%s}%s",
 			       xs(x->name), ns ? ns : "", xs(a->name)))
 			continue;
-		CHECK_EQ_STR(at->prefix, a->ns != NULL ? xs(a->ns->prefix)
+		CHECK_EQ_STR(dom_attr_prefix(at), a->ns != NULL ? xs(a->ns->prefix)
 						       : NULL);
 		v = xmlNodeListGetString(x->doc, a->children, 1);
 		CHECK_EQ_MEM(at->value, at->len, v != NULL ? xs(v) : "",

@@ -50,7 +50,7 @@ static void uses_ancestor_prefixes(void)
 	CHECK_EQ_INT(n, 0);
 	at = dom_attr_get_str(y, "urn:b", "at");
 	CHECK(at != NULL && strcmp(at->value, "1") == 0 &&
-	      strcmp(at->prefix, "b") == 0);
+	      strcmp(dom_attr_prefix(at), "b") == 0);
 	at = dom_attr_get_str(y, NULL, "at");
 	CHECK(at != NULL && strcmp(at->value, "2") == 0);
 	CHECK_SERIALIZES(dom_doc_node(doc),

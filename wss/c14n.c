@@ -245,16 +245,17 @@ static int cmp_attr(const void *a, const void *b)
 	const dom_attr *x = *(const dom_attr *const *)a;
 	const dom_attr *y = *(const dom_attr *const *)b;
 
-	if (x->ns != y->ns) {
+	if (dom_attr_ns(x) != dom_attr_ns(y)) {
 		int r;
 
-		if (x->ns == NULL || y->ns == NULL)
-			return (x->ns != NULL) - (y->ns != NULL);
-		r = name_cmp(x->ns, y->ns);
+		if (dom_attr_ns(x) == NULL || dom_attr_ns(y) == NULL)
+			return (dom_attr_ns(x) != NULL) -
+			       (dom_attr_ns(y) != NULL);
+		r = name_cmp(dom_attr_ns(x), dom_attr_ns(y));
 		if (r != 0)
 			return r;
 	}
-	return name_cmp(x->local, y->local);
+	return name_cmp(dom_attr_local(x), dom_attr_local(y));
 }
 
 /* An element's attributes are few: insertion sort with the compare
@@ -304,8 +305,9 @@ static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
 	if (c->o->exclusive) {
 		candidate(c, cand, &n, dom_prefix(el));
 		for (i = 0; i < al->count; i++)
-			if (al->items[i].prefix != NULL)
-				candidate(c, cand, &n, al->items[i].prefix);
+			if (dom_attr_prefix(&al->items[i]) != NULL)
+				candidate(c, cand, &n,
+					  dom_attr_prefix(&al->items[i]));
 		for (i = 0; i < c->nlisted; i++)
 			candidate(c, cand, &n, c->listed[i]);
 	} else if (apex) {
@@ -355,11 +357,12 @@ static size_t inherited_xml(c14n *c, const dom_node *apex, size_t k)
 			const dom_attr *at = dom_attr_at(a, i);
 			size_t j;
 
-			if (at->ns != c->xml_ns)
+			if (dom_attr_ns(at) != c->xml_ns)
 				continue;
 			for (j = 0; j < k; j++)
-				if (c->attr_out[j]->ns == c->xml_ns &&
-				    c->attr_out[j]->local == at->local)
+				if (dom_attr_ns(c->attr_out[j]) == c->xml_ns &&
+				    dom_attr_local(c->attr_out[j]) ==
+					    dom_attr_local(at))
 					break;
 			if (j < k)
 				continue;
@@ -441,7 +444,7 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		const dom_attr *a = c->attr_out[i];
 
 		put(c, " ", 1);
-		put_name(c, a->prefix, a->local);
+		put_name(c, dom_attr_prefix(a), dom_attr_local(a));
 		put(c, "=\"", 2);
 		put_escaped(c, a->value, a->len, 1);
 		put(c, "\"", 1);

@@ -134,7 +134,7 @@ static void same_node(const dom_node *o, xmlNodePtr x)
 			if (at == NULL)
 				differ("attribute", "missing",
 				       (const char *)a->name);
-			same_str("attribute prefix", at->prefix,
+			same_str("attribute prefix", dom_attr_prefix(at),
 				 a->ns ? a->ns->prefix : NULL);
 			val = xmlNodeListGetString(x->doc, a->children, 1);
 			same_mem("attribute value", at->value, at->len, val);

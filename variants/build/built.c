@@ -83,6 +83,20 @@ static const char *intern_x(dom_doc *doc, const xmlChar *s)
 			 : NULL;
 }
 
+/* The name record of libxml2's (ns, local); NULL when memory runs out. */
+static const dom_name *name_x(dom_doc *doc, const xmlNs *ns,
+			      const xmlChar *local)
+{
+	const char *uri = ns != NULL ? intern_x(doc, ns->href) : NULL;
+	const char *prefix = ns != NULL ? intern_x(doc, ns->prefix) : NULL;
+	const char *l = intern_x(doc, local);
+
+	if (l == NULL || (ns != NULL && uri == NULL) ||
+	    (ns != NULL && ns->prefix != NULL && prefix == NULL))
+		return NULL;
+	return dom__name(doc, uri, prefix, l);
+}
+
 static int convert_attrs(dom_doc *doc, dom_element *el, xmlNodePtr x)
 {
 	xmlAttrPtr a;
@@ -99,14 +113,11 @@ static int convert_attrs(dom_doc *doc, dom_element *el, xmlNodePtr x)
 		xmlChar *v = xmlNodeListGetString(x->doc, a->children, 1);
 		const char *s = v != NULL ? (const char *)v : "";
 
-		at->local = intern_x(doc, a->name);
-		at->ns = a->ns != NULL ? intern_x(doc, a->ns->href) : NULL;
-		at->prefix = a->ns != NULL ? intern_x(doc, a->ns->prefix) : NULL;
+		at->name = name_x(doc, a->ns, a->name);
 		at->len = strlen(s);
 		at->value = dom_arena_strndup(&doc->arena, s, at->len);
 		xmlFree(v);
-		if (at->local == NULL || at->value == NULL ||
-		    (a->ns != NULL && at->ns == NULL))
+		if (at->name == NULL || at->value == NULL)
 			return -1;
 		el->attrs.count++;
 	}
@@ -139,6 +150,7 @@ static int convert_nsdecls(dom_doc *doc, dom_element *el, xmlNodePtr x)
 /* One of libxml2's nodes as ours, unlinked; *out NULL for nodes we drop. */
 static int convert_node(dom_doc *doc, xmlNodePtr x, dom_node **out)
 {
+	const dom_name *name;
 	dom_element *el;
 	dom_chars *c;
 	const char *s = (const char *)x->content;
@@ -146,13 +158,9 @@ static int convert_node(dom_doc *doc, xmlNodePtr x, dom_node **out)
 	*out = NULL;
 	switch (x->type) {
 	case XML_ELEMENT_NODE:
-		el = dom__new_element(doc,
-				      x->ns != NULL ? intern_x(doc, x->ns->href)
-						    : NULL,
-				      x->ns != NULL ? intern_x(doc, x->ns->prefix)
-						    : NULL,
-				      intern_x(doc, x->name));
-		if (el == NULL || el->local == NULL ||
+		name = name_x(doc, x->ns, x->name);
+		el = name != NULL ? dom__new_element(doc, name) : NULL;
+		if (el == NULL ||
 		    convert_nsdecls(doc, el, x) != 0 ||
 		    convert_attrs(doc, el, x) != 0)
 			return -1;

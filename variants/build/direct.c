@@ -96,6 +96,20 @@ static int fill_nsdecls(direct *d, dom_element *el, int n,
 	return 0;
 }
 
+/* The name record of SAX2's (uri, prefix, local); NULL when memory runs
+ * out. */
+static const dom_name *name_x(direct *d, const xmlChar *uri,
+			      const xmlChar *prefix, const xmlChar *local)
+{
+	const char *ns = intern_x(d, uri), *p = intern_x(d, prefix);
+	const char *l = intern_x(d, local);
+
+	if (l == NULL || (uri != NULL && ns == NULL) ||
+	    (prefix != NULL && p == NULL))
+		return NULL;
+	return dom__name(d->doc, ns, p, l);
+}
+
 static int fill_attrs(direct *d, dom_element *el, int n,
 		      const xmlChar **attributes)
 {
@@ -110,15 +124,11 @@ static int fill_attrs(direct *d, dom_element *el, int n,
 		dom_attr *at = &el->attrs.items[i];
 		size_t len = (size_t)(a[4] - a[3]);
 
-		at->local = intern_x(d, a[0]);
-		at->prefix = intern_x(d, a[1]);
-		at->ns = intern_x(d, a[2]);
+		at->name = name_x(d, a[2], a[1], a[0]);
 		at->value = dom_arena_strndup(&d->doc->arena,
 					      (const char *)a[3], len);
 		at->len = len;
-		if (at->local == NULL || at->value == NULL ||
-		    (a[1] != NULL && at->prefix == NULL) ||
-		    (a[2] != NULL && at->ns == NULL))
+		if (at->name == NULL || at->value == NULL)
 			return -1;
 	}
 	el->attrs.count = (uint32_t)n;
@@ -131,16 +141,18 @@ static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 		     int nb_defaulted, const xmlChar **attributes)
 {
 	direct *d = ctx;
-	dom_element *el;
+	const dom_name *name;
+	dom_element *el = NULL;
 
 	(void)nb_defaulted;
 	if (d->guard.failed || flush_text(d) != 0 ||
 	    dom__xml2_enter(d->ctxt, local, prefix, nb_attributes,
 			    attributes) != 0)
 		return;
-	el = dom__new_element(d->doc, intern_x(d, uri), intern_x(d, prefix),
-			      intern_x(d, local));
-	if (el == NULL || el->local == NULL ||
+	name = name_x(d, uri, prefix, local);
+	if (name != NULL)
+		el = dom__new_element(d->doc, name);
+	if (el == NULL ||
 	    fill_nsdecls(d, el, nb_namespaces, namespaces) != 0 ||
 	    fill_attrs(d, el, nb_attributes, attributes) != 0 ||
 	    dom__attrs_built(el, NULL) != LAB_OK) {

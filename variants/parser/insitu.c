@@ -77,6 +77,7 @@ typedef struct parser {
 	int rooted;         /* the root element has been read */
 	const char *memo[256]; /* recently interned names, by a cheap hash */
 	qmemo qnames[256];     /* the same for qualified names in tags */
+	const dom_name *names[256]; /* recent name records, by their parts */
 } parser;
 
 static int fail_at(parser *ps, const char *at, int code, const char *fmt, ...)
@@ -891,11 +892,28 @@ static int declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 	return LAB_OK;
 }
 
+/*
+ * The record of (ns, prefix, local); NULL when memory runs out.  Like
+ * intern(), a memo answers the few names a document repeats with three
+ * compares instead of a probe of the document's table.
+ */
+static const dom_name *name_of(parser *ps, const char *ns,
+			       const char *prefix, const char *local)
+{
+	const dom_name **m = &ps->names[hash2(local, prefix) >> 24];
+
+	if (*m == NULL || (*m)->local != local || (*m)->ns != ns ||
+	    (*m)->prefix != prefix)
+		*m = dom__name(ps->doc, ns, prefix, local);
+	return *m;
+}
+
 static int build(parser *ps, const char *ns, const char *prefix,
 		 const char *local, size_t n, size_t ndecls, int empty,
 		 const char *qname, size_t qlen)
 {
-	dom_element *el = dom__new_element(ps->doc, ns, prefix, local);
+	const dom_name *name = name_of(ps, ns, prefix, local);
+	dom_element *el = name != NULL ? dom__new_element(ps->doc, name) : NULL;
 	size_t i, d = 0, k = 0;
 
 	if (el == NULL ||
@@ -912,9 +930,9 @@ static int build(parser *ps, const char *ns, const char *prefix,
 		} else if (a->decl == 0) {
 			dom_attr *at = &el->attrs.items[k++];
 
-			at->local = a->local;
-			at->ns = a->ns;
-			at->prefix = a->prefix;
+			at->name = name_of(ps, a->ns, a->prefix, a->local);
+			if (at->name == NULL)
+				return nomem(ps);
 			at->value = a->value;
 			at->len = a->vlen;
 		}
