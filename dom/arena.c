@@ -16,14 +16,14 @@
 
 enum {
 	ARENA_MIN_CHUNK = 4096,
-	ARENA_MAX_CHUNK = 1 << 22
+	/* 2^16 places of 8 bytes (dom_arena_alloc_placed) */
+	ARENA_MAX_CHUNK = 1 << 19
 };
 
-struct dom_chunk {
-	dom_chunk *next;
-	size_t size;
-	max_align_t data[];
-};
+_Static_assert(DOM_ARENA_SMALL <= ARENA_MIN_CHUNK / 4,
+	       "small requests must never get a chunk of their own");
+_Static_assert((size_t)ARENA_MAX_CHUNK / 8 <= (size_t)UINT16_MAX + 1,
+	       "a place must fit dom_arena_alloc_placed's 16 bits");
 
 void dom_arena_init(dom_arena *a, size_t size_hint)
 {
@@ -55,6 +55,7 @@ static dom_chunk *chunk_new(dom_arena *a, size_t size)
 	c = dom_chunk_alloc(sizeof(dom_chunk) + size);
 	if (c == NULL)
 		return NULL;
+	c->arena = a;
 	c->size = size;
 	a->held += size;
 	return c;

@@ -6,13 +6,27 @@
  * pointer bump and the whole free a walk over a few chunks.  Not for
  * memory whose lifetime is shorter than its document's (attribute list
  * copies, scratch buffers): those use dom_malloc.
+ *
+ * A small allocation can also tell which arena it came from, the way
+ * pugixml finds a node's allocator from the page the node lives on: each
+ * chunk knows its arena and is at most 512 KiB, so 16 bits of "where"
+ * (8-byte units into the chunk) lead back to it.  Nodes use this instead
+ * of a document pointer apiece.
  */
 #ifndef DOM_ARENA_H
 #define DOM_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct dom_chunk dom_chunk;
+
+struct dom_chunk {
+	struct dom_arena *arena;
+	dom_chunk *next;
+	size_t size;
+	max_align_t data[];
+};
 
 typedef struct dom_arena {
 	char *cur;          /* next free byte in the current chunk */
@@ -32,5 +46,34 @@ void dom_arena_free(dom_arena *a);
 void *dom_arena_alloc(dom_arena *a, size_t n);
 void *dom_arena_zalloc(dom_arena *a, size_t n);
 char *dom_arena_strndup(dom_arena *a, const char *s, size_t n);
+
+/* Requests up to this many bytes can be placed (see above). */
+#define DOM_ARENA_SMALL 1024
+
+/*
+ * dom_arena_alloc for n <= DOM_ARENA_SMALL (the caller's promise) that
+ * also stores in *where where the block lies in its chunk:
+ * dom_arena_of(p, *where) is a then.  So is dom_arena_of(p + 8 * k,
+ * *where + k) for any p + 8 * k inside the block.
+ */
+static inline void *dom_arena_alloc_placed(dom_arena *a, size_t n,
+					   uint16_t *where)
+{
+	char *p = dom_arena_alloc(a, n);
+
+	/* A small request is always bumped from the newest chunk. */
+	if (p != NULL)
+		*where = (uint16_t)((size_t)(p - (char *)a->chunks->data) / 8);
+	return p;
+}
+
+/* The arena of p, which dom_arena_alloc_placed placed at `where`. */
+static inline dom_arena *dom_arena_of(const void *p, uint16_t where)
+{
+	const dom_chunk *c = (const dom_chunk *)(const void *)
+		((const char *)p - (size_t)where * 8 - offsetof(dom_chunk, data));
+
+	return c->arena;
+}
 
 #endif

@@ -29,7 +29,7 @@ const dom_attr *dom_attr_get(const dom_node *el, const char *ns,
 const dom_attr *dom_attr_get_str(const dom_node *el, const char *ns,
 				 const char *local)
 {
-	const dom_doc *doc = el->doc;
+	const dom_doc *doc = dom__doc(el);
 	const char *ins = NULL, *il;
 
 	if (ns != NULL && ns[0] != '\0') {
@@ -51,13 +51,13 @@ const dom_attr *dom_attr_get_qname(const dom_node *el, const char *qname)
 	if (a == NULL)
 		return NULL;
 	if (colon != NULL) {
-		prefix = dom_intern_find(el->doc, qname,
+		prefix = dom_intern_find(dom__doc(el), qname,
 					 (size_t)(colon - qname));
 		local = colon + 1;
 		if (prefix == NULL)
 			return NULL;
 	}
-	local = dom_intern_find(el->doc, local, strlen(local));
+	local = dom_intern_find(dom__doc(el), local, strlen(local));
 	if (local == NULL)
 		return NULL;
 	for (i = 0; i < a->count; i++)
@@ -119,7 +119,7 @@ int dom__reserve_attrs(dom_element *el, uint32_t n)
 	/* The parser asks for exactly what a tag holds; growth by hand doubles. */
 	if (a->count > 0 && cap < a->cap * 2)
 		cap = a->cap * 2;
-	items = dom_arena_alloc(&el->base.doc->arena, cap * sizeof *items);
+	items = dom_arena_alloc(&dom__doc(&el->base)->arena, cap * sizeof *items);
 	if (items == NULL)
 		return LAB_ENOMEM;
 	if (a->count > 0)
@@ -131,13 +131,13 @@ int dom__reserve_attrs(dom_element *el, uint32_t n)
 
 int dom__attrs_built(dom_element *el, lab_err *err)
 {
-	return dom__attrs_update(el->base.doc, &el->attrs, 0, err);
+	return dom__attrs_update(dom__doc(&el->base), &el->attrs, 0, err);
 }
 
 int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 		 const char *value, size_t len, lab_err *err)
 {
-	dom_doc *doc = el->doc;
+	dom_doc *doc = dom__doc(el);
 	const char *prefix, *local, *ins, *v;
 	const dom_name *name;
 	dom_attrs *a;
@@ -189,9 +189,9 @@ int dom_attr_remove(dom_node *el, const char *ns, const char *local)
 	memmove(&a->items[i], &a->items[i + 1],
 		(a->count - i - 1) * sizeof *a->items);
 	a->count--;
-	dom__touch(el->doc);
+	dom__touch(dom__doc(el));
 	/* Rebuilding after a removal cannot need memory it did not have. */
-	(void)dom__attrs_update(el->doc, a, 0, NULL);
+	(void)dom__attrs_update(dom__doc(el), a, 0, NULL);
 	return 1;
 }
 

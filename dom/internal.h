@@ -6,7 +6,8 @@
  * Layout follows pugixml's lesson: a small common node, type-specific
  * tails, strings in the document's arena, sibling links where the last
  * child is reachable from the first (first->prev) without a pointer of its
- * own.  Hot fields first.
+ * own, and no document pointer either: a node finds its document through
+ * the arena chunk it lives in (`where`, see dom__doc()).  Hot fields first.
  */
 #ifndef DOM_INTERNAL_H
 #define DOM_INTERNAL_H
@@ -24,10 +25,10 @@ struct dom_node {
 	dom_node *next;    /* next sibling, NULL after the last */
 	dom_node *prev;    /* previous sibling; the first child's is the last */
 	dom_node *parent;
-	dom_doc *doc;
 	uint32_t len;      /* text: value length; element: namespace decls */
 	uint8_t type;      /* dom_type */
 	uint8_t flags;
+	uint16_t where;    /* its place in its arena chunk (dom_arena_of) */
 };
 
 /*
@@ -90,6 +91,18 @@ struct dom_doc {
 };
 
 #define DOM_XML_NS "http://www.w3.org/XML/1998/namespace"
+
+/* The document n belongs to: the one around it for the document node,
+ * else the one whose arena n was placed in. */
+static inline dom_doc *dom__doc(const dom_node *n)
+{
+	const char *p = n->type == DOM_DOCUMENT
+		? (const char *)n - offsetof(dom_doc, node)
+		: (const char *)dom_arena_of(n, n->where) -
+			  offsetof(dom_doc, arena);
+
+	return (dom_doc *)(uintptr_t)p;
+}
 
 static inline dom_element *dom__el(const dom_node *n)
 {

@@ -27,7 +27,7 @@ int dom__reserve_nsdecls(dom_element *el, uint32_t n)
 		return LAB_ENOMEM;
 	/* Declarations are few and set once by the parser; growth by hand is
 	 * rare (the pipeline declares a handful), so no spare capacity. */
-	d = dom_arena_alloc(&el->base.doc->arena, (have + n) * sizeof *d);
+	d = dom_arena_alloc(&dom__doc(&el->base)->arena, (have + n) * sizeof *d);
 	if (d == NULL)
 		return LAB_ENOMEM;
 	if (have > 0)
@@ -39,7 +39,7 @@ int dom__reserve_nsdecls(dom_element *el, uint32_t n)
 int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
 		   lab_err *err)
 {
-	dom_doc *doc = el->doc;
+	dom_doc *doc = dom__doc(el);
 	dom_element *e = dom__el(el);
 	const char *ip = NULL, *iu;
 	uint32_t i;
@@ -79,15 +79,15 @@ const char *dom_ns_lookup(const dom_node *el, const char *prefix)
 {
 	const dom_node *n;
 
-	if (prefix != NULL && prefix == el->doc->xml_prefix)
-		return el->doc->xml_ns;
+	if (prefix != NULL && prefix == dom__doc(el)->xml_prefix)
+		return dom__doc(el)->xml_ns;
 	for (n = el; n != NULL && n->type == DOM_ELEMENT; n = n->parent) {
 		const dom_nsdecl *d = dom__el(n)->nsdecls;
 		uint32_t i;
 
 		for (i = 0; i < n->len; i++)
 			if (d[i].prefix == prefix)
-				return d[i].uri == n->doc->empty ? NULL
+				return d[i].uri == dom__doc(n)->empty ? NULL
 								  : d[i].uri;
 	}
 	return NULL;
@@ -130,7 +130,7 @@ int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,
 				list[k++] = d[i];
 	}
 	for (total = 0; total < k;) {
-		if (list[total].uri == el->doc->empty)
+		if (list[total].uri == dom__doc(el)->empty)
 			list[total] = list[--k];
 		else
 			total++;

@@ -82,7 +82,7 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		   size_t len, const dom_limits *lim, lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
-	dom_doc *doc = parent->doc;
+	dom_doc *doc = dom__doc(parent);
 	lab_buf text = LAB_BUF_INIT;
 	dom_element *holder;
 	const dom_name *name;

@@ -192,7 +192,7 @@ static int document(lab_buf *b, const dom_doc *doc)
 
 int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 {
-	int rc = n->type == DOM_DOCUMENT ? document(out, n->doc)
+	int rc = n->type == DOM_DOCUMENT ? document(out, dom__doc(n))
 					 : subtree(out, n);
 
 	/* put() leaves room for the terminator but does not write it. */

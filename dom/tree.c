@@ -27,7 +27,6 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	dom_arena_init(&doc->arena, hint + hint / 2);
 	dom_names_init(&doc->names);
 	doc->node.type = DOM_DOCUMENT;
-	doc->node.doc = doc;
 	doc->decl.standalone = -1;
 	doc->xml_prefix = dom_intern(doc, "xml", 3);
 	doc->xml_ns = dom_intern(doc, DOM_XML_NS, sizeof DOM_XML_NS - 1);
@@ -81,7 +80,7 @@ dom_node *dom_doc_element(dom_doc *doc)
 
 dom_doc *dom_node_doc(const dom_node *n)
 {
-	return n->doc;
+	return dom__doc(n);
 }
 
 const char *dom_intern(dom_doc *doc, const char *s, size_t len)
@@ -96,9 +95,14 @@ const char *dom_intern_find(const dom_doc *doc, const char *s, size_t len)
 
 /* ---- creation ---- */
 
+_Static_assert(sizeof(void *) + sizeof(dom_element) <= DOM_ARENA_SMALL,
+	       "nodes are placed in their chunks (dom__doc)");
+
 static void *new_node(dom_doc *doc, size_t size, dom_type type)
 {
-	char *p = dom_arena_alloc(&doc->arena, dom__ud_slot_size + size);
+	uint16_t where;
+	char *p = dom_arena_alloc_placed(&doc->arena, dom__ud_slot_size + size,
+					 &where);
 	dom_node *n;
 
 	if (p == NULL)
@@ -106,7 +110,7 @@ static void *new_node(dom_doc *doc, size_t size, dom_type type)
 	n = (dom_node *)(void *)(p + dom__ud_slot_size);
 	memset(n, 0, size);
 	n->type = (uint8_t)type;
-	n->doc = doc;
+	n->where = (uint16_t)(where + dom__ud_slot_size / 8);
 	if (dom__ud_node_created(doc, n) != LAB_OK)
 		return NULL;
 	return n;
@@ -395,7 +399,7 @@ static int check_insert(dom_node *parent, dom_node *child, lab_err *err)
 {
 	const dom_node *a;
 
-	if (parent->doc != child->doc)
+	if (dom__doc(parent) != dom__doc(child))
 		return lab_fail(err, LAB_EUSAGE,
 				"node belongs to another document");
 	if (parent->type != DOM_ELEMENT && parent->type != DOM_DOCUMENT)
@@ -428,7 +432,7 @@ int dom_insert_before(dom_node *parent, dom_node *child, dom_node *ref,
 	if (ref == child)
 		return LAB_OK;
 	unlink_node(child);
-	dom__touch(parent->doc);
+	dom__touch(dom__doc(parent));
 	if (ref == NULL) {
 		dom__link_last(parent, child);
 		return LAB_OK;
@@ -464,7 +468,7 @@ void dom_remove(dom_node *n)
 	if (n->parent == NULL)
 		return;
 	unlink_node(n);
-	dom__touch(n->doc);
+	dom__touch(dom__doc(n));
 }
 
 void dom_node_free(dom_node *n)

@@ -240,22 +240,21 @@ static int name_cmp(const char *x, const char *y)
 	return strcmp(x, y);
 }
 
-static int cmp_attr(const void *a, const void *b)
+static inline int cmp_attr(const void *a, const void *b)
 {
-	const dom_attr *x = *(const dom_attr *const *)a;
-	const dom_attr *y = *(const dom_attr *const *)b;
+	const dom_name *x = (*(const dom_attr *const *)a)->name;
+	const dom_name *y = (*(const dom_attr *const *)b)->name;
 
-	if (dom_attr_ns(x) != dom_attr_ns(y)) {
+	if (x->ns != y->ns) {
 		int r;
 
-		if (dom_attr_ns(x) == NULL || dom_attr_ns(y) == NULL)
-			return (dom_attr_ns(x) != NULL) -
-			       (dom_attr_ns(y) != NULL);
-		r = name_cmp(dom_attr_ns(x), dom_attr_ns(y));
+		if (x->ns == NULL || y->ns == NULL)
+			return (x->ns != NULL) - (y->ns != NULL);
+		r = name_cmp(x->ns, y->ns);
 		if (r != 0)
 			return r;
 	}
-	return name_cmp(dom_attr_local(x), dom_attr_local(y));
+	return name_cmp(x->local, y->local);
 }
 
 /* An element's attributes are few: insertion sort with the compare

@@ -42,23 +42,26 @@ typedef struct binding {
 	const char *uri;    /* doc->empty: undeclared */
 } binding;
 
+/* A qualified name as it appears in the text (tag names are never
+ * rewritten, so the first occurrence can stand for later ones), and the
+ * name record it last resolved to (the namespace depends on scope). */
+typedef struct qmemo {
+	const char *src;
+	size_t len;
+	const char *prefix, *local;
+	const dom_name *name;
+} qmemo;
+
 typedef struct rawattr {
 	const char *prefix; /* interned, NULL for none; unused by decls */
 	const char *local;  /* interned; for a decl the prefix it binds */
 	const char *ns;     /* resolved */
+	qmemo *memo;        /* where its spelling was split; unused by decls */
 	char *value;
 	size_t vlen;
 	const char *end;    /* just past it, where errors about it point */
 	int decl;           /* xmlns or xmlns:p */
 } rawattr;
-
-/* A qualified name as it appears in the text (tag names are never
- * rewritten, so the first occurrence can stand for later ones). */
-typedef struct qmemo {
-	const char *src;
-	size_t len;
-	const char *prefix, *local;
-} qmemo;
 
 typedef struct parser {
 	dom_doc *doc;
@@ -77,7 +80,6 @@ typedef struct parser {
 	int rooted;         /* the root element has been read */
 	const char *memo[256]; /* recently interned names, by a cheap hash */
 	qmemo qnames[256];     /* the same for qualified names in tags */
-	const dom_name *names[256]; /* recent name records, by their parts */
 } parser;
 
 static int fail_at(parser *ps, const char *at, int code, const char *fmt, ...)
@@ -677,6 +679,7 @@ static int remember_qname(parser *ps, qmemo *m, const char *s, size_t n,
 	const char *l = colon != NULL ? colon + 1 : s;
 
 	m->src = NULL;
+	m->name = NULL;
 	m->prefix = colon != NULL ? dom_intern(ps->doc, s, (size_t)(colon - s))
 				  : NULL;
 	m->local = dom_intern(ps->doc, l, (size_t)(s + n - l));
@@ -688,10 +691,10 @@ static int remember_qname(parser *ps, qmemo *m, const char *s, size_t n,
 }
 
 /* The interned prefix (NULL: none) and local name of s[0..n), whose
- * colon is at colon (NULL: none), remembered per spelling. */
+ * colon is at colon (NULL: none), remembered per spelling in *memo. */
 static inline int split_qname(parser *ps, const char *s, size_t n,
 			      const char *colon, const char **prefix,
-			      const char **local)
+			      const char **local, qmemo **memo)
 {
 	qmemo *m = &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
 				(unsigned char)s[n - 1]) & 255];
@@ -704,6 +707,7 @@ static inline int split_qname(parser *ps, const char *s, size_t n,
 	}
 	*prefix = m->prefix;
 	*local = m->local;
+	*memo = m;
 	return LAB_OK;
 }
 
@@ -728,7 +732,7 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 		a->decl = 1;
 	} else {
 		rc = split_qname(ps, name, (size_t)(p - name), colon, &a->prefix,
-			   &a->local);
+				 &a->local, &a->memo);
 		if (rc != LAB_OK)
 			return rc;
 	}
@@ -893,26 +897,27 @@ static int declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 }
 
 /*
- * The record of (ns, prefix, local); NULL when memory runs out.  Like
- * intern(), a memo answers the few names a document repeats with three
- * compares instead of a probe of the document's table.
+ * The record of (ns, prefix, local), split from a spelling remembered in
+ * m; NULL when memory runs out.  The spelling's memo answers most names
+ * (its namespace rarely changes) without a probe of the document's
+ * table, unless another spelling has taken the memo's slot since.
  */
-static const dom_name *name_of(parser *ps, const char *ns,
-			       const char *prefix, const char *local)
+static inline const dom_name *name_of(parser *ps, qmemo *m, const char *ns,
+				      const char *prefix, const char *local)
 {
-	const dom_name **m = &ps->names[hash2(local, prefix) >> 24];
-
-	if (*m == NULL || (*m)->local != local || (*m)->ns != ns ||
-	    (*m)->prefix != prefix)
-		*m = dom__name(ps->doc, ns, prefix, local);
-	return *m;
+	if (m->local == local && m->prefix == prefix) {
+		if (m->name == NULL || m->name->ns != ns)
+			m->name = dom__name(ps->doc, ns, prefix, local);
+		return m->name;
+	}
+	return dom__name(ps->doc, ns, prefix, local);
 }
 
-static int build(parser *ps, const char *ns, const char *prefix,
+static int build(parser *ps, qmemo *memo, const char *ns, const char *prefix,
 		 const char *local, size_t n, size_t ndecls, int empty,
 		 const char *qname, size_t qlen)
 {
-	const dom_name *name = name_of(ps, ns, prefix, local);
+	const dom_name *name = name_of(ps, memo, ns, prefix, local);
 	dom_element *el = name != NULL ? dom__new_element(ps->doc, name) : NULL;
 	size_t i, d = 0, k = 0;
 
@@ -930,7 +935,8 @@ static int build(parser *ps, const char *ns, const char *prefix,
 		} else if (a->decl == 0) {
 			dom_attr *at = &el->attrs.items[k++];
 
-			at->name = name_of(ps, a->ns, a->prefix, a->local);
+			at->name = name_of(ps, a->memo, a->ns, a->prefix,
+					   a->local);
 			if (at->name == NULL)
 				return nomem(ps);
 			at->value = a->value;
@@ -962,6 +968,7 @@ static int start_tag(parser *ps, char **pp)
 	dom_doc *doc = ps->doc;
 	char *p = *pp, *qname = p, *colon, *name_end;
 	const char *prefix = NULL, *local, *ns;
+	qmemo *memo;
 	rawattr *a;
 	size_t n = 0, ndecls, nxmlns, nattrs, i, nbind = ps->nbinds;
 	size_t longest = 0, xmlns_seen = 0, prefixed = 0;
@@ -1026,7 +1033,7 @@ static int start_tag(parser *ps, char **pp)
 		return MALFORMED(ps, name_end, "element names cannot use the "
 				 "xmlns prefix");
 	rc = split_qname(ps, qname, (size_t)(name_end - qname), colon, &prefix,
-		   &local);
+			 &local, &memo);
 	if (rc != LAB_OK)
 		return rc;
 	if (colon != NULL) {
@@ -1068,7 +1075,7 @@ static int start_tag(parser *ps, char **pp)
 	if (longest > ps->lim->max_text)
 		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
 				 "the limit of %zu", longest, ps->lim->max_text);
-	rc = build(ps, ns, prefix, local, n, ndecls, empty, qname,
+	rc = build(ps, memo, ns, prefix, local, n, ndecls, empty, qname,
 		   (size_t)(name_end - qname));
 	if (rc != LAB_OK)
 		return rc;

@@ -82,15 +82,15 @@ int dom__ud_set(dom_node *n, const void *key, void *data,
 	node_table *t = table_of(n);
 	int added, rc;
 
-	rc = dom__ud_list_set(n->doc, bucket(t, key), key, data, free_fn, arg,
+	rc = dom__ud_list_set(dom__doc(n), bucket(t, key), key, data, free_fn, arg,
 			      &added, err);
 	if (rc != LAB_OK)
 		return rc;
 	t->count = (uint32_t)((int)t->count + added);
 	if (t->count > 0 && !t->used) {
 		t->used = 1;
-		t->next_used = n->doc->ud;
-		n->doc->ud = t;
+		t->next_used = dom__doc(n)->ud;
+		dom__doc(n)->ud = t;
 	}
 	return LAB_OK;
 }

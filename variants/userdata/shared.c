@@ -123,7 +123,7 @@ int dom__ud_node_created(dom_doc *doc, dom_node *n)
 
 void dom__ud_node_release(dom_node *n)
 {
-	ud_map *m = n->doc->ud;
+	ud_map *m = dom__doc(n)->ud;
 	ud_slot *s = find(m, n);
 
 	if (s == NULL)
@@ -135,7 +135,7 @@ void dom__ud_node_release(dom_node *n)
 int dom__ud_set(dom_node *n, const void *key, void *data,
 		dom_ud_free_fn free_fn, void *arg, lab_err *err)
 {
-	ud_map *m = n->doc->ud;
+	ud_map *m = dom__doc(n)->ud;
 	ud_slot *s = find(m, n);
 	int added, rc;
 
@@ -154,7 +154,7 @@ int dom__ud_set(dom_node *n, const void *key, void *data,
 		s->list = NULL;
 		m->count++;
 	}
-	rc = dom__ud_list_set(n->doc, &s->list, key, data, free_fn, arg,
+	rc = dom__ud_list_set(dom__doc(n), &s->list, key, data, free_fn, arg,
 			      &added, err);
 	if (s->list == NULL)
 		erase(m, s);
@@ -163,7 +163,7 @@ int dom__ud_set(dom_node *n, const void *key, void *data,
 
 void *dom__ud_get(const dom_node *n, const void *key)
 {
-	const ud_slot *s = find(n->doc->ud, n);
+	const ud_slot *s = find(dom__doc(n)->ud, n);
 
 	return s != NULL ? dom__ud_list_get(s->list, key) : NULL;
 }
