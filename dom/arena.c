@@ -93,7 +93,7 @@ static int refill(dom_arena *a)
 	return 0;
 }
 
-void *dom_arena_alloc(dom_arena *a, size_t n)
+void *dom_arena_alloc_slow(dom_arena *a, size_t n)
 {
 	size_t need = (n + 7) & ~(size_t)7;
 	void *p;

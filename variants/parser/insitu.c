@@ -42,20 +42,25 @@ typedef struct binding {
 	const char *uri;    /* doc->empty: undeclared */
 } binding;
 
-/* A qualified name as it appears in the text (tag names are never
+/*
+ * A qualified name as it appears in the text (tag names are never
  * rewritten, so the first occurrence can stand for later ones), and the
- * name record it last resolved to (the namespace depends on scope). */
+ * name records it resolved to as an element name [0] and an attribute
+ * name [1], good while the bindings are those of `scope`.
+ */
 typedef struct qmemo {
 	const char *src;
 	size_t len;
 	const char *prefix, *local;
-	const dom_name *name;
+	const dom_name *name[2];
+	uint32_t scope[2];
 } qmemo;
 
 typedef struct rawattr {
 	const char *prefix; /* interned, NULL for none; unused by decls */
 	const char *local;  /* interned; for a decl the prefix it binds */
-	const char *ns;     /* resolved */
+	const char *ns;     /* a decl's URI */
+	const dom_name *name; /* resolved; unused by decls */
 	qmemo *memo;        /* where its spelling was split; unused by decls */
 	char *value;
 	size_t vlen;
@@ -73,6 +78,10 @@ typedef struct parser {
 	size_t depth;
 	binding *binds;
 	size_t nbinds, capbinds;
+	/* Changes with every binding made or dropped, so a name resolved
+	 * under one value resolves the same while it holds.  32 bits do:
+	 * each change takes a declaration, and max_input bounds those. */
+	uint32_t scope;
 	rawattr *attrs;
 	size_t capattrs;
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
@@ -679,7 +688,7 @@ static int remember_qname(parser *ps, qmemo *m, const char *s, size_t n,
 	const char *l = colon != NULL ? colon + 1 : s;
 
 	m->src = NULL;
-	m->name = NULL;
+	m->name[0] = m->name[1] = NULL;
 	m->prefix = colon != NULL ? dom_intern(ps->doc, s, (size_t)(colon - s))
 				  : NULL;
 	m->local = dom_intern(ps->doc, l, (size_t)(s + n - l));
@@ -724,7 +733,11 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 
 	if (rc != LAB_OK)
 		return rc;
-	memset(a, 0, sizeof *a);
+	/* Every other field is set below for the kind of attribute that
+	 * reads it. */
+	a->prefix = NULL;
+	a->local = NULL;
+	a->decl = 0;
 	if (colon != NULL && is_xmlns(name, (size_t)(colon - name))) {
 		a->decl = 1;
 		a->local = intern(ps, colon + 1, (size_t)(p - colon - 1));
@@ -735,6 +748,9 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 				 &a->local, &a->memo);
 		if (rc != LAB_OK)
 			return rc;
+		/* A guess start_tag() keeps if the tag binds nothing. */
+		a->name = a->memo->scope[1] == ps->scope ? a->memo->name[1]
+							 : NULL;
 	}
 	if (a->decl && colon != NULL && a->local == NULL)
 		return nomem(ps);
@@ -770,7 +786,7 @@ static long duplicate(parser *ps, size_t n, int byns)
 {
 	size_t i, j, mask;
 
-#define K1(a) (byns ? (const void *)(a)->ns \
+#define K1(a) (byns ? (const void *)(a)->name->ns \
 		    : (a)->decl ? (const void *)ps : (const void *)(a)->prefix)
 #define K2(a) ((const void *)(a)->local)
 #define SKIP(a) (byns && (a)->decl)
@@ -891,34 +907,59 @@ static int declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 		ps->binds[ps->nbinds].prefix = a->local;
 		ps->binds[ps->nbinds].uri = uri;
 		ps->nbinds++;
+		ps->scope++;
 		(*ndecls)++;
 	}
 	return LAB_OK;
 }
 
-/*
- * The record of (ns, prefix, local), split from a spelling remembered in
- * m; NULL when memory runs out.  The spelling's memo answers most names
- * (its namespace rarely changes) without a probe of the document's
- * table, unless another spelling has taken the memo's slot since.
- */
-static inline const dom_name *name_of(parser *ps, qmemo *m, const char *ns,
-				      const char *prefix, const char *local)
+/* Drops the bindings made since there were `to`. */
+static inline void unbind(parser *ps, size_t to)
 {
-	if (m->local == local && m->prefix == prefix) {
-		if (m->name == NULL || m->name->ns != ns)
-			m->name = dom__name(ps->doc, ns, prefix, local);
-		return m->name;
+	if (ps->nbinds != to) {
+		ps->nbinds = to;
+		ps->scope++;
 	}
-	return dom__name(ps->doc, ns, prefix, local);
 }
 
-static int build(parser *ps, qmemo *memo, const char *ns, const char *prefix,
-		 const char *local, size_t n, size_t ndecls, int empty,
-		 const char *qname, size_t qlen)
+/*
+ * The record of prefix:local (split into m) as an element name (attr 0)
+ * or an attribute name (attr 1) under the bindings in scope.  NULL when
+ * the prefix is not declared (*undeclared set) or memory runs out.  The
+ * memo answers while the bindings have not changed, which in most
+ * documents is from the root's declarations on.
+ */
+static inline const dom_name *resolve(parser *ps, qmemo *m,
+				      const char *prefix, const char *local,
+				      int attr, int *undeclared)
 {
-	const dom_name *name = name_of(ps, memo, ns, prefix, local);
-	dom_element *el = name != NULL ? dom__new_element(ps->doc, name) : NULL;
+	const dom_name *name;
+	const char *ns = NULL;
+
+	if (m->local == local && m->prefix == prefix &&
+	    m->name[attr] != NULL && m->scope[attr] == ps->scope)
+		return m->name[attr];
+	if (prefix != NULL || !attr) {
+		ns = lookup(ps, prefix);
+		if (prefix != NULL && (ns == NULL || ns == ps->doc->empty)) {
+			*undeclared = 1;
+			return NULL;
+		}
+		if (ns == ps->doc->empty)
+			ns = NULL;
+	}
+	name = dom__name(ps->doc, ns, prefix, local);
+	if (m->local == local && m->prefix == prefix) {
+		m->name[attr] = name;
+		m->scope[attr] = ps->scope;
+	}
+	return name;
+}
+
+static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
+		 int empty, const char *qname, size_t qlen)
+{
+	dom_element *el = dom__new_element(ps->doc, name);
 	size_t i, d = 0, k = 0;
 
 	if (el == NULL ||
@@ -935,10 +976,7 @@ static int build(parser *ps, qmemo *memo, const char *ns, const char *prefix,
 		} else if (a->decl == 0) {
 			dom_attr *at = &el->attrs.items[k++];
 
-			at->name = name_of(ps, a->memo, a->ns, a->prefix,
-					   a->local);
-			if (at->name == NULL)
-				return nomem(ps);
+			at->name = a->name;
 			at->value = a->value;
 			at->len = a->vlen;
 		}
@@ -965,15 +1003,16 @@ static int build(parser *ps, qmemo *memo, const char *ns, const char *prefix,
 /* At the name after '<'. */
 static int start_tag(parser *ps, char **pp)
 {
-	dom_doc *doc = ps->doc;
 	char *p = *pp, *qname = p, *colon, *name_end;
-	const char *prefix = NULL, *local, *ns;
+	const char *prefix = NULL, *local;
+	const dom_name *name;
 	qmemo *memo;
 	rawattr *a;
 	size_t n = 0, ndecls, nxmlns, nattrs, i, nbind = ps->nbinds;
-	size_t longest = 0, xmlns_seen = 0, prefixed = 0;
+	size_t longest = 0, xmlns_seen = 0, guessed = 0;
+	uint32_t scope = ps->scope;
 	uint64_t locals = 0;
-	int empty, rc, clash = 0;
+	int empty, rc, clash = 0, undeclared = 0;
 	long dup;
 
 	rc = scan_name(ps, &p, &colon, "an element name");
@@ -1009,7 +1048,7 @@ static int start_tag(parser *ps, char **pp)
 		if (!a->decl && a->vlen > longest)
 			longest = a->vlen;
 		xmlns_seen += a->decl != 0;
-		prefixed += a->prefix != NULL;
+		guessed += a->decl == 0 && a->name != NULL;
 		clash |= may_clash(ps, a, &locals);
 		n++;
 	}
@@ -1036,26 +1075,28 @@ static int start_tag(parser *ps, char **pp)
 			 &local, &memo);
 	if (rc != LAB_OK)
 		return rc;
-	if (colon != NULL) {
-		ns = lookup(ps, prefix);
-		if (ns == NULL)
-			return MALFORMED(ps, name_end, "namespace prefix '%s' of "
-					 "<%.*s> is not declared", prefix,
-					 (int)(name_end - qname), qname);
-	} else {
-		ns = lookup(ps, NULL);
-	}
-	if (ns == doc->empty)
-		ns = NULL;
-	for (i = 0; i < n && prefixed > 0; i++) {
+	name = resolve(ps, memo, prefix, local, 0, &undeclared);
+	if (name == NULL)
+		return undeclared ? MALFORMED(ps, name_end, "namespace prefix "
+					      "'%s' of <%.*s> is not declared",
+					      prefix, (int)(name_end - qname),
+					      qname)
+				  : nomem(ps);
+	/* Unless every guess holds, resolve those that may not. */
+	for (i = 0; i < n && (guessed + xmlns_seen < n || ps->scope != scope);
+	     i++) {
 		a = &ps->attrs[i];
-		if (a->decl || a->prefix == NULL)
+		if (a->decl || (a->name != NULL && ps->scope == scope))
 			continue;
-		a->ns = lookup(ps, a->prefix);
-		if (a->ns == NULL || a->ns == doc->empty)
-			return MALFORMED(ps, a->end, "namespace prefix '%s' of "
-					 "attribute '%s:%s' is not declared",
-					 a->prefix, a->prefix, a->local);
+		a->name = resolve(ps, a->memo, a->prefix, a->local, 1,
+				  &undeclared);
+		if (a->name == NULL)
+			return undeclared ? MALFORMED(ps, a->end, "namespace "
+						      "prefix '%s' of attribute "
+						      "'%s:%s' is not declared",
+						      a->prefix, a->prefix,
+						      a->local)
+					  : nomem(ps);
 	}
 	dup = clash ? duplicate(ps, n, 1) : -1;
 	if (dup == -2)
@@ -1063,7 +1104,7 @@ static int start_tag(parser *ps, char **pp)
 	if (dup >= 0)
 		return MALFORMED(ps, ps->attrs[dup].end, "attribute '%s' in "
 				 "namespace '%s' appears twice",
-				 ps->attrs[dup].local, ps->attrs[dup].ns);
+				 ps->attrs[dup].local, ps->attrs[dup].name->ns);
 	/* The limits, in the order and words of the libxml2 path. */
 	nattrs = n - nxmlns;
 	if (ps->depth + 1 > ps->lim->max_depth)
@@ -1075,12 +1116,12 @@ static int start_tag(parser *ps, char **pp)
 	if (longest > ps->lim->max_text)
 		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
 				 "the limit of %zu", longest, ps->lim->max_text);
-	rc = build(ps, memo, ns, prefix, local, n, ndecls, empty, qname,
+	rc = build(ps, name, n, ndecls, empty, qname,
 		   (size_t)(name_end - qname));
 	if (rc != LAB_OK)
 		return rc;
 	if (empty)
-		ps->nbinds = nbind;
+		unbind(ps, nbind);
 	else
 		ps->stack[ps->depth].nbind = nbind;
 	*pp = p;
@@ -1099,7 +1140,7 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
-			ps->nbinds = f->nbind;
+			unbind(ps, f->nbind);
 			ps->depth--;
 			*pp = p + f->qlen + 1;
 			return LAB_OK;
@@ -1127,7 +1168,7 @@ static int end_tag(parser *ps, char **pp)
 				    : MALFORMED(ps, p, "'>' expected to close "
 						"</%.*s>", (int)f->qlen,
 						f->qname);
-	ps->nbinds = f->nbind;
+	unbind(ps, f->nbind);
 	ps->depth--;
 	*pp = p + 1;
 	return LAB_OK;
