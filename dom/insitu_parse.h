@@ -1,0 +1,265 @@
+/*
+ * insitu_parse.h - the insitu parser's state and the small helpers its
+ * files share.  The parser is variants/parser/insitu.c (the document,
+ * text, tags and attributes: the hot path, one file so that it inlines)
+ * with dom/insitu_markup.c (comments, CDATA, PIs, the XML declaration),
+ * dom/insitu_ns.c (namespace bindings, and attribute uniqueness by
+ * prefix or namespace) and dom/insitu_scan.c (error reports and the full
+ * name scanner).
+ * Not for: anything outside the insitu parser (dom/insitu.h has the
+ * byte classes and the input, which are ideas of their own).
+ */
+#ifndef DOM_INSITU_PARSE_H
+#define DOM_INSITU_PARSE_H
+
+#include <string.h>
+
+#include "dom/insitu.h"
+
+#define XMLNS_NS "http://www.w3.org/2000/xmlns/"
+
+typedef struct frame {
+	dom_node *node;
+	const char *qname; /* the start tag's name, in the text */
+	size_t qlen;
+	size_t nbind;      /* bindings in scope outside this element */
+} frame;
+
+typedef struct binding {
+	const char *prefix; /* NULL: the default namespace */
+	const char *uri;    /* doc->empty: undeclared */
+} binding;
+
+/*
+ * A qualified name as it appears in the text (tag names are never
+ * rewritten, so the first occurrence can stand for later ones), and the
+ * name records it resolved to as an element name [0] and an attribute
+ * name [1], good while the bindings are those of `scope`.
+ */
+typedef struct qmemo {
+	const char *src;
+	size_t len;
+	const char *prefix, *local;
+	const dom_name *name[2];
+	uint32_t scope[2];
+} qmemo;
+
+typedef struct rawattr {
+	const char *prefix; /* interned, NULL for none; unused by decls */
+	const char *local;  /* interned; for a decl the prefix it binds */
+	const char *ns;     /* a decl's URI */
+	const dom_name *name; /* resolved; unused by decls */
+	qmemo *memo;        /* where its spelling was split; unused by decls */
+	char *value;
+	size_t vlen;
+	const char *end;    /* just past it, where errors about it point */
+	int decl;           /* xmlns or xmlns:p */
+} rawattr;
+
+typedef struct parser {
+	dom_doc *doc;
+	const dom_limits *lim;
+	lab_err *err;
+	dom_insitu_input in;
+	char *end;          /* the text's terminating NUL */
+	frame *stack;       /* stack[0] is the parent given; depth open */
+	size_t depth;
+	binding *binds;
+	size_t nbinds, capbinds;
+	/* Changes with every binding made or dropped, so a name resolved
+	 * under one value resolves the same while it holds.  32 bits do:
+	 * each change takes a declaration, and max_input bounds those. */
+	uint32_t scope;
+	rawattr *attrs;
+	size_t capattrs;
+	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
+	size_t capseen;
+	int rooted;         /* the root element has been read */
+	const char *memo[256]; /* recently interned names, by a cheap hash */
+	qmemo qnames[256];     /* the same for qualified names in tags */
+} parser;
+
+int dom__insitu_fail_at(parser *ps, const char *at, int code,
+			const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#define MALFORMED(ps, at, ...) \
+	dom__insitu_fail_at((ps), (at), LAB_EMALFORMED, __VA_ARGS__)
+
+/* What is wrong with the byte at r, which no scanning loop accepted. */
+int dom__insitu_bad_char(parser *ps, const char *r, const char *where);
+
+/* scan_name's slow path: any name, or the error. */
+int dom__insitu_scan_name_slow(parser *ps, char **pp, char **colon,
+			       const char *what);
+
+/* After "<!--", "<![CDATA[", "<?" and "<?xml" + white space. */
+int dom__insitu_comment(parser *ps, char **pp);
+int dom__insitu_cdata(parser *ps, char **pp);
+int dom__insitu_pi(parser *ps, char **pp);
+int dom__insitu_xml_decl(parser *ps, char **pp);
+
+/* The URI bound to prefix (NULL: the default namespace), or NULL. */
+const char *dom__insitu_lookup(const parser *ps, const char *prefix);
+
+/* The declarations among n attributes: checked, bound, counted (*ndecls
+ * kept, *nxmlns all the xmlns attributes). */
+int dom__insitu_declare(parser *ps, size_t n, size_t *ndecls,
+			size_t *nxmlns);
+
+/*
+ * The first attribute whose key an earlier one has, or -1 (-2: out of
+ * memory).  byns: the key is (namespace, local) and declarations are
+ * left out; else it is (prefix, local), declarations keyed apart.
+ */
+long dom__insitu_duplicate(parser *ps, size_t n, int byns);
+
+static inline int nomem(parser *ps)
+{
+	return lab_fail(ps->err, LAB_ENOMEM, "out of memory");
+}
+
+static inline int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 8;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = dom_realloc(*p, n * size);
+	if (q == NULL)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static inline char *skip_space(char *p)
+{
+	while (dom__is((unsigned char)*p, IS_SPACE))
+		p++;
+	return p;
+}
+
+/* A non-ASCII character at *r, moved to *w; 0 or the error. */
+static inline int copy_utf8(parser *ps, char **r, char **w, const char *where)
+{
+	size_t n = dom__insitu_utf8((const unsigned char *)*r);
+
+	if (n == 0)
+		return dom__insitu_bad_char(ps, *r, where);
+	if (*w != *r)
+		memmove(*w, *r, n);
+	*r += n;
+	*w += n;
+	return LAB_OK;
+}
+
+/*
+ * The QName at *pp; its end goes to *pp and the colon, if any, to
+ * *colon.  Inline for the common case, ASCII names: a table loop per
+ * part; anything else is scan_name_slow's.
+ */
+static inline int scan_name(parser *ps, char **pp, char **colon,
+			    const char *what)
+{
+	char *p = *pp;
+
+	*colon = NULL;
+	if (!dom__is((unsigned char)*p, IS_NSTART))
+		return dom__insitu_scan_name_slow(ps, pp, colon, what);
+	while (dom__is((unsigned char)*++p, IS_NAME))
+		;
+	if (*p == ':' && dom__is((unsigned char)p[1], IS_NSTART)) {
+		*colon = p++;
+		while (dom__is((unsigned char)*++p, IS_NAME))
+			;
+	}
+	if (*p == ':' || (unsigned char)*p >= 0x80 ||
+	    (size_t)(p - *pp) > ps->lim->max_name)
+		return dom__insitu_scan_name_slow(ps, pp, colon, what);
+	*pp = p;
+	return LAB_OK;
+}
+
+/* Whether a[0..n) == b[0..n), byte by byte: stops at the first
+ * difference, so b may run into the text's terminating NUL. */
+static inline int same(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The same for two spans of the text, a word at a time: the padding
+ * after the text (DOM_INSITU_PAD) makes reading up to 8 bytes past
+ * either span safe.  The last word is masked to the n bytes that count.
+ */
+static inline int same_text(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	if (n == 0)
+		return 1;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return ((x ^ y) << (64 - 8 * n)) == 0;
+#else
+	return ((x ^ y) >> (64 - 8 * n)) == 0;
+#endif
+}
+
+static inline int add_chars(parser *ps, dom_type type, const char *target,
+		     const char *s, size_t len)
+{
+	dom_chars *c = dom__new_chars_ref(ps->doc, type, s, len);
+
+	if (c == NULL)
+		return nomem(ps);
+	if (type == DOM_PI)
+		c->target = target;
+	dom__link_last(ps->stack[ps->depth].node, &c->base);
+	return LAB_OK;
+}
+
+/*
+ * Interns s[0..n).  A document repeats a few names: a memo keyed by
+ * length and end bytes answers most with one compare instead of a full
+ * hash and probe of the document's table.
+ */
+static inline const char *intern(parser *ps, const char *s, size_t n)
+{
+	const char **m;
+
+	if (n == 0)
+		return ps->doc->empty;
+	m = &ps->memo[(n * 7 + (unsigned char)s[0] * 31 +
+		       (unsigned char)s[n - 1]) & 255];
+	if (*m != NULL && dom_names_len(*m) == n && same(*m, s, n))
+		return *m;
+	*m = dom_intern(ps->doc, s, n);
+	return *m;
+}
+
+static inline uint32_t hash2(const void *a, const void *b)
+{
+	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)(uintptr_t)b * 0xc2b2ae3d27d4eb4fULL;
+
+	return (uint32_t)(h >> 32);
+}
+
+#endif
