@@ -295,6 +295,41 @@ static void two_namespaces(void)
 	dom_doc_free(doc);
 }
 
+/*
+ * A name is one record per (namespace, prefix, local) in a document: the
+ * same name on two elements shares it, whether the parser or
+ * dom_attr_set() made it, and a different prefix makes another record
+ * with the same namespace and local name.
+ */
+static void name_records(void)
+{
+	dom_doc *doc = T_PARSE("<e xmlns:a=\"" NS_A "\" xmlns:b=\"" NS_A "\""
+			       " x=\"0\" a:x=\"1\"><f x=\"2\" b:x=\"3\"/>"
+			       "<f a:x=\"4\"/></e>");
+	dom_node *e, *f, *g;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	e = dom_doc_element(doc);
+	f = dom_first_child(e);
+	g = dom_next_sibling(f);
+	CHECK(dom_attr_at(e, 0)->name == dom_attr_at(f, 0)->name);
+	CHECK(dom_attr_at(e, 1)->name == dom_attr_at(g, 0)->name);
+	CHECK(dom_attr_at(e, 1)->name != dom_attr_at(f, 1)->name);
+	CHECK(dom_attr_ns(dom_attr_at(e, 1)) == dom_attr_ns(dom_attr_at(f, 1)));
+	CHECK(dom_attr_local(dom_attr_at(e, 1)) ==
+	      dom_attr_local(dom_attr_at(f, 1)));
+	if (CHECK_OK(dom_attr_set(g, NS_A, "b:x", "5", 1, &err), &err)) {
+		/* Replaced in place, under the prefix given. */
+		CHECK_EQ_INT(dom_attr_count(g), 1);
+		CHECK(dom_attr_at(g, 0)->name == dom_attr_at(f, 1)->name);
+	}
+	if (CHECK_OK(dom_attr_set(g, NULL, "x", "6", 1, &err), &err))
+		CHECK(dom_attr_at(g, 1)->name == dom_attr_at(e, 0)->name);
+	dom_doc_free(doc);
+}
+
 /* Attribute i of many_attrs: "n<i>", "a:n<i>" or "b:n<i>" = "v<i>". */
 static const char *many_ns(size_t i)
 {
@@ -391,6 +426,7 @@ const t_case tests_attrs[] = {
 	{"attrs/attribute_list", attribute_list},
 	{"attrs/any_string_names", any_string_names},
 	{"attrs/two_namespaces", two_namespaces},
+	{"attrs/name_records", name_records},
 	{"attrs/many", many_attrs},
 	{NULL, NULL},
 };

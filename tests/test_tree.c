@@ -8,6 +8,7 @@
  * (test_attrs.c), namespaces (test_ns.c), user data (test_userdata.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tests/util.h"
 
@@ -415,6 +416,49 @@ out:
 	CHECK_EQ_INT(freed, 1);
 }
 
+/*
+ * Every node knows its document, attached or not, wherever in the
+ * document's memory it was made: nodes of two documents made in turn,
+ * enough of them to fill many arena chunks.
+ */
+static void node_doc(void)
+{
+	enum { N = 40000 };
+	dom_doc *doc[2] = {NULL, NULL};
+	dom_node **made = calloc(2 * N, sizeof *made);
+	lab_err err;
+	size_t i;
+
+	if (!CHECK(made != NULL) ||
+	    !CHECK_OK(dom_doc_new(&doc[0], &err), &err) ||
+	    !CHECK_OK(dom_doc_new(&doc[1], &err), &err))
+		goto out;
+	for (i = 0; i < 2 * N; i++) {
+		dom_doc *d = doc[i % 2];
+		int rc = i % 3 == 0 ? dom_create_text(d, "t", 1, &made[i], &err)
+				    : dom_create_element(d, NULL, "e", &made[i],
+							 &err);
+
+		if (!CHECK_OK(rc, &err))
+			goto out;
+		/* Attach a third of them, under the previous element. */
+		if (i % 3 == 1 && i >= 2 && made[i - 2] != NULL &&
+		    dom_node_type(made[i - 2]) == DOM_ELEMENT &&
+		    !CHECK_OK(dom_append(made[i - 2], made[i], &err), &err))
+			goto out;
+	}
+	for (i = 0; i < 2 * N; i++)
+		if (!CHECK(dom_node_doc(made[i]) == doc[i % 2]))
+			break;
+	CHECK(dom_node_doc(dom_doc_node(doc[0])) == doc[0]);
+	CHECK(dom_node_doc(dom_doc_node(doc[1])) == doc[1]);
+	CHECK_EQ_INT(dom_append(made[1], made[2], &err), LAB_EUSAGE);
+out:
+	free(made);
+	dom_doc_free(doc[0]);
+	dom_doc_free(doc[1]);
+}
+
 const t_case tests_tree[] = {
 	{"tree/create_nodes", create_nodes},
 	{"tree/create_refusals", create_refusals},
@@ -425,5 +469,6 @@ const t_case tests_tree[] = {
 	{"tree/serialize_built", serialize_built},
 	{"tree/node_free", node_free},
 	{"tree/deep_built", deep_built},
+	{"tree/node_doc", node_doc},
 	{NULL, NULL},
 };
