@@ -448,6 +448,65 @@ static void base64_rejects(void)
 	}
 }
 
+/*
+ * Every byte value at every position of a 64-character text (the wide
+ * loops take 16 characters a test): accepted exactly when the byte is in
+ * the alphabet, and then decoded as the one-character-at-a-time
+ * definition below says; anything else -- '=' inside, whitespace leaving
+ * 63 characters, a byte outside the alphabet -- refused, a byte outside
+ * the alphabet at its own offset.
+ */
+static void base64_every_byte(void)
+{
+	static const char alpha[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char text[65], at[32];
+	unsigned char want[48];
+	size_t p, i;
+	unsigned b;
+
+	for (i = 0; i < 64; i++)
+		text[i] = alpha[(i * 37 + 11) % 64];
+	text[64] = '\0';
+	for (p = 0; p < 64; p++)
+		for (b = 0; b < 256; b++) {
+			const char *pos = b != 0 ? strchr(alpha, (int)b) : NULL;
+			char t[65];
+			lab_buf out = LAB_BUF_INIT;
+			lab_err err;
+			int rc;
+
+			memcpy(t, text, sizeof t);
+			t[p] = (char)b;
+			lab_err_clear(&err);
+			rc = wss_base64_decode(t, 64, &out, &err);
+			t_context("byte 0x%02x at %zu", b, p);
+			if (pos == NULL) {
+				CHECK_EQ_INT(rc, LAB_EMALFORMED);
+				snprintf(at, sizeof at, "offset %zu", p);
+				if (b != '=' && b != ' ' && b != '\t' &&
+				    b != '\r' && b != '\n')
+					CHECK(strstr(err.msg, at) != NULL);
+			} else if (CHECK_OK(rc, &err)) {
+				for (i = 0; i < 16; i++) {
+					uint32_t v = 0;
+					size_t k;
+
+					for (k = 0; k < 4; k++)
+						v = v << 6 |
+						    (uint32_t)(strchr(alpha,
+							      t[4 * i + k]) -
+							       alpha);
+					want[3 * i] = (unsigned char)(v >> 16);
+					want[3 * i + 1] = (unsigned char)(v >> 8);
+					want[3 * i + 2] = (unsigned char)v;
+				}
+				CHECK_EQ_MEM(out.data, out.len, want, 48);
+			}
+			lab_buf_free(&out);
+		}
+}
+
 /* ---- keys and certificates --------------------------------------------- */
 
 static void load_keys_and_certs(void)
@@ -1257,6 +1316,7 @@ const t_case tests_crypto[] = {
 	{"crypto/base64_lines", base64_lines},
 	{"crypto/base64_whitespace", base64_whitespace},
 	{"crypto/base64_rejects", base64_rejects},
+	{"crypto/base64_every_byte", base64_every_byte},
 	{"crypto/load_keys_and_certs", load_keys_and_certs},
 	{"crypto/sign_verify", sign_verify},
 	{"crypto/oaep", oaep},
