@@ -67,10 +67,12 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 }
 
 /* The Body's canonical content, digested while signing, is what gets
- * encrypted: one walk over the Body instead of a c14n and a serialize. */
+ * encrypted: one walk over the Body instead of a c14n and a serialize.
+ * The five IDs are drawn from the untouched tree, one ID index build. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err)
 {
+	static const char *const bases[] = {"Body", "X509", "TS", "ED", "EK"};
 	lab_buf content = LAB_BUF_INIT;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
@@ -78,6 +80,9 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	m.content = &content;
 	m.att = o->att;
 	m.natt = o->natt;
+	if (rc == LAB_OK)
+		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
+				  err);
 	if (rc == LAB_OK)
 		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 	if (rc == LAB_OK)

@@ -166,9 +166,9 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 
 	if (dom_first_child(m->body) == NULL)
 		return lab_fail(err, LAB_EUSAGE, "soap:Body is empty");
-	rc = wss_new_id(m->doc, "ED", ed_id, sizeof ed_id, err);
+	rc = wss_msg_new_id(m, "ED", ed_id, sizeof ed_id, err);
 	if (rc == LAB_OK)
-		rc = wss_new_id(m->doc, "EK", ek_id, sizeof ek_id, err);
+		rc = wss_msg_new_id(m, "EK", ek_id, sizeof ek_id, err);
 	if (rc == LAB_OK)
 		rc = wss_random(key, keylen, err);
 	if (rc == LAB_OK)
