@@ -18,6 +18,7 @@
  */
 #include "wss/c14n.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +31,18 @@ enum { OUT_BUF = 16384 };
 typedef struct ns_stack {
 	dom_nsdecl *items;
 	size_t len, cap;
+	unsigned long ver; /* changes with every push and every pop */
 } ns_stack;
+
+/* A prefix's binding in scope and the one rendered above, as found at
+ * the two stacks' versions sv and rv. */
+typedef struct ns_memo {
+	const char *prefix;
+	unsigned long sv, rv;
+	const char *in_scope, *above;
+} ns_memo;
+
+enum { NS_MEMO = 8 };
 
 typedef struct frame {
 	size_t scope_len;    /* scope.len before the element's declarations */
@@ -57,6 +69,9 @@ typedef struct c14n {
 	size_t cap_cand, cap_ns, cap_attr;
 	const char *xml_prefix;
 	const char *xml_ns;
+	/* Siblings without declarations ask the same two questions about
+	 * the same prefixes: their answers, kept while the stacks stand. */
+	ns_memo memo[NS_MEMO];
 	lab_buf *content;        /* wss_c14n_tee's copy of top's content */
 	int capturing;           /* between top's start and end tags */
 	char buf[OUT_BUF];
@@ -156,14 +171,45 @@ static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 	}
 }
 
-/* Names are interned: their length is stored with them. */
-static void put_name(c14n *c, const char *prefix, const char *local)
+/* Names are interned: their length is stored with them.  `lead` goes
+ * before the name and `tail` after it (each a few bytes, or none): one
+ * room check for the common case. */
+/* Inlined so that the short copies of constant length become stores. */
+static inline __attribute__((always_inline)) void put_name3(
+	c14n *c, const char *lead, size_t nlead, const char *prefix,
+	const char *local, const char *tail, size_t ntail)
 {
+	size_t pl = prefix != NULL ? dom_names_len(prefix) : 0;
+	size_t ll = dom_names_len(local);
+
+	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
+		char *o = c->buf + c->len;
+
+		memcpy(o, lead, nlead);
+		o += nlead;
+		if (prefix != NULL) {
+			memcpy(o, prefix, pl);
+			o[pl] = ':';
+			o += pl + 1;
+		}
+		memcpy(o, local, ll);
+		o += ll;
+		memcpy(o, tail, ntail);
+		c->len = (size_t)(o + ntail - c->buf);
+		return;
+	}
+	put(c, lead, nlead);
 	if (prefix != NULL) {
-		put(c, prefix, dom_names_len(prefix));
+		put(c, prefix, pl);
 		put(c, ":", 1);
 	}
-	put(c, local, dom_names_len(local));
+	put(c, local, ll);
+	put(c, tail, ntail);
+}
+
+static void put_name(c14n *c, const char *prefix, const char *local)
+{
+	put_name3(c, "", 0, prefix, local, "", 0);
 }
 
 /* ---- namespace stacks ---- */
@@ -182,6 +228,7 @@ static int push(ns_stack *s, const char *prefix, const char *uri)
 	s->items[s->len].prefix = prefix;
 	s->items[s->len].uri = uri;
 	s->len++;
+	s->ver++;
 	return 0;
 }
 
@@ -319,13 +366,23 @@ static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
 			candidate(c, cand, &n, d[i].prefix);
 	}
 	for (i = 0; i < n; i++) {
-		const char *in_scope = lookup(&c->scope, cand[i].prefix);
+		const char *p = cand[i].prefix, *in_scope;
+		ns_memo *m = &c->memo[((uintptr_t)p >> 3) % NS_MEMO];
 
+		if (m->prefix != p || m->sv != c->scope.ver ||
+		    m->rv != c->rendered.ver || m->in_scope == NULL) {
+			m->prefix = p;
+			m->sv = c->scope.ver;
+			m->rv = c->rendered.ver;
+			m->in_scope = lookup(&c->scope, p);
+			m->above = lookup(&c->rendered, p);
+		}
+		in_scope = m->in_scope;
 		/* A listed prefix out of scope, or a prefix bound to nothing,
 		 * has no namespace node to render. */
-		if (in_scope[0] == '\0' && cand[i].prefix != NULL)
+		if (in_scope[0] == '\0' && p != NULL)
 			continue;
-		if (in_scope == lookup(&c->rendered, cand[i].prefix))
+		if (in_scope == m->above)
 			continue;
 		cand[i].uri = in_scope;
 		if (push(&c->rendered, cand[i].prefix, in_scope) != 0) {
@@ -422,8 +479,7 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		na = inherited_xml(c, el, na);
 	sort_attrs(c->attr_out, na);
 
-	put(c, "<", 1);
-	put_name(c, dom_prefix(el), dom_local_name(el));
+	put_name3(c, "<", 1, dom_prefix(el), dom_local_name(el), "", 0);
 	for (i = 0; i < nns; i++) {
 		const dom_nsdecl *d = c->ns_out[i];
 
@@ -440,9 +496,7 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	for (i = 0; i < na; i++) {
 		const dom_attr *a = c->attr_out[i];
 
-		put(c, " ", 1);
-		put_name(c, a->prefix, a->local);
-		put(c, "=\"", 2);
+		put_name3(c, " ", 1, a->prefix, a->local, "=\"", 2);
 		put_escaped(c, a->value, a->len, 1);
 		put(c, "\"", 1);
 	}
@@ -463,11 +517,15 @@ static void end_element(c14n *c, const dom_node *el)
 		flush(c);
 		c->capturing = 0;
 	}
-	put(c, "</", 2);
-	put_name(c, dom_prefix(el), dom_local_name(el));
-	put(c, ">", 1);
-	c->scope.len = f->scope_len;
-	c->rendered.len = f->rendered_len;
+	put_name3(c, "</", 2, dom_prefix(el), dom_local_name(el), ">", 1);
+	if (c->scope.len != f->scope_len) {
+		c->scope.len = f->scope_len;
+		c->scope.ver++;
+	}
+	if (c->rendered.len != f->rendered_len) {
+		c->rendered.len = f->rendered_len;
+		c->rendered.ver++;
+	}
 }
 
 /* Everything but elements; returns 0 when the node is not output. */
