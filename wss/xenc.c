@@ -18,7 +18,8 @@
 
 #include "wss/wsse.h"
 
-enum { MAX_KEY = 32 };
+/* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */
+enum { MAX_KEY = 32, PARSE_ROOM = 512 };
 
 static const char decryption_failed[] = "decryption failed";
 
@@ -269,16 +270,26 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 		return lab_fail(err, LAB_ESECURITY,
 				"data encryption '%s' is not allowed",
 				alg != NULL ? alg : "(none)");
+	/* Room in front of the ciphertext for the start tag of the wrapper
+	 * the plaintext is parsed in, so that it is parsed where it was
+	 * decrypted (dom_parse_into_buf copies when the tag is longer). */
+	if (lab_buf_reserve(&ct, PARSE_ROOM) != LAB_OK) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	ct.len = PARSE_ROOM;
 	rc = cipher_value(m, ed, &ct, err);
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
 	 * decrypted where its ciphertext lies: one buffer, not two. */
-	if (bad || keylen != wss_cipher_key_len(cipher) || ct.data == NULL ||
-	    wss_decrypt_in_place(cipher, key, (unsigned char *)ct.data, ct.len,
-				 &off, &len, &ignored) != LAB_OK ||
-	    dom_parse_into(parent, ed, ct.data + off, len, lim,
-			   &ignored) != LAB_OK) {
+	if (bad || keylen != wss_cipher_key_len(cipher) ||
+	    wss_decrypt_in_place(cipher, key,
+				 (unsigned char *)ct.data + PARSE_ROOM,
+				 ct.len - PARSE_ROOM, &off, &len,
+				 &ignored) != LAB_OK ||
+	    dom_parse_into_buf(parent, ed, &ct, PARSE_ROOM + off, len, lim,
+			       &ignored) != LAB_OK) {
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 		goto out;
 	}
