@@ -47,6 +47,7 @@ enum { NS_MEMO = 8 };
 typedef struct frame {
 	size_t scope_len;    /* scope.len before the element's declarations */
 	size_t rendered_len; /* rendered.len before what it rendered */
+	const char *prefix, *local; /* the element's name, for its end tag */
 } frame;
 
 typedef struct c14n {
@@ -343,13 +344,13 @@ static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
  * Which declarations el renders, into c->ns_out (sorted), with their
  * values pushed on c->rendered.  `cand` has room for every candidate.
  */
-static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
-			dom_nsdecl *cand, int apex)
+static size_t render_ns(c14n *c, const dom_node *el, const char *prefix,
+			const dom_attr_list *al, dom_nsdecl *cand, int apex)
 {
 	size_t n = 0, k = 0, i;
 
 	if (c->o->exclusive) {
-		candidate(c, cand, &n, dom_prefix(el));
+		candidate(c, cand, &n, prefix);
 		for (i = 0; i < al->count; i++)
 			if (al->items[i].prefix != NULL)
 				candidate(c, cand, &n, al->items[i].prefix);
@@ -453,6 +454,8 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	f = &c->frames[c->nframes++];
 	f->scope_len = c->scope.len;
 	f->rendered_len = c->rendered.len;
+	f->prefix = dom_prefix(el);
+	f->local = dom_local_name(el);
 	decls = dom_ns_decls(el, &nd);
 	for (i = 0; i < nd; i++)
 		if (push(&c->scope, decls[i].prefix, decls[i].uri) != 0) {
@@ -472,14 +475,14 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		nomem(c);
 		goto out;
 	}
-	nns = render_ns(c, el, &al, c->cand, apex);
+	nns = render_ns(c, el, f->prefix, &al, c->cand, apex);
 	for (na = 0; na < al.count; na++)
 		c->attr_out[na] = &al.items[na];
 	if (apex && !c->o->exclusive)
 		na = inherited_xml(c, el, na);
 	sort_attrs(c->attr_out, na);
 
-	put_name3(c, "<", 1, dom_prefix(el), dom_local_name(el), "", 0);
+	put_name3(c, "<", 1, f->prefix, f->local, "", 0);
 	for (i = 0; i < nns; i++) {
 		const dom_nsdecl *d = c->ns_out[i];
 
@@ -517,7 +520,7 @@ static void end_element(c14n *c, const dom_node *el)
 		flush(c);
 		c->capturing = 0;
 	}
-	put_name3(c, "</", 2, dom_prefix(el), dom_local_name(el), ">", 1);
+	put_name3(c, "</", 2, f->prefix, f->local, ">", 1);
 	if (c->scope.len != f->scope_len) {
 		c->scope.len = f->scope_len;
 		c->scope.ver++;
@@ -528,13 +531,14 @@ static void end_element(c14n *c, const dom_node *el)
 	}
 }
 
-/* Everything but elements; returns 0 when the node is not output. */
-static int leaf(c14n *c, const dom_node *n)
+/* Everything but elements (n is of type `type`); returns 0 when the
+ * node is not output. */
+static int leaf(c14n *c, const dom_node *n, dom_type type)
 {
 	size_t len;
 	const char *v = dom_value(n, &len);
 
-	switch (dom_node_type(n)) {
+	switch (type) {
 	case DOM_TEXT:
 	case DOM_CDATA:
 		put_escaped(c, v, len, 0);
@@ -565,29 +569,31 @@ static void subtree(c14n *c, const dom_node *top)
 	const dom_node *n = top;
 
 	while (c->rc == LAB_OK) {
-		int descend = 0;
+		const dom_node *next = NULL;
 
 		if (n != c->o->exclude) {
-			if (dom_node_type(n) == DOM_ELEMENT) {
+			dom_type type = dom_node_type(n);
+
+			if (type == DOM_ELEMENT) {
 				start_element(c, n, n == top);
-				descend = dom_first_child(n) != NULL;
-				if (!descend)
+				next = dom_first_child(n);
+				if (next == NULL)
 					end_element(c, n);
 			} else {
-				leaf(c, n);
+				leaf(c, n, type);
 			}
 		}
-		if (descend) {
-			n = dom_first_child(n);
+		if (next != NULL) {
+			n = next;
 			continue;
 		}
-		while (n != top && dom_next_sibling(n) == NULL) {
+		while (n != top && (next = dom_next_sibling(n)) == NULL) {
 			n = dom_parent(n);
 			end_element(c, n);
 		}
 		if (n == top)
 			return;
-		n = dom_next_sibling(n);
+		n = next;
 	}
 }
 
@@ -610,7 +616,7 @@ static void document(c14n *c, const dom_node *docnode)
 				   (c->o->with_comments &&
 				    dom_node_type(n) == DOM_COMMENT)))
 			put(c, "\n", 1);
-		if (leaf(c, n) && !after_root)
+		if (leaf(c, n, dom_node_type(n)) && !after_root)
 			put(c, "\n", 1);
 	}
 }
