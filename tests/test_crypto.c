@@ -851,6 +851,56 @@ next:
 		}
 }
 
+/* In place after some room: the octets start where the IV fits before
+ * the plaintext (at 0 when it does not), and decrypt back to it. */
+static void in_place_at(void)
+{
+	static const size_t rooms[] = {0, 5, 12, 16, 40};
+	wss_cipher c;
+	size_t i, r;
+
+	for (c = WSS_AES256_GCM; c <= WSS_AES128_CBC; c++)
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			for (r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
+				unsigned char key[WSS_MAX_KEY_LEN];
+				unsigned char *pt = plaintext(sizes[i]);
+				lab_buf b = LAB_BUF_INIT, back = LAB_BUF_INIT;
+				size_t n = sizes[i], iv = c == WSS_AES256_GCM
+								 ? 12
+								 : 16;
+				size_t off = 99;
+				lab_err err;
+
+				t_context("%s, %zu bytes after %zu", wss_cipher_uri(c),
+					  n, rooms[r]);
+				lab_err_clear(&err);
+				if (!CHECK(pt != NULL) ||
+				    !CHECK_OK(wss_random(key, sizeof key, &err),
+					      &err) ||
+				    !CHECK_EQ_INT(lab_buf_reserve(&b, rooms[r]),
+						  LAB_OK))
+					goto next;
+				memset(b.data, 'R', rooms[r]);
+				b.len = rooms[r];
+				if (!CHECK_EQ_INT(lab_buf_put(&b, pt, n), LAB_OK) ||
+				    !CHECK_OK(wss_encrypt_in_place_at(
+						      c, key, &b, rooms[r], &off,
+						      &err),
+					      &err))
+					goto next;
+				CHECK_EQ_INT(off, rooms[r] >= iv ? rooms[r] - iv : 0);
+				CHECK_EQ_INT(b.len - off, ct_len(c, n));
+				if (CHECK_OK(wss_decrypt(c, key, b.data + off,
+							 b.len - off, &back, &err),
+					     &err))
+					CHECK_EQ_MEM(back.data, back.len, pt, n);
+next:
+				free(pt);
+				lab_buf_free(&b);
+				lab_buf_free(&back);
+			}
+}
+
 /* In place: the octets wss_decrypt reads back, the plaintext where its
  * ciphertext was; a flipped byte is the one error and leaves no
  * plaintext behind. */
@@ -1326,6 +1376,7 @@ const t_case tests_crypto[] = {
 	{"crypto/cert_known", cert_known},
 	{"crypto/decrypt_failures", decrypt_failures},
 	{"crypto/in_place", in_place},
+	{"crypto/in_place_at", in_place_at},
 	{"crypto/random", random_bytes},
 	{"crypto/xmlsec_phaos_oaep_cbc", xmlsec_phaos_oaep_cbc},
 	{"crypto/xmlsec_wss_gcm", xmlsec_wss_gcm},

@@ -22,9 +22,12 @@ typedef struct wss_msg {
 	dom_node *body;
 	dom_node *security; /* NULL until there is one */
 	/* Sending: when the caller sets it, signing leaves here the exc-c14n
-	 * of the Body's content (digested anyway), which encryption then
-	 * takes as its plaintext instead of serializing the content again. */
+	 * of the Body's content (digested anyway), after the content_at
+	 * bytes it already holds, which encryption then takes as its
+	 * plaintext instead of serializing the content again (and can put
+	 * the IV in those bytes instead of moving the plaintext). */
 	lab_buf *content;
+	size_t content_at;
 	/* The message's attachments (wss/attach.h), from wss_opts. */
 	const struct wss_attachment *att;
 	size_t natt;

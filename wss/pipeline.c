@@ -77,7 +77,13 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
+	/* Room for the IV in front of the content: encryption in place
+	 * then never moves the plaintext. */
+	if (rc == LAB_OK && lab_buf_reserve(&content, WSS_IV_ROOM) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
 	m.content = &content;
+	m.content_at = content.len;
 	m.att = o->att;
 	m.natt = o->natt;
 	if (rc == LAB_OK)

@@ -35,16 +35,19 @@ static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 }
 
 /* The Body's children serialized one after the other (unless signing
- * left their canonical form in m->content), then removed. */
+ * left their canonical form in m->content, after m->content_at bytes of
+ * room), then removed; *at is where the plaintext starts in *plain. */
 static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
-			lab_err *err)
+			size_t *at, lab_err *err)
 {
 	dom_node *c;
 
 	*plain = pt;
-	if (m->content != NULL && m->content->len > 0)
+	*at = 0;
+	if (m->content != NULL && m->content->len > m->content_at) {
 		*plain = m->content;
-	else
+		*at = m->content_at;
+	} else {
 		for (c = dom_first_child(m->body); c != NULL;
 		     c = dom_next_sibling(c)) {
 			int rc = dom_serialize(c, pt, err);
@@ -52,13 +55,14 @@ static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
 			if (rc != LAB_OK)
 				return rc;
 		}
+	}
 	while ((c = dom_first_child(m->body)) != NULL)
 		dom_node_free(c);
 	return LAB_OK;
 }
 
 static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
-			      const char *ek_id, const lab_buf *ct,
+			      const char *ek_id, const char *ct, size_t n,
 			      lab_err *err)
 {
 	dom_node *ed, *ki;
@@ -81,7 +85,7 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 	if (rc == LAB_OK)
 		rc = wss_add_token_ref(ki, ek_id, WSS_EK_TOKEN, err);
 	if (rc == LAB_OK)
-		rc = add_cipher_value(ed, ct->data, ct->len, err);
+		rc = add_cipher_value(ed, ct, n, err);
 	return rc;
 }
 
@@ -161,7 +165,7 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT;
 	lab_buf *plain = &pt;
-	size_t keylen = wss_cipher_key_len(cipher);
+	size_t keylen = wss_cipher_key_len(cipher), at = 0, off = 0;
 	char ed_id[32], ek_id[32];
 	int rc;
 
@@ -173,12 +177,14 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	if (rc == LAB_OK)
 		rc = wss_random(key, keylen, err);
 	if (rc == LAB_OK)
-		rc = take_content(m, &pt, &plain, err);
+		rc = take_content(m, &pt, &plain, &at, err);
 	/* The plaintext buffer becomes the ciphertext's. */
 	if (rc == LAB_OK)
-		rc = wss_encrypt_in_place(cipher, key, plain, err);
+		rc = wss_encrypt_in_place_at(cipher, key, plain, at, &off, err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_data(m, cipher, ed_id, ek_id, plain, err);
+		rc = add_encrypted_data(m, cipher, ed_id, ek_id,
+					plain->data + off, plain->len - off,
+					err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_key(m, peer, ek_id, ed_id, key, keylen, err);
 	OPENSSL_cleanse(key, sizeof key);
