@@ -93,7 +93,9 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 	if (rc == LAB_OK)
 		rc = wss_xenc_encrypt(&m, peer, o->cipher, err);
-	if (content.data != NULL)
+	/* After encryption the buffer holds the ciphertext, encrypted where
+	 * the plaintext was; only a failure can leave plaintext in it. */
+	if (rc != LAB_OK && content.data != NULL)
 		OPENSSL_cleanse(content.data, content.len);
 	lab_buf_free(&content);
 	return rc;
