@@ -155,6 +155,10 @@ int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
 		       dom_node **out, lab_err *err);
 int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		    lab_err *err);
+/* A text node of `len` bytes the caller writes at *buf (NUL already at
+ * [len]) before it is read: a large value is made in place, not copied. */
+int dom_create_text_buf(dom_doc *doc, size_t len, char **buf, dom_node **out,
+			lab_err *err);
 int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		     lab_err *err);
 int dom_create_comment(dom_doc *doc, const char *s, size_t len,

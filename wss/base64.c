@@ -168,25 +168,17 @@ __attribute__((target("ssse3"))) static size_t dec_blocks(
 }
 #endif
 
-int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
+/* The encoding of in[0..n) at o, no NUL; the end, or NULL when the
+ * tables cannot be made. */
+static char *encode_at(const unsigned char *in, size_t n, size_t line_len,
+		       char *o)
 {
-	const unsigned char *in = p;
-	size_t chars, breaks, col = 0, i;
-	char *o;
+	size_t col = 0, i;
 
-	if (line_len % 4 != 0)
-		return LAB_EUSAGE;
-	if (n / 3 >= ((size_t)-1 - 16) / 4 / 2)
-		return LAB_ENOMEM;
-	chars = (n / 3 + (n % 3 != 0)) * 4;
-	breaks = line_len != 0 && chars != 0 ? (chars - 1) / line_len : 0;
-	if (lab_buf_reserve(out, chars + breaks) != LAB_OK)
-		return LAB_ENOMEM;
-	o = out->data + out->len;
 	/* Without line breaks (what the pipeline writes), no column test. */
 	if (line_len == 0 && n >= 3 &&
 	    pthread_once(&tables_once, make_tables) != 0)
-		return LAB_ENOMEM;
+		return NULL;
 	i = 0;
 #if B64_SSSE3
 	if (line_len == 0 && n >= 16 && have_ssse3) {
@@ -244,6 +236,35 @@ int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
 		o[3] = '=';
 		o += 4;
 	}
+	return o;
+}
+
+size_t wss_base64_len(size_t n)
+{
+	return (n / 3 + (n % 3 != 0)) * 4;
+}
+
+int wss_base64_encode_to(const void *p, size_t n, char *o)
+{
+	return encode_at(p, n, 0, o) != NULL ? LAB_OK : LAB_ENOMEM;
+}
+
+int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
+{
+	size_t chars, breaks;
+	char *o;
+
+	if (line_len % 4 != 0)
+		return LAB_EUSAGE;
+	if (n / 3 >= ((size_t)-1 - 16) / 4 / 2)
+		return LAB_ENOMEM;
+	chars = wss_base64_len(n);
+	breaks = line_len != 0 && chars != 0 ? (chars - 1) / line_len : 0;
+	if (lab_buf_reserve(out, chars + breaks) != LAB_OK)
+		return LAB_ENOMEM;
+	o = encode_at(p, n, line_len, out->data + out->len);
+	if (o == NULL)
+		return LAB_ENOMEM;
 	out->len = (size_t)(o - out->data);
 	out->data[out->len] = '\0';
 	return LAB_OK;

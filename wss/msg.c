@@ -83,16 +83,24 @@ int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
 	return rc;
 }
 
+/* Encoded straight into the text node's own storage: a CipherValue is
+ * the largest text of a message, not worth a second copy. */
 int wss_add_b64(dom_node *el, const void *p, size_t n, lab_err *err)
 {
-	lab_buf b64 = LAB_BUF_INIT;
-	int rc = wss_base64_encode(p, n, 0, &b64);
+	dom_node *t;
+	char *buf;
+	int rc;
 
-	if (rc != LAB_OK)
+	if (n / 3 >= ((size_t)-1) / 4 / 2)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = dom_create_text_buf(dom_node_doc(el), wss_base64_len(n), &buf, &t,
+				 err);
+	if (rc == LAB_OK && wss_base64_encode_to(p, n, buf) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	else
-		rc = wss_add_text(el, b64.data, b64.len, err);
-	lab_buf_free(&b64);
+	if (rc == LAB_OK)
+		rc = dom_append(el, t, err);
+	if (rc != LAB_OK && t != NULL)
+		dom_node_free(t);
 	return rc;
 }
 
