@@ -139,6 +139,18 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		   size_t len, const dom_limits *lim, lab_err *err);
 
+/*
+ * dom_parse_into of the `len` bytes at text->data + at, without copying
+ * them when the `at` bytes before them can hold the start tag of the
+ * wrapper the fragment is parsed in: those bytes, and what follows the
+ * fragment, are overwritten, and text may grow.  With less room before
+ * them it copies, as dom_parse_into does.  Decryption reserves room in
+ * front of the ciphertext it decrypts in place.
+ */
+int dom_parse_into_buf(dom_node *parent, dom_node *ref, lab_buf *text,
+		       size_t at, size_t len, const dom_limits *lim,
+		       lab_err *err);
+
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
 dom_doc *dom_node_doc(const dom_node *n);
@@ -168,6 +180,10 @@ int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
 		       dom_node **out, lab_err *err);
 int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		    lab_err *err);
+/* A text node of `len` bytes the caller writes at *buf (NUL already at
+ * [len]) before it is read: a large value is made in place, not copied. */
+int dom_create_text_buf(dom_doc *doc, size_t len, char **buf, dom_node **out,
+			lab_err *err);
 int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		     lab_err *err);
 int dom_create_comment(dom_doc *doc, const char *s, size_t len,

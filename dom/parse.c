@@ -78,58 +78,110 @@ static int wrapper_open(const dom_node *parent, lab_buf *b, lab_err *err)
 	return LAB_OK;
 }
 
-int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
-		   size_t len, const dom_limits *lim, lab_err *err)
-{
-	dom_limits l = dom__limits(lim);
-	dom_doc *doc = dom__doc(parent);
-	lab_buf text = LAB_BUF_INIT;
-	dom_element *holder;
-	const dom_name *name;
-	dom_node *wrapper, *c;
-	size_t open_len;
-	int rc;
+static const char wrapper_close[] = "</dom-fragment>";
 
+static int check_into(const dom_node *parent, const dom_node *ref,
+		      size_t len, const dom_limits *l, lab_err *err)
+{
 	if (parent->type != DOM_ELEMENT && parent->type != DOM_DOCUMENT)
 		return lab_fail(err, LAB_EUSAGE, "node cannot have children");
 	if (ref != NULL && ref->parent != parent)
 		return lab_fail(err, LAB_EUSAGE,
 				"reference node is not a child of the parent");
-	if (len > l.max_input)
+	if (len > l->max_input)
 		return lab_fail(err, LAB_EMALFORMED,
 				"input is %zu bytes, over the limit of %zu",
-				len, l.max_input);
-	rc = wrapper_open(parent, &text, err);
-	if (rc != LAB_OK)
-		goto out;
-	open_len = text.len;
-	if (lab_buf_put(&text, buf, len) != LAB_OK ||
-	    lab_buf_puts(&text, "</dom-fragment>") != LAB_OK) {
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-		goto out;
-	}
+				len, l->max_input);
+	return LAB_OK;
+}
+
+/* text[0..len): the wrapper's start tag (open_len bytes), the fragment,
+ * the end tag; what it holds goes before ref. */
+static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
+			 size_t len, size_t open_len, const dom_limits *l,
+			 lab_err *err)
+{
+	dom_doc *doc = dom__doc(parent);
+	const dom_name *name;
+	dom_element *holder;
+	dom_node *wrapper, *c;
+	int rc;
+
 	/* A detached holder: if the parse fails, nothing reached parent. */
 	name = dom__name(doc, NULL, NULL, doc->empty);
 	holder = name != NULL ? dom__new_element(doc, name) : NULL;
-	if (holder == NULL) {
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = dom__parse_tree(doc, &holder->base, text.data, text.len, &l, err);
+	if (holder == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = dom__parse_tree(doc, &holder->base, text, len, l, err);
 	if (rc != LAB_OK) {
 		/* Positions on the first line count from the wrapper's tag. */
 		if (err != NULL && err->line == 1 && err->col > open_len)
 			err->col -= open_len;
 		dom_node_free(&holder->base);
-		goto out;
+		return rc;
 	}
 	wrapper = holder->base.first;
 	while ((c = wrapper->first) != NULL) {
 		rc = dom_insert_before(parent, c, ref, err);
 		if (rc != LAB_OK)
-			goto out;
+			return rc;
 	}
+	return LAB_OK;
+}
+
+int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
+		   size_t len, const dom_limits *lim, lab_err *err)
+{
+	dom_limits l = dom__limits(lim);
+	lab_buf text = LAB_BUF_INIT;
+	size_t open_len;
+	int rc = check_into(parent, ref, len, &l, err);
+
+	if (rc == LAB_OK)
+		rc = wrapper_open(parent, &text, err);
+	if (rc != LAB_OK)
+		goto out;
+	open_len = text.len;
+	if (lab_buf_put(&text, buf, len) != LAB_OK ||
+	    lab_buf_puts(&text, wrapper_close) != LAB_OK) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = parse_wrapped(parent, ref, text.data, text.len, open_len, &l, err);
 out:
 	lab_buf_free(&text);
+	return rc;
+}
+
+int dom_parse_into_buf(dom_node *parent, dom_node *ref, lab_buf *text,
+		       size_t at, size_t len, const dom_limits *lim,
+		       lab_err *err)
+{
+	dom_limits l = dom__limits(lim);
+	lab_buf open = LAB_BUF_INIT;
+	int rc;
+
+	if (at > text->len || len > text->len - at)
+		return lab_fail(err, LAB_EUSAGE, "fragment is not in the buffer");
+	rc = check_into(parent, ref, len, &l, err);
+	if (rc == LAB_OK)
+		rc = wrapper_open(parent, &open, err);
+	if (rc != LAB_OK)
+		goto out;
+	if (open.len > at) {
+		rc = dom_parse_into(parent, ref, text->data + at, len, lim, err);
+		goto out;
+	}
+	text->len = at + len;
+	if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(text->data + at - open.len, open.data, open.len);
+	rc = parse_wrapped(parent, ref, text->data + at - open.len,
+			   open.len + len + sizeof wrapper_close - 1, open.len,
+			   &l, err);
+out:
+	lab_buf_free(&open);
 	return rc;
 }

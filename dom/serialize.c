@@ -71,21 +71,48 @@ static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
 	return LAB_OK;
 }
 
-static int put_name(lab_buf *b, const char *prefix, const char *local)
+/*
+ * A name with `lead` before it and `tail` after it (each a few bytes, or
+ * none), with one room check while they fit; inlined so that the copies
+ * of constant length become stores.
+ */
+static inline __attribute__((always_inline)) int put_name3(
+	lab_buf *b, const char *lead, size_t nlead, const char *prefix,
+	const char *local, const char *tail, size_t ntail)
 {
-	if (prefix != NULL &&
-	    (put(b, prefix, dom_names_len(prefix)) != LAB_OK ||
-	     PUT_LIT(b, ":") != LAB_OK))
+	size_t pl = prefix != NULL ? dom_names_len(prefix) : 0;
+	size_t ll = dom_names_len(local);
+
+	if (nlead + pl + 1 + ll + ntail < b->cap - b->len) {
+		char *o = b->data + b->len;
+
+		memcpy(o, lead, nlead);
+		o += nlead;
+		if (prefix != NULL) {
+			memcpy(o, prefix, pl);
+			o[pl] = ':';
+			o += pl + 1;
+		}
+		memcpy(o, local, ll);
+		o += ll;
+		memcpy(o, tail, ntail);
+		b->len = (size_t)(o + ntail - b->data);
+		return LAB_OK;
+	}
+	if (put(b, lead, nlead) != LAB_OK ||
+	    (prefix != NULL &&
+	     (put(b, prefix, pl) != LAB_OK || PUT_LIT(b, ":") != LAB_OK)) ||
+	    put(b, local, ll) != LAB_OK)
 		return LAB_ENOMEM;
-	return put(b, local, dom_names_len(local));
+	return put(b, tail, ntail);
 }
 
 static int start_tag(lab_buf *b, const dom_element *el)
 {
 	uint32_t i;
 
-	if (PUT_LIT(b, "<") != LAB_OK ||
-	    put_name(b, el->name->prefix, el->name->local) != LAB_OK)
+	if (put_name3(b, "<", 1, el->name->prefix, el->name->local,
+		      "", 0) != LAB_OK)
 		return LAB_ENOMEM;
 	for (i = 0; i < el->base.len; i++) {
 		const dom_nsdecl *d = &el->nsdecls[i];
@@ -101,9 +128,8 @@ static int start_tag(lab_buf *b, const dom_element *el)
 	for (i = 0; i < el->attrs.count; i++) {
 		const dom_attr *a = &el->attrs.items[i];
 
-		if (PUT_LIT(b, " ") ||
-		    put_name(b, dom_attr_prefix(a), dom_attr_local(a)) ||
-		    put(b, "=\"", 2) ||
+		if (put_name3(b, " ", 1, dom_attr_prefix(a),
+			      dom_attr_local(a), "=\"", 2) ||
 		    put_escaped(b, a->value, a->len, 1) || PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
 	}
@@ -156,9 +182,8 @@ static int subtree(lab_buf *b, const dom_node *top)
 			const dom_element *p = dom__el(n->parent);
 
 			n = n->parent;
-			if (put(b, "</", 2) ||
-			    put_name(b, p->name->prefix, p->name->local) ||
-			    PUT_LIT(b, ">"))
+			if (put_name3(b, "</", 2, p->name->prefix,
+				      p->name->local, ">", 1))
 				return LAB_ENOMEM;
 		}
 		if (n == top)

@@ -231,6 +231,23 @@ int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
 	return create_chars(doc, DOM_TEXT, s, len, out, err);
 }
 
+int dom_create_text_buf(dom_doc *doc, size_t len, char **buf, dom_node **out,
+			lab_err *err)
+{
+	char *v = len < SIZE_MAX ? dom_arena_alloc(&doc->arena, len + 1) : NULL;
+	dom_chars *c = v != NULL ? dom__new_chars_ref(doc, DOM_TEXT, v, len)
+				 : NULL;
+
+	*buf = NULL;
+	*out = NULL;
+	if (c == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	v[len] = '\0';
+	*buf = v;
+	*out = &c->base;
+	return LAB_OK;
+}
+
 int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		     lab_err *err)
 {

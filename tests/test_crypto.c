@@ -448,6 +448,65 @@ static void base64_rejects(void)
 	}
 }
 
+/*
+ * Every byte value at every position of a 64-character text (the wide
+ * loops take 16 characters a test): accepted exactly when the byte is in
+ * the alphabet, and then decoded as the one-character-at-a-time
+ * definition below says; anything else -- '=' inside, whitespace leaving
+ * 63 characters, a byte outside the alphabet -- refused, a byte outside
+ * the alphabet at its own offset.
+ */
+static void base64_every_byte(void)
+{
+	static const char alpha[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char text[65], at[32];
+	unsigned char want[48];
+	size_t p, i;
+	unsigned b;
+
+	for (i = 0; i < 64; i++)
+		text[i] = alpha[(i * 37 + 11) % 64];
+	text[64] = '\0';
+	for (p = 0; p < 64; p++)
+		for (b = 0; b < 256; b++) {
+			const char *pos = b != 0 ? strchr(alpha, (int)b) : NULL;
+			char t[65];
+			lab_buf out = LAB_BUF_INIT;
+			lab_err err;
+			int rc;
+
+			memcpy(t, text, sizeof t);
+			t[p] = (char)b;
+			lab_err_clear(&err);
+			rc = wss_base64_decode(t, 64, &out, &err);
+			t_context("byte 0x%02x at %zu", b, p);
+			if (pos == NULL) {
+				CHECK_EQ_INT(rc, LAB_EMALFORMED);
+				snprintf(at, sizeof at, "offset %zu", p);
+				if (b != '=' && b != ' ' && b != '\t' &&
+				    b != '\r' && b != '\n')
+					CHECK(strstr(err.msg, at) != NULL);
+			} else if (CHECK_OK(rc, &err)) {
+				for (i = 0; i < 16; i++) {
+					uint32_t v = 0;
+					size_t k;
+
+					for (k = 0; k < 4; k++)
+						v = v << 6 |
+						    (uint32_t)(strchr(alpha,
+							      t[4 * i + k]) -
+							       alpha);
+					want[3 * i] = (unsigned char)(v >> 16);
+					want[3 * i + 1] = (unsigned char)(v >> 8);
+					want[3 * i + 2] = (unsigned char)v;
+				}
+				CHECK_EQ_MEM(out.data, out.len, want, 48);
+			}
+			lab_buf_free(&out);
+		}
+}
+
 /* ---- keys and certificates --------------------------------------------- */
 
 static void load_keys_and_certs(void)
@@ -790,6 +849,56 @@ next:
 			lab_buf_free(&ct2);
 			lab_buf_free(&back);
 		}
+}
+
+/* In place after some room: the octets start where the IV fits before
+ * the plaintext (at 0 when it does not), and decrypt back to it. */
+static void in_place_at(void)
+{
+	static const size_t rooms[] = {0, 5, 12, 16, 40};
+	wss_cipher c;
+	size_t i, r;
+
+	for (c = WSS_AES256_GCM; c <= WSS_AES128_CBC; c++)
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			for (r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
+				unsigned char key[WSS_MAX_KEY_LEN];
+				unsigned char *pt = plaintext(sizes[i]);
+				lab_buf b = LAB_BUF_INIT, back = LAB_BUF_INIT;
+				size_t n = sizes[i], iv = c == WSS_AES256_GCM
+								 ? 12
+								 : 16;
+				size_t off = 99;
+				lab_err err;
+
+				t_context("%s, %zu bytes after %zu", wss_cipher_uri(c),
+					  n, rooms[r]);
+				lab_err_clear(&err);
+				if (!CHECK(pt != NULL) ||
+				    !CHECK_OK(wss_random(key, sizeof key, &err),
+					      &err) ||
+				    !CHECK_EQ_INT(lab_buf_reserve(&b, rooms[r]),
+						  LAB_OK))
+					goto next;
+				memset(b.data, 'R', rooms[r]);
+				b.len = rooms[r];
+				if (!CHECK_EQ_INT(lab_buf_put(&b, pt, n), LAB_OK) ||
+				    !CHECK_OK(wss_encrypt_in_place_at(
+						      c, key, &b, rooms[r], &off,
+						      &err),
+					      &err))
+					goto next;
+				CHECK_EQ_INT(off, rooms[r] >= iv ? rooms[r] - iv : 0);
+				CHECK_EQ_INT(b.len - off, ct_len(c, n));
+				if (CHECK_OK(wss_decrypt(c, key, b.data + off,
+							 b.len - off, &back, &err),
+					     &err))
+					CHECK_EQ_MEM(back.data, back.len, pt, n);
+next:
+				free(pt);
+				lab_buf_free(&b);
+				lab_buf_free(&back);
+			}
 }
 
 /* In place: the octets wss_decrypt reads back, the plaintext where its
@@ -1257,6 +1366,7 @@ const t_case tests_crypto[] = {
 	{"crypto/base64_lines", base64_lines},
 	{"crypto/base64_whitespace", base64_whitespace},
 	{"crypto/base64_rejects", base64_rejects},
+	{"crypto/base64_every_byte", base64_every_byte},
 	{"crypto/load_keys_and_certs", load_keys_and_certs},
 	{"crypto/sign_verify", sign_verify},
 	{"crypto/oaep", oaep},
@@ -1266,6 +1376,7 @@ const t_case tests_crypto[] = {
 	{"crypto/cert_known", cert_known},
 	{"crypto/decrypt_failures", decrypt_failures},
 	{"crypto/in_place", in_place},
+	{"crypto/in_place_at", in_place_at},
 	{"crypto/random", random_bytes},
 	{"crypto/xmlsec_phaos_oaep_cbc", xmlsec_phaos_oaep_cbc},
 	{"crypto/xmlsec_wss_gcm", xmlsec_wss_gcm},

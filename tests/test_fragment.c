@@ -3,7 +3,8 @@
  * an element (prefixes and the default namespace in scope there resolve
  * without being declared again), inserted before a reference node or at
  * the end, with mixed content; a failed parse leaves the parent as it
- * was and reports a position relative to the fragment.
+ * was and reports a position relative to the fragment; the same through
+ * dom_parse_into_buf, in place or not.
  * Not tested here: limits and external entities (test_limits.c and
  * test_errors.c cover them for whole documents, through the same code).
  */
@@ -190,11 +191,78 @@ static void error_position(void)
 	dom_doc_free(doc);
 }
 
+/*
+ * dom_parse_into_buf, with no room, too little room and enough room in
+ * front of the fragment (and bytes after it that must not be read): the
+ * same tree as dom_parse_into, or the same error at the same position
+ * with the parent unchanged.
+ */
+static void into_buf(void)
+{
+	static const char *const frags[] = {
+		"<a:y b:at=\"1\" at=\"2\"/>text<z/>", "<ok/>&bad;",
+		"<ok/>\n<b>\n</c>", "</p>", "ok<", "<f/><g>",
+		"x</dom-fragment><evil/>",
+	};
+	static const size_t rooms[] = {0, 3, 256};
+	size_t f, r;
+
+	for (f = 0; f < sizeof frags / sizeof frags[0]; f++)
+		for (r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
+			dom_doc *want = T_PARSE(host), *doc = T_PARSE(host);
+			lab_buf text = LAB_BUF_INIT, w = LAB_BUF_INIT,
+				got = LAB_BUF_INIT;
+			size_t n = strlen(frags[f]);
+			lab_err err, ref;
+			int rc, rc_ref;
+
+			t_context("fragment %s, room %zu", frags[f], rooms[r]);
+			if (want == NULL || doc == NULL ||
+			    !CHECK_EQ_INT(lab_buf_reserve(&text, rooms[r]),
+					  LAB_OK))
+				goto next;
+			memset(text.data, '<', rooms[r]);
+			text.len = rooms[r];
+			if (!CHECK_EQ_INT(lab_buf_put(&text, frags[f], n),
+					  LAB_OK) ||
+			    !CHECK_EQ_INT(lab_buf_puts(&text, "<junk"), LAB_OK))
+				goto next;
+			rc_ref = parse_into(t_find(dom_doc_element(want), "p"),
+					    NULL, frags[f], &ref);
+			lab_err_clear(&err);
+			rc = dom_parse_into_buf(t_find(dom_doc_element(doc),
+						       "p"),
+						NULL, &text, rooms[r], n, NULL,
+						&err);
+			CHECK_EQ_INT(rc, rc_ref);
+			if (rc != LAB_OK) {
+				CHECK_EQ_INT(err.line, ref.line);
+				CHECK_EQ_INT(err.col, ref.col);
+				CHECK_EQ_STR(err.msg, ref.msg);
+			}
+			if (T_SERIALIZE(dom_doc_node(want), &w) &&
+			    T_SERIALIZE(dom_doc_node(doc), &got))
+				CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
+			/* A fragment outside the buffer is the caller's bug. */
+			CHECK_EQ_INT(dom_parse_into_buf(dom_doc_element(doc),
+							NULL, &text, 1,
+							text.len, NULL, &err),
+				     LAB_EUSAGE);
+next:
+			lab_buf_free(&text);
+			lab_buf_free(&w);
+			lab_buf_free(&got);
+			dom_doc_free(want);
+			dom_doc_free(doc);
+		}
+}
+
 const t_case tests_fragment[] = {
 	{"fragment/uses_ancestor_prefixes", uses_ancestor_prefixes},
 	{"fragment/before_reference", before_reference},
 	{"fragment/mixed_content", mixed_content},
 	{"fragment/failure_leaves_parent", failure_leaves_parent},
 	{"fragment/error_position", error_position},
+	{"fragment/into_buf", into_buf},
 	{NULL, NULL},
 };

@@ -101,6 +101,21 @@ static void create_nodes(void)
 		CHECK_EQ_MEM(v, len, "a\0b<", 4);
 		CHECK(dom_local_name(n) == NULL);
 	}
+	{
+		char *buf = NULL;
+
+		/* Written by the caller after creation, NUL-terminated. */
+		if (CHECK_OK(dom_create_text_buf(doc, 5, &buf, &n, &err),
+			     &err) &&
+		    CHECK(buf != NULL)) {
+			CHECK(dom_node_type(n) == DOM_TEXT);
+			CHECK_EQ_INT(buf[5], '\0');
+			memcpy(buf, "a<b&c", 5);
+			CHECK_EQ_STR(dom_value(n, &len), "a<b&c");
+			CHECK_EQ_INT(len, 5);
+			detached(n);
+		}
+	}
 	if (CHECK_OK(dom_create_cdata(doc, "x]]y", 4, &n, &err), &err))
 		CHECK(dom_node_type(n) == DOM_CDATA);
 	if (CHECK_OK(dom_create_comment(doc, "- c", 3, &n, &err), &err))

@@ -277,6 +277,60 @@ out:
 	free_keys(&k);
 }
 
+/*
+ * The message already carries every ID the sender would draw first
+ * ("Body-1", "TS-1", "X509-1", "ED-1", "EK-1", the last one twice as
+ * EK-2): each new ID must be another (the five are drawn before the tree
+ * changes), no value may appear twice, and the message must still be
+ * received.
+ */
+static void send_avoids_ids(void)
+{
+	static const char text[] =
+		"<soap:Envelope xmlns:soap=\"" SOAP "\" xmlns:wsu=\"" WSU "\">"
+		"<soap:Body><a Id=\"ED-1\"><b wsu:Id=\"TS-1\"/>"
+		"<c ID=\"X509-1\"/><d Id=\"Body-1\"/><e Id=\"EK-1\"/>"
+		"<f Id=\"EK-2\"/></a></soap:Body></soap:Envelope>";
+	static const char *const want[] = {"Body-2", "TS-2", "X509-2", "ED-2",
+					   "EK-3"};
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k) || (doc = T_PARSE_N(text, sizeof text - 1)) == NULL)
+		goto out;
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	if (!CHECK_OK(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o, &err),
+		      &err))
+		goto out;
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		size_t count;
+
+		t_context("%s", want[i]);
+		CHECK(dom_get_by_id(doc, want[i], &count) != NULL);
+		CHECK_EQ_INT(count, 1);
+	}
+	t_context("received");
+	if ((doc = wire(doc)) != NULL)
+		CHECK_OK(wss_receive_doc(doc, k.bob_key, k.alice, &o, &err),
+			 &err);
+	/* The EncryptedData (ED-2) gave way to the content it held. */
+	for (i = 0; doc != NULL && i < 5; i++) {
+		static const char *const after[] = {"Body-2", "TS-2", "X509-2",
+						    "EK-3", "ED-1"};
+		size_t count;
+
+		t_context("%s after receiving", after[i]);
+		dom_get_by_id(doc, after[i], &count);
+		CHECK_EQ_INT(count, 1);
+	}
+out:
+	dom_doc_free(doc);
+	free_keys(&k);
+}
+
 /* ---- forged signatures ---- */
 
 /* A forgery: change a signed message, then expect `reason`. */
@@ -724,6 +778,7 @@ out:
 const t_case tests_wss[] = {
 	{"wss/sign_then_verify", sign_then_verify},
 	{"wss/send_then_receive", send_then_receive},
+	{"wss/send_avoids_ids", send_avoids_ids},
 	{"wss/forged_signatures", forged_signatures},
 	{"wss/stale_and_future", stale_and_future},
 	{"wss/untrusted_certificates", untrusted_certificates},

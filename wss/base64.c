@@ -7,7 +7,13 @@
  * in the alphabet (one OR of the table entries tells), and drops to a
  * character-at-a-time loop only around whitespace and padding, so the
  * common layouts -- one line, or 64/76-column lines -- cost one test per
- * quantum.  Not for: streaming (callers have the whole text node).
+ * quantum.  On x86-64 CPUs with SSSE3 (checked at run time) both
+ * directions first take 12 bytes / 16 characters a turn with byte
+ * shuffles (the method of W. Mula and D. Lemire, "Faster Base64 Encoding
+ * and Decoding Using AVX2 Instructions", 2018); a block holding anything
+ * but the 64 alphabet characters goes to the scalar loops, which keep
+ * every rule and error message.
+ * Not for: streaming (callers have the whole text node).
  */
 #include "wss/base64.h"
 
@@ -15,6 +21,13 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define B64_SSSE3 1
+#include <tmmintrin.h>
+#else
+#define B64_SSSE3 0
+#endif
 
 static const char enc[64] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -28,6 +41,7 @@ static const char enc[64] =
  */
 static char pairs[4096][2];
 static uint32_t sextets[4][256];
+static int have_ssse3; /* the CPU has SSSE3; set once with the tables */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 /* Decoding classes above the 6-bit values: whitespace, '=' and the
@@ -66,30 +80,115 @@ static void make_tables(void)
 			sextets[k][i] = dec[i] < 64
 						? (uint32_t)dec[i] << (18 - 6 * k)
 						: UINT32_C(1) << 31;
+#if B64_SSSE3
+	have_ssse3 = __builtin_cpu_supports("ssse3");
+#endif
 }
 
-int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
+#if B64_SSSE3
+/*
+ * Whole blocks of 12 bytes (16 readable) to 16 characters while
+ * i + 16 <= n; returns the bytes consumed.  Each 3-byte group is spread
+ * over four bytes, its sextets moved into place by two multiplies, then
+ * each sextet offset to its character by a 16-entry table indexed by its
+ * range.
+ */
+__attribute__((target("ssse3"))) static size_t enc_blocks(
+	const unsigned char *in, size_t n, char *o)
 {
-	const unsigned char *in = p;
-	size_t chars, breaks, col = 0, i;
-	char *o;
+	const __m128i lut = _mm_setr_epi8(65, 71, -4, -4, -4, -4, -4, -4, -4,
+					  -4, -4, -4, -19, -16, 0, 0);
+	const __m128i spread = _mm_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8,
+					     7, 10, 9, 11, 10);
+	size_t i;
 
-	if (line_len % 4 != 0)
-		return LAB_EUSAGE;
-	if (n / 3 >= ((size_t)-1 - 16) / 4 / 2)
-		return LAB_ENOMEM;
-	chars = (n / 3 + (n % 3 != 0)) * 4;
-	breaks = line_len != 0 && chars != 0 ? (chars - 1) / line_len : 0;
-	if (lab_buf_reserve(out, chars + breaks) != LAB_OK)
-		return LAB_ENOMEM;
-	o = out->data + out->len;
+	for (i = 0; i + 16 <= n; i += 12, o += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i));
+		__m128i hi, lo, idx;
+
+		v = _mm_shuffle_epi8(v, spread);
+		hi = _mm_mulhi_epu16(_mm_and_si128(v, _mm_set1_epi32(0x0fc0fc00)),
+				     _mm_set1_epi32(0x04000040));
+		lo = _mm_mullo_epi16(_mm_and_si128(v, _mm_set1_epi32(0x003f03f0)),
+				     _mm_set1_epi32(0x01000010));
+		v = _mm_or_si128(hi, lo);
+		/* 0 for A-Z, 1 a-z, 2-11 digits, 12 '+', 13 '/'. */
+		idx = _mm_subs_epu8(v, _mm_set1_epi8(51));
+		idx = _mm_sub_epi8(idx, _mm_cmpgt_epi8(v, _mm_set1_epi8(25)));
+		v = _mm_add_epi8(v, _mm_shuffle_epi8(lut, idx));
+		_mm_storeu_si128((__m128i *)(void *)o, v);
+	}
+	return i;
+}
+
+/*
+ * Blocks of 16 characters to 12 bytes (16 writable at o) while n >= 16
+ * and every character of the block is in the alphabet; returns the
+ * characters consumed.  A character is in it when the table entries for
+ * its low and its high nibble share no bit.
+ */
+__attribute__((target("ssse3"))) static size_t dec_blocks(
+	const unsigned char *in, size_t n, unsigned char *o)
+{
+	const __m128i lut_lo = _mm_setr_epi8(0x15, 0x11, 0x11, 0x11, 0x11,
+					     0x11, 0x11, 0x11, 0x11, 0x11,
+					     0x13, 0x1a, 0x1b, 0x1b, 0x1b,
+					     0x1a);
+	const __m128i lut_hi = _mm_setr_epi8(0x10, 0x10, 0x01, 0x02, 0x04,
+					     0x08, 0x04, 0x08, 0x10, 0x10,
+					     0x10, 0x10, 0x10, 0x10, 0x10,
+					     0x10);
+	const __m128i lut_roll = _mm_setr_epi8(0, 16, 19, 4, -65, -65, -71,
+					       -71, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m128i pack = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13,
+					   12, -1, -1, -1, -1);
+	const __m128i m2f = _mm_set1_epi8(0x2f);
+	size_t i;
+
+	for (i = 0; i + 16 <= n; i += 16, o += 12) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i));
+		__m128i hin = _mm_and_si128(_mm_srli_epi32(v, 4), m2f);
+		__m128i lo = _mm_shuffle_epi8(lut_lo, _mm_and_si128(v, m2f));
+		__m128i hi = _mm_shuffle_epi8(lut_hi, hin);
+
+		if (_mm_movemask_epi8(_mm_cmpgt_epi8(
+			    _mm_and_si128(lo, hi), _mm_setzero_si128())) != 0)
+			break;
+		v = _mm_add_epi8(v, _mm_shuffle_epi8(
+					    lut_roll,
+					    _mm_add_epi8(_mm_cmpeq_epi8(v, m2f),
+							 hin)));
+		/* Four sextets to one 24-bit value per 32-bit lane, then its
+		 * three bytes in order. */
+		v = _mm_maddubs_epi16(v, _mm_set1_epi32(0x01400140));
+		v = _mm_madd_epi16(v, _mm_set1_epi32(0x00011000));
+		_mm_storeu_si128((__m128i *)(void *)o, _mm_shuffle_epi8(v, pack));
+	}
+	return i;
+}
+#endif
+
+/* The encoding of in[0..n) at o, no NUL; the end, or NULL when the
+ * tables cannot be made. */
+static char *encode_at(const unsigned char *in, size_t n, size_t line_len,
+		       char *o)
+{
+	size_t col = 0, i;
+
 	/* Without line breaks (what the pipeline writes), no column test. */
 	if (line_len == 0 && n >= 3 &&
 	    pthread_once(&tables_once, make_tables) != 0)
-		return LAB_ENOMEM;
+		return NULL;
+	i = 0;
+#if B64_SSSE3
+	if (line_len == 0 && n >= 16 && have_ssse3) {
+		i = enc_blocks(in, n, o);
+		o += i / 3 * 4;
+	}
+#endif
 	/* Two quanta a turn from one 8-byte load (its top six bytes, in
 	 * big-endian order whatever the host's), four pair lookups. */
-	for (i = 0; line_len == 0 && i + 8 <= n; i += 6) {
+	for (; line_len == 0 && i + 8 <= n; i += 6) {
 		uint64_t v;
 
 		memcpy(&v, in + i, 8);
@@ -137,6 +236,35 @@ int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
 		o[3] = '=';
 		o += 4;
 	}
+	return o;
+}
+
+size_t wss_base64_len(size_t n)
+{
+	return (n / 3 + (n % 3 != 0)) * 4;
+}
+
+int wss_base64_encode_to(const void *p, size_t n, char *o)
+{
+	return encode_at(p, n, 0, o) != NULL ? LAB_OK : LAB_ENOMEM;
+}
+
+int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
+{
+	size_t chars, breaks;
+	char *o;
+
+	if (line_len % 4 != 0)
+		return LAB_EUSAGE;
+	if (n / 3 >= ((size_t)-1 - 16) / 4 / 2)
+		return LAB_ENOMEM;
+	chars = wss_base64_len(n);
+	breaks = line_len != 0 && chars != 0 ? (chars - 1) / line_len : 0;
+	if (lab_buf_reserve(out, chars + breaks) != LAB_OK)
+		return LAB_ENOMEM;
+	o = encode_at(p, n, line_len, out->data + out->len);
+	if (o == NULL)
+		return LAB_ENOMEM;
 	out->len = (size_t)(o - out->data);
 	out->data[out->len] = '\0';
 	return LAB_OK;
@@ -160,8 +288,9 @@ int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
 	unsigned eqs = 0;  /* '=' seen */
 	unsigned char *o;
 
-	/* Every 4 input characters give at most 3 bytes. */
-	if (lab_buf_reserve(out, n / 4 * 3) != LAB_OK)
+	/* Every 4 input characters give at most 3 bytes; 4 more for the
+	 * 16-byte stores of 12. */
+	if (lab_buf_reserve(out, n / 4 * 3 + 4) != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM,
 				"out of memory decoding base64");
 	if (pthread_once(&tables_once, make_tables) != 0)
@@ -170,8 +299,16 @@ int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
 	while (i < n) {
 		unsigned v;
 
-		/* The common case in a loop of its own: whole quanta, two a
-		 * turn while both are clean, then one. */
+		/* The common case in a loop of its own: whole quanta, four
+		 * (SSSE3) or two a turn while all are clean, then one. */
+#if B64_SSSE3
+		if (have_ssse3 && q == 0 && eqs == 0) {
+			size_t k = dec_blocks(in + i, n - i, o);
+
+			o += k / 4 * 3;
+			i += k;
+		}
+#endif
 		while (q == 0 && eqs == 0 && n - i >= 8) {
 			uint32_t w = sextets[0][in[i]] | sextets[1][in[i + 1]] |
 				     sextets[2][in[i + 2]] |

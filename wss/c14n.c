@@ -18,6 +18,8 @@
  */
 #include "wss/c14n.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,11 +32,23 @@ enum { OUT_BUF = 16384 };
 typedef struct ns_stack {
 	dom_nsdecl *items;
 	size_t len, cap;
+	unsigned long ver; /* changes with every push and every pop */
 } ns_stack;
+
+/* A prefix's binding in scope and the one rendered above, as found at
+ * the two stacks' versions sv and rv. */
+typedef struct ns_memo {
+	const char *prefix;
+	unsigned long sv, rv;
+	const char *in_scope, *above;
+} ns_memo;
+
+enum { NS_MEMO = 8 };
 
 typedef struct frame {
 	size_t scope_len;    /* scope.len before the element's declarations */
 	size_t rendered_len; /* rendered.len before what it rendered */
+	const char *prefix, *local; /* the element's name, for its end tag */
 } frame;
 
 typedef struct c14n {
@@ -57,6 +71,9 @@ typedef struct c14n {
 	size_t cap_cand, cap_ns, cap_attr;
 	const char *xml_prefix;
 	const char *xml_ns;
+	/* Siblings without declarations ask the same two questions about
+	 * the same prefixes: their answers, kept while the stacks stand. */
+	ns_memo memo[NS_MEMO];
 	lab_buf *content;        /* wss_c14n_tee's copy of top's content */
 	int capturing;           /* between top's start and end tags */
 	char buf[OUT_BUF];
@@ -156,14 +173,45 @@ static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 	}
 }
 
-/* Names are interned: their length is stored with them. */
-static void put_name(c14n *c, const char *prefix, const char *local)
+/* Names are interned: their length is stored with them.  `lead` goes
+ * before the name and `tail` after it (each a few bytes, or none): one
+ * room check for the common case. */
+/* Inlined so that the short copies of constant length become stores. */
+static inline __attribute__((always_inline)) void put_name3(
+	c14n *c, const char *lead, size_t nlead, const char *prefix,
+	const char *local, const char *tail, size_t ntail)
 {
+	size_t pl = prefix != NULL ? dom_names_len(prefix) : 0;
+	size_t ll = dom_names_len(local);
+
+	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
+		char *o = c->buf + c->len;
+
+		memcpy(o, lead, nlead);
+		o += nlead;
+		if (prefix != NULL) {
+			memcpy(o, prefix, pl);
+			o[pl] = ':';
+			o += pl + 1;
+		}
+		memcpy(o, local, ll);
+		o += ll;
+		memcpy(o, tail, ntail);
+		c->len = (size_t)(o + ntail - c->buf);
+		return;
+	}
+	put(c, lead, nlead);
 	if (prefix != NULL) {
-		put(c, prefix, dom_names_len(prefix));
+		put(c, prefix, pl);
 		put(c, ":", 1);
 	}
-	put(c, local, dom_names_len(local));
+	put(c, local, ll);
+	put(c, tail, ntail);
+}
+
+static void put_name(c14n *c, const char *prefix, const char *local)
+{
+	put_name3(c, "", 0, prefix, local, "", 0);
 }
 
 /* ---- namespace stacks ---- */
@@ -182,6 +230,7 @@ static int push(ns_stack *s, const char *prefix, const char *uri)
 	s->items[s->len].prefix = prefix;
 	s->items[s->len].uri = uri;
 	s->len++;
+	s->ver++;
 	return 0;
 }
 
@@ -296,13 +345,13 @@ static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
  * Which declarations el renders, into c->ns_out (sorted), with their
  * values pushed on c->rendered.  `cand` has room for every candidate.
  */
-static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
-			dom_nsdecl *cand, int apex)
+static size_t render_ns(c14n *c, const dom_node *el, const char *prefix,
+			const dom_attr_list *al, dom_nsdecl *cand, int apex)
 {
 	size_t n = 0, k = 0, i;
 
 	if (c->o->exclusive) {
-		candidate(c, cand, &n, dom_prefix(el));
+		candidate(c, cand, &n, prefix);
 		for (i = 0; i < al->count; i++)
 			if (dom_attr_prefix(&al->items[i]) != NULL)
 				candidate(c, cand, &n,
@@ -320,13 +369,23 @@ static size_t render_ns(c14n *c, const dom_node *el, const dom_attr_list *al,
 			candidate(c, cand, &n, d[i].prefix);
 	}
 	for (i = 0; i < n; i++) {
-		const char *in_scope = lookup(&c->scope, cand[i].prefix);
+		const char *p = cand[i].prefix, *in_scope;
+		ns_memo *m = &c->memo[((uintptr_t)p >> 3) % NS_MEMO];
 
+		if (m->prefix != p || m->sv != c->scope.ver ||
+		    m->rv != c->rendered.ver || m->in_scope == NULL) {
+			m->prefix = p;
+			m->sv = c->scope.ver;
+			m->rv = c->rendered.ver;
+			m->in_scope = lookup(&c->scope, p);
+			m->above = lookup(&c->rendered, p);
+		}
+		in_scope = m->in_scope;
 		/* A listed prefix out of scope, or a prefix bound to nothing,
 		 * has no namespace node to render. */
-		if (in_scope[0] == '\0' && cand[i].prefix != NULL)
+		if (in_scope[0] == '\0' && p != NULL)
 			continue;
-		if (in_scope == lookup(&c->rendered, cand[i].prefix))
+		if (in_scope == m->above)
 			continue;
 		cand[i].uri = in_scope;
 		if (push(&c->rendered, cand[i].prefix, in_scope) != 0) {
@@ -398,6 +457,8 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	f = &c->frames[c->nframes++];
 	f->scope_len = c->scope.len;
 	f->rendered_len = c->rendered.len;
+	f->prefix = dom_prefix(el);
+	f->local = dom_local_name(el);
 	decls = dom_ns_decls(el, &nd);
 	for (i = 0; i < nd; i++)
 		if (push(&c->scope, decls[i].prefix, decls[i].uri) != 0) {
@@ -417,15 +478,14 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		nomem(c);
 		goto out;
 	}
-	nns = render_ns(c, el, &al, c->cand, apex);
+	nns = render_ns(c, el, f->prefix, &al, c->cand, apex);
 	for (na = 0; na < al.count; na++)
 		c->attr_out[na] = &al.items[na];
 	if (apex && !c->o->exclusive)
 		na = inherited_xml(c, el, na);
 	sort_attrs(c->attr_out, na);
 
-	put(c, "<", 1);
-	put_name(c, dom_prefix(el), dom_local_name(el));
+	put_name3(c, "<", 1, f->prefix, f->local, "", 0);
 	for (i = 0; i < nns; i++) {
 		const dom_nsdecl *d = c->ns_out[i];
 
@@ -442,9 +502,8 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	for (i = 0; i < na; i++) {
 		const dom_attr *a = c->attr_out[i];
 
-		put(c, " ", 1);
-		put_name(c, dom_attr_prefix(a), dom_attr_local(a));
-		put(c, "=\"", 2);
+		put_name3(c, " ", 1, dom_attr_prefix(a), dom_attr_local(a),
+			  "=\"", 2);
 		put_escaped(c, a->value, a->len, 1);
 		put(c, "\"", 1);
 	}
@@ -465,20 +524,25 @@ static void end_element(c14n *c, const dom_node *el)
 		flush(c);
 		c->capturing = 0;
 	}
-	put(c, "</", 2);
-	put_name(c, dom_prefix(el), dom_local_name(el));
-	put(c, ">", 1);
-	c->scope.len = f->scope_len;
-	c->rendered.len = f->rendered_len;
+	put_name3(c, "</", 2, f->prefix, f->local, ">", 1);
+	if (c->scope.len != f->scope_len) {
+		c->scope.len = f->scope_len;
+		c->scope.ver++;
+	}
+	if (c->rendered.len != f->rendered_len) {
+		c->rendered.len = f->rendered_len;
+		c->rendered.ver++;
+	}
 }
 
-/* Everything but elements; returns 0 when the node is not output. */
-static int leaf(c14n *c, const dom_node *n)
+/* Everything but elements (n is of type `type`); returns 0 when the
+ * node is not output. */
+static int leaf(c14n *c, const dom_node *n, dom_type type)
 {
 	size_t len;
 	const char *v = dom_value(n, &len);
 
-	switch (dom_node_type(n)) {
+	switch (type) {
 	case DOM_TEXT:
 	case DOM_CDATA:
 		put_escaped(c, v, len, 0);
@@ -509,29 +573,31 @@ static void subtree(c14n *c, const dom_node *top)
 	const dom_node *n = top;
 
 	while (c->rc == LAB_OK) {
-		int descend = 0;
+		const dom_node *next = NULL;
 
 		if (n != c->o->exclude) {
-			if (dom_node_type(n) == DOM_ELEMENT) {
+			dom_type type = dom_node_type(n);
+
+			if (type == DOM_ELEMENT) {
 				start_element(c, n, n == top);
-				descend = dom_first_child(n) != NULL;
-				if (!descend)
+				next = dom_first_child(n);
+				if (next == NULL)
 					end_element(c, n);
 			} else {
-				leaf(c, n);
+				leaf(c, n, type);
 			}
 		}
-		if (descend) {
-			n = dom_first_child(n);
+		if (next != NULL) {
+			n = next;
 			continue;
 		}
-		while (n != top && dom_next_sibling(n) == NULL) {
+		while (n != top && (next = dom_next_sibling(n)) == NULL) {
 			n = dom_parent(n);
 			end_element(c, n);
 		}
 		if (n == top)
 			return;
-		n = dom_next_sibling(n);
+		n = next;
 	}
 }
 
@@ -554,7 +620,7 @@ static void document(c14n *c, const dom_node *docnode)
 				   (c->o->with_comments &&
 				    dom_node_type(n) == DOM_COMMENT)))
 			put(c, "\n", 1);
-		if (leaf(c, n) && !after_root)
+		if (leaf(c, n, dom_node_type(n)) && !after_root)
 			put(c, "\n", 1);
 	}
 }
@@ -619,9 +685,11 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	    dom_node_type(top) != DOM_ELEMENT)
 		return lab_fail(err, LAB_EUSAGE,
 				"c14n takes a document or an element");
-	c = dom_calloc(1, sizeof *c);
+	/* Zeroed but for the output buffer (16 KB, per call). */
+	c = dom_malloc(sizeof *c);
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	memset(c, 0, offsetof(c14n, buf));
 	c->o = opts;
 	c->top = top;
 	c->sink = sink;

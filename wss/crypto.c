@@ -755,41 +755,58 @@ out:
 	return rc;
 }
 
-int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
-			 lab_err *err)
+int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
+			    lab_buf *b, size_t at, size_t *off, lab_err *err)
 {
 	EVP_CIPHER_CTX *x = NULL;
-	size_t n = b->len, iv, total;
+	size_t n = b->len - at, iv, total;
 	unsigned char *dst;
 	int rc;
 
+	*off = 0;
 	if (!is_cipher(c))
 		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	if (at > b->len)
+		return lab_fail(err, LAB_EUSAGE, "plaintext is not in the buffer");
 	if (n > (size_t)-1 / 2)
 		return nomem(err);
 	iv = c == WSS_AES256_GCM ? GCM_IV : BLOCK;
 	total = c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
 				    : BLOCK + (n / BLOCK + 1) * BLOCK;
+	/* The octets start at *off: the IV right before the plaintext, or,
+	 * without room for it there, at the start with the plaintext moved
+	 * up once.  The cipher then runs over the plaintext where it lies
+	 * (OpenSSL allows in == out). */
+	*off = at >= iv ? at - iv : 0;
 	x = EVP_CIPHER_CTX_new();
-	if (x == NULL || lab_buf_reserve(b, total - n) != LAB_OK) {
+	if (x == NULL || lab_buf_reserve(b, *off + total - b->len) != LAB_OK) {
 		rc = nomem(err);
 		goto out;
 	}
-	/* The IV goes first: the plaintext moves up once, then the cipher
-	 * runs over it where it lies (OpenSSL allows in == out). */
-	dst = (unsigned char *)b->data;
-	memmove(dst + iv, dst, n);
+	dst = (unsigned char *)b->data + *off;
+	if (at < iv)
+		memmove(dst + iv, b->data + at, n);
 	if (c == WSS_AES256_GCM)
 		rc = gcm_encrypt(x, key, dst + iv, n, dst, err);
 	else
 		rc = cbc_encrypt(x, key, dst + iv, n, dst, err);
-	b->len = rc == LAB_OK ? total : 0;
-	if (rc != LAB_OK)
-		OPENSSL_cleanse(dst, total);
+	b->len = rc == LAB_OK ? *off + total : 0;
+	if (rc != LAB_OK) {
+		OPENSSL_cleanse(b->data, *off + total);
+		*off = 0;
+	}
 	b->data[b->len] = '\0';
 out:
 	EVP_CIPHER_CTX_free(x);
 	return rc;
+}
+
+int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
+			 lab_err *err)
+{
+	size_t off;
+
+	return wss_encrypt_in_place_at(c, key, b, 0, &off, err);
 }
 
 /* Each returns 1 when the data decrypts and authenticates (GCM) or

@@ -132,6 +132,16 @@ int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
 int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
 			 lab_err *err);
 /*
+ * The same for a plaintext at b->data[at .. b->len), after `at` bytes the
+ * caller has no more use for: the octets are left at b->data[*off ..
+ * b->len).  With at >= WSS_IV_ROOM the IV takes the bytes just before
+ * the plaintext, which never moves; with less room the plaintext moves up
+ * once, as in wss_encrypt_in_place.
+ */
+enum { WSS_IV_ROOM = 16 }; /* the longest IV of any cipher */
+int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
+			    lab_buf *b, size_t at, size_t *off, lab_err *err);
+/*
  * Appends the plaintext of ct[0..n).  Every failure on the data -- short
  * input, bad tag, bad padding -- is the same LAB_ESECURITY "decryption
  * failed", and leaves out->len unchanged with no plaintext in out's

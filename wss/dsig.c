@@ -110,11 +110,17 @@ static int sign_signed_info(const dom_node *si, dom_node *sv,
 int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 	     time_t now, unsigned ttl, lab_err *err)
 {
+	static const char *const bases[] = {"Body", "X509", "TS"};
 	char body_id[64], bst_id[64], ts_id[64];
 	dom_node *sig, *si, *sv, *ts;
 	int rc;
 
-	rc = wss_ensure_id(m, m->body, "Body", body_id, sizeof body_id, err);
+	/* Each change below would otherwise cost the next ID a rebuild of
+	 * the ID index. */
+	rc = wss_draw_ids(m, bases, sizeof bases / sizeof bases[0], err);
+	if (rc == LAB_OK)
+		rc = wss_ensure_id(m, m->body, "Body", body_id, sizeof body_id,
+				   err);
 	if (rc == LAB_OK)
 		rc = wss_bst_add(m, cert, bst_id, sizeof bst_id, err);
 	if (rc == LAB_OK)

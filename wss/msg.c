@@ -83,16 +83,24 @@ int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
 	return rc;
 }
 
+/* Encoded straight into the text node's own storage: a CipherValue is
+ * the largest text of a message, not worth a second copy. */
 int wss_add_b64(dom_node *el, const void *p, size_t n, lab_err *err)
 {
-	lab_buf b64 = LAB_BUF_INIT;
-	int rc = wss_base64_encode(p, n, 0, &b64);
+	dom_node *t;
+	char *buf;
+	int rc;
 
-	if (rc != LAB_OK)
+	if (n / 3 >= ((size_t)-1) / 4 / 2)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = dom_create_text_buf(dom_node_doc(el), wss_base64_len(n), &buf, &t,
+				 err);
+	if (rc == LAB_OK && wss_base64_encode_to(p, n, buf) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	else
-		rc = wss_add_text(el, b64.data, b64.len, err);
-	lab_buf_free(&b64);
+	if (rc == LAB_OK)
+		rc = dom_append(el, t, err);
+	if (rc != LAB_OK && t != NULL)
+		dom_node_free(t);
 	return rc;
 }
 
@@ -144,6 +152,49 @@ int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,
 			return LAB_OK;
 	}
 	return lab_fail(err, LAB_EUSAGE, "no free ID for '%s'", base);
+}
+
+int wss_draw_ids(wss_msg *m, const char *const *bases, size_t n,
+		 lab_err *err)
+{
+	size_t i, j;
+	int rc = LAB_OK;
+
+	for (i = 0; i < n && rc == LAB_OK; i++) {
+		for (j = 0; j < m->ndrawn; j++)
+			if (m->drawn[j].base != NULL &&
+			    strcmp(m->drawn[j].base, bases[i]) == 0)
+				break;
+		if (j < m->ndrawn)
+			continue;
+		if (m->ndrawn == WSS_DRAWN_MAX || strchr(bases[i], '-') != NULL)
+			return lab_fail(err, LAB_EUSAGE,
+					"cannot draw an ID for '%s' ahead",
+					bases[i]);
+		rc = wss_new_id(m->doc, bases[i], m->drawn[m->ndrawn].id,
+				sizeof m->drawn[m->ndrawn].id, err);
+		if (rc == LAB_OK)
+			m->drawn[m->ndrawn++].base = bases[i];
+	}
+	return rc;
+}
+
+int wss_msg_new_id(wss_msg *m, const char *base, char *out, size_t cap,
+		   lab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < m->ndrawn; i++) {
+		if (m->drawn[i].base == NULL ||
+		    strcmp(m->drawn[i].base, base) != 0)
+			continue;
+		if (strlen(m->drawn[i].id) >= cap)
+			break;
+		memcpy(out, m->drawn[i].id, strlen(m->drawn[i].id) + 1);
+		m->drawn[i].base = NULL;
+		return LAB_OK;
+	}
+	return wss_new_id(m->doc, base, out, cap, err);
 }
 
 int wss_resolve(dom_doc *doc, const char *uri, dom_node **out, lab_err *err)

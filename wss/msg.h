@@ -12,6 +12,8 @@
 
 struct wss_attachment;
 
+enum { WSS_ID_CAP = 32, WSS_DRAWN_MAX = 5 };
+
 typedef struct wss_msg {
 	dom_doc *doc;
 	wss_names n;
@@ -20,12 +22,22 @@ typedef struct wss_msg {
 	dom_node *body;
 	dom_node *security; /* NULL until there is one */
 	/* Sending: when the caller sets it, signing leaves here the exc-c14n
-	 * of the Body's content (digested anyway), which encryption then
-	 * takes as its plaintext instead of serializing the content again. */
+	 * of the Body's content (digested anyway), after the content_at
+	 * bytes it already holds, which encryption then takes as its
+	 * plaintext instead of serializing the content again (and can put
+	 * the IV in those bytes instead of moving the plaintext). */
 	lab_buf *content;
+	size_t content_at;
 	/* The message's attachments (wss/attach.h), from wss_opts. */
 	const struct wss_attachment *att;
 	size_t natt;
+	/* IDs drawn ahead by wss_draw_ids, each taken once by
+	 * wss_msg_new_id; base NULL once taken. */
+	struct {
+		const char *base;
+		char id[WSS_ID_CAP];
+	} drawn[WSS_DRAWN_MAX];
+	size_t ndrawn;
 } wss_msg;
 
 /*
@@ -67,6 +79,23 @@ int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err);
 /* An ID "base-N" no element of the document carries yet. */
 int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,
 	       lab_err *err);
+
+/*
+ * Draws an ID for each base (at most WSS_DRAWN_MAX in all; a base already
+ * drawn is skipped) before the caller changes the tree, so every draw
+ * reads one build of the document's ID index instead of a rebuild after
+ * each change.  Bases hold no '-', so "base-N" IDs of different bases
+ * never collide.  Sound only while every change made to the tree before
+ * the IDs are taken adds no ID attribute but drawn ones: wss_dsig_sign
+ * and wss_xenc_encrypt set IDs through wss_msg_new_id alone.
+ */
+int wss_draw_ids(wss_msg *m, const char *const *bases, size_t n,
+		 lab_err *err);
+
+/* The ID drawn ahead for base, taken (once); wss_new_id when there is
+ * none. */
+int wss_msg_new_id(wss_msg *m, const char *base, char *out, size_t cap,
+		   lab_err *err);
 
 /* The element a same-document reference "#id" names, refusing anything
  * else (code LAB_ESECURITY): other URI forms, unknown or duplicate IDs. */

@@ -67,22 +67,35 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 }
 
 /* The Body's canonical content, digested while signing, is what gets
- * encrypted: one walk over the Body instead of a c14n and a serialize. */
+ * encrypted: one walk over the Body instead of a c14n and a serialize.
+ * The five IDs are drawn from the untouched tree, one ID index build. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err)
 {
+	static const char *const bases[] = {"Body", "X509", "TS", "ED", "EK"};
 	lab_buf content = LAB_BUF_INIT;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
+	/* Room for the IV in front of the content: encryption in place
+	 * then never moves the plaintext. */
+	if (rc == LAB_OK && lab_buf_reserve(&content, WSS_IV_ROOM) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
 	m.content = &content;
+	m.content_at = content.len;
 	m.att = o->att;
 	m.natt = o->natt;
+	if (rc == LAB_OK)
+		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
+				  err);
 	if (rc == LAB_OK)
 		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 	if (rc == LAB_OK)
 		rc = wss_xenc_encrypt(&m, peer, o->cipher, err);
-	if (content.data != NULL)
+	/* After encryption the buffer holds the ciphertext, encrypted where
+	 * the plaintext was; only a failure can leave plaintext in it. */
+	if (rc != LAB_OK && content.data != NULL)
 		OPENSSL_cleanse(content.data, content.len);
 	lab_buf_free(&content);
 	return rc;

@@ -45,7 +45,7 @@ int wss_ensure_id(wss_msg *m, dom_node *el, const char *base, char *id,
 		memcpy(id, have, strlen(have) + 1);
 		return LAB_OK;
 	}
-	rc = wss_new_id(m->doc, base, id, cap, err);
+	rc = wss_msg_new_id(m, base, id, cap, err);
 	if (rc == LAB_OK)
 		rc = wss_bind(el, "wsu", WSS_NS_WSU, err);
 	if (rc == LAB_OK)

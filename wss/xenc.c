@@ -18,7 +18,8 @@
 
 #include "wss/wsse.h"
 
-enum { MAX_KEY = 32 };
+/* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */
+enum { MAX_KEY = 32, PARSE_ROOM = 512 };
 
 static const char decryption_failed[] = "decryption failed";
 
@@ -34,16 +35,19 @@ static int add_cipher_value(dom_node *parent, const void *p, size_t n,
 }
 
 /* The Body's children serialized one after the other (unless signing
- * left their canonical form in m->content), then removed. */
+ * left their canonical form in m->content, after m->content_at bytes of
+ * room), then removed; *at is where the plaintext starts in *plain. */
 static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
-			lab_err *err)
+			size_t *at, lab_err *err)
 {
 	dom_node *c;
 
 	*plain = pt;
-	if (m->content != NULL && m->content->len > 0)
+	*at = 0;
+	if (m->content != NULL && m->content->len > m->content_at) {
 		*plain = m->content;
-	else
+		*at = m->content_at;
+	} else {
 		for (c = dom_first_child(m->body); c != NULL;
 		     c = dom_next_sibling(c)) {
 			int rc = dom_serialize(c, pt, err);
@@ -51,13 +55,14 @@ static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
 			if (rc != LAB_OK)
 				return rc;
 		}
+	}
 	while ((c = dom_first_child(m->body)) != NULL)
 		dom_node_free(c);
 	return LAB_OK;
 }
 
 static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
-			      const char *ek_id, const lab_buf *ct,
+			      const char *ek_id, const char *ct, size_t n,
 			      lab_err *err)
 {
 	dom_node *ed, *ki;
@@ -80,7 +85,7 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 	if (rc == LAB_OK)
 		rc = wss_add_token_ref(ki, ek_id, WSS_EK_TOKEN, err);
 	if (rc == LAB_OK)
-		rc = add_cipher_value(ed, ct->data, ct->len, err);
+		rc = add_cipher_value(ed, ct, n, err);
 	return rc;
 }
 
@@ -160,24 +165,26 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT;
 	lab_buf *plain = &pt;
-	size_t keylen = wss_cipher_key_len(cipher);
+	size_t keylen = wss_cipher_key_len(cipher), at = 0, off = 0;
 	char ed_id[32], ek_id[32];
 	int rc;
 
 	if (dom_first_child(m->body) == NULL)
 		return lab_fail(err, LAB_EUSAGE, "soap:Body is empty");
-	rc = wss_new_id(m->doc, "ED", ed_id, sizeof ed_id, err);
+	rc = wss_msg_new_id(m, "ED", ed_id, sizeof ed_id, err);
 	if (rc == LAB_OK)
-		rc = wss_new_id(m->doc, "EK", ek_id, sizeof ek_id, err);
+		rc = wss_msg_new_id(m, "EK", ek_id, sizeof ek_id, err);
 	if (rc == LAB_OK)
 		rc = wss_random(key, keylen, err);
 	if (rc == LAB_OK)
-		rc = take_content(m, &pt, &plain, err);
+		rc = take_content(m, &pt, &plain, &at, err);
 	/* The plaintext buffer becomes the ciphertext's. */
 	if (rc == LAB_OK)
-		rc = wss_encrypt_in_place(cipher, key, plain, err);
+		rc = wss_encrypt_in_place_at(cipher, key, plain, at, &off, err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_data(m, cipher, ed_id, ek_id, plain, err);
+		rc = add_encrypted_data(m, cipher, ed_id, ek_id,
+					plain->data + off, plain->len - off,
+					err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_key(m, peer, ek_id, ed_id, key, keylen, err);
 	OPENSSL_cleanse(key, sizeof key);
@@ -269,16 +276,26 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 		return lab_fail(err, LAB_ESECURITY,
 				"data encryption '%s' is not allowed",
 				alg != NULL ? alg : "(none)");
+	/* Room in front of the ciphertext for the start tag of the wrapper
+	 * the plaintext is parsed in, so that it is parsed where it was
+	 * decrypted (dom_parse_into_buf copies when the tag is longer). */
+	if (lab_buf_reserve(&ct, PARSE_ROOM) != LAB_OK) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	ct.len = PARSE_ROOM;
 	rc = cipher_value(m, ed, &ct, err);
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
 	 * decrypted where its ciphertext lies: one buffer, not two. */
-	if (bad || keylen != wss_cipher_key_len(cipher) || ct.data == NULL ||
-	    wss_decrypt_in_place(cipher, key, (unsigned char *)ct.data, ct.len,
-				 &off, &len, &ignored) != LAB_OK ||
-	    dom_parse_into(parent, ed, ct.data + off, len, lim,
-			   &ignored) != LAB_OK) {
+	if (bad || keylen != wss_cipher_key_len(cipher) ||
+	    wss_decrypt_in_place(cipher, key,
+				 (unsigned char *)ct.data + PARSE_ROOM,
+				 ct.len - PARSE_ROOM, &off, &len,
+				 &ignored) != LAB_OK ||
+	    dom_parse_into_buf(parent, ed, &ct, PARSE_ROOM + off, len, lim,
+			       &ignored) != LAB_OK) {
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 		goto out;
 	}
