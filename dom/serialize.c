@@ -73,8 +73,7 @@ static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
 
 /*
  * A name with `lead` before it and `tail` after it (each a few bytes, or
- * none), with one room check while they fit; inlined so that the copies
- * of constant length become stores.
+ * none), with one room check while they fit.
  */
 static inline __attribute__((always_inline)) int put_name3(
 	lab_buf *b, const char *lead, size_t nlead, const char *prefix,
@@ -84,19 +83,11 @@ static inline __attribute__((always_inline)) int put_name3(
 	size_t ll = dom_names_len(local);
 
 	if (nlead + pl + 1 + ll + ntail < b->cap - b->len) {
-		char *o = b->data + b->len;
+		char *o = dom_names_put_qname(b->data + b->len, lead, nlead,
+					      prefix, pl, local, ll, tail,
+					      ntail);
 
-		memcpy(o, lead, nlead);
-		o += nlead;
-		if (prefix != NULL) {
-			memcpy(o, prefix, pl);
-			o[pl] = ':';
-			o += pl + 1;
-		}
-		memcpy(o, local, ll);
-		o += ll;
-		memcpy(o, tail, ntail);
-		b->len = (size_t)(o + ntail - b->data);
+		b->len = (size_t)(o - b->data);
 		return LAB_OK;
 	}
 	if (put(b, lead, nlead) != LAB_OK ||

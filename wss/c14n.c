@@ -176,7 +176,6 @@ static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 /* Names are interned: their length is stored with them.  `lead` goes
  * before the name and `tail` after it (each a few bytes, or none): one
  * room check for the common case. */
-/* Inlined so that the short copies of constant length become stores. */
 static inline __attribute__((always_inline)) void put_name3(
 	c14n *c, const char *lead, size_t nlead, const char *prefix,
 	const char *local, const char *tail, size_t ntail)
@@ -185,19 +184,11 @@ static inline __attribute__((always_inline)) void put_name3(
 	size_t ll = dom_names_len(local);
 
 	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
-		char *o = c->buf + c->len;
+		char *o = dom_names_put_qname(c->buf + c->len, lead, nlead,
+					      prefix, pl, local, ll, tail,
+					      ntail);
 
-		memcpy(o, lead, nlead);
-		o += nlead;
-		if (prefix != NULL) {
-			memcpy(o, prefix, pl);
-			o[pl] = ':';
-			o += pl + 1;
-		}
-		memcpy(o, local, ll);
-		o += ll;
-		memcpy(o, tail, ntail);
-		c->len = (size_t)(o + ntail - c->buf);
+		c->len = (size_t)(o - c->buf);
 		return;
 	}
 	put(c, lead, nlead);
