@@ -109,7 +109,6 @@ static void near_identifiers(void)
 {
 	unsigned char id[3][WSS_SHA1_LEN], key[2][256];
 	wss_token_store *s = NULL;
-	const unsigned char *got;
 	size_t i, len = 0;
 	lab_err err;
 
@@ -125,7 +124,8 @@ static void near_identifiers(void)
 			 &err);
 	}
 	for (i = 0; i < 2; i++) {
-		got = wss_tokens_get(s, id[i], &len);
+		const unsigned char *got = wss_tokens_get(s, id[i], &len);
+
 		if (CHECK(got != NULL))
 			CHECK_EQ_MEM(got, len, key[i], sizeof key[i]);
 	}
