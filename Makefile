@@ -7,6 +7,8 @@
 #   make test VARIANT=x          one variant
 #   make bench                   quick benchmark run into results/
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
+#   make compare CASES='^(tokens|attachment)'  only the cases matching
+#                                an extended regex (ref/pugixml/floor too)
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
 #   make memcheck                the whole test suite under valgrind, every preset
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
@@ -315,14 +317,17 @@ BENCH_VARIANTS := doom2010 xerces best \
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;
-# ICOUNT=1 adds instructions per iteration under callgrind.
+# ICOUNT=1 adds instructions per iteration under callgrind.  CASES=RE runs
+# only the cases whose names (ref:/pugi:/floor: prefix left out) match the
+# extended regular expression RE, in every run alike.
 FULL ?=
 ICOUNT ?=
+CASES ?=
 compare bench:
 	@sh .ci/deps.sh bench
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
-	  ICOUNT=$(ICOUNT) sh harness/compare.sh $(BENCH_VARIANTS)
+	  ICOUNT=$(ICOUNT) CASES='$(CASES)' sh harness/compare.sh $(BENCH_VARIANTS)
 
 # make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
 DATASET ?= quakes-200k

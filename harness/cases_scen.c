@@ -15,8 +15,8 @@
  * own sign and receive are not made: they would cost the same with either
  * store.  The time per request at R is the iteration's time divided by R
  * (the `requests` counter), the mean over requests 1..R: with `list` the
- * k-th lookup compares k identifiers, so the mean grows as (R+1)/2
- * comparisons.
+ * k-th lookup walks all k tokens (their expiry, then their references),
+ * so the mean grows as (R+1)/2 tokens walked.
  *
  * tokens_lookup/<R>: the store's own work in request R, without the
  * crypto that hides it in tokens/<R>.  Setup leaves the store as R-1

@@ -19,6 +19,10 @@
 #   BUILD_DIR   where the variants are built (default build)
 #   QUICK=1     the quick compare `make bench` is: 3 repetitions
 #   FULL=1      adds the full-only datasets (quakes-20m), 10 repetitions
+#   CASES       an extended regular expression: only the cases whose names
+#               match it, without their ref:/pugi:/floor: prefix, run, in
+#               every variant and in ref, pugixml and floor alike (a run
+#               left with no case is skipped); e.g. '^(tokens|attachment)'
 #   ICOUNT=1    also instructions per iteration, callgrind (see icount())
 #   ICOUNT_ITERS  iterations counted per case (default 3)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
@@ -32,6 +36,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 QUICK=${QUICK:-}
 FULL=${FULL:-}
+CASES=${CASES:-}
 ICOUNT=${ICOUNT:-}
 ICOUNT_ITERS=${ICOUNT_ITERS:-3}
 MIN_TIME=${MIN_TIME:-0.1}
@@ -100,8 +105,6 @@ host=$1
 for v in "$@"; do
 	[ "$v" = best ] && host=best
 done
-runs="$* ref pugixml floor"
-nruns=$((n + 3))
 
 # words ARG...: the arguments as one command line a shell reads back the
 # same, each quoted when it holds anything but plain characters.
@@ -118,8 +121,8 @@ words() {
 	printf '%s\n' "$w_line"
 }
 
-# args RUN: the domlab flags that select RUN's cases.
-args() {
+# base RUN: the domlab flags that select RUN's cases before CASES.
+base() {
 	case $1 in
 	# The threads control beside ref's threaded cases, as in every run.
 	ref) echo "--ref --benchmark_filter=^ref:|^threads_control/" ;;
@@ -134,6 +137,32 @@ bin() {
 	case $1 in
 	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab" ;;
 	*) echo "$BUILD_DIR/$1/domlab" ;;
+	esac
+}
+
+# matching RUN: RUN's cases that CASES matches, one per line.  The prefix
+# (ref:, pugi:, floor:) is left out of the match, so one CASES picks the
+# same stages and datasets in every run.
+matching() {
+	# shellcheck disable=SC2046
+	"$(bin "$1")" bench $data $(base "$1") --keys "$keys" \
+		--benchmark_list_tests=true |
+		awk -v re="$CASES" '{ n = $0; sub(/^(ref|pugi|floor):/, "", n) }
+			n ~ re { print }'
+}
+
+# args RUN: the domlab flags that select RUN's cases: base's, or with
+# CASES an anchored list of the cases `matching` lists.
+args() {
+	if [ -z "$CASES" ]; then
+		base "$1"
+		return
+	fi
+	a_pat=$(matching "$1" | paste -sd'|' -)
+	case $1 in
+	ref | pugixml) echo "--ref --benchmark_filter=^($a_pat)\$" ;;
+	floor) echo "--floor --benchmark_filter=^($a_pat)\$" ;;
+	*) echo "--benchmark_filter=^($a_pat)\$" ;;
 	esac
 }
 
@@ -242,6 +271,21 @@ print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
 	done <"$i_dir/cases"
 }
 
+# The runs; with CASES, those left with no case are skipped.
+runs=""
+for r in "$@" ref pugixml floor; do
+	if [ -n "$CASES" ] && [ -z "$(matching "$r")" ]; then
+		echo "[cases] $r: no case matches '$CASES'; skipped"
+		continue
+	fi
+	runs="$runs${runs:+ }$r"
+done
+if [ -z "$runs" ]; then
+	echo "compare: no case matches CASES='$CASES'" >&2
+	exit 1
+fi
+nruns=$(echo "$runs" | wc -w)
+
 : >"$out/commands.tsv"
 k=0
 for r in $runs; do
@@ -260,7 +304,9 @@ echo "[summary] ($(elapsed) s)"
 # shellcheck disable=SC2086
 "$python" harness/summary.py --dir "$out" --commit "$commit" \
 	--mode "$mode" --flags "$data $flags" --elapsed "$(elapsed)" \
-	--plots $runs >"$out/summary.md"
-"$python" harness/findings.py --dir "$out" $runs >"$out/FINDINGS.md"
+	--cases "$CASES" --plots $runs >"$out/summary.md"
+# shellcheck disable=SC2086
+"$python" harness/findings.py --dir "$out" --cases "$CASES" $runs \
+	>"$out/FINDINGS.md"
 ln -sfn "$run" results/latest
 echo "done in $(elapsed) s: $out/summary.md, $out/FINDINGS.md"

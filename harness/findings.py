@@ -13,7 +13,7 @@ comes from anywhere but the run's own JSON.
 Not for: running anything (harness/compare.sh does) or the per-stage
 tables (harness/summary.py).  Standard library only.
 
-    /usr/bin/python3 harness/findings.py --dir results/RUN RUN...
+    /usr/bin/python3 harness/findings.py --dir results/RUN [--cases RE] RUN...
 """
 import argparse
 import os
@@ -24,6 +24,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summary  # noqa: E402  (the JSON and variants.txt readers)
 
 NOT_MEASURED = "not measured in this run"
+
+# What tokens=list runs per lookup (variants/tokens/list.c has the source).
+TOKENS_MODEL = (
+    "tokens=list is Apache Rampart's SimpleTokenStore.getToken() before "
+    "RAMPART-298: tokens never removed; every lookup reads the clock for "
+    "every stored token (processTokenExpiry), then, the reply naming the "
+    "token by a SecurityTokenReference, scans every token without "
+    "stopping, resolving its attached and unattached reference through "
+    "domlab's DOM (first child element, two name comparisons, the URI "
+    "copied without its '#', compared).  Not modelled: the JVM's and "
+    "Axiom's allocation and GC costs.  tokens=hash keys by identifier "
+    "and removes a token once its reply is validated.  A tokens/<R> "
+    "time is the mean over requests 1..R; tokens_lookup/<R> is request "
+    "R's store work alone.")
 
 # The findings, in the order of the 2010 history (DESIGN.md).  old: the
 # historical choice; cases: where the axis shows, the first one the
@@ -59,13 +73,15 @@ FINDINGS = [
      "axis": "tokens", "old": "list", "kind": "tokens",
      "cases": ["tokens/100", "tokens/700"],
      "original": "33 -> 45 ms per request over 600 requests before the "
-                 "fix, flat at about 23 ms after"},
+                 "fix, flat at about 23 ms after",
+     "model": TOKENS_MODEL},
     {"title": "the same token store, its own work per request alone "
               "(store, look up, forget)",
      "axis": "tokens", "old": "list", "kind": "tokens", "per": "iteration",
      "cases": ["tokens_lookup/100", "tokens_lookup/700"],
      "original": "the store's share of the 2010 growth (no separate "
-                 "figure)"},
+                 "figure)",
+     "model": TOKENS_MODEL},
     {"title": "attachments read one byte at a time",
      "axis": "io", "old": "unbuffered",
      "cases": ["attachment/150k", "attachment/4m", "attachment_file/150k",
@@ -144,8 +160,9 @@ def per_request(b, case, per):
 
 def filtered(cmd, cases):
     """The recorded command narrowed to cases, with no output file."""
+    # compare.sh quotes a word with shell metacharacters ('--x=^(a|b)$').
     words = [w for w in cmd.split(" ")
-             if not w.startswith(("--benchmark_out=",
+             if not w.lstrip("'").startswith(("--benchmark_out=",
                                   "--benchmark_out_format=",
                                   "--benchmark_filter="))]
     pat = "|".join(re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", c)
@@ -210,8 +227,21 @@ def ratio_finding(run, f):
     return headline, lines
 
 
+def request_counts(run, variants, prefix):
+    """Every R the run measured <prefix>/<R> at for all the variants."""
+    rs = set()
+    for v in variants:
+        for c in run.rows.get(v, {}):
+            head, _, r = c.rpartition("/")
+            if head == prefix and r.isdigit():
+                rs.add(int(r))
+    return sorted(r for r in rs
+                  if all(run.entry(v, f"{prefix}/{r}") for v in variants))
+
+
 def tokens_finding(run, f):
-    """Time per request at the fewest and the most requests, per choice."""
+    """Time per request at the fewest and the most requests, per choice,
+    then per R: each choice's time per request and old / new."""
     pairs = run.pairs(f["axis"], f["old"])
     if not pairs:
         return NOT_MEASURED, [
@@ -243,9 +273,45 @@ def tokens_finding(run, f):
             f"{NOT_MEASURED}: the pair "
             + ", ".join(f"{o} / {n}" for o, n in pairs)
             + f" ran, but not both {lo} and {hi}."]
-    lines = table(head, rows)
+    lines = [f["model"], ""] if "model" in f else []
+    lines += table(head, rows)
+    lines += per_r_table(run, pairs, lo.rsplit("/", 1)[0], per, unit,
+                         scale)
     lines += commands(run, used, f["cases"])
     return "; ".join(parts), lines
+
+
+def per_r_table(run, pairs, prefix, per, unit, scale):
+    """Every R this run measured, each pair's time per request (and
+    instructions per request when counted) and old / new."""
+    lines = []
+    for old, new in pairs:
+        rs = request_counts(run, (old, new), prefix)
+        if not rs:
+            continue
+        ic = run.icount.get(old) and run.icount.get(new)
+        head = ["R", f"{old} {unit}/request", f"{new} {unit}/request",
+                "old / new"]
+        if ic:
+            head += ["old instr/request", "new instr/request",
+                     "instr old / new"]
+        rows = []
+        for r in rs:
+            c = f"{prefix}/{r}"
+            to = per_request(run.entry(old, c), c, per) / scale
+            tn = per_request(run.entry(new, c), c, per) / scale
+            cells = [f"{r:,}", summary.num(to), summary.num(tn),
+                     summary.ratio(to, tn)]
+            if ic:
+                n = 1 if per == "iteration" else r
+                io, inew = run.icount[old].get(c), run.icount[new].get(c)
+                cells += [summary.num(io / n) if io else "-",
+                          summary.num(inew / n) if inew else "-",
+                          summary.ratio(io, inew)]
+            rows.append(cells)
+        lines += [f"Every R this run measured, {old} against {new}:", ""]
+        lines += table(head, rows)
+    return lines
 
 
 def table(head, rows):
@@ -257,6 +323,7 @@ def table(head, rows):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
+    ap.add_argument("--cases", default="")
     ap.add_argument("runs", nargs="+")
     a = ap.parse_args()
 
@@ -275,6 +342,10 @@ def main():
           "/ old, the part of the old variant's time the choice costs, "
           "which is what the original percentages measure.  summary.md has "
           "every case; results/README.md explains the columns.\n")
+    if a.cases:
+        print(f"This run measured only the cases matching `{a.cases}` "
+              "(CASES): a finding whose cases did not run says "
+              f"\"{NOT_MEASURED}\".\n")
     rows = []
     for f, (headline, _) in zip(FINDINGS, results):
         rows.append([f["title"], f"`{f['axis']}`", f["original"], headline])

@@ -8,7 +8,8 @@ it lays the numbers side by side.  Standard library, plus matplotlib for
 the plots (left out with a note when it is missing).
 
     /usr/bin/python3 harness/summary.py --dir results/RUN --commit C \
-        --flags F --elapsed S [--mode M] [--plots] RUN... [ref] [floor]
+        --flags F --elapsed S [--mode M] [--cases RE] [--plots] RUN...
+        [ref] [floor]
 
 A RUN is a variant name (RUN.json, RUN.icount.tsv when counted); `ref:`
 cases in any file are the reference, `pugi:` cases the pugixml peer
@@ -253,6 +254,10 @@ def header(run, a):
     print(f"- commit: {a.commit}; data seed {ctx.get('data_seed', '?')}")
     print(f"- mode: {a.mode}; flags: `{a.flags.strip()}`; "
           f"malloc: {ctx.get('malloc', '?')}")
+    if a.cases:
+        print(f"- cases: only those matching `{a.cases}` (CASES; the "
+              "ref:, pugi: and floor: prefixes left out of the match): "
+              "a table whose cases did not run is empty or missing")
     icount = ("yes (callgrind, instructions per iteration)"
               if run.has_icount() else "no (make compare ICOUNT=1)")
     print(f"- instruction counts: {icount}")
@@ -649,6 +654,7 @@ def main():
     ap.add_argument("--flags", required=True)
     ap.add_argument("--elapsed", required=True)
     ap.add_argument("--mode", default="-")
+    ap.add_argument("--cases", default="")
     ap.add_argument("--plots", action="store_true")
     ap.add_argument("runs", nargs="+")
     a = ap.parse_args()

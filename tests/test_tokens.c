@@ -100,6 +100,39 @@ static void key_material_bounded(void)
 	wss_tokens_free(s);
 }
 
+/*
+ * Identifiers that differ in their last byte alone: list compares them
+ * as the text of a reference, hash by bytes; both must tell them apart,
+ * and find nothing for a third one that differs there too.
+ */
+static void near_identifiers(void)
+{
+	unsigned char id[3][WSS_SHA1_LEN], key[2][256];
+	wss_token_store *s = NULL;
+	size_t i, len = 0;
+	lab_err err;
+
+	if (!CHECK_OK(wss_tokens_new(&s, &err), &err))
+		return;
+	for (i = 0; i < 3; i++) {
+		memset(id[i], 0xab, WSS_SHA1_LEN);
+		id[i][WSS_SHA1_LEN - 1] = (unsigned char)(0x0f + 16 * i);
+	}
+	for (i = 0; i < 2; i++) {
+		memset(key[i], (int)(i + 1), sizeof key[i]);
+		CHECK_OK(wss_tokens_put(s, id[i], key[i], sizeof key[i], &err),
+			 &err);
+	}
+	for (i = 0; i < 2; i++) {
+		const unsigned char *got = wss_tokens_get(s, id[i], &len);
+
+		if (CHECK(got != NULL))
+			CHECK_EQ_MEM(got, len, key[i], sizeof key[i]);
+	}
+	CHECK(wss_tokens_get(s, id[2], &len) == NULL);
+	wss_tokens_free(s);
+}
+
 /* Looks token i up, counts it when its own key comes back, marks done. */
 static size_t reply(wss_token_store *s, size_t i)
 {
@@ -155,6 +188,7 @@ const t_case tests_tokens[] = {
 	{"tokens/store_and_find", store_and_find},
 	{"tokens/done_forgets_on_hash_only", done_forgets_on_hash_only},
 	{"tokens/key_material_bounded", key_material_bounded},
+	{"tokens/near_identifiers", near_identifiers},
 	{"tokens/many_requests", many_requests},
 	{NULL, NULL},
 };

@@ -7,17 +7,29 @@
  * under the key's SHA-1 identifier (the EncryptedKeySHA1 a reply names
  * it by), and looks it up when the reply arrives.
  *
- *   list  appends every token, never removes one, and finds one by
- *         comparing identifiers from the oldest on: Rampart's token store
- *         before RAMPART-298, where each request was slower than the last;
+ *   list  appends every token, never removes one, and finds one the way
+ *         Apache Rampart's SimpleTokenStore.getToken() did before
+ *         RAMPART-298 (variants/tokens/list.c cites the source): every
+ *         lookup first compares every stored token's expiry with the
+ *         clock (a clock read per token), then, the reply naming the
+ *         token by a SecurityTokenReference rather than by the token's
+ *         own id, scans all tokens without stopping at the match,
+ *         resolving each token's attached and unattached reference
+ *         through the DOM (first child element, two name comparisons,
+ *         the URI attribute copied without its '#', compared).  Each
+ *         token keeps those two references as small elements of a
+ *         document the store owns.  Not modelled: the JVM's and Axiom's
+ *         allocation and GC costs, nor how often Rampart's callback
+ *         handler called getToken per reply (once here);
  *   hash  keys tokens by identifier and drops a token once its reply is
- *         validated (wss_tokens_done).
+ *         validated (wss_tokens_done); no expiry, no references.
  *
  * A store belongs to one client object and is not a process global:
  * nothing is shared, so nothing is locked; one thread uses a store at a
  * time.  Both choices find the same key for the same identifier while the
  * token is outstanding.  Not for: deciding whether a reply is valid (the
- * pipeline does that) or expiring tokens by time.
+ * pipeline does that) or removing tokens by time (list marks expired
+ * ones, as the Java did, and still returns them).
  */
 #ifndef WSS_TOKENS_H
 #define WSS_TOKENS_H
@@ -47,8 +59,9 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 		   const unsigned char *key, size_t key_len, lab_err *err);
 
 /* The key material stored under id, valid until the next put, done or
- * free on this store; NULL when there is none. */
-const unsigned char *wss_tokens_get(const wss_token_store *s,
+ * free on this store; NULL when there is none.  Not const: list marks
+ * the tokens past their lifetime as it walks them, as the Java did. */
+const unsigned char *wss_tokens_get(wss_token_store *s,
 				    const unsigned char id[WSS_SHA1_LEN],
 				    size_t *key_len);
 

@@ -134,7 +134,7 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 	return LAB_OK;
 }
 
-const unsigned char *wss_tokens_get(const wss_token_store *s,
+const unsigned char *wss_tokens_get(wss_token_store *s,
 				    const unsigned char id[WSS_SHA1_LEN],
 				    size_t *key_len)
 {
