@@ -58,6 +58,16 @@ void wss_tokens_free(wss_token_store *s);
 int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 		   const unsigned char *key, size_t key_len, lab_err *err);
 
+/* Put's check of key_len, one message for both choices. */
+static inline int wss_tokens_check_key_len(size_t key_len, lab_err *err)
+{
+	if (key_len > WSS_TOKEN_KEY_MAX)
+		return lab_fail(err, LAB_EUSAGE,
+				"token key material of %zu bytes is over %d",
+				key_len, WSS_TOKEN_KEY_MAX);
+	return LAB_OK;
+}
+
 /* The key material stored under id, valid until the next put, done or
  * free on this store; NULL when there is none.  Not const: list marks
  * the tokens past their lifetime as it walks them, as the Java did. */

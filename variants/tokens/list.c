@@ -187,10 +187,9 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 	entry *e;
 	int rc;
 
-	if (key_len > WSS_TOKEN_KEY_MAX)
-		return lab_fail(err, LAB_EUSAGE,
-				"token key material of %zu bytes is over %d",
-				key_len, WSS_TOKEN_KEY_MAX);
+	rc = wss_tokens_check_key_len(key_len, err);
+	if (rc != LAB_OK)
+		return rc;
 	if (s->n == s->cap) {
 		size_t cap = s->cap != 0 ? s->cap * 2 : 16;
 		entry **items = dom_realloc(s->items, cap * sizeof *items);
