@@ -269,7 +269,7 @@ int lab_scen_run_tokens(void *ctx, lab_err *err)
 	for (i = 0; rc == LAB_OK && i < c->requests; i++)
 		rc = request(c, store, err);
 	if (rc == LAB_OK)
-		c->sink += wss_tokens_count(store);
+		c->sink += wss_tokens_count(store) + wss_tokens_expired(store);
 	wss_tokens_free(store);
 	return rc;
 }
@@ -357,7 +357,7 @@ int lab_scen_run_lookup(void *ctx, lab_err *err)
 				"the reply names a token the client does not "
 				"hold");
 	wss_tokens_done(c->store, id);
-	c->sink += wss_tokens_count(c->store);
+	c->sink += wss_tokens_count(c->store) + wss_tokens_expired(c->store);
 	return LAB_OK;
 }
 

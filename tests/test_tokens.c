@@ -50,6 +50,8 @@ static void store_and_find(void)
 		if (CHECK(got != NULL))
 			CHECK_EQ_MEM(got, len, key, i * 100);
 	}
+	/* Put just now, all three are well within their lifetime. */
+	CHECK_EQ_INT(wss_tokens_expired(s), 0);
 	token(99, other, key);
 	CHECK(wss_tokens_get(s, other, &len) == NULL);
 	/* done on an unknown id changes nothing. */

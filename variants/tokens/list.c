@@ -8,8 +8,9 @@
  * What is modelled, per lookup (wss_tokens_get):
  *   - processTokenExpiry(): every stored token, oldest first, has its
  *     expiry compared against the clock, one clock read per token as
- *     System.currentTimeMillis() was; a token past its expiry is marked
- *     expired (it is still returned, as getToken returned it);
+ *     System.currentTimeMillis() was; where the Java set a token past its
+ *     expiry to Token.EXPIRED, this counts it (wss_tokens_expired) and
+ *     still returns it, as getToken returned it;
  *   - the reply names the token by a SecurityTokenReference (a WSS 1.1
  *     reply does), not by the token's own id, so the Hashtable probe by id
  *     misses and getToken scans ALL tokens without stopping at a match;
@@ -57,8 +58,6 @@ enum { REF_LEN = 3 + 2 * WSS_SHA1_LEN };
 
 typedef struct entry {
 	long long expires_ms;
-	int expired;   /* Token.EXPIRED: what getValidTokens() filtered on;
-			* this API has no such call, so nothing reads it */
 	dom_node *attached, *unattached;   /* SecurityTokenReferences */
 	size_t key_len;
 	unsigned char key[];
@@ -69,6 +68,7 @@ struct wss_token_store {
 	const char *wsse, *reference; /* interned: Reference.TOKEN */
 	entry **items;
 	size_t n, cap;
+	size_t expired;               /* wss_tokens_expired() */
 };
 
 /* System.currentTimeMillis(). */
@@ -204,7 +204,6 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 	if (e == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory storing a token");
 	e->expires_ms = now_ms() + LIFETIME_MS;
-	e->expired = 0;
 	e->key_len = key_len;
 	if (key_len > 0)
 		memcpy(e->key, key, key_len);
@@ -282,12 +281,10 @@ const unsigned char *wss_tokens_get(wss_token_store *s,
 	entry *found = NULL;
 	size_t i;
 
-	for (i = 0; i < s->n; i++) {
-		entry *e = s->items[i];
-
-		if (e->expires_ms < now_ms())
-			e->expired = 1;
-	}
+	s->expired = 0;
+	for (i = 0; i < s->n; i++)
+		if (s->items[i]->expires_ms < now_ms())
+			s->expired++;
 	ref_name(id, want);
 	for (i = 0; i < s->n; i++) {
 		entry *e = s->items[i];
@@ -312,4 +309,9 @@ void wss_tokens_done(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN])
 size_t wss_tokens_count(const wss_token_store *s)
 {
 	return s->n;
+}
+
+size_t wss_tokens_expired(const wss_token_store *s)
+{
+	return s->expired;
 }
