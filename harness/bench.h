@@ -50,6 +50,17 @@ typedef struct lab_case_data {
 	const char *keys;  /* folder of alice's and bob's PEM files */
 } lab_case_data;
 
+/* The PEM files under a case's keys folder: alice's (key, cert) and
+ * bob's (peer_key, peer_cert). */
+typedef struct lab_case_keys {
+	char key[512], cert[512], peer_key[512], peer_cert[512];
+} lab_case_keys;
+
+/* Fills k from d->keys (harness/case_keys.c); a folder too long for
+ * them is LAB_EUSAGE. */
+int lab_case_key_paths(const lab_case_data *d, lab_case_keys *k,
+		       lab_err *err);
+
 /* What a case reports besides time and memory; 0 = none.  Asked once,
  * after the case's first run. */
 typedef struct lab_case_info {

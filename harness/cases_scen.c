@@ -60,7 +60,7 @@ static const char att_id[] = "attachment-1@domlab";
 
 typedef struct scen_ctx {
 	const lab_case_data *d;
-	char key[512], cert[512], peer_key[512], peer_cert[512];
+	lab_case_keys k;
 	size_t requests;   /* tokens*: R */
 	/* tokens_lookup: the store, the count setup left in it, the R
 	 * tokens' identifiers and the key material they all carry */
@@ -101,12 +101,7 @@ static int new_ctx(scen_ctx **out, const lab_case_data *d, lab_err *err)
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	c->d = d;
-	snprintf(c->key, sizeof c->key, "%s/alice.key.pem", d->keys);
-	snprintf(c->cert, sizeof c->cert, "%s/alice.cert.pem", d->keys);
-	snprintf(c->peer_key, sizeof c->peer_key, "%s/bob.key.pem", d->keys);
-	snprintf(c->peer_cert, sizeof c->peer_cert, "%s/bob.cert.pem",
-		 d->keys);
-	return LAB_OK;
+	return lab_case_key_paths(d, &c->k, err);
 }
 
 /* ---- tokens ---- */
@@ -143,7 +138,7 @@ static int key_token(dom_doc *doc, lab_buf *wrapped,
 static int client_send(const scen_ctx *c, wss_token_store *store,
 		       lab_buf *wire, lab_err *err)
 {
-	wss_key_paths paths = {c->key, c->cert, c->peer_cert, NULL};
+	wss_key_paths paths = {c->k.key, c->k.cert, c->k.peer_cert, NULL};
 	unsigned char id[WSS_SHA1_LEN];
 	lab_buf wrapped = LAB_BUF_INIT;
 	void *handle = NULL;
@@ -179,7 +174,7 @@ static int service_receive(const scen_ctx *c, const lab_buf *wire,
 			   lab_buf *wrapped, unsigned char id[WSS_SHA1_LEN],
 			   lab_err *err)
 {
-	wss_key_paths paths = {c->peer_key, NULL, NULL, c->cert};
+	wss_key_paths paths = {c->k.peer_key, NULL, NULL, c->k.cert};
 	void *handle = NULL;
 	dom_doc *doc = NULL;
 	wss_keyset ks;
@@ -377,7 +372,7 @@ int lab_scen_lookup_info(void *ctx, lab_case_info *out, lab_err *err)
 /* alice's message: quakes 2 KB sent with the dataset as attachment. */
 static int make_message(scen_ctx *c, lab_err *err)
 {
-	wss_key_paths paths = {c->key, c->cert, c->peer_cert, NULL};
+	wss_key_paths paths = {c->k.key, c->k.cert, c->k.peer_cert, NULL};
 	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 0};
 	wss_attachment a = {att_id, (const unsigned char *)c->d->bytes,
 			    c->d->len};
@@ -418,7 +413,7 @@ static int make_message(scen_ctx *c, lab_err *err)
 /* bob's side, reading the message from fd. */
 static int receive_fd(scen_ctx *c, int fd, lab_err *err)
 {
-	wss_key_paths paths = {c->peer_key, NULL, NULL, c->cert};
+	wss_key_paths paths = {c->k.peer_key, NULL, NULL, c->k.cert};
 	wss_attachment att[WSS_MIME_MAX_PARTS];
 	lab_buf out = LAB_BUF_INIT;
 	wss_multipart mp;

@@ -6,7 +6,6 @@
  * and (when it produces one) serialized.  alice signs, bob receives; the
  * keys are tests/make-keys.sh's.  The table is in cases.c.
  */
-#include <stdio.h>
 #include <time.h>
 
 #include "dom/alloc.h"
@@ -17,7 +16,7 @@
 
 typedef struct wss_ctx {
 	const lab_case_data *d;
-	char key[512], cert[512], peer_key[512], peer_cert[512];
+	lab_case_keys k;
 	lab_buf msg;   /* what run parses: the input, or it signed or sent */
 	dom_doc *doc;  /* c14n: the parsed input */
 	size_t sink;
@@ -52,12 +51,12 @@ static int one_message(const wss_ctx *c, int stage, const char *bytes,
 	opts_now(&o);
 	if (stage == STAGE_SIGN || stage == STAGE_SEND ||
 	    stage == STAGE_ENCRYPT) {
-		paths.key = c->key;
-		paths.cert = c->cert;
-		paths.peer_cert = c->peer_cert;
+		paths.key = c->k.key;
+		paths.cert = c->k.cert;
+		paths.peer_cert = c->k.peer_cert;
 	} else {
-		paths.key = c->peer_key;
-		paths.trust = c->cert;
+		paths.key = c->k.peer_key;
+		paths.trust = c->k.cert;
 	}
 	rc = wss_keys_acquire(&paths, &ks, &handle, err);
 	if (rc == LAB_OK)
@@ -107,21 +106,17 @@ static int setup(void **ctx, const lab_case_data *d, int prepare,
 		 lab_err *err)
 {
 	wss_ctx *c = dom_calloc(1, sizeof *c);
-	int rc = LAB_OK;
+	int rc;
 
 	*ctx = NULL;
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	c->d = d;
-	snprintf(c->key, sizeof c->key, "%s/alice.key.pem", d->keys);
-	snprintf(c->cert, sizeof c->cert, "%s/alice.cert.pem", d->keys);
-	snprintf(c->peer_key, sizeof c->peer_key, "%s/bob.key.pem", d->keys);
-	snprintf(c->peer_cert, sizeof c->peer_cert, "%s/bob.cert.pem",
-		 d->keys);
-	if (prepare < 0) {
+	rc = lab_case_key_paths(d, &c->k, err);
+	if (rc == LAB_OK && prepare < 0) {
 		if (lab_buf_put(&c->msg, d->bytes, d->len) != LAB_OK)
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	} else {
+	} else if (rc == LAB_OK) {
 		rc = one_message(c, prepare, d->bytes, d->len, &c->msg, err);
 	}
 	if (rc != LAB_OK) {
