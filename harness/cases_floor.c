@@ -12,7 +12,6 @@
  * (the floor has no keys axis) and every run reuses the context's
  * buffers, so what is timed is the byte work and the crypto only.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "dom/alloc.h"
@@ -131,23 +130,18 @@ int lab_floor_setup_body(void **ctx, const lab_case_data *d, lab_err *err)
 
 static int load_keys(floor_ctx *c, lab_err *err)
 {
-	char path[512];
-	int rc;
+	lab_case_keys k;
+	int rc = lab_case_key_paths(c->d, &k, err);
 
-	snprintf(path, sizeof path, "%s/alice.key.pem", c->d->keys);
-	rc = wss_privkey_load(path, &c->alice_key, err);
-	if (rc != LAB_OK)
-		return rc;
-	snprintf(path, sizeof path, "%s/alice.cert.pem", c->d->keys);
-	rc = wss_cert_load(path, &c->alice_cert, err);
-	if (rc != LAB_OK)
-		return rc;
-	snprintf(path, sizeof path, "%s/bob.key.pem", c->d->keys);
-	rc = wss_privkey_load(path, &c->bob_key, err);
-	if (rc != LAB_OK)
-		return rc;
-	snprintf(path, sizeof path, "%s/bob.cert.pem", c->d->keys);
-	return wss_cert_load(path, &c->bob_cert, err);
+	if (rc == LAB_OK)
+		rc = wss_privkey_load(k.key, &c->alice_key, err);
+	if (rc == LAB_OK)
+		rc = wss_cert_load(k.cert, &c->alice_cert, err);
+	if (rc == LAB_OK)
+		rc = wss_privkey_load(k.peer_key, &c->bob_key, err);
+	if (rc == LAB_OK)
+		rc = wss_cert_load(k.peer_cert, &c->bob_cert, err);
+	return rc;
 }
 
 /*

@@ -8,14 +8,13 @@
  *
  * Not for: anything domlab's cases do not also measure.
  */
-#include <stdio.h>
 
 #include "dom/alloc.h"
 #include "harness/bench.h"
 #include "harness/ref.h"
 
 typedef struct ref_ctx {
-	char key[512], cert[512], peer_key[512], peer_cert[512];
+	lab_case_keys k;
 	lab_buf msg;   /* what run parses: the input, or what ref signed or sent */
 	xmlDocPtr doc; /* c14n: the parsed input */
 	size_t sink;
@@ -37,12 +36,12 @@ static int one_message(const ref_ctx *c, lab_ref_op op, const char *bytes,
 	o.ttl = BENCH_TTL;
 	if (op == LAB_REF_SIGN || op == LAB_REF_SEND ||
 	    op == LAB_REF_ENCRYPT) {
-		paths.key = c->key;
-		paths.cert = c->cert;
-		paths.peer_cert = c->peer_cert;
+		paths.key = c->k.key;
+		paths.cert = c->k.cert;
+		paths.peer_cert = c->k.peer_cert;
 	} else {
-		paths.key = c->peer_key;
-		paths.trust = c->cert;
+		paths.key = c->k.peer_key;
+		paths.trust = c->k.cert;
 	}
 	return lab_ref_message(op, bytes, len, &paths, &o, out, err);
 }
@@ -64,20 +63,16 @@ static int setup(void **ctx, const lab_case_data *d, int prepare,
 		 lab_err *err)
 {
 	ref_ctx *c = dom_calloc(1, sizeof *c);
-	int rc = LAB_OK;
+	int rc;
 
 	*ctx = NULL;
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	snprintf(c->key, sizeof c->key, "%s/alice.key.pem", d->keys);
-	snprintf(c->cert, sizeof c->cert, "%s/alice.cert.pem", d->keys);
-	snprintf(c->peer_key, sizeof c->peer_key, "%s/bob.key.pem", d->keys);
-	snprintf(c->peer_cert, sizeof c->peer_cert, "%s/bob.cert.pem",
-		 d->keys);
-	if (prepare < 0) {
+	rc = lab_case_key_paths(d, &c->k, err);
+	if (rc == LAB_OK && prepare < 0) {
 		if (lab_buf_put(&c->msg, d->bytes, d->len) != LAB_OK)
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	} else {
+	} else if (rc == LAB_OK) {
 		rc = one_message(c, (lab_ref_op)prepare, d->bytes, d->len, &c->msg, err);
 	}
 	if (rc != LAB_OK) {
