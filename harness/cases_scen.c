@@ -104,6 +104,17 @@ static int new_ctx(scen_ctx **out, const lab_case_data *d, lab_err *err)
 	return lab_case_key_paths(d, &c->k, err);
 }
 
+/* Hands a finished context to the caller, or frees it on failure. */
+static int finish(void **ctx, scen_ctx *c, int rc)
+{
+	if (rc != LAB_OK) {
+		lab_scen_teardown(c);
+		c = NULL;
+	}
+	*ctx = c;
+	return rc;
+}
+
 /* ---- tokens ---- */
 
 /* The wrapped key of the message's EncryptedKey and its SHA-1. */
@@ -245,13 +256,7 @@ int lab_scen_setup_tokens(void **ctx, const lab_case_data *d, lab_err *err)
 	scen_ctx *c;
 	int rc = new_tokens_ctx(&c, d, err);
 
-	*ctx = NULL;
-	if (rc != LAB_OK) {
-		lab_scen_teardown(c);
-		return rc;
-	}
-	*ctx = c;
-	return LAB_OK;
+	return finish(ctx, c, rc);
 }
 
 int lab_scen_run_tokens(void *ctx, lab_err *err)
@@ -308,7 +313,6 @@ int lab_scen_setup_lookup(void **ctx, const lab_case_data *d, lab_err *err)
 	size_t i;
 	int rc = new_tokens_ctx(&c, d, err);
 
-	*ctx = NULL;
 	if (rc == LAB_OK) {
 		c->ids = dom_malloc(c->requests * sizeof *c->ids);
 		if (c->ids == NULL)
@@ -321,12 +325,7 @@ int lab_scen_setup_lookup(void **ctx, const lab_case_data *d, lab_err *err)
 		c->wrapped[i] = (unsigned char)(i * 37 + 11);
 	if (rc == LAB_OK)
 		rc = fill(c, err);
-	if (rc != LAB_OK) {
-		lab_scen_teardown(c);
-		return rc;
-	}
-	*ctx = c;
-	return LAB_OK;
+	return finish(ctx, c, rc);
 }
 
 int lab_scen_run_lookup(void *ctx, lab_err *err)
@@ -462,15 +461,9 @@ int lab_scen_setup_attach(void **ctx, const lab_case_data *d, lab_err *err)
 	scen_ctx *c;
 	int rc = new_ctx(&c, d, err);
 
-	*ctx = NULL;
 	if (rc == LAB_OK)
 		rc = make_message(c, err);
-	if (rc != LAB_OK) {
-		lab_scen_teardown(c);
-		return rc;
-	}
-	*ctx = c;
-	return LAB_OK;
+	return finish(ctx, c, rc);
 }
 
 int lab_scen_setup_attach_file(void **ctx, const lab_case_data *d,
@@ -505,11 +498,7 @@ int lab_scen_setup_attach_file(void **ctx, const lab_case_data *d,
 	}
 	if (fd >= 0 && close(fd) != 0 && rc == LAB_OK)
 		rc = lab_fail(err, LAB_EIO, "cannot write %s", c->path);
-	if (rc != LAB_OK) {
-		lab_scen_teardown(c);
-		*ctx = NULL;
-	}
-	return rc;
+	return finish(ctx, c, rc);
 }
 
 int lab_scen_run_attach_file(void *ctx, lab_err *err)
