@@ -232,6 +232,71 @@ static void limits(void)
 	lab_buf_free(&msg);
 }
 
+/* A message whose boundary is `len` b's between `open` and `close`:
+ * quotes, or nothing and the white space a bare value ends at. */
+static int boundary_of(size_t len, const char *open, const char *close,
+		       wss_multipart *m, lab_err *err)
+{
+	lab_buf msg = LAB_BUF_INIT;
+	char b[80];
+	int rc;
+
+	memset(b, 'b', len);
+	b[len] = '\0';
+	lab_buf_printf(&msg,
+		       "Content-Type: multipart/related; boundary=%s%s%s; x=y\r\n"
+		       "\r\n--%s\r\n" PART("r", "4") "<r/>\r\n--%s--\r\n",
+		       open, b, close, b, b);
+	rc = read_via_pipe(msg.data, msg.len, m, err);
+	lab_buf_free(&msg);
+	return rc;
+}
+
+/*
+ * Content-Type parameters: quoted values with backslash escapes (an
+ * escaped quote neither ends the value nor lets what follows it pass
+ * for a parameter), and the boundary's 70 characters (RFC 2046) in
+ * either form, one more being too long.
+ */
+static void parameters(void)
+{
+	static const char escaped[] =
+		"Content-Type: multipart/related; "
+		"x=\"\\\";boundary=wrong\"; start=\"<\\r>\"; "
+		"boundary=\"q\\\"b\"\r\n\r\n"
+		"--q\"b\r\n" PART("a", "1") "A\r\n"
+		"--q\"b\r\n" PART("r", "4") "<r/>\r\n--q\"b--\r\n";
+	static const struct {
+		const char *name, *open, *close;
+	} forms[] = {
+		{"quoted", "\"", "\""},
+		{"bare, then a space", "", " "},
+		{"bare, then a tab", "", "\t"},
+	};
+	wss_multipart m;
+	lab_err err;
+	size_t i;
+
+	if (CHECK_OK(read_via_pipe(escaped, sizeof escaped - 1, &m, &err),
+		     &err)) {
+		CHECK_EQ_INT(m.n, 2);
+		CHECK_EQ_INT(m.root, 1);
+		wss_multipart_free(&m);
+	}
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		t_context("%s", forms[i].name);
+		if (CHECK_OK(boundary_of(70, forms[i].open, forms[i].close, &m,
+					 &err),
+			     &err))
+			wss_multipart_free(&m);
+		CHECK_EQ_INT(boundary_of(71, forms[i].open, forms[i].close, &m,
+					 &err),
+			     LAB_EMALFORMED);
+		CHECK_EQ_STR(err.msg, "MIME: parameter boundary is too long");
+	}
+	t_context(NULL);
+}
+
 /* ---- under the signature ---- */
 
 #define NOW 1796000000
@@ -406,6 +471,7 @@ const t_case tests_multipart[] = {
 	{"multipart/accepted_forms", accepted_forms},
 	{"multipart/malformed", malformed},
 	{"multipart/limits", limits},
+	{"multipart/parameters", parameters},
 	{"multipart/signed_attachments", signed_attachments},
 	{"multipart/attachment_reference_form", attachment_reference_form},
 	{NULL, NULL},

@@ -200,7 +200,7 @@ static int ct_param(const char *ct, const char *name, char *out, size_t cap,
 	*found = 0;
 	while (p != NULL) {
 		size_t n = 0;
-		int match;
+		int match, quoted;
 
 		p++;
 		while (*p == ' ' || *p == '\t')
@@ -212,33 +212,29 @@ static int ct_param(const char *ct, const char *name, char *out, size_t cap,
 					"MIME: a Content-Type parameter "
 					"without a value");
 		p++;
-		if (*p == '"') {
-			for (p++; *p != '\0' && *p != '"'; p++) {
-				if (*p == '\\' && p[1] != '\0')
-					p++;
-				if (match && n + 1 < cap)
-					out[n++] = *p;
-				else if (match)
-					return lab_fail(err, LAB_EMALFORMED,
-							"MIME: parameter %s "
-							"is too long", name);
-			}
+		quoted = *p == '"';
+		if (quoted)
+			p++;
+		/* A quoted value ends at its closing quote, a bare one at a
+		 * separator; either at the header's end (strchr finds the
+		 * NUL too).  Only a quoted value has backslash escapes. */
+		for (; strchr(quoted ? "\"" : "; \t", *p) == NULL; p++) {
+			if (quoted && *p == '\\' && p[1] != '\0')
+				p++;
+			if (!match)
+				continue;
+			if (n + 1 >= cap)
+				return lab_fail(err, LAB_EMALFORMED,
+						"MIME: parameter %s is too long",
+						name);
+			out[n++] = *p;
+		}
+		if (quoted) {
 			if (*p != '"')
 				return lab_fail(err, LAB_EMALFORMED,
 						"MIME: an unterminated "
 						"quoted parameter");
 			p++;
-		} else {
-			for (; *p != '\0' && *p != ';' && *p != ' ' &&
-			       *p != '\t';
-			     p++) {
-				if (match && n + 1 < cap)
-					out[n++] = *p;
-				else if (match)
-					return lab_fail(err, LAB_EMALFORMED,
-							"MIME: parameter %s "
-							"is too long", name);
-			}
 		}
 		if (match) {
 			out[n] = '\0';
