@@ -242,7 +242,7 @@ FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
 
 # libFuzzer's entry points have no header to declare them in.
-$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(OUT)/libdom.a $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(OUT)/libdom.a $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
