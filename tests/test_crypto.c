@@ -207,44 +207,45 @@ static void rm_tmp(const char *dir, const char *const *names, size_t n)
 static const char fips_448[] =
 	"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
 
+/* A digest's known answers: each message against its hex digest. */
+typedef struct kat {
+	const char *msg, *hex;
+} kat;
+
+static void digest_kat(int (*digest)(const void *, size_t, unsigned char *),
+		       size_t len, const kat *v, size_t n)
+{
+	unsigned char want[WSS_SHA256_LEN], got[WSS_SHA256_LEN];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t_context("\"%s\"", v[i].msg);
+		unhex(v[i].hex, want);
+		CHECK_EQ_INT(digest(v[i].msg, strlen(v[i].msg), got), LAB_OK);
+		CHECK_EQ_MEM(got, len, want, len);
+	}
+}
+
 static void sha256_kat(void)
 {
-	static const struct {
-		const char *msg, *hex;
-	} v[] = {
+	static const kat v[] = {
 		{"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
 		{"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
 		{fips_448, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
 	};
-	unsigned char want[WSS_SHA256_LEN], got[WSS_SHA256_LEN];
-	size_t i;
 
-	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
-		t_context("\"%s\"", v[i].msg);
-		unhex(v[i].hex, want);
-		CHECK_EQ_INT(wss_sha256(v[i].msg, strlen(v[i].msg), got), LAB_OK);
-		CHECK_EQ_MEM(got, sizeof got, want, sizeof want);
-	}
+	digest_kat(wss_sha256, WSS_SHA256_LEN, v, sizeof v / sizeof v[0]);
 }
 
 static void sha1_kat(void)
 {
-	static const struct {
-		const char *msg, *hex;
-	} v[] = {
+	static const kat v[] = {
 		{"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
 		{"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
 		{fips_448, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
 	};
-	unsigned char want[WSS_SHA1_LEN], got[WSS_SHA1_LEN];
-	size_t i;
 
-	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
-		t_context("\"%s\"", v[i].msg);
-		unhex(v[i].hex, want);
-		CHECK_EQ_INT(wss_sha1(v[i].msg, strlen(v[i].msg), got), LAB_OK);
-		CHECK_EQ_MEM(got, sizeof got, want, sizeof want);
-	}
+	digest_kat(wss_sha1, WSS_SHA1_LEN, v, sizeof v / sizeof v[0]);
 }
 
 /* The streaming digest in odd-sized pieces, reused after each final. */
