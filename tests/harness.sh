@@ -21,6 +21,34 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL harness: $*"; }
 
+# The JSON checks' output in $T/checks (a line per failed check, then
+# "checked N") as that many passes and failures.
+tally_checks() {
+	if grep -q '^checked [0-9]*$' "$T/checks"; then
+		ok
+		grep -v '^checked' "$T/checks" | while IFS= read -r line; do
+			echo "FAIL harness: json: $line"
+		done
+		nbad=$(grep -vc '^checked' "$T/checks")
+		fail=$((fail + nbad))
+		pass=$((pass + $(sed -n 's/^checked //p' "$T/checks") - nbad))
+	else
+		bad "json check crashed: $(tail -n 3 "$T/checks")"
+	fi
+}
+
+# expect_lines FILE PATTERN...: one check per grep pattern, each passing
+# when a line of FILE matches it.
+expect_lines() {
+	file=$1
+	shift
+	for want in "$@"; do
+		if grep -q "$want" "$file"; then ok; else
+			bad "${file##*/} lacks '$want'"
+		fi
+	done
+}
+
 if ! "$DOMLAB" bench --quick --floor --keys "$K" \
 	--benchmark_filter='parse/quakes-2k|floor:sha256/quakes-2k' \
 	--benchmark_min_time=0.01 --benchmark_out="$T/run.json" \
@@ -63,31 +91,18 @@ check(byname.get("parse/quakes-2k", {}).get("elements") == 23,
 check(len(byname) == 2, f"the filter ran {sorted(byname)}")
 print(f"checked {n}")
 EOF
-if grep -q '^checked [0-9]*$' "$T/checks"; then
-	ok
-	grep -v '^checked' "$T/checks" | while IFS= read -r line; do
-		echo "FAIL harness: json: $line"
-	done
-	nbad=$(grep -vc '^checked' "$T/checks")
-	fail=$((fail + nbad))
-	pass=$((pass + $(sed -n 's/^checked //p' "$T/checks") - nbad))
-else
-	bad "json check crashed: $(tail -n 3 "$T/checks")"
-fi
+tally_checks
 
 # summary.py: the run as a variant, its floor beside it.
 cp "$T/run.json" "$T/best.json"
 if "$PY" "$HERE/harness/summary.py" --dir "$T" --commit test --flags test \
 	--elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
 	ok
-	for want in '^# bench run ' '^## The floor$' '^## parse$' \
-		'^| dataset | variant | time us |' '^| quakes-2k | best | ' \
+	expect_lines "$T/summary.md" '^# bench run ' '^## The floor$' \
+		'^## parse$' '^| dataset | variant | time us |' \
+		'^| quakes-2k | best | ' \
 		'^| dataset | sha256 | send floor | receive floor |' \
-		'^| quakes-2k | [0-9.]* | - | - |$'; do
-		if grep -q "$want" "$T/summary.md"; then ok; else
-			bad "summary.md lacks '$want'"
-		fi
-	done
+		'^| quakes-2k | [0-9.]* | - | - |$'
 else
 	bad "summary.py failed: $(tail -n 3 "$T/err")"
 fi
@@ -161,17 +176,7 @@ for t in want:
     check(b.get("allocs", 0) > 0, f"threads_send on {t}: no allocs")
 print(f"checked {n}")
 EOF2
-if grep -q '^checked [0-9]*$' "$T/checks"; then
-	ok
-	grep -v '^checked' "$T/checks" | while IFS= read -r line; do
-		echo "FAIL harness: json: $line"
-	done
-	nbad=$(grep -vc '^checked' "$T/checks")
-	fail=$((fail + nbad))
-	pass=$((pass + $(sed -n 's/^checked //p' "$T/checks") - nbad))
-else
-	bad "json check crashed: $(tail -n 3 "$T/checks")"
-fi
+tally_checks
 
 # A two-variant run made from that one: best as it ran, and the attrs
 # ablation with attr_lookup/wide three times slower; findings.py must
@@ -196,17 +201,13 @@ EOF2
 if "$PY" "$HERE/harness/findings.py" --dir "$T/run" best flipped ref \
 	floor >"$T/FINDINGS.md" 2>"$T/err"; then
 	ok
-	for want in '^# Findings of run run$' \
+	expect_lines "$T/FINDINGS.md" '^# Findings of run run$' \
 		'^| findNamePoint.* | `attrs` | .* | 3\.00x (vector / adaptive, attr_lookup/wide; share 67%) |$' \
 		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 3\.00 | 67% |$' \
 		'^- flipped: `domlab bench --two`$' \
 		"^- \`domlab bench --one --benchmark_filter='^(attr_lookup/wide|attr_lookup/quakes-200k)\$'\`\$" \
 		'^| the token store .* | not measured in this run |$' \
-		'^| attachments read .* | not measured in this run |$'; do
-		if grep -q "$want" "$T/FINDINGS.md"; then ok; else
-			bad "FINDINGS.md lacks '$want'"
-		fi
-	done
+		'^| attachments read .* | not measured in this run |$'
 	# attrs alone has a pair; every other finding says so, with no number.
 	n=$(grep -c '^| .* | not measured in this run |$' "$T/FINDINGS.md")
 	if [ "$n" -eq 7 ]; then ok; else
@@ -218,15 +219,11 @@ fi
 if "$PY" "$HERE/harness/summary.py" --dir "$T/run" --commit test \
 	--flags test --elapsed 0 best flipped >"$T/summary.md" 2>"$T/err"; then
 	ok
-	for want in '^## Small-message latency$' \
+	expect_lines "$T/summary.md" '^## Small-message latency$' \
 		'^| call | items | plain best | secure best |$' \
 		'^| getInt | 200 | [0-9.,]* | [0-9.,]* |$' '^## Threads$' \
 		'^| threads_send/quakes-20k | best | 2 | [0-9.,]* | [0-9.]* | ' \
-		'^| threads_control/quakes-20k | flipped | 1 | [0-9.,]* | 1\.00 | '; do
-		if grep -q "$want" "$T/summary.md"; then ok; else
-			bad "summary.md lacks '$want'"
-		fi
-	done
+		'^| threads_control/quakes-20k | flipped | 1 | [0-9.,]* | 1\.00 | '
 else
 	bad "summary.py (latency, threads) failed: $(tail -n 3 "$T/err")"
 fi
