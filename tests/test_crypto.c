@@ -207,45 +207,44 @@ static void rm_tmp(const char *dir, const char *const *names, size_t n)
 static const char fips_448[] =
 	"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
 
-/* A digest's known answers: each message against its hex digest. */
-typedef struct kat {
-	const char *msg, *hex;
-} kat;
+/* FIPS 180-2's messages with their SHA-256 and SHA-1 digests. */
+static const struct {
+	const char *msg, *sha256, *sha1;
+} kats[] = {
+	{"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+	 "a9993e364706816aba3e25717850c26c9cd0d89d"},
+	{"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	 "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+	{fips_448, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+	 "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+};
 
-static void digest_kat(int (*digest)(const void *, size_t, unsigned char *),
-		       size_t len, const kat *v, size_t n)
+/* Every message of kats[] through SHA-1 (sha1) or SHA-256. */
+static void digest_kats(int sha1)
 {
 	unsigned char want[WSS_SHA256_LEN], got[WSS_SHA256_LEN];
-	size_t i;
+	size_t len = sha1 ? WSS_SHA1_LEN : WSS_SHA256_LEN, i;
 
-	for (i = 0; i < n; i++) {
-		t_context("\"%s\"", v[i].msg);
-		unhex(v[i].hex, want);
-		CHECK_EQ_INT(digest(v[i].msg, strlen(v[i].msg), got), LAB_OK);
+	for (i = 0; i < sizeof kats / sizeof kats[0]; i++) {
+		const char *m = kats[i].msg;
+
+		t_context("\"%s\"", m);
+		unhex(sha1 ? kats[i].sha1 : kats[i].sha256, want);
+		CHECK_EQ_INT(sha1 ? wss_sha1(m, strlen(m), got)
+				  : wss_sha256(m, strlen(m), got),
+			     LAB_OK);
 		CHECK_EQ_MEM(got, len, want, len);
 	}
 }
 
 static void sha256_kat(void)
 {
-	static const kat v[] = {
-		{"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
-		{"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
-		{fips_448, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
-	};
-
-	digest_kat(wss_sha256, WSS_SHA256_LEN, v, sizeof v / sizeof v[0]);
+	digest_kats(0);
 }
 
 static void sha1_kat(void)
 {
-	static const kat v[] = {
-		{"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
-		{"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
-		{fips_448, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
-	};
-
-	digest_kat(wss_sha1, WSS_SHA1_LEN, v, sizeof v / sizeof v[0]);
+	digest_kats(1);
 }
 
 /* The streaming digest in odd-sized pieces, reused after each final. */
