@@ -490,16 +490,10 @@ void dom_remove(dom_node *n)
 
 void dom_node_free(dom_node *n)
 {
-	dom_node *c, *top = n;
-
 	if (n->type == DOM_DOCUMENT)
 		return;
 	dom_remove(n);
-	c = top;
-	while (c != NULL) {
-		dom__ud_node_release(c);
-		c = dom__walk_next(c, top);
-	}
+	dom__ud_subtree_release(n);
 }
 
 int dom_text_content(const dom_node *n, lab_buf *out)

@@ -27,8 +27,12 @@ int dom__ud_doc_init(dom_doc *doc, lab_err *err);
 void dom__ud_doc_release(dom_doc *doc);
 
 int dom__ud_node_created(dom_doc *doc, dom_node *n);
-/* Runs n's pending free callbacks (n alone, not its subtree). */
-void dom__ud_node_release(dom_node *n);
+/*
+ * Runs the pending free callbacks of top and of every node under it.  The
+ * walk is the variant's: a variant that knows no node of the document holds
+ * data need not visit the subtree at all.
+ */
+void dom__ud_subtree_release(dom_node *top);
 
 int dom__ud_set(dom_node *n, const void *key, void *data,
 		dom_ud_free_fn free_fn, void *arg, lab_err *err);

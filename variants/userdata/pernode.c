@@ -64,7 +64,7 @@ int dom__ud_node_created(dom_doc *doc, dom_node *n)
 	return t != NULL ? LAB_OK : LAB_ENOMEM;
 }
 
-void dom__ud_node_release(dom_node *n)
+static void node_release(const dom_node *n)
 {
 	node_table *t = table_of(n);
 	size_t i;
@@ -74,6 +74,15 @@ void dom__ud_node_release(dom_node *n)
 	for (i = 0; i < BUCKETS; i++)
 		dom__ud_list_release(&t->buckets[i]);
 	t->count = 0;
+}
+
+/* Every node has its own table, so every node of the subtree is visited. */
+void dom__ud_subtree_release(dom_node *top)
+{
+	const dom_node *c;
+
+	for (c = top; c != NULL; c = dom__walk_next(c, top))
+		node_release(c);
 }
 
 int dom__ud_set(dom_node *n, const void *key, void *data,

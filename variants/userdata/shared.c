@@ -121,15 +121,23 @@ int dom__ud_node_created(dom_doc *doc, dom_node *n)
 	return LAB_OK;
 }
 
-void dom__ud_node_release(dom_node *n)
+/*
+ * A document whose table is empty -- every send and receive -- frees a
+ * subtree without visiting it: a node pays only when data is set on it.
+ */
+void dom__ud_subtree_release(dom_node *top)
 {
-	ud_map *m = dom__doc(n)->ud;
-	ud_slot *s = find(m, n);
+	ud_map *m = dom__doc(top)->ud;
+	const dom_node *c;
 
-	if (s == NULL)
-		return;
-	dom__ud_list_release(&s->list);
-	erase(m, s);
+	for (c = top; c != NULL && m->count > 0; c = dom__walk_next(c, top)) {
+		ud_slot *s = find(m, c);
+
+		if (s == NULL)
+			continue;
+		dom__ud_list_release(&s->list);
+		erase(m, s);
+	}
 }
 
 int dom__ud_set(dom_node *n, const void *key, void *data,
