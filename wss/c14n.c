@@ -138,13 +138,9 @@ static inline void put(c14n *c, const char *p, size_t n)
 
 /*
  * C14N's replacements (section 2.3), as tables: the byte's entry is 0
- * when it is copied, else the index of its replacement, so the scan is
- * one load and one test per byte and unescaped runs are copied whole.
+ * when it is copied, else the index of its replacement.
  */
-static const struct {
-	char s[7];
-	unsigned char n;
-} reps[] = {
+static const dom__esc_rep reps[] = {
 	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#xD;", 5},
 	{"&quot;", 6}, {"&#x9;", 5}, {"&#xA;", 5},
 };
@@ -155,7 +151,13 @@ static const unsigned char esc_attr[256] = {
 	['&'] = 1, ['<'] = 2, ['"'] = 5, ['\t'] = 6, ['\n'] = 7, ['\r'] = 4,
 };
 
-static void put_escaped(c14n *c, const char *s, size_t n, int attr)
+/* Values up to this long are escaped straight into the buffer (flushed
+ * first when their worst case does not fit); longer ones in runs. */
+enum { ESC_DIRECT = (OUT_BUF - 8) / 6 };
+
+/* A long value: unescaped runs through put, which hands runs longer
+ * than the buffer to the sink whole. */
+static void put_escaped_long(c14n *c, const char *s, size_t n, int attr)
 {
 	const unsigned char *t = attr ? esc_attr : esc_text;
 	const char *end = s + n;
@@ -171,6 +173,23 @@ static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 		    reps[t[(unsigned char)*s]].n);
 		s++;
 	}
+}
+
+static inline __attribute__((always_inline)) void put_escaped(
+	c14n *c, const char *s, size_t n, int attr)
+{
+	if (n > ESC_DIRECT) {
+		put_escaped_long(c, s, n, attr);
+		return;
+	}
+	if (DOM__ESC_ROOM(n) > OUT_BUF - c->len) {
+		flush(c);
+		if (c->rc != LAB_OK)
+			return;
+	}
+	c->len = (size_t)(dom__esc_put(c->buf + c->len, s, n, attr,
+				       attr ? esc_attr : esc_text, reps) -
+			  c->buf);
 }
 
 /* Names are interned: their length is stored with them.  `lead` goes
