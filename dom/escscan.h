@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "dom/buf.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -134,27 +136,6 @@ static inline __attribute__((always_inline)) const char *dom__esc_scan(
 	return s;
 }
 
-/* Copies n bytes to o and returns o + n; short runs as two overlapping
- * fixed-size moves instead of a call. */
-static inline __attribute__((always_inline)) char *dom__esc_copy(
-	char *o, const char *s, size_t n)
-{
-	if (n > 16) {
-		memcpy(o, s, n);
-	} else if (n >= 8) {
-		memcpy(o, s, 8);
-		memcpy(o + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(o, s, 4);
-		memcpy(o + n - 4, s + n - 4, 4);
-	} else if (n > 0) {
-		o[0] = s[0];
-		o[n / 2] = s[n / 2];
-		o[n - 1] = s[n - 1];
-	}
-	return o + n;
-}
-
 /*
  * Writes s[0..n) at o with every byte that t (set `attr`) marks replaced
  * by reps[t[byte]], and returns the end.  o has DOM__ESC_ROOM(n) bytes.
@@ -169,7 +150,7 @@ static inline __attribute__((always_inline)) char *dom__esc_put(
 		const char *p = dom__esc_scan(s, end, attr, t);
 		const dom__esc_rep *r;
 
-		o = dom__esc_copy(o, s, (size_t)(p - s));
+		o = lab_copy(o, s, (size_t)(p - s));
 		if (p == end)
 			return o;
 		r = &reps[t[(unsigned char)*p]];

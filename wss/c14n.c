@@ -48,7 +48,9 @@ enum { NS_MEMO = 8 };
 typedef struct frame {
 	size_t scope_len;    /* scope.len before the element's declarations */
 	size_t rendered_len; /* rendered.len before what it rendered */
-	const char *prefix, *local; /* the element's name, for its end tag */
+	/* The element's name and its parts' lengths, for its end tag. */
+	const char *prefix, *local;
+	size_t pl, ll;
 } frame;
 
 typedef struct c14n {
@@ -192,16 +194,14 @@ static inline __attribute__((always_inline)) void put_escaped(
 			  c->buf);
 }
 
-/* Names are interned: their length is stored with them.  `lead` goes
- * before the name and `tail` after it (each a few bytes, or none): one
- * room check for the common case. */
-static inline __attribute__((always_inline)) void put_name3(
+/* A name of known lengths (pl is 0 without a prefix) with `lead` before
+ * it and `tail` after it (each a few bytes, or none): one room check for
+ * the common case. */
+static inline __attribute__((always_inline)) void put_qname(
 	c14n *c, const char *lead, size_t nlead, const char *prefix,
-	const char *local, const char *tail, size_t ntail)
+	size_t pl, const char *local, size_t ll, const char *tail,
+	size_t ntail)
 {
-	size_t pl = prefix != NULL ? dom_names_len(prefix) : 0;
-	size_t ll = dom_names_len(local);
-
 	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
 		char *o = dom_names_put_qname(c->buf + c->len, lead, nlead,
 					      prefix, pl, local, ll, tail,
@@ -217,6 +217,16 @@ static inline __attribute__((always_inline)) void put_name3(
 	}
 	put(c, local, ll);
 	put(c, tail, ntail);
+}
+
+/* The same for interned names, whose length is stored with them. */
+static inline __attribute__((always_inline)) void put_name3(
+	c14n *c, const char *lead, size_t nlead, const char *prefix,
+	const char *local, const char *tail, size_t ntail)
+{
+	put_qname(c, lead, nlead, prefix,
+		  prefix != NULL ? dom_names_len(prefix) : 0, local,
+		  dom_names_len(local), tail, ntail);
 }
 
 static void put_name(c14n *c, const char *prefix, const char *local)
@@ -355,12 +365,60 @@ static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
  * Which declarations el renders, into c->ns_out (sorted), with their
  * values pushed on c->rendered.  `cand` has room for every candidate.
  */
+/*
+ * The value of prefix in scope when it has to be rendered (it differs
+ * from the one rendered above), else NULL.
+ */
+static inline const char *to_render(c14n *c, const char *p)
+{
+	ns_memo *m = &c->memo[((uintptr_t)p >> 3) % NS_MEMO];
+
+	if (m->prefix != p || m->sv != c->scope.ver ||
+	    m->rv != c->rendered.ver || m->in_scope == NULL) {
+		m->prefix = p;
+		m->sv = c->scope.ver;
+		m->rv = c->rendered.ver;
+		m->in_scope = lookup(&c->scope, p);
+		m->above = lookup(&c->rendered, p);
+	}
+	/* A listed prefix out of scope, or a prefix bound to nothing, has
+	 * no namespace node to render. */
+	if (m->in_scope[0] == '\0' && p != NULL)
+		return NULL;
+	return m->in_scope != m->above ? m->in_scope : NULL;
+}
+
+/* Exclusive without a PrefixList: does el use a prefix whose binding
+ * has not been rendered above?  Usually not, and then the candidates
+ * need not be gathered. */
+static int excl_renders(c14n *c, const char *prefix, const dom_attr_list *al)
+{
+	size_t i;
+
+	if ((prefix == NULL || prefix != c->xml_prefix) &&
+	    to_render(c, prefix) != NULL)
+		return 1;
+	for (i = 0; i < al->count; i++) {
+		const char *p = dom_attr_prefix(&al->items[i]);
+
+		if (p != NULL && p != c->xml_prefix && to_render(c, p) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Which declarations el renders, into c->ns_out (sorted), with their
+ * values pushed on c->rendered.  `cand` has room for every candidate.
+ */
 static size_t render_ns(c14n *c, const dom_node *el, const char *prefix,
 			const dom_attr_list *al, dom_nsdecl *cand, int apex)
 {
 	size_t n = 0, k = 0, i;
 
 	if (c->o->exclusive) {
+		if (c->nlisted == 0 && !excl_renders(c, prefix, al))
+			return 0;
 		candidate(c, cand, &n, prefix);
 		for (i = 0; i < al->count; i++)
 			if (dom_attr_prefix(&al->items[i]) != NULL)
@@ -379,23 +437,9 @@ static size_t render_ns(c14n *c, const dom_node *el, const char *prefix,
 			candidate(c, cand, &n, d[i].prefix);
 	}
 	for (i = 0; i < n; i++) {
-		const char *p = cand[i].prefix, *in_scope;
-		ns_memo *m = &c->memo[((uintptr_t)p >> 3) % NS_MEMO];
+		const char *in_scope = to_render(c, cand[i].prefix);
 
-		if (m->prefix != p || m->sv != c->scope.ver ||
-		    m->rv != c->rendered.ver || m->in_scope == NULL) {
-			m->prefix = p;
-			m->sv = c->scope.ver;
-			m->rv = c->rendered.ver;
-			m->in_scope = lookup(&c->scope, p);
-			m->above = lookup(&c->rendered, p);
-		}
-		in_scope = m->in_scope;
-		/* A listed prefix out of scope, or a prefix bound to nothing,
-		 * has no namespace node to render. */
-		if (in_scope[0] == '\0' && p != NULL)
-			continue;
-		if (in_scope == m->above)
+		if (in_scope == NULL)
 			continue;
 		cand[i].uri = in_scope;
 		if (push(&c->rendered, cand[i].prefix, in_scope) != 0) {
@@ -469,6 +513,8 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	f->rendered_len = c->rendered.len;
 	f->prefix = dom_prefix(el);
 	f->local = dom_local_name(el);
+	f->pl = f->prefix != NULL ? dom_names_len(f->prefix) : 0;
+	f->ll = dom_names_len(f->local);
 	decls = dom_ns_decls(el, &nd);
 	for (i = 0; i < nd; i++)
 		if (push(&c->scope, decls[i].prefix, decls[i].uri) != 0) {
@@ -495,7 +541,7 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		na = inherited_xml(c, el, na);
 	sort_attrs(c->attr_out, na);
 
-	put_name3(c, "<", 1, f->prefix, f->local, "", 0);
+	put_qname(c, "<", 1, f->prefix, f->pl, f->local, f->ll, "", 0);
 	for (i = 0; i < nns; i++) {
 		const dom_nsdecl *d = c->ns_out[i];
 
@@ -534,7 +580,7 @@ static void end_element(c14n *c, const dom_node *el)
 		flush(c);
 		c->capturing = 0;
 	}
-	put_name3(c, "</", 2, f->prefix, f->local, ">", 1);
+	put_qname(c, "</", 2, f->prefix, f->pl, f->local, f->ll, ">", 1);
 	if (c->scope.len != f->scope_len) {
 		c->scope.len = f->scope_len;
 		c->scope.ver++;
@@ -593,6 +639,12 @@ static void subtree(c14n *c, const dom_node *top)
 				next = dom_first_child(n);
 				if (next == NULL)
 					end_element(c, n);
+			} else if (type == DOM_TEXT) {
+				/* The most frequent node, without leaf's call. */
+				size_t len;
+				const char *v = dom_value(n, &len);
+
+				put_escaped(c, v, len, 0);
 			} else {
 				leaf(c, n, type);
 			}
