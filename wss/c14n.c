@@ -53,6 +53,12 @@ typedef struct frame {
 	size_t pl, ll;
 } frame;
 
+/* One attribute of the last sorted list: its name and where it was. */
+typedef struct order_item {
+	const dom_name *name;
+	size_t at;
+} order_item;
+
 typedef struct c14n {
 	const wss_c14n_opts *o;
 	const dom_node *top;
@@ -71,6 +77,8 @@ typedef struct c14n {
 	const dom_nsdecl **ns_out;   /* scratch: declarations to render */
 	const dom_attr **attr_out;   /* scratch: attributes to render */
 	size_t cap_cand, cap_ns, cap_attr;
+	order_item *order;           /* the last sorted attribute list */
+	size_t norder, cap_order;
 	const char *xml_prefix;
 	const char *xml_ns;
 	/* Siblings without declarations ask the same two questions about
@@ -346,6 +354,44 @@ static void sort_attrs(const dom_attr **a, size_t n)
 	}
 }
 
+/*
+ * el's attributes, sorted, into c->attr_out.  Siblings of one kind carry
+ * the same names in the same order (the order depends on nothing else),
+ * so the last list sorted is remembered and its order reused when every
+ * name matches.
+ */
+static void order_attrs(c14n *c, const dom_attr_list *al)
+{
+	size_t n = al->count, i;
+
+	if (n < 2) {
+		if (n == 1)
+			c->attr_out[0] = &al->items[0];
+		return;
+	}
+	if (n == c->norder) {
+		for (i = 0; i < n && al->items[i].name == c->order[i].name; i++)
+			;
+		if (i == n) {
+			for (i = 0; i < n; i++)
+				c->attr_out[i] = &al->items[c->order[i].at];
+			return;
+		}
+	}
+	for (i = 0; i < n; i++)
+		c->attr_out[i] = &al->items[i];
+	sort_attrs(c->attr_out, n);
+	if (reserve(&c->order, &c->cap_order, n, sizeof *c->order) != 0) {
+		nomem(c);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		c->order[i].name = al->items[i].name;
+		c->order[i].at = (size_t)(c->attr_out[i] - al->items);
+	}
+	c->norder = n;
+}
+
 /* ---- namespace rendering ---- */
 
 /* Adds prefix to the candidates unless it is already there. */
@@ -535,11 +581,16 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		goto out;
 	}
 	nns = render_ns(c, el, f->prefix, &al, c->cand, apex);
-	for (na = 0; na < al.count; na++)
-		c->attr_out[na] = &al.items[na];
-	if (apex && !c->o->exclusive)
+	if (apex && !c->o->exclusive) {
+		/* The apex of an inclusive subtree adds inherited xml:*. */
+		for (na = 0; na < al.count; na++)
+			c->attr_out[na] = &al.items[na];
 		na = inherited_xml(c, el, na);
-	sort_attrs(c->attr_out, na);
+		sort_attrs(c->attr_out, na);
+	} else {
+		order_attrs(c, &al);
+		na = al.count;
+	}
 
 	put_qname(c, "<", 1, f->prefix, f->pl, f->local, f->ll, "", 0);
 	for (i = 0; i < nns; i++) {
@@ -774,6 +825,7 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	dom_free(c->cand);
 	dom_free((void *)c->ns_out);
 	dom_free((void *)c->attr_out);
+	dom_free(c->order);
 	dom_free(c);
 	return rc;
 }
