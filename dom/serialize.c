@@ -134,9 +134,24 @@ static int start_tag(lab_buf *b, const dom_element *el)
 	}
 	for (i = 0; i < el->attrs.count; i++) {
 		const dom_attr *a = &el->attrs.items[i];
+		const char *p = dom_attr_prefix(a), *l = dom_attr_local(a);
+		size_t pl = p != NULL ? dom_names_len(p) : 0;
+		size_t ll = dom_names_len(l);
 
-		if (put_name3(b, " ", 1, dom_attr_prefix(a),
-			      dom_attr_local(a), "=\"", 2) ||
+		/* Usually the whole attribute fits: one room check (strictly
+		 * less, for the terminator). */
+		if (a->len <= ESC_DIRECT &&
+		    pl + ll + 5 + DOM__ESC_ROOM(a->len) < b->cap - b->len) {
+			char *o = dom_names_put_qname(b->data + b->len, " ", 1,
+						      p, pl, l, ll, "=\"", 2);
+
+			o = dom__esc_put(o, a->value, a->len, 1, esc_attr,
+					 reps);
+			*o++ = '"';
+			b->len = (size_t)(o - b->data);
+			continue;
+		}
+		if (put_name3(b, " ", 1, p, l, "=\"", 2) ||
 		    put_escaped(b, a->value, a->len, 1) || PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
 	}

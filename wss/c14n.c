@@ -608,9 +608,23 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	}
 	for (i = 0; i < na; i++) {
 		const dom_attr *a = c->attr_out[i];
+		const char *p = dom_attr_prefix(a), *l = dom_attr_local(a);
+		size_t pl = p != NULL ? dom_names_len(p) : 0;
+		size_t ll = dom_names_len(l);
 
-		put_name3(c, " ", 1, dom_attr_prefix(a), dom_attr_local(a),
-			  "=\"", 2);
+		/* Usually the whole attribute fits: one room check. */
+		if (a->len <= ESC_DIRECT &&
+		    pl + ll + 5 + DOM__ESC_ROOM(a->len) <= OUT_BUF - c->len) {
+			char *o = dom_names_put_qname(c->buf + c->len, " ", 1,
+						      p, pl, l, ll, "=\"", 2);
+
+			o = dom__esc_put(o, a->value, a->len, 1, esc_attr,
+					 reps);
+			*o++ = '"';
+			c->len = (size_t)(o - c->buf);
+			continue;
+		}
+		put_qname(c, " ", 1, p, pl, l, ll, "=\"", 2);
 		put_escaped(c, a->value, a->len, 1);
 		put(c, "\"", 1);
 	}
