@@ -43,7 +43,9 @@ typedef struct ns_memo {
 	const char *in_scope, *above;
 } ns_memo;
 
-enum { NS_MEMO = 8 };
+/* Slot 0 is the default namespace's (asked about on every unprefixed
+ * element); prefixes hash to the others. */
+enum { NS_MEMO = 1 + 16 };
 
 typedef struct frame {
 	size_t scope_len;    /* scope.len before the element's declarations */
@@ -417,7 +419,12 @@ static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
  */
 static inline const char *to_render(c14n *c, const char *p)
 {
-	ns_memo *m = &c->memo[((uintptr_t)p >> 3) % NS_MEMO];
+	/* Interned names sit close together in the arena: the multiply
+	 * spreads them over the slots. */
+	ns_memo *m = &c->memo[p == NULL ? 0
+				     : 1 + (((uint64_t)(uintptr_t)p *
+					     0x9E3779B97F4A7C15u) >>
+					    60)];
 
 	if (m->prefix != p || m->sv != c->scope.ver ||
 	    m->rv != c->rendered.ver || m->in_scope == NULL) {
