@@ -1,69 +1,163 @@
 /*
- * escscan.h - finding the next byte that XML output has to escape.
+ * escscan.h - finding the next byte that XML output has to escape, and
+ * writing a value escaped into room the caller has checked.
  *
  * The C14N writer (wss/c14n.c) and the serializer (dom/serialize.c)
  * escape the same two sets -- text: & < > CR; attribute values: & < "
- * TAB LF CR -- and both spend most of their time skipping the long runs
- * that need nothing (a 2 MB CipherValue holds no escapable byte at all).
- * With SSE2 (every x86-64) 16 bytes are tested at a time; the caller's
- * byte table finishes the tail, and is the whole scan elsewhere, so the
- * table stays the definition of each set.
+ * TAB LF CR -- and both spend most of their time on values that need
+ * nothing: long runs (a 2 MB CipherValue holds no escapable byte at all)
+ * and, far more often, values of a few bytes (numbers, attribute values,
+ * the indentation between elements).  With SSE2 (every x86-64) a value
+ * of 4 bytes or more is tested 16 bytes at a time without reading outside
+ * it: short values as two overlapping halves, long ones in blocks and a
+ * last block that ends at the value's end.  The caller's byte table
+ * finishes what is left, and is the whole scan elsewhere, so the table
+ * stays the definition of each set.
  * Not for: the replacement strings (each writer spells its own).
  */
 #ifndef DOM_ESCSCAN_H
 #define DOM_ESCSCAN_H
 
+#include <stddef.h>
+#include <string.h>
+
+#include "dom/buf.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+
+/* A replacement: its bytes, then its length in the eighth byte, so it
+ * is copied as one 8-byte store. */
+typedef struct dom__esc_rep {
+	char s[7];
+	unsigned char n;
+} dom__esc_rep;
+
+_Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
+
+/*
+ * Room dom__esc_put needs for n bytes: each may become 6 ("&quot;"), and
+ * the last replacement is stored as 8.
+ */
+#define DOM__ESC_ROOM(n) (6 * (size_t)(n) + 8)
+
+#if defined(__SSE2__)
+/* One bit per byte of v that `attr`'s set holds (attr a constant, so
+ * text's four compares are four). */
+static inline __attribute__((always_inline)) unsigned dom__esc_bits(
+	__m128i v, int attr)
+{
+	__m128i m = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
+			     _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))),
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
+			     _mm_cmpeq_epi8(v, _mm_set1_epi8(attr ? '"'
+								 : '>'))));
+
+	if (attr)
+		m = _mm_or_si128(m, _mm_or_si128(
+					    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+					    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
 #endif
 
 /*
  * The first byte in [s, end) whose entry in t (the writer's table for the
  * set `attr` picks) is non-zero, or end.
  */
-static inline const char *dom__esc_scan(const char *s, const char *end,
-					int attr, const unsigned char *t)
+static inline __attribute__((always_inline)) const char *dom__esc_scan(
+	const char *s, const char *end, int attr, const unsigned char *t)
 {
 #if defined(__SSE2__)
-	/* Most values are a few bytes: they go straight to the table. */
 	if (end - s >= 16) {
-		/* Text has four members: its last two compares repeat '&'. */
-		const __m128i c0 = _mm_set1_epi8('&'), c1 = _mm_set1_epi8('<'),
-			      c2 = _mm_set1_epi8('\r'),
-			      c3 = _mm_set1_epi8(attr ? '"' : '>'),
-			      c4 = _mm_set1_epi8(attr ? '\t' : '&'),
-			      c5 = _mm_set1_epi8(attr ? '\n' : '&');
+		unsigned bits;
 
 		do {
-			__m128i v = _mm_loadu_si128(
-				(const __m128i *)(const void *)s);
-			__m128i m = _mm_or_si128(
-				_mm_or_si128(_mm_cmpeq_epi8(v, c0),
-					     _mm_cmpeq_epi8(v, c1)),
-				_mm_or_si128(_mm_cmpeq_epi8(v, c2),
-					     _mm_cmpeq_epi8(v, c3)));
-			int bits;
-
-			m = _mm_or_si128(m,
-					 _mm_or_si128(_mm_cmpeq_epi8(v, c4),
-						      _mm_cmpeq_epi8(v, c5)));
-			bits = _mm_movemask_epi8(m);
+			bits = dom__esc_bits(
+				_mm_loadu_si128((const __m128i *)(const void *)s),
+				attr);
 			if (bits != 0)
-				return s + __builtin_ctz((unsigned)bits);
+				return s + __builtin_ctz(bits);
 			s += 16;
 		} while (end - s >= 16);
+		if (s == end)
+			return end;
+		/* The last block ends at end; its first bytes were seen. */
+		bits = dom__esc_bits(_mm_loadu_si128((const __m128i *)(
+					     const void *)(end - 16)),
+				     attr) >>
+		       (16 - (end - s));
+		return bits != 0 ? s + __builtin_ctz(bits) : end;
+	}
+	if (end - s >= 8) {
+		/* Bytes 0-7 from s, 8-15 from end - 8: a hit in the overlap
+		 * is found in the first half. */
+		unsigned bits = dom__esc_bits(
+			_mm_unpacklo_epi64(
+				_mm_loadl_epi64((const __m128i *)(const void *)s),
+				_mm_loadl_epi64((const __m128i *)(const void *)(
+					end - 8))),
+			attr);
+
+		if (bits == 0)
+			return end;
+		if ((bits & 0xff) != 0)
+			return s + __builtin_ctz(bits);
+		return end - 8 + (__builtin_ctz(bits) - 8);
+	}
+	if (end - s >= 4) {
+		int lo, hi;
+		unsigned bits;
+
+		memcpy(&lo, s, 4);
+		memcpy(&hi, end - 4, 4);
+		bits = dom__esc_bits(_mm_unpacklo_epi32(_mm_cvtsi32_si128(lo),
+							_mm_cvtsi32_si128(hi)),
+				     attr) &
+		       0xff;
+		if (bits == 0)
+			return end;
+		if ((bits & 0xf) != 0)
+			return s + __builtin_ctz(bits);
+		return end - 4 + (__builtin_ctz(bits) - 4);
 	}
 #else
 	(void)attr;
-#endif
 	/* Four bytes a test while nothing needs replacing. */
 	while (end - s >= 4 &&
 	       (t[(unsigned char)s[0]] | t[(unsigned char)s[1]] |
 		t[(unsigned char)s[2]] | t[(unsigned char)s[3]]) == 0)
 		s += 4;
+#endif
 	while (s < end && t[(unsigned char)*s] == 0)
 		s++;
 	return s;
+}
+
+/*
+ * Writes s[0..n) at o with every byte that t (set `attr`) marks replaced
+ * by reps[t[byte]], and returns the end.  o has DOM__ESC_ROOM(n) bytes.
+ */
+static inline __attribute__((always_inline)) char *dom__esc_put(
+	char *o, const char *s, size_t n, int attr, const unsigned char *t,
+	const dom__esc_rep *reps)
+{
+	const char *end = s + n;
+
+	for (;;) {
+		const char *p = dom__esc_scan(s, end, attr, t);
+		const dom__esc_rep *r;
+
+		o = lab_copy(o, s, (size_t)(p - s));
+		if (p == end)
+			return o;
+		r = &reps[t[(unsigned char)*p]];
+		memcpy(o, r, sizeof *r);
+		o += r->n;
+		s = p + 1;
+	}
 }
 
 #endif

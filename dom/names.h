@@ -72,12 +72,10 @@ dom_names_put_qname(char *o, const char *lead, size_t nlead,
 	memcpy(o, lead, nlead);
 	o += nlead;
 	if (prefix != NULL) {
-		memcpy(o, prefix, pl);
-		o[pl] = ':';
-		o += pl + 1;
+		o = lab_copy(o, prefix, pl);
+		*o++ = ':';
 	}
-	memcpy(o, local, ll);
-	o += ll;
+	o = lab_copy(o, local, ll);
 	memcpy(o, tail, ntail);
 	return o + ntail;
 }

@@ -32,13 +32,9 @@ static inline int put(lab_buf *b, const char *p, size_t n)
 
 /*
  * The replacements as tables: a byte's entry is 0 when it is copied, else
- * the index of its replacement, so unescaped runs are found with one load
- * and test per byte and copied whole.
+ * the index of its replacement.
  */
-static const struct {
-	char s[7];
-	unsigned char n;
-} reps[] = {
+static const dom__esc_rep reps[] = {
 	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#13;", 5},
 	{"&quot;", 6}, {"&#9;", 4}, {"&#10;", 5},
 };
@@ -49,8 +45,12 @@ static const unsigned char esc_attr[256] = {
 	['&'] = 1, ['<'] = 2, ['"'] = 5, ['\t'] = 6, ['\n'] = 7, ['\r'] = 4,
 };
 
-/* Appends s, replacing the bytes that need it; `attr` picks the set. */
-static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
+/* Values up to this long are escaped straight into reserved room (their
+ * worst case); longer ones in runs, so a 2 MB value does not reserve
+ * 12 MB. */
+enum { ESC_DIRECT = 4096 };
+
+static int put_escaped_long(lab_buf *b, const char *s, size_t len, int attr)
 {
 	const unsigned char *t = attr ? esc_attr : esc_text;
 	const char *end = s + len;
@@ -68,6 +68,22 @@ static int put_escaped(lab_buf *b, const char *s, size_t len, int attr)
 		if (put(b, reps[r].s, reps[r].n) != LAB_OK)
 			return LAB_ENOMEM;
 	}
+	return LAB_OK;
+}
+
+/* Appends s, replacing the bytes that need it; `attr` picks the set. */
+static inline __attribute__((always_inline)) int put_escaped(
+	lab_buf *b, const char *s, size_t len, int attr)
+{
+	if (len > ESC_DIRECT)
+		return put_escaped_long(b, s, len, attr);
+	/* Strictly less: the terminator's byte stays free. */
+	if (DOM__ESC_ROOM(len) >= b->cap - b->len &&
+	    lab_buf_reserve(b, DOM__ESC_ROOM(len)) != LAB_OK)
+		return LAB_ENOMEM;
+	b->len = (size_t)(dom__esc_put(b->data + b->len, s, len, attr,
+				       attr ? esc_attr : esc_text, reps) -
+			  b->data);
 	return LAB_OK;
 }
 
@@ -118,9 +134,24 @@ static int start_tag(lab_buf *b, const dom_element *el)
 	}
 	for (i = 0; i < el->attrs.count; i++) {
 		const dom_attr *a = &el->attrs.items[i];
+		const char *p = dom_attr_prefix(a), *l = dom_attr_local(a);
+		size_t pl = p != NULL ? dom_names_len(p) : 0;
+		size_t ll = dom_names_len(l);
 
-		if (put_name3(b, " ", 1, dom_attr_prefix(a),
-			      dom_attr_local(a), "=\"", 2) ||
+		/* Usually the whole attribute fits: one room check (strictly
+		 * less, for the terminator). */
+		if (a->len <= ESC_DIRECT &&
+		    pl + ll + 5 + DOM__ESC_ROOM(a->len) < b->cap - b->len) {
+			char *o = dom_names_put_qname(b->data + b->len, " ", 1,
+						      p, pl, l, ll, "=\"", 2);
+
+			o = dom__esc_put(o, a->value, a->len, 1, esc_attr,
+					 reps);
+			*o++ = '"';
+			b->len = (size_t)(o - b->data);
+			continue;
+		}
+		if (put_name3(b, " ", 1, p, l, "=\"", 2) ||
 		    put_escaped(b, a->value, a->len, 1) || PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
 	}

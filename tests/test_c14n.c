@@ -3,7 +3,8 @@
  * (xmlC14NDocDumpMemory) on the same bytes: exclusive with and without
  * comments, and inclusive, over every generator kind and 300 random
  * documents; plus a subtree, whose output must not depend on where the
- * walk starts, and wss_c14n_tee's copy of an apex's content.  The
+ * walk starts, wss_c14n_tee's copy of an apex's content, and values
+ * with a byte to escape at every place.  The
  * W3C/libxml2 conformance vectors run through the
  * command line in tests/interop.sh.
  * Not tested here: digests and signatures (test_wss.c).
@@ -177,10 +178,40 @@ static void tee_content(void)
 	lab_buf_free(&big);
 }
 
+/*
+ * Values of every length from 1 to 40 with a byte to escape at every place
+ * (the scan works in blocks of 16, halves of 8 and 4, and single bytes),
+ * and long ones past the direct-write limit, as libxml2 writes them.
+ */
+static void escapes_every_place(void)
+{
+	static const size_t longer[] = {2728, 2729, 2730, 5000, 20000};
+	size_t len, at, k, i;
+
+	for (len = 1; len <= 40; len++)
+		for (at = 0; at <= len; at++)
+			for (k = 0; k < sizeof t_escapable - 1; k++) {
+				lab_buf in = LAB_BUF_INIT;
+
+				t_escape_doc(&in, len, at, t_escapable[k]);
+				same_as_libxml2(in.data, in.len);
+				lab_buf_free(&in);
+			}
+	for (i = 0; i < sizeof longer / sizeof longer[0]; i++)
+		for (at = 0; at <= longer[i]; at += longer[i] / 7 + 1) {
+			lab_buf in = LAB_BUF_INIT;
+
+			t_escape_doc(&in, longer[i], at, t_escapable[at % 7]);
+			same_as_libxml2(in.data, in.len);
+			lab_buf_free(&in);
+		}
+}
+
 const t_case tests_c14n[] = {
 	{"c14n/gen_kinds_as_libxml2", gen_kinds},
 	{"c14n/random_docs_as_libxml2", random_docs},
 	{"c14n/subtree_ignores_context", subtree_ignores_context},
 	{"c14n/tee_content", tee_content},
+	{"c14n/escapes_every_place", escapes_every_place},
 	{NULL, NULL},
 };

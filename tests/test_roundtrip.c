@@ -3,7 +3,8 @@
  * kind and 200 random-kind seeds come back unchanged (the generator
  * writes the serializer's own form), each data/roundtrip/NAME.xml comes
  * out as NAME.expected (written by hand from the rules in
- * dom/serialize.c), and each .expected is a fixed point.
+ * dom/serialize.c), each .expected is a fixed point, and so is a value
+ * with a byte to escape at every place.
  * Not tested here: the tree's shape (test_diff.c compares it with
  * libxml2's) or inputs that must be refused (test_errors.c).
  */
@@ -131,10 +132,40 @@ static void adjacent_cdata(void)
 	dom_doc_free(doc);
 }
 
+/*
+ * Values of every length from 1 to 40 with a byte to escape at every place
+ * (the scan works in blocks of 16, halves of 8 and 4, and single bytes),
+ * and long ones past the writer's direct-write limit.
+ */
+static void escapes_every_place(void)
+{
+	static const size_t longer[] = {4095, 4096, 4097, 5000};
+	size_t len, at, k, i;
+
+	for (len = 1; len <= 40; len++)
+		for (at = 0; at <= len; at++)
+			for (k = 0; k < sizeof t_escapable - 1; k++) {
+				lab_buf in = LAB_BUF_INIT;
+
+				t_escape_doc(&in, len, at, t_escapable[k]);
+				roundtrip(in.data, in.len, in.data, in.len);
+				lab_buf_free(&in);
+			}
+	for (i = 0; i < sizeof longer / sizeof longer[0]; i++)
+		for (at = 0; at <= longer[i]; at += longer[i] / 7 + 1) {
+			lab_buf in = LAB_BUF_INIT;
+
+			t_escape_doc(&in, longer[i], at, t_escapable[at % 7]);
+			roundtrip(in.data, in.len, in.data, in.len);
+			lab_buf_free(&in);
+		}
+}
+
 const t_case tests_roundtrip[] = {
 	{"roundtrip/gen_kinds", gen_kinds},
 	{"roundtrip/random_seeds", random_seeds},
 	{"roundtrip/data_files", data_files},
 	{"roundtrip/adjacent_cdata", adjacent_cdata},
+	{"roundtrip/escapes_every_place", escapes_every_place},
 	{NULL, NULL},
 };

@@ -156,3 +156,37 @@ void t_data_path(char *out, size_t cap, const char *rel)
 {
 	snprintf(out, cap, "%s/%s", t_data_dir, rel);
 }
+
+const char t_escapable[8] = "&<>\r\"\t\n";
+
+/* The value in the serializer's form: text leaves " TAB LF > alone. */
+static void escape_value(lab_buf *out, size_t len, size_t at, char c,
+			 int attr)
+{
+	static const char filler[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char ch = i == at ? c : filler[i % (sizeof filler - 1)];
+
+		switch (ch) {
+		case '&': lab_buf_puts(out, "&amp;"); break;
+		case '<': lab_buf_puts(out, "&lt;"); break;
+		case '\r': lab_buf_puts(out, "&#13;"); break;
+		case '>': lab_buf_puts(out, attr ? ">" : "&gt;"); break;
+		case '"': lab_buf_puts(out, attr ? "&quot;" : "\""); break;
+		case '\t': lab_buf_puts(out, attr ? "&#9;" : "\t"); break;
+		case '\n': lab_buf_puts(out, attr ? "&#10;" : "\n"); break;
+		default: lab_buf_putc(out, ch);
+		}
+	}
+}
+
+void t_escape_doc(lab_buf *out, size_t len, size_t at, char c)
+{
+	lab_buf_puts(out, "<r a=\"");
+	escape_value(out, len, at, c, 1);
+	lab_buf_puts(out, "\">");
+	escape_value(out, len, at, c, 0);
+	lab_buf_puts(out, "</r>\n");
+}

@@ -13,8 +13,11 @@
  *
  * The walk is iterative (a hand-built tree has no depth bound) and output
  * is buffered before it reaches the sink, so a digest sees large updates;
- * a run longer than the buffer goes to the sink whole.  Escaping scans
- * with lookup tables and copies unescaped runs at once.
+ * a run longer than the buffer goes to the sink whole.  A value up to a
+ * few KB is escaped straight into the buffer under one room check for
+ * its worst case (dom/escscan.h); longer ones in runs.  Siblings of one
+ * kind repeat themselves, so the walk remembers the last attribute order
+ * it sorted and, per prefix, its namespace answers while the stacks stand.
  */
 #include "wss/c14n.h"
 
@@ -43,13 +46,23 @@ typedef struct ns_memo {
 	const char *in_scope, *above;
 } ns_memo;
 
-enum { NS_MEMO = 8 };
+/* Slot 0 is the default namespace's (asked about on every unprefixed
+ * element); prefixes hash to the others. */
+enum { NS_MEMO = 1 + 16 };
 
 typedef struct frame {
 	size_t scope_len;    /* scope.len before the element's declarations */
 	size_t rendered_len; /* rendered.len before what it rendered */
-	const char *prefix, *local; /* the element's name, for its end tag */
+	/* The element's name and its parts' lengths, for its end tag. */
+	const char *prefix, *local;
+	size_t pl, ll;
 } frame;
+
+/* One attribute of the last sorted list: its name and where it was. */
+typedef struct order_item {
+	const dom_name *name;
+	size_t at;
+} order_item;
 
 typedef struct c14n {
 	const wss_c14n_opts *o;
@@ -69,6 +82,8 @@ typedef struct c14n {
 	const dom_nsdecl **ns_out;   /* scratch: declarations to render */
 	const dom_attr **attr_out;   /* scratch: attributes to render */
 	size_t cap_cand, cap_ns, cap_attr;
+	order_item *order;           /* the last sorted attribute list */
+	size_t norder, cap_order;
 	const char *xml_prefix;
 	const char *xml_ns;
 	/* Siblings without declarations ask the same two questions about
@@ -138,13 +153,9 @@ static inline void put(c14n *c, const char *p, size_t n)
 
 /*
  * C14N's replacements (section 2.3), as tables: the byte's entry is 0
- * when it is copied, else the index of its replacement, so the scan is
- * one load and one test per byte and unescaped runs are copied whole.
+ * when it is copied, else the index of its replacement.
  */
-static const struct {
-	char s[7];
-	unsigned char n;
-} reps[] = {
+static const dom__esc_rep reps[] = {
 	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#xD;", 5},
 	{"&quot;", 6}, {"&#x9;", 5}, {"&#xA;", 5},
 };
@@ -155,7 +166,13 @@ static const unsigned char esc_attr[256] = {
 	['&'] = 1, ['<'] = 2, ['"'] = 5, ['\t'] = 6, ['\n'] = 7, ['\r'] = 4,
 };
 
-static void put_escaped(c14n *c, const char *s, size_t n, int attr)
+/* Values up to this long are escaped straight into the buffer (flushed
+ * first when their worst case does not fit); longer ones in runs. */
+enum { ESC_DIRECT = (OUT_BUF - 8) / 6 };
+
+/* A long value: unescaped runs through put, which hands runs longer
+ * than the buffer to the sink whole. */
+static void put_escaped_long(c14n *c, const char *s, size_t n, int attr)
 {
 	const unsigned char *t = attr ? esc_attr : esc_text;
 	const char *end = s + n;
@@ -173,16 +190,31 @@ static void put_escaped(c14n *c, const char *s, size_t n, int attr)
 	}
 }
 
-/* Names are interned: their length is stored with them.  `lead` goes
- * before the name and `tail` after it (each a few bytes, or none): one
- * room check for the common case. */
-static inline __attribute__((always_inline)) void put_name3(
-	c14n *c, const char *lead, size_t nlead, const char *prefix,
-	const char *local, const char *tail, size_t ntail)
+static inline __attribute__((always_inline)) void put_escaped(
+	c14n *c, const char *s, size_t n, int attr)
 {
-	size_t pl = prefix != NULL ? dom_names_len(prefix) : 0;
-	size_t ll = dom_names_len(local);
+	if (n > ESC_DIRECT) {
+		put_escaped_long(c, s, n, attr);
+		return;
+	}
+	if (DOM__ESC_ROOM(n) > OUT_BUF - c->len) {
+		flush(c);
+		if (c->rc != LAB_OK)
+			return;
+	}
+	c->len = (size_t)(dom__esc_put(c->buf + c->len, s, n, attr,
+				       attr ? esc_attr : esc_text, reps) -
+			  c->buf);
+}
 
+/* A name of known lengths (pl is 0 without a prefix) with `lead` before
+ * it and `tail` after it (each a few bytes, or none): one room check for
+ * the common case. */
+static inline __attribute__((always_inline)) void put_qname(
+	c14n *c, const char *lead, size_t nlead, const char *prefix,
+	size_t pl, const char *local, size_t ll, const char *tail,
+	size_t ntail)
+{
 	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
 		char *o = dom_names_put_qname(c->buf + c->len, lead, nlead,
 					      prefix, pl, local, ll, tail,
@@ -198,6 +230,16 @@ static inline __attribute__((always_inline)) void put_name3(
 	}
 	put(c, local, ll);
 	put(c, tail, ntail);
+}
+
+/* The same for interned names, whose length is stored with them. */
+static inline __attribute__((always_inline)) void put_name3(
+	c14n *c, const char *lead, size_t nlead, const char *prefix,
+	const char *local, const char *tail, size_t ntail)
+{
+	put_qname(c, lead, nlead, prefix,
+		  prefix != NULL ? dom_names_len(prefix) : 0, local,
+		  dom_names_len(local), tail, ntail);
 }
 
 static void put_name(c14n *c, const char *prefix, const char *local)
@@ -317,6 +359,44 @@ static void sort_attrs(const dom_attr **a, size_t n)
 	}
 }
 
+/*
+ * el's attributes, sorted, into c->attr_out.  Siblings of one kind carry
+ * the same names in the same order (the order depends on nothing else),
+ * so the last list sorted is remembered and its order reused when every
+ * name matches.
+ */
+static void order_attrs(c14n *c, const dom_attr_list *al)
+{
+	size_t n = al->count, i;
+
+	if (n < 2) {
+		if (n == 1)
+			c->attr_out[0] = &al->items[0];
+		return;
+	}
+	if (n == c->norder) {
+		for (i = 0; i < n && al->items[i].name == c->order[i].name; i++)
+			;
+		if (i == n) {
+			for (i = 0; i < n; i++)
+				c->attr_out[i] = &al->items[c->order[i].at];
+			return;
+		}
+	}
+	for (i = 0; i < n; i++)
+		c->attr_out[i] = &al->items[i];
+	sort_attrs(c->attr_out, n);
+	if (reserve(&c->order, &c->cap_order, n, sizeof *c->order) != 0) {
+		nomem(c);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		c->order[i].name = al->items[i].name;
+		c->order[i].at = (size_t)(c->attr_out[i] - al->items);
+	}
+	c->norder = n;
+}
+
 /* ---- namespace rendering ---- */
 
 /* Adds prefix to the candidates unless it is already there. */
@@ -336,12 +416,65 @@ static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
  * Which declarations el renders, into c->ns_out (sorted), with their
  * values pushed on c->rendered.  `cand` has room for every candidate.
  */
+/*
+ * The value of prefix in scope when it has to be rendered (it differs
+ * from the one rendered above), else NULL.
+ */
+static inline const char *to_render(c14n *c, const char *p)
+{
+	/* Interned names sit close together in the arena: the multiply
+	 * spreads them over the slots. */
+	ns_memo *m = &c->memo[p == NULL ? 0
+				     : 1 + (((uint64_t)(uintptr_t)p *
+					     0x9E3779B97F4A7C15u) >>
+					    60)];
+
+	if (m->prefix != p || m->sv != c->scope.ver ||
+	    m->rv != c->rendered.ver || m->in_scope == NULL) {
+		m->prefix = p;
+		m->sv = c->scope.ver;
+		m->rv = c->rendered.ver;
+		m->in_scope = lookup(&c->scope, p);
+		m->above = lookup(&c->rendered, p);
+	}
+	/* A listed prefix out of scope, or a prefix bound to nothing, has
+	 * no namespace node to render. */
+	if (m->in_scope[0] == '\0' && p != NULL)
+		return NULL;
+	return m->in_scope != m->above ? m->in_scope : NULL;
+}
+
+/* Exclusive without a PrefixList: does el use a prefix whose binding
+ * has not been rendered above?  Usually not, and then the candidates
+ * need not be gathered. */
+static int excl_renders(c14n *c, const char *prefix, const dom_attr_list *al)
+{
+	size_t i;
+
+	if ((prefix == NULL || prefix != c->xml_prefix) &&
+	    to_render(c, prefix) != NULL)
+		return 1;
+	for (i = 0; i < al->count; i++) {
+		const char *p = dom_attr_prefix(&al->items[i]);
+
+		if (p != NULL && p != c->xml_prefix && to_render(c, p) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Which declarations el renders, into c->ns_out (sorted), with their
+ * values pushed on c->rendered.  `cand` has room for every candidate.
+ */
 static size_t render_ns(c14n *c, const dom_node *el, const char *prefix,
 			const dom_attr_list *al, dom_nsdecl *cand, int apex)
 {
 	size_t n = 0, k = 0, i;
 
 	if (c->o->exclusive) {
+		if (c->nlisted == 0 && !excl_renders(c, prefix, al))
+			return 0;
 		candidate(c, cand, &n, prefix);
 		for (i = 0; i < al->count; i++)
 			if (dom_attr_prefix(&al->items[i]) != NULL)
@@ -360,23 +493,9 @@ static size_t render_ns(c14n *c, const dom_node *el, const char *prefix,
 			candidate(c, cand, &n, d[i].prefix);
 	}
 	for (i = 0; i < n; i++) {
-		const char *p = cand[i].prefix, *in_scope;
-		ns_memo *m = &c->memo[((uintptr_t)p >> 3) % NS_MEMO];
+		const char *in_scope = to_render(c, cand[i].prefix);
 
-		if (m->prefix != p || m->sv != c->scope.ver ||
-		    m->rv != c->rendered.ver || m->in_scope == NULL) {
-			m->prefix = p;
-			m->sv = c->scope.ver;
-			m->rv = c->rendered.ver;
-			m->in_scope = lookup(&c->scope, p);
-			m->above = lookup(&c->rendered, p);
-		}
-		in_scope = m->in_scope;
-		/* A listed prefix out of scope, or a prefix bound to nothing,
-		 * has no namespace node to render. */
-		if (in_scope[0] == '\0' && p != NULL)
-			continue;
-		if (in_scope == m->above)
+		if (in_scope == NULL)
 			continue;
 		cand[i].uri = in_scope;
 		if (push(&c->rendered, cand[i].prefix, in_scope) != 0) {
@@ -450,6 +569,8 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	f->rendered_len = c->rendered.len;
 	f->prefix = dom_prefix(el);
 	f->local = dom_local_name(el);
+	f->pl = f->prefix != NULL ? dom_names_len(f->prefix) : 0;
+	f->ll = dom_names_len(f->local);
 	decls = dom_ns_decls(el, &nd);
 	for (i = 0; i < nd; i++)
 		if (push(&c->scope, decls[i].prefix, decls[i].uri) != 0) {
@@ -470,13 +591,18 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		goto out;
 	}
 	nns = render_ns(c, el, f->prefix, &al, c->cand, apex);
-	for (na = 0; na < al.count; na++)
-		c->attr_out[na] = &al.items[na];
-	if (apex && !c->o->exclusive)
+	if (apex && !c->o->exclusive) {
+		/* The apex of an inclusive subtree adds inherited xml:*. */
+		for (na = 0; na < al.count; na++)
+			c->attr_out[na] = &al.items[na];
 		na = inherited_xml(c, el, na);
-	sort_attrs(c->attr_out, na);
+		sort_attrs(c->attr_out, na);
+	} else {
+		order_attrs(c, &al);
+		na = al.count;
+	}
 
-	put_name3(c, "<", 1, f->prefix, f->local, "", 0);
+	put_qname(c, "<", 1, f->prefix, f->pl, f->local, f->ll, "", 0);
 	for (i = 0; i < nns; i++) {
 		const dom_nsdecl *d = c->ns_out[i];
 
@@ -492,9 +618,23 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	}
 	for (i = 0; i < na; i++) {
 		const dom_attr *a = c->attr_out[i];
+		const char *p = dom_attr_prefix(a), *l = dom_attr_local(a);
+		size_t pl = p != NULL ? dom_names_len(p) : 0;
+		size_t ll = dom_names_len(l);
 
-		put_name3(c, " ", 1, dom_attr_prefix(a), dom_attr_local(a),
-			  "=\"", 2);
+		/* Usually the whole attribute fits: one room check. */
+		if (a->len <= ESC_DIRECT &&
+		    pl + ll + 5 + DOM__ESC_ROOM(a->len) <= OUT_BUF - c->len) {
+			char *o = dom_names_put_qname(c->buf + c->len, " ", 1,
+						      p, pl, l, ll, "=\"", 2);
+
+			o = dom__esc_put(o, a->value, a->len, 1, esc_attr,
+					 reps);
+			*o++ = '"';
+			c->len = (size_t)(o - c->buf);
+			continue;
+		}
+		put_qname(c, " ", 1, p, pl, l, ll, "=\"", 2);
 		put_escaped(c, a->value, a->len, 1);
 		put(c, "\"", 1);
 	}
@@ -515,7 +655,7 @@ static void end_element(c14n *c, const dom_node *el)
 		flush(c);
 		c->capturing = 0;
 	}
-	put_name3(c, "</", 2, f->prefix, f->local, ">", 1);
+	put_qname(c, "</", 2, f->prefix, f->pl, f->local, f->ll, ">", 1);
 	if (c->scope.len != f->scope_len) {
 		c->scope.len = f->scope_len;
 		c->scope.ver++;
@@ -574,6 +714,12 @@ static void subtree(c14n *c, const dom_node *top)
 				next = dom_first_child(n);
 				if (next == NULL)
 					end_element(c, n);
+			} else if (type == DOM_TEXT) {
+				/* The most frequent node, without leaf's call. */
+				size_t len;
+				const char *v = dom_value(n, &len);
+
+				put_escaped(c, v, len, 0);
 			} else {
 				leaf(c, n, type);
 			}
@@ -703,6 +849,7 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	dom_free(c->cand);
 	dom_free((void *)c->ns_out);
 	dom_free((void *)c->attr_out);
+	dom_free(c->order);
 	dom_free(c);
 	return rc;
 }
