@@ -65,12 +65,29 @@ void dom__xml2_fail(xmlParserCtxtPtr ctxt, int code, const char *fmt, ...)
 		xmlStopParser(g->ctxt);
 }
 
+/*
+ * A name within the limit and namespace-well-formed.  libxml2 refuses a
+ * malformed QName in a tag it reads, but one that reaches an element
+ * another way -- an attribute default the internal subset declares for
+ * an element written inside an entity -- arrives with its colon in the
+ * local part ("kin:"), and a tree holding it would serialize to a
+ * document that does not parse again.
+ */
 static int name_ok(xmlParserCtxtPtr ctxt, const xmlChar *prefix,
 		   const xmlChar *local)
 {
 	const dom_xml2_guard *g = ctxt->_private;
 	size_t n = strlen((const char *)local);
 
+	if (n == 0 || memchr(local, ':', n) != NULL ||
+	    (prefix != NULL && *prefix == '\0')) {
+		dom__xml2_fail(ctxt, LAB_EMALFORMED,
+			       "name '%s%s%s' is not a namespace-well-formed "
+			       "QName",
+			       prefix != NULL ? (const char *)prefix : "",
+			       prefix != NULL ? ":" : "", (const char *)local);
+		return -1;
+	}
 	if (prefix != NULL)
 		n += strlen((const char *)prefix) + 1;
 	if (n <= g->lim->max_name)
