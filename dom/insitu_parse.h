@@ -15,11 +15,13 @@
 #include <string.h>
 
 #include "dom/insitu.h"
+#include "dom/userdata.h"
 
 #define XMLNS_NS "http://www.w3.org/2000/xmlns/"
 
 typedef struct frame {
 	dom_node *node;
+	dom_node *last;    /* its last child so far, NULL: none */
 	const char *qname; /* the start tag's name, in the text */
 	size_t qlen;
 	size_t nbind;      /* bindings in scope outside this element */
@@ -222,16 +224,66 @@ static inline int same_text(const char *a, const char *b, size_t n)
 #endif
 }
 
-static inline int add_chars(parser *ps, dom_type type, const char *target,
-		     const char *s, size_t len)
+/*
+ * A node of `size` bytes (a dom_element or dom_chars), its dom_node part
+ * set and linked as the open element's last child; the caller sets the
+ * rest of the tail.  This is tree.c's new_node and dom__link_last inline
+ * for the parser's loop, which makes a node or two per tag: one bump, each
+ * field stored once (no memset first) and the last child kept in the
+ * frame rather than read through first->prev.  extra > 0 bytes go in the
+ * same bump right after the node (a small element's attributes), aligned
+ * as the node is.  NULL when memory runs out.
+ */
+static inline dom_node *new_child(parser *ps, size_t size, dom_type type,
+				  uint32_t len, size_t extra)
 {
-	dom_chars *c = dom__new_chars_ref(ps->doc, type, s, len);
+	frame *f = &ps->stack[ps->depth];
+	dom_node *parent = f->node, *last = f->last, *n;
+	size_t slot = dom__ud_slot_size;
+	uint16_t where;
+	char *p = dom_arena_alloc_placed(&ps->doc->arena, slot + size + extra,
+					 &where);
 
+	if (p == NULL)
+		return NULL;
+	n = (dom_node *)(void *)(p + slot);
+	n->first = NULL;
+	n->next = NULL;
+	n->parent = parent;
+	n->len = len;
+	n->type = (uint8_t)type;
+	n->flags = 0;
+	n->where = (uint16_t)(where + slot / 8);
+	/* Before linking, as tree.c does: a node the userdata variant
+	 * refused never enters the tree. */
+	if (dom__ud_node_created(ps->doc, n) != LAB_OK)
+		return NULL;
+	if (last == NULL) {
+		parent->first = n;
+		n->prev = n;
+	} else {
+		last->next = n;
+		n->prev = last;
+		parent->first->prev = n;
+	}
+	f->last = n;
+	return n;
+}
+
+static inline int add_chars(parser *ps, dom_type type, const char *target,
+			    const char *s, size_t len)
+{
+	dom_chars *c;
+
+	if (len > UINT32_MAX)
+		return nomem(ps);
+	c = (dom_chars *)(void *)new_child(ps, dom__chars_size(type), type,
+					   (uint32_t)len, 0);
 	if (c == NULL)
 		return nomem(ps);
+	c->value = s;
 	if (type == DOM_PI)
 		c->target = target;
-	dom__link_last(ps->stack[ps->depth].node, &c->base);
 	return LAB_OK;
 }
 

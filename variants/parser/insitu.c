@@ -26,6 +26,7 @@
  */
 #include <string.h>
 
+#include "dom/attrs.h"
 #include "dom/insitu_parse.h"
 #include "dom/parser.h"
 
@@ -321,15 +322,45 @@ static inline const dom_name *resolve(parser *ps, qmemo *m,
 	return name;
 }
 
-static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
-		 int empty, const char *qname, size_t qlen)
+/*
+ * The element: a small one's attribute array shares its bump (the array
+ * is exactly `nattrs` long, as dom__reserve_attrs would make it, and
+ * grows the same way later); a larger one's has its own.
+ */
+static dom_element *new_element(parser *ps, const dom_name *name,
+				size_t nattrs)
 {
-	dom_element *el = dom__new_element(ps->doc, name);
+	size_t extra = nattrs * sizeof(dom_attr);
+	int shared = dom__ud_slot_size + sizeof(dom_element) + extra <=
+		     DOM_ARENA_SMALL;
+	dom_element *el = (dom_element *)(void *)new_child(ps, sizeof *el,
+		DOM_ELEMENT, 0, shared ? extra : 0);
+
+	if (el == NULL)
+		return NULL;
+	el->name = name;
+	el->nsdecls = NULL;
+	el->attrs.count = 0;
+	el->attrs.cap = (uint32_t)nattrs;
+	el->attrs.index = NULL;
+	if (nattrs == 0)
+		el->attrs.items = NULL;
+	else if (shared)
+		el->attrs.items = (dom_attr *)(void *)(el + 1);
+	else if ((el->attrs.items = dom_arena_alloc(&ps->doc->arena,
+						    extra)) == NULL)
+		return NULL;
+	return el;
+}
+
+static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
+		 size_t nattrs, int empty, const char *qname, size_t qlen)
+{
+	dom_element *el = new_element(ps, name, nattrs);
 	size_t i, d = 0, k = 0;
 
 	if (el == NULL ||
-	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK) ||
-	    (n > ndecls && dom__reserve_attrs(el, (uint32_t)(n - ndecls)) != LAB_OK))
+	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK))
 		return nomem(ps);
 	for (i = 0; i < n; i++) {
 		const rawattr *a = &ps->attrs[i];
@@ -349,16 +380,16 @@ static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 	el->base.len = (uint32_t)d;
 	el->attrs.count = (uint32_t)k;
 	if (k > 0) {
-		int rc = dom__attrs_built(el, ps->err);
+		int rc = dom__attrs_update(ps->doc, &el->attrs, 0, ps->err);
 
 		if (rc != LAB_OK)
 			return rc;
 	}
-	dom__link_last(ps->stack[ps->depth].node, &el->base);
 	if (!empty) {
 		frame *f = &ps->stack[++ps->depth];
 
 		f->node = &el->base;
+		f->last = NULL;
 		f->qname = qname;
 		f->qlen = qlen;
 	}
@@ -481,7 +512,7 @@ static int start_tag(parser *ps, char **pp)
 	if (longest > ps->lim->max_text)
 		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
 				 "the limit of %zu", longest, ps->lim->max_text);
-	rc = build(ps, name, n, ndecls, empty, qname,
+	rc = build(ps, name, n, ndecls, nattrs, empty, qname,
 		   (size_t)(name_end - qname));
 	if (rc != LAB_OK)
 		return rc;
@@ -640,6 +671,7 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		goto out;
 	}
 	ps.stack[0].node = parent;
+	ps.stack[0].last = parent->first != NULL ? parent->first->prev : NULL;
 	ps.stack[0].nbind = 0;
 	rc = document(&ps);
 out:
