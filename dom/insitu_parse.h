@@ -44,6 +44,7 @@ typedef struct qmemo {
 	const char *prefix, *local;
 	const dom_name *name[2];
 	uint32_t scope[2];
+	struct qmemo *next; /* the memo of the name read after it, last time */
 } qmemo;
 
 typedef struct rawattr {
@@ -79,6 +80,7 @@ typedef struct parser {
 	int rooted;         /* the root element has been read */
 	const char *memo[256]; /* recently interned names, by a cheap hash */
 	qmemo qnames[256];     /* the same for qualified names in tags */
+	qmemo *last;           /* the memo of the last tag or attribute name */
 } parser;
 
 int dom__insitu_fail_at(parser *ps, const char *at, int code,

@@ -218,19 +218,63 @@ static int is_xmlns(const char *s, size_t n)
 	return n == 5 && memcmp(s, "xmlns", 5) == 0;
 }
 
+/*
+ * Whether the tag or attribute name at p is the one read after the
+ * previous name last time, and so needs neither scanning nor splitting:
+ * element after element and attribute after attribute, a document
+ * repeats its sequences of names.  On a yes, that memo is in *memo and p
+ * is left past the name.  The same bytes passed scan_name() when the memo
+ * was made, so only where they end needs a look: at a byte that would not
+ * continue the name.  No memo holds a name with the xmlns prefix (those
+ * are not split), but an element may be named xmlns, which as an
+ * attribute (attr 1) is a declaration: that one is left to the scan.
+ */
+static inline int predicted(parser *ps, char **pp, int attr, qmemo **memo)
+{
+	qmemo *m = ps->last != NULL ? ps->last->next : NULL;
+	unsigned char c;
+
+	if (m == NULL || m->src == NULL || !same_text(m->src, *pp, m->len))
+		return 0;
+	c = (unsigned char)(*pp)[m->len];
+	if (dom__is(c, IS_NAME) || c == ':' || c >= 0x80 ||
+	    (attr && m->prefix == NULL && is_xmlns(m->src, m->len)))
+		return 0;
+	*pp += m->len;
+	*memo = m;
+	ps->last = m;
+	return 1;
+}
+
+/* Records that m's name came after the previous one. */
+static inline void follows(parser *ps, qmemo *m)
+{
+	if (ps->last != NULL)
+		ps->last->next = m;
+	ps->last = m;
+}
+
 /* One attribute at *pp (name start) into a. */
 static int attribute(parser *ps, char **pp, rawattr *a)
 {
 	char *p = *pp, *name = p, *colon;
-	int rc = scan_name(ps, &p, &colon, "an attribute name");
+	int rc;
 
-	if (rc != LAB_OK)
-		return rc;
 	/* Every other field is set below for the kind of attribute that
 	 * reads it. */
+	a->decl = 0;
+	if (predicted(ps, &p, 1, &a->memo)) {
+		a->prefix = a->memo->prefix;
+		a->local = a->memo->local;
+		a->name = a->memo->scope[1] == ps->scope ? a->memo->name[1]
+							 : NULL;
+		goto value;
+	}
+	rc = scan_name(ps, &p, &colon, "an attribute name");
+	if (rc != LAB_OK)
+		return rc;
 	a->prefix = NULL;
 	a->local = NULL;
-	a->decl = 0;
 	if (colon != NULL && is_xmlns(name, (size_t)(colon - name))) {
 		a->decl = 1;
 		a->local = intern(ps, colon + 1, (size_t)(p - colon - 1));
@@ -241,12 +285,14 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 				 &a->local, &a->memo);
 		if (rc != LAB_OK)
 			return rc;
+		follows(ps, a->memo);
 		/* A guess start_tag() keeps if the tag binds nothing. */
 		a->name = a->memo->scope[1] == ps->scope ? a->memo->name[1]
 							 : NULL;
 	}
 	if (a->decl && colon != NULL && a->local == NULL)
 		return nomem(ps);
+value:
 	p = skip_space(p);
 	if (*p != '=')
 		return p == ps->end ? dom__insitu_bad_char(ps, p, "a start tag")
@@ -402,18 +448,29 @@ static int start_tag(parser *ps, char **pp)
 	char *p = *pp, *qname = p, *colon, *name_end;
 	const char *prefix = NULL, *local;
 	const dom_name *name;
-	qmemo *memo;
+	qmemo *memo, *prev = NULL, *first = NULL;
 	rawattr *a;
 	size_t n = 0, ndecls, nxmlns, nattrs, i, nbind = ps->nbinds;
 	size_t longest = 0, xmlns_seen = 0, guessed = 0;
 	uint32_t scope = ps->scope;
 	uint64_t locals = 0;
-	int empty, rc, clash = 0, undeclared = 0;
+	int empty, rc, clash = 0, undeclared = 0, hit = 0;
 	long dup;
 
-	rc = scan_name(ps, &p, &colon, "an element name");
-	if (rc != LAB_OK)
-		return rc;
+	if (predicted(ps, &p, 0, &memo)) {
+		/* Taken now: an attribute's name may take over the memo. */
+		prefix = memo->prefix;
+		local = memo->local;
+		hit = 1;
+	} else {
+		/* The name is split after the attributes (its errors come
+		 * after theirs), so it is fitted into the sequence then. */
+		prev = ps->last;
+		ps->last = NULL;
+		rc = scan_name(ps, &p, &colon, "an element name");
+		if (rc != LAB_OK)
+			return rc;
+	}
 	name_end = p;
 	for (;;) {
 		char *before = p;
@@ -445,6 +502,8 @@ static int start_tag(parser *ps, char **pp)
 			longest = a->vlen;
 		xmlns_seen += a->decl != 0;
 		guessed += a->decl == 0 && a->name != NULL;
+		if (a->decl == 0 && first == NULL)
+			first = a->memo;
 		clash |= may_clash(ps, a, &locals);
 		n++;
 	}
@@ -464,13 +523,21 @@ static int start_tag(parser *ps, char **pp)
 	rc = xmlns_seen > 0 ? dom__insitu_declare(ps, n, &ndecls, &nxmlns) : LAB_OK;
 	if (rc != LAB_OK)
 		return rc;
-	if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
-		return MALFORMED(ps, name_end, "element names cannot use the "
-				 "xmlns prefix");
-	rc = split_qname(ps, qname, (size_t)(name_end - qname), colon, &prefix,
-			 &local, &memo);
-	if (rc != LAB_OK)
-		return rc;
+	if (!hit) {
+		if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
+			return MALFORMED(ps, name_end, "element names cannot "
+					 "use the xmlns prefix");
+		rc = split_qname(ps, qname, (size_t)(name_end - qname), colon,
+				 &prefix, &local, &memo);
+		if (rc != LAB_OK)
+			return rc;
+		if (prev != NULL)
+			prev->next = memo;
+		if (first != NULL)
+			memo->next = first;
+		else
+			ps->last = memo;
+	}
 	name = resolve(ps, memo, prefix, local, 0, &undeclared);
 	if (name == NULL)
 		return undeclared ? MALFORMED(ps, name_end, "namespace prefix "
