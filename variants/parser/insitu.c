@@ -58,7 +58,8 @@ static int text(parser *ps, char **pp)
 		char *q = r + (dom__insitu_skip_text(r) - r);
 		unsigned char c;
 
-		while (dom__is((unsigned char)q[0], IS_TEXT)) {
+		/* Most runs end at markup: no table look for that. */
+		while (*q != '<' && dom__is((unsigned char)q[0], IS_TEXT)) {
 			if (!dom__is((unsigned char)q[1], IS_TEXT)) {
 				q += 1;
 				break;
@@ -546,7 +547,7 @@ static int start_tag(parser *ps, char **pp)
 					      qname)
 				  : nomem(ps);
 	/* Unless every guess holds, resolve those that may not. */
-	for (i = 0; i < n && (guessed + xmlns_seen < n || ps->scope != scope);
+	for (i = 0; (guessed + xmlns_seen < n || ps->scope != scope) && i < n;
 	     i++) {
 		a = &ps->attrs[i];
 		if (a->decl || (a->name != NULL && ps->scope == scope))
