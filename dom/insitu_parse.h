@@ -147,6 +147,41 @@ static inline char *skip_space(char *p)
 	return p;
 }
 
+/*
+ * Past the run of IS_ATTR bytes at q, 16 bytes a test where SSE2 is
+ * there; q itself elsewhere.  The attribute value's twin of
+ * dom__insitu_skip_text (dom/insitu.h), with the same contract: the
+ * caller's table loop finishes the run, so the table stays the
+ * definition.  The bytes that end a run are those outside IS_ATTR: below
+ * 0x20 (TAB and LF too: they become spaces), 0x80 and above, either
+ * quote, '&' and '<'.
+ */
+static inline const char *skip_attr(const char *q)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(0x20), dq = _mm_set1_epi8('"'),
+		      sq = _mm_set1_epi8('\''), amp = _mm_set1_epi8('&'),
+		      lt = _mm_set1_epi8('<');
+
+	for (;;) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		/* Signed: 0x80 and above compare below 0x20 as well. */
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmplt_epi8(v, sp), _mm_cmpeq_epi8(v, dq)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, sq),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, amp),
+						  _mm_cmpeq_epi8(v, lt))));
+		int bits = _mm_movemask_epi8(m);
+
+		if (bits != 0)
+			return q + __builtin_ctz((unsigned)bits);
+		q += 16;
+	}
+#else
+	return q;
+#endif
+}
+
 /* A non-ASCII character at *r, moved to *w; 0 or the error. */
 static inline int copy_utf8(parser *ps, char **r, char **w, const char *where)
 {

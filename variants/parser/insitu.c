@@ -123,7 +123,7 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 						"be quoted");
 	start = w = ++r;
 	for (;;) {
-		char *q = r;
+		char *q = r + (skip_attr(r) - r);
 		unsigned char c;
 
 		while (dom__is((unsigned char)q[0], IS_ATTR)) {
@@ -226,11 +226,11 @@ static int is_xmlns(const char *s, size_t n)
  * repeats its sequences of names.  On a yes, that memo is in *memo and p
  * is left past the name.  The same bytes passed scan_name() when the memo
  * was made, so only where they end needs a look: at a byte that would not
- * continue the name.  No memo holds a name with the xmlns prefix (those
- * are not split), but an element may be named xmlns, which as an
- * attribute (attr 1) is a declaration: that one is left to the scan.
+ * continue the name.  No memo that may be predicted is a declaration's
+ * name (see predictable()), so the name is an element's or an
+ * attribute's.
  */
-static inline int predicted(parser *ps, char **pp, int attr, qmemo **memo)
+static inline int predicted(parser *ps, char **pp, qmemo **memo)
 {
 	qmemo *m = ps->last != NULL ? ps->last->next : NULL;
 	unsigned char c;
@@ -238,8 +238,7 @@ static inline int predicted(parser *ps, char **pp, int attr, qmemo **memo)
 	if (m == NULL || m->src == NULL || !same_text(m->src, *pp, m->len))
 		return 0;
 	c = (unsigned char)(*pp)[m->len];
-	if (dom__is(c, IS_NAME) || c == ':' || c >= 0x80 ||
-	    (attr && m->prefix == NULL && is_xmlns(m->src, m->len)))
+	if (dom__is(c, IS_NAME) || c == ':' || c >= 0x80)
 		return 0;
 	*pp += m->len;
 	*memo = m;
@@ -247,10 +246,21 @@ static inline int predicted(parser *ps, char **pp, int attr, qmemo **memo)
 	return 1;
 }
 
+/*
+ * Whether m may be predicted.  No memo holds a name with the xmlns prefix
+ * (those are not split), but an element may be named xmlns, which as an
+ * attribute is a declaration: that name is never predicted, so it is
+ * always scanned.  Checked when a miss links a memo in, not per hit.
+ */
+static inline int predictable(const qmemo *m)
+{
+	return m->prefix != NULL || !is_xmlns(m->src, m->len);
+}
+
 /* Records that m's name came after the previous one. */
 static inline void follows(parser *ps, qmemo *m)
 {
-	if (ps->last != NULL)
+	if (ps->last != NULL && predictable(m))
 		ps->last->next = m;
 	ps->last = m;
 }
@@ -264,7 +274,7 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 	/* Every other field is set below for the kind of attribute that
 	 * reads it. */
 	a->decl = 0;
-	if (predicted(ps, &p, 1, &a->memo)) {
+	if (predicted(ps, &p, &a->memo)) {
 		a->prefix = a->memo->prefix;
 		a->local = a->memo->local;
 		a->name = a->memo->scope[1] == ps->scope ? a->memo->name[1]
@@ -294,13 +304,17 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 	if (a->decl && colon != NULL && a->local == NULL)
 		return nomem(ps);
 value:
-	p = skip_space(p);
+	/* Most documents write name="value", with no space to skip. */
+	if (*p != '=')
+		p = skip_space(p);
 	if (*p != '=')
 		return p == ps->end ? dom__insitu_bad_char(ps, p, "a start tag")
 				    : MALFORMED(ps, p, "'=' expected after "
 						"attribute name '%.*s'",
 						(int)(p - name), name);
-	p = skip_space(p + 1);
+	p++;
+	if (*p != '"' && *p != '\'')
+		p = skip_space(p);
 	rc = attr_value(ps, &p, a);
 	if (rc != LAB_OK)
 		return rc;
@@ -458,7 +472,7 @@ static int start_tag(parser *ps, char **pp)
 	int empty, rc, clash = 0, undeclared = 0, hit = 0;
 	long dup;
 
-	if (predicted(ps, &p, 0, &memo)) {
+	if (predicted(ps, &p, &memo)) {
 		/* Taken now: an attribute's name may take over the memo. */
 		prefix = memo->prefix;
 		local = memo->local;
@@ -532,7 +546,7 @@ static int start_tag(parser *ps, char **pp)
 				 &prefix, &local, &memo);
 		if (rc != LAB_OK)
 			return rc;
-		if (prev != NULL)
+		if (prev != NULL && predictable(memo))
 			prev->next = memo;
 		if (first != NULL)
 			memo->next = first;
