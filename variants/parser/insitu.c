@@ -490,7 +490,12 @@ static int start_tag(parser *ps, char **pp)
 	for (;;) {
 		char *before = p;
 
-		p = skip_space(p);
+		/* One space before the next attribute is the common case;
+		 * any byte above ' ' is not white space. */
+		if (p[0] == ' ' && (unsigned char)p[1] > ' ')
+			p++;
+		else
+			p = skip_space(p);
 		if (*p == '>') {
 			p++;
 			empty = 0;
