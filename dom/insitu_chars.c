@@ -191,29 +191,16 @@ static int is_hex(char c)
 	       (c >= 'A' && c <= 'F');
 }
 
-/*
- * Whether c is one of "-._~:/?#[]@!$&'()*+,;=", the URI characters
- * beyond letters and digits: a bit per ASCII byte (bits 0-63 in the
- * first word, 64-127 in the second), as each byte of every namespace
- * URI declared is tested.
- */
-static int uri_other(unsigned char c)
-{
-	static const uint64_t set[2] = {0xac00ffda00000000ULL,
-					0x40000000a8000001ULL};
-
-	return c < 128 && (set[c >> 6] >> (c & 63) & 1) != 0;
-}
-
 int dom__insitu_uri_chars(const char *s, size_t n)
 {
+	static const char other[] = "-._~:/?#[]@!$&'()*+,;=";
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		char c = s[i];
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || uri_other((unsigned char)c))
+		    (c >= '0' && c <= '9') || (c != '\0' && strchr(other, c)))
 			continue;
 		if (c == '%' && i + 2 < n &&
 		    is_hex(s[i + 1]) && is_hex(s[i + 2])) {
