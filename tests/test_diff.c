@@ -320,20 +320,20 @@ static void name_sequences(void)
 	static const char *const docs[] = {
 		"<r><a/><xmlns/><a/><xmlns/><a xmlns=\"urn:x\"/></r>",
 		"<r><a/><xmlns/><a/><xmlns/><a xmlns=\"urn:x\"><xmlns/></a></r>",
-		"<r xmlns:a=\"urn:a\"><i x=\"1\"/><i x=\"2\"/><i xy=\"3\"/>"
-		"<i x=\"4\"/><i x:y=\"5\" xmlns:x=\"urn:x\"/><i x=\"6\"/>"
-		"<item/><i/><i x=\"7\"/><a:i x=\"8\"/><i x=\"9\"/></r>",
-		"<r xmlns:p=\"urn:1\"><p:e p:a=\"1\"/><p:e p:a=\"2\"/>"
-		"<p:e p:a=\"3\" xmlns:p=\"urn:2\"/><p:e p:a=\"4\"/>"
-		"<q xmlns:p=\"urn:3\"><p:e p:a=\"5\"/><p:e p:a=\"6\"/></q>"
-		"<p:e p:a=\"7\"/></r>",
-		"<r><longer-than-8:name longer-than-8:attr=\"v\" "
-		"xmlns:longer-than-8=\"urn:l\"/><longer-than-8:name "
-		"longer-than-8:attr=\"v\" xmlns:longer-than-8=\"urn:m\"/>"
-		"<longer-than-8:name longer-than-8:attribute=\"v\" "
-		"xmlns:longer-than-8=\"urn:m\"/></r>",
-		"<r><e e=\"1\"><e e=\"2\"/></e><e e=\"3\" f=\"4\"/>"
-		"<e e=\"5\" f=\"6\"/><f f=\"7\" e=\"8\"/></r>",
+		("<r xmlns:a=\"urn:a\"><i x=\"1\"/><i x=\"2\"/><i xy=\"3\"/>"
+		 "<i x=\"4\"/><i x:y=\"5\" xmlns:x=\"urn:x\"/><i x=\"6\"/>"
+		 "<item/><i/><i x=\"7\"/><a:i x=\"8\"/><i x=\"9\"/></r>"),
+		("<r xmlns:p=\"urn:1\"><p:e p:a=\"1\"/><p:e p:a=\"2\"/>"
+		 "<p:e p:a=\"3\" xmlns:p=\"urn:2\"/><p:e p:a=\"4\"/>"
+		 "<q xmlns:p=\"urn:3\"><p:e p:a=\"5\"/><p:e p:a=\"6\"/></q>"
+		 "<p:e p:a=\"7\"/></r>"),
+		("<r><longer-than-8:name longer-than-8:attr=\"v\" "
+		 "xmlns:longer-than-8=\"urn:l\"/><longer-than-8:name "
+		 "longer-than-8:attr=\"v\" xmlns:longer-than-8=\"urn:m\"/>"
+		 "<longer-than-8:name longer-than-8:attribute=\"v\" "
+		 "xmlns:longer-than-8=\"urn:m\"/></r>"),
+		("<r><e e=\"1\"><e e=\"2\"/></e><e e=\"3\" f=\"4\"/>"
+		 "<e e=\"5\" f=\"6\"/><f f=\"7\" e=\"8\"/></r>"),
 	};
 	lab_buf in = LAB_BUF_INIT;
 	size_t i, j;
