@@ -126,7 +126,8 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 		char *q = r + (skip_attr(r) - r);
 		unsigned char c;
 
-		while (dom__is((unsigned char)q[0], IS_ATTR)) {
+		/* Most runs end at the quote: no table look for that. */
+		while (*q != quote && dom__is((unsigned char)q[0], IS_ATTR)) {
 			if (!dom__is((unsigned char)q[1], IS_ATTR)) {
 				q += 1;
 				break;
