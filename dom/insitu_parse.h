@@ -81,6 +81,7 @@ typedef struct parser {
 	const char *memo[256]; /* recently interned names, by a cheap hash */
 	qmemo qnames[256];     /* the same for qualified names in tags */
 	qmemo *last;           /* the memo of the last tag or attribute name */
+	qmemo xmlns_name;      /* an element's name "xmlns" (split_qname) */
 } parser;
 
 int dom__insitu_fail_at(parser *ps, const char *at, int code,

@@ -194,14 +194,26 @@ static int remember_qname(parser *ps, qmemo *m, const char *s, size_t n,
 	return LAB_OK;
 }
 
-/* The interned prefix (NULL: none) and local name of s[0..n), whose
- * colon is at colon (NULL: none), remembered per spelling in *memo. */
+static int is_xmlns(const char *s, size_t n)
+{
+	return n == 5 && memcmp(s, "xmlns", 5) == 0;
+}
+
+/*
+ * The interned prefix (NULL: none) and local name of s[0..n), whose
+ * colon is at colon (NULL: none), remembered per spelling in *memo.  An
+ * element named xmlns gets a memo of its own, never a slot of the table:
+ * as an attribute that name is a declaration, and predicted() may offer
+ * any slot (see predictable()).
+ */
 static inline int split_qname(parser *ps, const char *s, size_t n,
 			      const char *colon, const char **prefix,
 			      const char **local, qmemo **memo)
 {
-	qmemo *m = &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
-				(unsigned char)s[n - 1]) & 255];
+	qmemo *m = colon == NULL && is_xmlns(s, n)
+			   ? &ps->xmlns_name
+			   : &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
+					  (unsigned char)s[n - 1]) & 255];
 
 	if (m->len != n || m->src == NULL || !same_text(m->src, s, n)) {
 		int rc = remember_qname(ps, m, s, n, colon);
@@ -213,11 +225,6 @@ static inline int split_qname(parser *ps, const char *s, size_t n,
 	*local = m->local;
 	*memo = m;
 	return LAB_OK;
-}
-
-static int is_xmlns(const char *s, size_t n)
-{
-	return n == 5 && memcmp(s, "xmlns", 5) == 0;
 }
 
 /*
@@ -251,17 +258,18 @@ static inline int predicted(parser *ps, char **pp, qmemo **memo)
  * Whether m may be predicted.  No memo holds a name with the xmlns prefix
  * (those are not split), but an element may be named xmlns, which as an
  * attribute is a declaration: that name is never predicted, so it is
- * always scanned.  Checked when a miss links a memo in, not per hit.
+ * always scanned.  It has a memo of its own (split_qname()), so no slot
+ * of the table, whatever it holds later, can be it.
  */
-static inline int predictable(const qmemo *m)
+static inline int predictable(const parser *ps, const qmemo *m)
 {
-	return m->prefix != NULL || !is_xmlns(m->src, m->len);
+	return m != &ps->xmlns_name;
 }
 
 /* Records that m's name came after the previous one. */
 static inline void follows(parser *ps, qmemo *m)
 {
-	if (ps->last != NULL && predictable(m))
+	if (ps->last != NULL && predictable(ps, m))
 		ps->last->next = m;
 	ps->last = m;
 }
@@ -552,7 +560,7 @@ static int start_tag(parser *ps, char **pp)
 				 &prefix, &local, &memo);
 		if (rc != LAB_OK)
 			return rc;
-		if (prev != NULL && predictable(memo))
+		if (prev != NULL && predictable(ps, memo))
 			prev->next = memo;
 		if (first != NULL)
 			memo->next = first;
