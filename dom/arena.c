@@ -86,7 +86,7 @@ static int refill(dom_arena *a)
 		return -1;
 	c->next = a->chunks;
 	a->chunks = c;
-	a->cur = (char *)c->data;
+	a->cur = a->base = (char *)c->data;
 	a->end = a->cur + c->size;
 	if (a->next_size < ARENA_MAX_CHUNK)
 		a->next_size *= 2;

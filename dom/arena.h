@@ -33,6 +33,7 @@ struct dom_chunk {
 typedef struct dom_arena {
 	char *cur;          /* next free byte in the current chunk */
 	char *end;          /* end of the current chunk */
+	char *base;         /* start of the current chunk's data */
 	dom_chunk *chunks;  /* newest first */
 	size_t next_size;   /* size of the next chunk */
 	size_t used;        /* bytes handed out */
@@ -83,7 +84,7 @@ static inline void *dom_arena_alloc_placed(dom_arena *a, size_t n,
 
 	/* A small request is always bumped from the newest chunk. */
 	if (p != NULL)
-		*where = (uint16_t)((size_t)(p - (char *)a->chunks->data) / 8);
+		*where = (uint16_t)((size_t)(p - a->base) / 8);
 	return p;
 }
 

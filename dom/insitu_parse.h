@@ -15,11 +15,13 @@
 #include <string.h>
 
 #include "dom/insitu.h"
+#include "dom/userdata.h"
 
 #define XMLNS_NS "http://www.w3.org/2000/xmlns/"
 
 typedef struct frame {
 	dom_node *node;
+	dom_node *last;    /* its last child so far, NULL: none */
 	const char *qname; /* the start tag's name, in the text */
 	size_t qlen;
 	size_t nbind;      /* bindings in scope outside this element */
@@ -42,6 +44,7 @@ typedef struct qmemo {
 	const char *prefix, *local;
 	const dom_name *name[2];
 	uint32_t scope[2];
+	struct qmemo *next; /* the memo of the name read after it, last time */
 } qmemo;
 
 typedef struct rawattr {
@@ -77,6 +80,8 @@ typedef struct parser {
 	int rooted;         /* the root element has been read */
 	const char *memo[256]; /* recently interned names, by a cheap hash */
 	qmemo qnames[256];     /* the same for qualified names in tags */
+	qmemo *last;           /* the memo of the last tag or attribute name */
+	qmemo xmlns_name;      /* an element's name "xmlns" (split_qname) */
 } parser;
 
 int dom__insitu_fail_at(parser *ps, const char *at, int code,
@@ -141,6 +146,41 @@ static inline char *skip_space(char *p)
 	while (dom__is((unsigned char)*p, IS_SPACE))
 		p++;
 	return p;
+}
+
+/*
+ * Past the run of IS_ATTR bytes at q, 16 bytes a test where SSE2 is
+ * there; q itself elsewhere.  The attribute value's twin of
+ * dom__insitu_skip_text (dom/insitu.h), with the same contract: the
+ * caller's table loop finishes the run, so the table stays the
+ * definition.  The bytes that end a run are those outside IS_ATTR: below
+ * 0x20 (TAB and LF too: they become spaces), 0x80 and above, either
+ * quote, '&' and '<'.
+ */
+static inline const char *skip_attr(const char *q)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(0x20), dq = _mm_set1_epi8('"'),
+		      sq = _mm_set1_epi8('\''), amp = _mm_set1_epi8('&'),
+		      lt = _mm_set1_epi8('<');
+
+	for (;;) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		/* Signed: 0x80 and above compare below 0x20 as well. */
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmplt_epi8(v, sp), _mm_cmpeq_epi8(v, dq)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, sq),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, amp),
+						  _mm_cmpeq_epi8(v, lt))));
+		int bits = _mm_movemask_epi8(m);
+
+		if (bits != 0)
+			return q + __builtin_ctz((unsigned)bits);
+		q += 16;
+	}
+#else
+	return q;
+#endif
 }
 
 /* A non-ASCII character at *r, moved to *w; 0 or the error. */
@@ -222,16 +262,66 @@ static inline int same_text(const char *a, const char *b, size_t n)
 #endif
 }
 
-static inline int add_chars(parser *ps, dom_type type, const char *target,
-		     const char *s, size_t len)
+/*
+ * A node of `size` bytes (a dom_element or dom_chars), its dom_node part
+ * set and linked as the open element's last child; the caller sets the
+ * rest of the tail.  This is tree.c's new_node and dom__link_last inline
+ * for the parser's loop, which makes a node or two per tag: one bump, each
+ * field stored once (no memset first) and the last child kept in the
+ * frame rather than read through first->prev.  extra > 0 bytes go in the
+ * same bump right after the node (a small element's attributes), aligned
+ * as the node is.  NULL when memory runs out.
+ */
+static inline dom_node *new_child(parser *ps, size_t size, dom_type type,
+				  uint32_t len, size_t extra)
 {
-	dom_chars *c = dom__new_chars_ref(ps->doc, type, s, len);
+	frame *f = &ps->stack[ps->depth];
+	dom_node *parent = f->node, *last = f->last, *n;
+	size_t slot = dom__ud_slot_size;
+	uint16_t where;
+	char *p = dom_arena_alloc_placed(&ps->doc->arena, slot + size + extra,
+					 &where);
 
+	if (p == NULL)
+		return NULL;
+	n = (dom_node *)(void *)(p + slot);
+	n->first = NULL;
+	n->next = NULL;
+	n->parent = parent;
+	n->len = len;
+	n->type = (uint8_t)type;
+	n->flags = 0;
+	n->where = (uint16_t)(where + slot / 8);
+	/* Before linking, as tree.c does: a node the userdata variant
+	 * refused never enters the tree. */
+	if (dom__ud_node_created(ps->doc, n) != LAB_OK)
+		return NULL;
+	if (last == NULL) {
+		parent->first = n;
+		n->prev = n;
+	} else {
+		last->next = n;
+		n->prev = last;
+		parent->first->prev = n;
+	}
+	f->last = n;
+	return n;
+}
+
+static inline int add_chars(parser *ps, dom_type type, const char *target,
+			    const char *s, size_t len)
+{
+	dom_chars *c;
+
+	if (len > UINT32_MAX)
+		return nomem(ps);
+	c = (dom_chars *)(void *)new_child(ps, dom__chars_size(type), type,
+					   (uint32_t)len, 0);
 	if (c == NULL)
 		return nomem(ps);
+	c->value = s;
 	if (type == DOM_PI)
 		c->target = target;
-	dom__link_last(ps->stack[ps->depth].node, &c->base);
 	return LAB_OK;
 }
 

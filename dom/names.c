@@ -9,12 +9,6 @@
 
 #include "alloc.h"
 
-/* Header stored just before an interned string's bytes. */
-typedef struct name_hdr {
-	uint32_t len;
-	uint32_t hash;
-} name_hdr;
-
 enum { NAMES_MIN_CAP = 64 };
 
 uint32_t dom_hash_bytes(const void *p, size_t len)
@@ -52,13 +46,6 @@ void dom_names_free(dom_names *t)
 	dom_free(t->hashes);
 	dom_free((void *)t->qslots);
 	memset(t, 0, sizeof *t);
-}
-
-size_t dom_names_len(const char *interned)
-{
-	const name_hdr *h = (const name_hdr *)(const void *)interned - 1;
-
-	return h->len;
 }
 
 static size_t probe(const dom_names *t, const char *s, size_t len,
@@ -118,7 +105,7 @@ const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
 			     size_t len)
 {
 	uint32_t hash = dom_hash_bytes(s, len);
-	name_hdr *h;
+	dom_name_hdr *h;
 	char *copy;
 	size_t i;
 

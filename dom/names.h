@@ -52,8 +52,20 @@ const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
 				const char *ns, const char *prefix,
 				const char *local);
 
-/* Length of an interned string. */
-size_t dom_names_len(const char *interned);
+/* Header stored just before an interned string's bytes. */
+typedef struct dom_name_hdr {
+	uint32_t len;
+	uint32_t hash;
+} dom_name_hdr;
+
+/* Length of an interned string: inline, as both XML writers ask it for
+ * every name they write. */
+static inline size_t dom_names_len(const char *interned)
+{
+	const dom_name_hdr *h = (const dom_name_hdr *)(const void *)interned - 1;
+
+	return h->len;
+}
 
 uint32_t dom_hash_bytes(const void *p, size_t len);
 

@@ -52,20 +52,21 @@ static int wrapper_open(const dom_node *parent, lab_buf *b, lab_err *err)
 	rc = lab_buf_puts(b, "<dom-fragment");
 	for (i = 0; i < count && rc == LAB_OK; i++) {
 		const char *p = scope[i].prefix, *u = scope[i].uri;
-		size_t j;
 
 		rc = lab_buf_printf(b, p ? " xmlns:%s=\"" : " xmlns%s=\"",
 				    p ? p : "");
-		/* URIs may hold the characters attribute values escape. */
-		for (j = 0; u[j] != '\0' && rc == LAB_OK; j++) {
-			if (u[j] == '"')
-				rc = lab_buf_puts(b, "&quot;");
-			else if (u[j] == '&')
-				rc = lab_buf_puts(b, "&amp;");
-			else if (u[j] == '<')
-				rc = lab_buf_puts(b, "&lt;");
-			else
-				rc = lab_buf_putc(b, u[j]);
+		/* URIs may hold the characters attribute values escape; the
+		 * runs between them go in whole. */
+		while (*u != '\0' && rc == LAB_OK) {
+			size_t run = strcspn(u, "\"&<");
+
+			rc = lab_buf_put(b, u, run);
+			u += run;
+			if (*u == '\0' || rc != LAB_OK)
+				break;
+			rc = lab_buf_puts(b, *u == '"' ? "&quot;"
+					  : *u == '&' ? "&amp;" : "&lt;");
+			u++;
 		}
 		if (rc == LAB_OK)
 			rc = lab_buf_putc(b, '"');

@@ -306,6 +306,71 @@ static void markup_seeds(void)
 	}
 }
 
+/*
+ * Documents that repeat sequences of tag and attribute names and then
+ * break them: insitu takes a name that comes where the same name came
+ * last time without scanning it (variants/parser/insitu.c, predicted()),
+ * so a name continued past the predicted one, an element named xmlns
+ * where an xmlns attribute comes next, a prefix rebound between repeats,
+ * and more attribute names than the memo has slots must all still parse
+ * as libxml2 parses them.
+ */
+static void name_sequences(void)
+{
+	static const char *const docs[] = {
+		"<r><a/><xmlns/><a/><xmlns/><a xmlns=\"urn:x\"/></r>",
+		"<r><a/><xmlns/><a/><xmlns/><a xmlns=\"urn:x\"><xmlns/></a></r>",
+		("<r xmlns:a=\"urn:a\"><i x=\"1\"/><i x=\"2\"/><i xy=\"3\"/>"
+		 "<i x=\"4\"/><i x:y=\"5\" xmlns:x=\"urn:x\"/><i x=\"6\"/>"
+		 "<item/><i/><i x=\"7\"/><a:i x=\"8\"/><i x=\"9\"/></r>"),
+		("<r xmlns:p=\"urn:1\"><p:e p:a=\"1\"/><p:e p:a=\"2\"/>"
+		 "<p:e p:a=\"3\" xmlns:p=\"urn:2\"/><p:e p:a=\"4\"/>"
+		 "<q xmlns:p=\"urn:3\"><p:e p:a=\"5\"/><p:e p:a=\"6\"/></q>"
+		 "<p:e p:a=\"7\"/></r>"),
+		("<r><longer-than-8:name longer-than-8:attr=\"v\" "
+		 "xmlns:longer-than-8=\"urn:l\"/><longer-than-8:name "
+		 "longer-than-8:attr=\"v\" xmlns:longer-than-8=\"urn:m\"/>"
+		 "<longer-than-8:name longer-than-8:attribute=\"v\" "
+		 "xmlns:longer-than-8=\"urn:m\"/></r>"),
+		("<r><e e=\"1\"><e e=\"2\"/></e><e e=\"3\" f=\"4\"/>"
+		 "<e e=\"5\" f=\"6\"/><f f=\"7\" e=\"8\"/></r>"),
+	};
+	lab_buf in = LAB_BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		t_context("name sequence %zu: %s", i, docs[i]);
+		compare(docs[i], strlen(docs[i]), OPTIONS);
+	}
+	/* An element named xmlns whose spelling shares a memo slot with a
+	 * name predicted before it (every two-letter name, so one shares
+	 * it whatever the slot function): the xmlns attribute after it is
+	 * still a declaration. */
+	for (i = 0; i < 26 * 26; i++) {
+		char f[3] = {(char)('a' + i / 26), (char)('a' + i % 26), 0};
+
+		lab_buf_printf(&in, "<r><a/><%s/><a/><%s/><a/><xmlns/>"
+			       "<a xmlns=\"urn:x\"><b/></a></r>", f, f);
+		t_context("element xmlns after %s", f);
+		compare(in.data, in.len, OPTIONS);
+		in.len = 0;
+	}
+	/* 300 attribute names on repeated tags: the memo's 256 slots are
+	 * taken over while a tag's names are read. */
+	lab_buf_puts(&in, "<r>");
+	for (i = 0; i < 4; i++) {
+		lab_buf_printf(&in, "<e%zu", i % 2);
+		for (j = 0; j < 300; j++)
+			lab_buf_printf(&in, " a%zu=\"%zu\"", (j * 7 + i) % 300,
+				       j);
+		lab_buf_puts(&in, "/>");
+	}
+	lab_buf_puts(&in, "</r>");
+	t_context("300 attribute names");
+	compare(in.data, in.len, OPTIONS);
+	lab_buf_free(&in);
+}
+
 /* The data files; DTDATTR so libxml2 applies attribute defaults too. */
 static void data_files(void)
 {
@@ -392,6 +457,7 @@ const t_case tests_diff[] = {
 	{"diff/random_seeds", random_seeds},
 	{"diff/data_files", data_files},
 	{"diff/markup_seeds", markup_seeds},
+	{"diff/name_sequences", name_sequences},
 	{"diff/detects_difference", detects_difference},
 	{NULL, NULL},
 };

@@ -61,6 +61,33 @@ out:
 	dom_doc_free(doc);
 }
 
+/* The wrapper re-declares the bindings in scope, escaping what an
+ * attribute value must ('&' is the one a namespace URI may hold): at
+ * the end, doubled, between two runs. */
+static void escaped_scope_uris(void)
+{
+	static const char doc_text[] =
+		"<r xmlns:a=\"urn:a&amp;&amp;b&amp;\" xmlns:b=\"urn:&amp;\" "
+		"xmlns=\"urn:d&amp;x\"><p/></r>";
+	dom_doc *doc = T_PARSE(doc_text);
+	dom_node *p, *n;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	p = t_find(dom_doc_element(doc), "p");
+	if (!CHECK_OK(parse_into(p, NULL, "<a:x/><b:y/><z/>", &err), &err))
+		goto out;
+	n = t_find(p, "x");
+	CHECK(n != NULL && strcmp(dom_ns_uri(n), "urn:a&&b&") == 0);
+	n = t_find(p, "y");
+	CHECK(n != NULL && strcmp(dom_ns_uri(n), "urn:&") == 0);
+	n = t_find(p, "z");
+	CHECK(n != NULL && strcmp(dom_ns_uri(n), "urn:d&x") == 0);
+out:
+	dom_doc_free(doc);
+}
+
 static void before_reference(void)
 {
 	dom_doc *doc = T_PARSE(host);
@@ -259,6 +286,7 @@ next:
 
 const t_case tests_fragment[] = {
 	{"fragment/uses_ancestor_prefixes", uses_ancestor_prefixes},
+	{"fragment/escaped_scope_uris", escaped_scope_uris},
 	{"fragment/before_reference", before_reference},
 	{"fragment/mixed_content", mixed_content},
 	{"fragment/failure_leaves_parent", failure_leaves_parent},

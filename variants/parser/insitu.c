@@ -26,6 +26,7 @@
  */
 #include <string.h>
 
+#include "dom/attrs.h"
 #include "dom/insitu_parse.h"
 #include "dom/parser.h"
 
@@ -57,7 +58,8 @@ static int text(parser *ps, char **pp)
 		char *q = r + (dom__insitu_skip_text(r) - r);
 		unsigned char c;
 
-		while (dom__is((unsigned char)q[0], IS_TEXT)) {
+		/* Most runs end at markup: no table look for that. */
+		while (*q != '<' && dom__is((unsigned char)q[0], IS_TEXT)) {
 			if (!dom__is((unsigned char)q[1], IS_TEXT)) {
 				q += 1;
 				break;
@@ -121,10 +123,11 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 						"be quoted");
 	start = w = ++r;
 	for (;;) {
-		char *q = r;
+		char *q = r + (skip_attr(r) - r);
 		unsigned char c;
 
-		while (dom__is((unsigned char)q[0], IS_ATTR)) {
+		/* Most runs end at the quote: no table look for that. */
+		while (*q != quote && dom__is((unsigned char)q[0], IS_ATTR)) {
 			if (!dom__is((unsigned char)q[1], IS_ATTR)) {
 				q += 1;
 				break;
@@ -191,14 +194,26 @@ static int remember_qname(parser *ps, qmemo *m, const char *s, size_t n,
 	return LAB_OK;
 }
 
-/* The interned prefix (NULL: none) and local name of s[0..n), whose
- * colon is at colon (NULL: none), remembered per spelling in *memo. */
+static int is_xmlns(const char *s, size_t n)
+{
+	return n == 5 && memcmp(s, "xmlns", 5) == 0;
+}
+
+/*
+ * The interned prefix (NULL: none) and local name of s[0..n), whose
+ * colon is at colon (NULL: none), remembered per spelling in *memo.  An
+ * element named xmlns gets a memo of its own, never a slot of the table:
+ * as an attribute that name is a declaration, and predicted() may offer
+ * any slot (see predictable()).
+ */
 static inline int split_qname(parser *ps, const char *s, size_t n,
 			      const char *colon, const char **prefix,
 			      const char **local, qmemo **memo)
 {
-	qmemo *m = &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
-				(unsigned char)s[n - 1]) & 255];
+	qmemo *m = colon == NULL && is_xmlns(s, n)
+			   ? &ps->xmlns_name
+			   : &ps->qnames[(n * 7 + (unsigned char)s[0] * 31 +
+					  (unsigned char)s[n - 1]) & 255];
 
 	if (m->len != n || m->src == NULL || !same_text(m->src, s, n)) {
 		int rc = remember_qname(ps, m, s, n, colon);
@@ -212,24 +227,74 @@ static inline int split_qname(parser *ps, const char *s, size_t n,
 	return LAB_OK;
 }
 
-static int is_xmlns(const char *s, size_t n)
+/*
+ * Whether the tag or attribute name at p is the one read after the
+ * previous name last time, and so needs neither scanning nor splitting:
+ * element after element and attribute after attribute, a document
+ * repeats its sequences of names.  On a yes, that memo is in *memo and p
+ * is left past the name.  The same bytes passed scan_name() when the memo
+ * was made, so only where they end needs a look: at a byte that would not
+ * continue the name.  No memo that may be predicted is a declaration's
+ * name (see predictable()), so the name is an element's or an
+ * attribute's.
+ */
+static inline int predicted(parser *ps, char **pp, qmemo **memo)
 {
-	return n == 5 && memcmp(s, "xmlns", 5) == 0;
+	qmemo *m = ps->last != NULL ? ps->last->next : NULL;
+	unsigned char c;
+
+	if (m == NULL || m->src == NULL || !same_text(m->src, *pp, m->len))
+		return 0;
+	c = (unsigned char)(*pp)[m->len];
+	if (dom__is(c, IS_NAME) || c == ':' || c >= 0x80)
+		return 0;
+	*pp += m->len;
+	*memo = m;
+	ps->last = m;
+	return 1;
+}
+
+/*
+ * Whether m may be predicted.  No memo holds a name with the xmlns prefix
+ * (those are not split), but an element may be named xmlns, which as an
+ * attribute is a declaration: that name is never predicted, so it is
+ * always scanned.  It has a memo of its own (split_qname()), so no slot
+ * of the table, whatever it holds later, can be it.
+ */
+static inline int predictable(const parser *ps, const qmemo *m)
+{
+	return m != &ps->xmlns_name;
+}
+
+/* Records that m's name came after the previous one. */
+static inline void follows(parser *ps, qmemo *m)
+{
+	if (ps->last != NULL && predictable(ps, m))
+		ps->last->next = m;
+	ps->last = m;
 }
 
 /* One attribute at *pp (name start) into a. */
 static int attribute(parser *ps, char **pp, rawattr *a)
 {
 	char *p = *pp, *name = p, *colon;
-	int rc = scan_name(ps, &p, &colon, "an attribute name");
+	int rc;
 
-	if (rc != LAB_OK)
-		return rc;
 	/* Every other field is set below for the kind of attribute that
 	 * reads it. */
+	a->decl = 0;
+	if (predicted(ps, &p, &a->memo)) {
+		a->prefix = a->memo->prefix;
+		a->local = a->memo->local;
+		a->name = a->memo->scope[1] == ps->scope ? a->memo->name[1]
+							 : NULL;
+		goto value;
+	}
+	rc = scan_name(ps, &p, &colon, "an attribute name");
+	if (rc != LAB_OK)
+		return rc;
 	a->prefix = NULL;
 	a->local = NULL;
-	a->decl = 0;
 	if (colon != NULL && is_xmlns(name, (size_t)(colon - name))) {
 		a->decl = 1;
 		a->local = intern(ps, colon + 1, (size_t)(p - colon - 1));
@@ -240,19 +305,25 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 				 &a->local, &a->memo);
 		if (rc != LAB_OK)
 			return rc;
+		follows(ps, a->memo);
 		/* A guess start_tag() keeps if the tag binds nothing. */
 		a->name = a->memo->scope[1] == ps->scope ? a->memo->name[1]
 							 : NULL;
 	}
 	if (a->decl && colon != NULL && a->local == NULL)
 		return nomem(ps);
-	p = skip_space(p);
+value:
+	/* Most documents write name="value", with no space to skip. */
+	if (*p != '=')
+		p = skip_space(p);
 	if (*p != '=')
 		return p == ps->end ? dom__insitu_bad_char(ps, p, "a start tag")
 				    : MALFORMED(ps, p, "'=' expected after "
 						"attribute name '%.*s'",
 						(int)(p - name), name);
-	p = skip_space(p + 1);
+	p++;
+	if (*p != '"' && *p != '\'')
+		p = skip_space(p);
 	rc = attr_value(ps, &p, a);
 	if (rc != LAB_OK)
 		return rc;
@@ -321,15 +392,45 @@ static inline const dom_name *resolve(parser *ps, qmemo *m,
 	return name;
 }
 
-static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
-		 int empty, const char *qname, size_t qlen)
+/*
+ * The element: a small one's attribute array shares its bump (the array
+ * is exactly `nattrs` long, as dom__reserve_attrs would make it, and
+ * grows the same way later); a larger one's has its own.
+ */
+static dom_element *new_element(parser *ps, const dom_name *name,
+				size_t nattrs)
 {
-	dom_element *el = dom__new_element(ps->doc, name);
+	size_t extra = nattrs * sizeof(dom_attr);
+	int shared = dom__ud_slot_size + sizeof(dom_element) + extra <=
+		     DOM_ARENA_SMALL;
+	dom_element *el = (dom_element *)(void *)new_child(ps, sizeof *el,
+		DOM_ELEMENT, 0, shared ? extra : 0);
+
+	if (el == NULL)
+		return NULL;
+	el->name = name;
+	el->nsdecls = NULL;
+	el->attrs.count = 0;
+	el->attrs.cap = (uint32_t)nattrs;
+	el->attrs.index = NULL;
+	if (nattrs == 0)
+		el->attrs.items = NULL;
+	else if (shared)
+		el->attrs.items = (dom_attr *)(void *)(el + 1);
+	else if ((el->attrs.items = dom_arena_alloc(&ps->doc->arena,
+						    extra)) == NULL)
+		return NULL;
+	return el;
+}
+
+static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
+		 size_t nattrs, int empty, const char *qname, size_t qlen)
+{
+	dom_element *el = new_element(ps, name, nattrs);
 	size_t i, d = 0, k = 0;
 
 	if (el == NULL ||
-	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK) ||
-	    (n > ndecls && dom__reserve_attrs(el, (uint32_t)(n - ndecls)) != LAB_OK))
+	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK))
 		return nomem(ps);
 	for (i = 0; i < n; i++) {
 		const rawattr *a = &ps->attrs[i];
@@ -349,16 +450,16 @@ static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 	el->base.len = (uint32_t)d;
 	el->attrs.count = (uint32_t)k;
 	if (k > 0) {
-		int rc = dom__attrs_built(el, ps->err);
+		int rc = dom__attrs_update(ps->doc, &el->attrs, 0, ps->err);
 
 		if (rc != LAB_OK)
 			return rc;
 	}
-	dom__link_last(ps->stack[ps->depth].node, &el->base);
 	if (!empty) {
 		frame *f = &ps->stack[++ps->depth];
 
 		f->node = &el->base;
+		f->last = NULL;
 		f->qname = qname;
 		f->qlen = qlen;
 	}
@@ -371,23 +472,39 @@ static int start_tag(parser *ps, char **pp)
 	char *p = *pp, *qname = p, *colon, *name_end;
 	const char *prefix = NULL, *local;
 	const dom_name *name;
-	qmemo *memo;
+	qmemo *memo, *prev = NULL, *first = NULL;
 	rawattr *a;
 	size_t n = 0, ndecls, nxmlns, nattrs, i, nbind = ps->nbinds;
 	size_t longest = 0, xmlns_seen = 0, guessed = 0;
 	uint32_t scope = ps->scope;
 	uint64_t locals = 0;
-	int empty, rc, clash = 0, undeclared = 0;
+	int empty, rc, clash = 0, undeclared = 0, hit = 0;
 	long dup;
 
-	rc = scan_name(ps, &p, &colon, "an element name");
-	if (rc != LAB_OK)
-		return rc;
+	if (predicted(ps, &p, &memo)) {
+		/* Taken now: an attribute's name may take over the memo. */
+		prefix = memo->prefix;
+		local = memo->local;
+		hit = 1;
+	} else {
+		/* The name is split after the attributes (its errors come
+		 * after theirs), so it is fitted into the sequence then. */
+		prev = ps->last;
+		ps->last = NULL;
+		rc = scan_name(ps, &p, &colon, "an element name");
+		if (rc != LAB_OK)
+			return rc;
+	}
 	name_end = p;
 	for (;;) {
 		char *before = p;
 
-		p = skip_space(p);
+		/* One space before the next attribute is the common case;
+		 * any byte above ' ' is not white space. */
+		if (p[0] == ' ' && (unsigned char)p[1] > ' ')
+			p++;
+		else
+			p = skip_space(p);
 		if (*p == '>') {
 			p++;
 			empty = 0;
@@ -414,6 +531,8 @@ static int start_tag(parser *ps, char **pp)
 			longest = a->vlen;
 		xmlns_seen += a->decl != 0;
 		guessed += a->decl == 0 && a->name != NULL;
+		if (a->decl == 0 && first == NULL)
+			first = a->memo;
 		clash |= may_clash(ps, a, &locals);
 		n++;
 	}
@@ -433,13 +552,21 @@ static int start_tag(parser *ps, char **pp)
 	rc = xmlns_seen > 0 ? dom__insitu_declare(ps, n, &ndecls, &nxmlns) : LAB_OK;
 	if (rc != LAB_OK)
 		return rc;
-	if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
-		return MALFORMED(ps, name_end, "element names cannot use the "
-				 "xmlns prefix");
-	rc = split_qname(ps, qname, (size_t)(name_end - qname), colon, &prefix,
-			 &local, &memo);
-	if (rc != LAB_OK)
-		return rc;
+	if (!hit) {
+		if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
+			return MALFORMED(ps, name_end, "element names cannot "
+					 "use the xmlns prefix");
+		rc = split_qname(ps, qname, (size_t)(name_end - qname), colon,
+				 &prefix, &local, &memo);
+		if (rc != LAB_OK)
+			return rc;
+		if (prev != NULL && predictable(ps, memo))
+			prev->next = memo;
+		if (first != NULL)
+			memo->next = first;
+		else
+			ps->last = memo;
+	}
 	name = resolve(ps, memo, prefix, local, 0, &undeclared);
 	if (name == NULL)
 		return undeclared ? MALFORMED(ps, name_end, "namespace prefix "
@@ -448,7 +575,7 @@ static int start_tag(parser *ps, char **pp)
 					      qname)
 				  : nomem(ps);
 	/* Unless every guess holds, resolve those that may not. */
-	for (i = 0; i < n && (guessed + xmlns_seen < n || ps->scope != scope);
+	for (i = 0; (guessed + xmlns_seen < n || ps->scope != scope) && i < n;
 	     i++) {
 		a = &ps->attrs[i];
 		if (a->decl || (a->name != NULL && ps->scope == scope))
@@ -481,7 +608,7 @@ static int start_tag(parser *ps, char **pp)
 	if (longest > ps->lim->max_text)
 		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
 				 "the limit of %zu", longest, ps->lim->max_text);
-	rc = build(ps, name, n, ndecls, empty, qname,
+	rc = build(ps, name, n, ndecls, nattrs, empty, qname,
 		   (size_t)(name_end - qname));
 	if (rc != LAB_OK)
 		return rc;
@@ -640,6 +767,7 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		goto out;
 	}
 	ps.stack[0].node = parent;
+	ps.stack[0].last = parent->first != NULL ? parent->first->prev : NULL;
 	ps.stack[0].nbind = 0;
 	rc = document(&ps);
 out:
