@@ -141,13 +141,11 @@ static int start_tag(lab_buf *b, const dom_element *el)
 		/* Usually the whole attribute fits: one room check (strictly
 		 * less, for the terminator). */
 		if (a->len <= ESC_DIRECT &&
-		    pl + ll + 5 + DOM__ESC_ROOM(a->len) < b->cap - b->len) {
-			char *o = dom_names_put_qname(b->data + b->len, " ", 1,
-						      p, pl, l, ll, "=\"", 2);
+		    DOM__ESC_ATTR_ROOM(pl, ll, a->len) < b->cap - b->len) {
+			char *o = dom__esc_put_attr(b->data + b->len, p, pl, l,
+						    ll, a->value, a->len,
+						    esc_attr, reps);
 
-			o = dom__esc_put(o, a->value, a->len, 1, esc_attr,
-					 reps);
-			*o++ = '"';
 			b->len = (size_t)(o - b->data);
 			continue;
 		}

@@ -157,7 +157,7 @@ void t_data_path(char *out, size_t cap, const char *rel)
 	snprintf(out, cap, "%s/%s", t_data_dir, rel);
 }
 
-const char t_escapable[8] = "&<>\r\"\t\n";
+static const char escapable[8] = "&<>\r\"\t\n";
 
 /* The value in the serializer's form: text leaves " TAB LF > alone. */
 static void escape_value(lab_buf *out, size_t len, size_t at, char c,
@@ -182,11 +182,35 @@ static void escape_value(lab_buf *out, size_t len, size_t at, char c,
 	}
 }
 
-void t_escape_doc(lab_buf *out, size_t len, size_t at, char c)
+static void escape_doc(lab_buf *out, size_t len, size_t at, char c)
 {
 	lab_buf_puts(out, "<r a=\"");
 	escape_value(out, len, at, c, 1);
 	lab_buf_puts(out, "\">");
 	escape_value(out, len, at, c, 0);
 	lab_buf_puts(out, "</r>\n");
+}
+
+void t_escape_docs(const size_t *longer, size_t nlonger,
+		   void (*check)(const char *doc, size_t len))
+{
+	size_t len, at, k, i;
+
+	for (len = 1; len <= 40; len++)
+		for (at = 0; at <= len; at++)
+			for (k = 0; k < sizeof escapable - 1; k++) {
+				lab_buf in = LAB_BUF_INIT;
+
+				escape_doc(&in, len, at, escapable[k]);
+				check(in.data, in.len);
+				lab_buf_free(&in);
+			}
+	for (i = 0; i < nlonger; i++)
+		for (at = 0; at <= longer[i]; at += longer[i] / 7 + 1) {
+			lab_buf in = LAB_BUF_INIT;
+
+			escape_doc(&in, longer[i], at, escapable[at % 7]);
+			check(in.data, in.len);
+			lab_buf_free(&in);
+		}
 }

@@ -62,15 +62,15 @@ int t_read_file(const char *path, lab_buf *out);
 void t_data_path(char *out, size_t cap, const char *rel);
 
 /*
- * Appends `<r a="V">V</r>` and a newline in the serializer's own form,
- * V being len bytes of filler with c at `at` (none when at >= len): the
- * documents that walk the XML writers' escape scan through every length
- * and every place of the byte to escape.
+ * Calls check on `<r a="V">V</r>` and a newline in the serializer's own
+ * form, V being filler with a byte either writer replaces at one place:
+ * for every length 1-40, every place and every such byte, then for each
+ * of the `nlonger` lengths in `longer` (the writers' direct-write limits)
+ * at a few places.  These documents walk the XML writers' escape scan
+ * through every length and every place of the byte to escape.
  */
-void t_escape_doc(lab_buf *out, size_t len, size_t at, char c);
-
-/* The bytes t_escape_doc places: every one either writer replaces. */
-extern const char t_escapable[8];
+void t_escape_docs(const size_t *longer, size_t nlonger,
+		   void (*check)(const char *doc, size_t len));
 
 /* The generator documents: every kind, quakes at three sizes. */
 typedef struct t_gen_case {

@@ -624,13 +624,11 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 
 		/* Usually the whole attribute fits: one room check. */
 		if (a->len <= ESC_DIRECT &&
-		    pl + ll + 5 + DOM__ESC_ROOM(a->len) <= OUT_BUF - c->len) {
-			char *o = dom_names_put_qname(c->buf + c->len, " ", 1,
-						      p, pl, l, ll, "=\"", 2);
+		    DOM__ESC_ATTR_ROOM(pl, ll, a->len) <= OUT_BUF - c->len) {
+			char *o = dom__esc_put_attr(c->buf + c->len, p, pl, l,
+						    ll, a->value, a->len,
+						    esc_attr, reps);
 
-			o = dom__esc_put(o, a->value, a->len, 1, esc_attr,
-					 reps);
-			*o++ = '"';
 			c->len = (size_t)(o - c->buf);
 			continue;
 		}
