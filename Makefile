@@ -278,27 +278,31 @@ fuzz fuzz-smoke:
 # domlab process under valgrind memcheck.  A memcheck error or a definite
 # or indirect leak makes the process exit 99, which the suites count as a
 # failure; tests/memcheck.sh also fails on any non-empty valgrind log, so a
-# check that only asks for "not 0" cannot hide one.
+# check that only asks for "not 0" cannot hide one.  One variant's run
+# keeps its tally in its own build directory, so two variants may run at
+# once (each takes minutes); the all-presets run keeps one for the total.
 .PHONY: memcheck memcheck-one
+MEMCHECK_RESULTS ?= $(OUT)/memcheck-results.txt
 ifeq ($(origin VARIANT)$(axis_vars),file)
 memcheck:
 	@sh .ci/deps.sh memcheck
 	@rm -f $(BUILD_DIR)/memcheck-results.txt
 	@for v in $(PRESETS); do \
-	  $(MAKE) --no-print-directory VARIANT=$$v memcheck-one || exit 1; \
+	  $(MAKE) --no-print-directory VARIANT=$$v \
+	    MEMCHECK_RESULTS=$(BUILD_DIR)/memcheck-results.txt memcheck-one || exit 1; \
 	done
 	@sh tests/total.sh $(BUILD_DIR)/memcheck-results.txt
 else
 memcheck:
 	@sh .ci/deps.sh memcheck
-	@rm -f $(BUILD_DIR)/memcheck-results.txt
+	@rm -f $(MEMCHECK_RESULTS)
 	@$(MAKE) --no-print-directory memcheck-one
-	@sh tests/total.sh $(BUILD_DIR)/memcheck-results.txt
+	@sh tests/total.sh $(MEMCHECK_RESULTS)
 endif
 
 memcheck-one: all keys
 	@echo "== memcheck $(VARIANT)$(SUFFIX)"
-	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(BUILD_DIR)/memcheck-results.txt \
+	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(MEMCHECK_RESULTS) \
 	  $(SHELL_SUITES)
 
 # ---- benchmark -----------------------------------------------------------------
