@@ -413,10 +413,6 @@ static void candidate(c14n *c, dom_nsdecl *cand, size_t *n, const char *prefix)
 }
 
 /*
- * Which declarations el renders, into c->ns_out (sorted), with their
- * values pushed on c->rendered.  `cand` has room for every candidate.
- */
-/*
  * The value of prefix in scope when it has to be rendered (it differs
  * from the one rendered above), else NULL.
  */
