@@ -276,22 +276,19 @@ static inline dom_node *new_child(parser *ps, size_t size, dom_type type,
 				  uint32_t len, size_t extra)
 {
 	frame *f = &ps->stack[ps->depth];
-	dom_node *parent = f->node, *last = f->last, *n;
-	size_t slot = dom__ud_slot_size;
+	dom_node *parent = f->node, *last = f->last;
 	uint16_t where;
-	char *p = dom_arena_alloc_placed(&ps->doc->arena, slot + size + extra,
-					 &where);
+	dom_node *n = dom__node_alloc(ps->doc, size + extra, &where);
 
-	if (p == NULL)
+	if (n == NULL)
 		return NULL;
-	n = (dom_node *)(void *)(p + slot);
 	n->first = NULL;
 	n->next = NULL;
 	n->parent = parent;
 	n->len = len;
 	n->type = (uint8_t)type;
 	n->flags = 0;
-	n->where = (uint16_t)(where + slot / 8);
+	n->where = where;
 	/* Before linking, as tree.c does: a node the userdata variant
 	 * refused never enters the tree. */
 	if (dom__ud_node_created(ps->doc, n) != LAB_OK)

@@ -101,16 +101,13 @@ _Static_assert(sizeof(void *) + sizeof(dom_element) <= DOM_ARENA_SMALL,
 static void *new_node(dom_doc *doc, size_t size, dom_type type)
 {
 	uint16_t where;
-	char *p = dom_arena_alloc_placed(&doc->arena, dom__ud_slot_size + size,
-					 &where);
-	dom_node *n;
+	dom_node *n = dom__node_alloc(doc, size, &where);
 
-	if (p == NULL)
+	if (n == NULL)
 		return NULL;
-	n = (dom_node *)(void *)(p + dom__ud_slot_size);
 	memset(n, 0, size);
 	n->type = (uint8_t)type;
-	n->where = (uint16_t)(where + dom__ud_slot_size / 8);
+	n->where = where;
 	if (dom__ud_node_created(doc, n) != LAB_OK)
 		return NULL;
 	return n;

@@ -22,6 +22,26 @@ static inline void **dom__ud_slot(const dom_node *n)
 	return (void **)((uintptr_t)n - sizeof(void *));
 }
 
+/*
+ * A node of `size` bytes (its tail, and anything bumped with it,
+ * included) from doc's arena, with the variant's slot in front of it;
+ * *where is the node's place for dom__doc(), which the caller stores in
+ * it with the other fields.  The one allocation every node maker uses
+ * (tree.c, and the insitu parser's inline one), so a node's place is
+ * reckoned in one spot.  NULL when memory runs out.
+ */
+static inline dom_node *dom__node_alloc(dom_doc *doc, size_t size,
+					uint16_t *where)
+{
+	char *p = dom_arena_alloc_placed(&doc->arena, dom__ud_slot_size + size,
+					 where);
+
+	if (p == NULL)
+		return NULL;
+	*where = (uint16_t)(*where + dom__ud_slot_size / 8);
+	return (dom_node *)(void *)(p + dom__ud_slot_size);
+}
+
 int dom__ud_doc_init(dom_doc *doc, lab_err *err);
 /* Runs every pending free callback and releases the variant's state. */
 void dom__ud_doc_release(dom_doc *doc);

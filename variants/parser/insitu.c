@@ -395,7 +395,7 @@ static inline const dom_name *resolve(parser *ps, qmemo *m,
 /*
  * The element: a small one's attribute array shares its bump (the array
  * is exactly `nattrs` long, as dom__reserve_attrs would make it, and
- * grows the same way later); a larger one's has its own.
+ * grows the same way later); a larger one's is dom__reserve_attrs's.
  */
 static dom_element *new_element(parser *ps, const dom_name *name,
 				size_t nattrs)
@@ -411,16 +411,16 @@ static dom_element *new_element(parser *ps, const dom_name *name,
 	el->name = name;
 	el->nsdecls = NULL;
 	el->attrs.count = 0;
-	el->attrs.cap = (uint32_t)nattrs;
 	el->attrs.index = NULL;
-	if (nattrs == 0)
-		el->attrs.items = NULL;
-	else if (shared)
-		el->attrs.items = (dom_attr *)(void *)(el + 1);
-	else if ((el->attrs.items = dom_arena_alloc(&ps->doc->arena,
-						    extra)) == NULL)
-		return NULL;
-	return el;
+	if (shared) {
+		el->attrs.cap = (uint32_t)nattrs;
+		el->attrs.items = nattrs > 0 ? (dom_attr *)(void *)(el + 1)
+					     : NULL;
+		return el;
+	}
+	el->attrs.cap = 0;
+	el->attrs.items = NULL;
+	return dom__reserve_attrs(el, (uint32_t)nattrs) == LAB_OK ? el : NULL;
 }
 
 static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
