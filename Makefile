@@ -18,11 +18,11 @@ PRESETS := doom2010 xerces best
 
 # The axes, the variable that picks each, and the choices per preset, one
 # word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
-AXES     := attrs  userdata build  attrlist keys   tokens io         parser
-AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER
-preset_doom2010 := vector pernode built copy reload list unbuffered libxml2
-preset_xerces   := vector shared direct cached cached hash buffered libxml2
-preset_best     := adaptive shared direct cached cached hash buffered insitu
+AXES     := attrs  userdata build  attrlist keys   tokens io         parser  emit
+AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER  EMIT
+preset_doom2010 := vector pernode built copy reload list unbuffered libxml2 tree
+preset_xerces   := vector shared direct cached cached hash buffered libxml2 tree
+preset_best     := adaptive shared direct cached cached hash buffered insitu source
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
@@ -32,6 +32,7 @@ choices_keys     := reload cached
 choices_tokens   := list hash
 choices_io       := unbuffered buffered
 choices_parser   := libxml2 insitu
+choices_emit     := tree source
 
 NAXES := $(words $(AXES))
 AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
@@ -39,8 +40,8 @@ AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
 # Presets plus what it takes to build every choice of every axis once, and
 # each preset with the other parser.
 TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload \
-  vector-pernode-built-copy-reload-list-unbuffered-insitu \
-  vector-shared-direct-cached-cached-hash-buffered-insitu \
+  vector-pernode-built-copy-reload-list-unbuffered-insitu-tree \
+  vector-shared-direct-cached-cached-hash-buffered-insitu-tree \
   adaptive-shared-direct-cached-cached-hash-buffered-libxml2
 
 # ---- which variant ----------------------------------------------------------
@@ -316,6 +317,7 @@ BENCH_VARIANTS := doom2010 xerces best \
   adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
   adaptive-shared-direct-cached-cached-list \
   adaptive-shared-direct-cached-cached-hash-unbuffered \
+  adaptive-shared-direct-cached-cached-hash-buffered-insitu-tree \
   adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
   adaptive-shared-built-cached-cached-hash-buffered-libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and

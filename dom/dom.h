@@ -140,16 +140,19 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		   size_t len, const dom_limits *lim, lab_err *err);
 
 /*
- * dom_parse_into of the `len` bytes at text->data + at, without copying
- * them when the `at` bytes before them can hold the start tag of the
- * wrapper the fragment is parsed in: those bytes, and what follows the
- * fragment, are overwritten, and text may grow.  With less room before
- * them it copies, as dom_parse_into does.  Decryption reserves room in
- * front of the ciphertext it decrypts in place.
+ * Replaces `old` by the nodes parsed from the `len` bytes at text->data +
+ * at, as content of old's parent (the context of dom_parse_into), and
+ * takes text's memory: *text is empty on return, whatever the result, and
+ * the document wipes the bytes (decrypted plaintext) before it frees them.
+ * When the `at` bytes in front can hold the start tag of the wrapper the
+ * fragment is parsed in, the bytes are not copied (around them the text
+ * is overwritten and may grow).  On failure the parent is unchanged.
+ * Decryption puts plaintext where its EncryptedData was with it.  Under
+ * emit=source, when old was the parent's only child, dom_serialize writes
+ * the parent's content as these bytes until the document next changes.
  */
-int dom_parse_into_buf(dom_node *parent, dom_node *ref, lab_buf *text,
-		       size_t at, size_t len, const dom_limits *lim,
-		       lab_err *err);
+int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
+		       const dom_limits *lim, lab_err *err);
 
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */

@@ -76,6 +76,15 @@ typedef struct dom_decl {
 
 typedef struct dom_ids dom_ids;
 
+/* Bytes taken by dom_replace_parsed that stand for el's content while the
+ * document's gen is still `gen` (the emit axis, dom/emit.h). */
+typedef struct dom_kept {
+	const dom_node *el; /* NULL: nothing kept */
+	size_t at, len;     /* the content: buf.data[at .. at + len) */
+	uint64_t gen;
+	lab_buf buf;
+} dom_kept;
+
 struct dom_doc {
 	dom_arena arena;
 	dom_names names;
@@ -86,7 +95,8 @@ struct dom_doc {
 	const char *empty;      /* interned "" */
 	void *ud;               /* the userdata variant's state */
 	dom_ids *ids;           /* lazily built ID index */
-	uint64_t gen;           /* bumped by every change IDs depend on */
+	uint64_t gen;           /* bumped by every change to the tree */
+	dom_kept kept;
 	dom_decl decl;
 };
 
@@ -172,7 +182,7 @@ static inline dom_node *dom__walk_next(const dom_node *c, const dom_node *top)
 	return c == top ? NULL : c->next;
 }
 
-/* Marks the document changed for the ID index. */
+/* Marks the document changed: for the ID index and for kept bytes. */
 static inline void dom__touch(dom_doc *doc)
 {
 	doc->gen++;

@@ -61,6 +61,7 @@ int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
 	iu = dom_intern(doc, uri, strlen(uri));
 	if (iu == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	dom__touch(doc);
 	for (i = 0; i < el->len; i++) {
 		if (e->nsdecls[i].prefix == ip) {
 			e->nsdecls[i].uri = iu;

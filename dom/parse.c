@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "dom/emit.h"
 #include "dom/parser.h"
 #include "dom/internal.h"
 #include "dom/xml2.h"
@@ -154,35 +155,49 @@ out:
 	return rc;
 }
 
-int dom_parse_into_buf(dom_node *parent, dom_node *ref, lab_buf *text,
-		       size_t at, size_t len, const dom_limits *lim,
-		       lab_err *err)
+int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
+		       const dom_limits *lim, lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
+	dom_node *parent = old->parent;
 	lab_buf open = LAB_BUF_INIT;
-	int rc;
+	int alone, rc;
 
-	if (at > text->len || len > text->len - at)
-		return lab_fail(err, LAB_EUSAGE, "fragment is not in the buffer");
-	rc = check_into(parent, ref, len, &l, err);
+	if (parent == NULL) {
+		rc = lab_fail(err, LAB_EUSAGE, "node to replace is detached");
+		goto out;
+	}
+	if (at > text->len || len > text->len - at) {
+		rc = lab_fail(err, LAB_EUSAGE, "fragment is not in the buffer");
+		goto out;
+	}
+	alone = parent->first == old && old->next == NULL;
+	rc = check_into(parent, old, len, &l, err);
 	if (rc == LAB_OK)
 		rc = wrapper_open(parent, &open, err);
 	if (rc != LAB_OK)
 		goto out;
 	if (open.len > at) {
-		rc = dom_parse_into(parent, ref, text->data + at, len, lim, err);
-		goto out;
+		rc = dom_parse_into(parent, old, text->data + at, len, lim, err);
+	} else {
+		text->len = at + len;
+		if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
+			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(text->data + at - open.len, open.data, open.len);
+		rc = parse_wrapped(parent, old, text->data + at - open.len,
+				   open.len + len + sizeof wrapper_close - 1,
+				   open.len, &l, err);
 	}
-	text->len = at + len;
-	if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc != LAB_OK)
 		goto out;
-	}
-	memcpy(text->data + at - open.len, open.data, open.len);
-	rc = parse_wrapped(parent, ref, text->data + at - open.len,
-			   open.len + len + sizeof wrapper_close - 1, open.len,
-			   &l, err);
+	dom_node_free(old);
+	/* Kept only when the bytes are all of the parent's content. */
+	if (alone && parent->first != NULL)
+		dom__emit_keep(dom__doc(parent), parent, text, at, len);
 out:
+	dom__emit_wipe(text);
 	lab_buf_free(&open);
 	return rc;
 }

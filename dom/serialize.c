@@ -7,10 +7,12 @@
  * a document already in that form comes back byte for byte.  A subtree is
  * written as it stands: declarations its prefixes need from ancestors are
  * not added (the pipeline uses C14N, not this, for anything it hashes).
+ * Content the emit axis kept the source of is written as those bytes.
  * Not for: pretty printing, encodings other than UTF-8.
  */
 #include <string.h>
 
+#include "dom/emit.h"
 #include "dom/escscan.h"
 #include "dom/internal.h"
 
@@ -181,8 +183,22 @@ static int leaf(lab_buf *b, const dom_node *n)
 	}
 }
 
+static inline int end_tag(lab_buf *b, const dom_node *n)
+{
+	const dom_element *e = dom__el(n);
+
+	return put_name3(b, "</", 2, e->name->prefix, e->name->local, ">", 1);
+}
+
+/* What the emit axis kept: el's content is bytes[0..len). */
+typedef struct kept {
+	const dom_node *el;
+	const char *bytes;
+	size_t len;
+} kept;
+
 /* The subtree at top, iteratively: end tags are written on the way up. */
-static int subtree(lab_buf *b, const dom_node *top)
+static int subtree(lab_buf *b, const dom_node *top, const kept *k)
 {
 	const dom_node *n = top;
 
@@ -190,20 +206,21 @@ static int subtree(lab_buf *b, const dom_node *top)
 		if (n->type == DOM_ELEMENT) {
 			if (start_tag(b, dom__el(n)) != LAB_OK)
 				return LAB_ENOMEM;
-			if (n->first != NULL) {
+			if (n->first != NULL && n != k->el) {
 				n = n->first;
 				continue;
 			}
+			if (n->first != NULL &&
+			    (put(b, k->bytes, k->len) != LAB_OK ||
+			     end_tag(b, n) != LAB_OK))
+				return LAB_ENOMEM;
 		} else if (leaf(b, n) != LAB_OK) {
 			return LAB_ENOMEM;
 		}
 		/* Close every element we finish on the way to a next sibling. */
 		while (n != top && n->next == NULL) {
-			const dom_element *p = dom__el(n->parent);
-
 			n = n->parent;
-			if (put_name3(b, "</", 2, p->name->prefix,
-				      p->name->local, ">", 1))
+			if (end_tag(b, n) != LAB_OK)
 				return LAB_ENOMEM;
 		}
 		if (n == top)
@@ -212,7 +229,7 @@ static int subtree(lab_buf *b, const dom_node *top)
 	}
 }
 
-static int document(lab_buf *b, const dom_doc *doc)
+static int document(lab_buf *b, const dom_doc *doc, const kept *k)
 {
 	const dom_decl *d = &doc->decl;
 	const dom_node *n;
@@ -230,15 +247,20 @@ static int document(lab_buf *b, const dom_doc *doc)
 	/* Top-level nodes one per line, as libxml2 writes them: the text
 	 * between them is not part of the document. */
 	for (n = doc->node.first; n != NULL; n = n->next)
-		if (subtree(b, n) != LAB_OK || PUT_LIT(b, "\n") != LAB_OK)
+		if (subtree(b, n, k) != LAB_OK || PUT_LIT(b, "\n") != LAB_OK)
 			return LAB_ENOMEM;
 	return LAB_OK;
 }
 
 int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 {
-	int rc = n->type == DOM_DOCUMENT ? document(out, dom__doc(n))
-					 : subtree(out, n);
+	const dom_doc *doc = dom__doc(n);
+	kept k;
+	int rc;
+
+	k.bytes = dom__emit_bytes(doc, &k.el, &k.len);
+	rc = n->type == DOM_DOCUMENT ? document(out, doc, &k)
+				     : subtree(out, n, &k);
 
 	/* put() leaves room for the terminator but does not write it. */
 	if (out->data != NULL)

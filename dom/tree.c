@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/emit.h"
 #include "dom/internal.h"
 #include "dom/userdata.h"
 
@@ -58,6 +59,7 @@ void dom_doc_free(dom_doc *doc)
 		return;
 	dom__ud_doc_release(doc);
 	dom__ids_free(doc);
+	dom__emit_release(doc);
 	dom_names_free(&doc->names);
 	dom_arena_free(&doc->arena);
 	dom_free(doc);

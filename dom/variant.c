@@ -6,6 +6,7 @@
 #include "dom/attrlist.h"
 #include "dom/attrs.h"
 #include "dom/build.h"
+#include "dom/emit.h"
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
@@ -15,6 +16,7 @@ static const dom_axis_choice axes[] = {
 	{"build", dom__build_choice},
 	{"attrlist", dom__attrlist_choice},
 	{"parser", dom__parser_choice},
+	{"emit", dom__emit_choice},
 };
 
 size_t dom_variant_axes(const dom_axis_choice **out)

@@ -43,6 +43,8 @@ FINDINGS = {
             "attachment_file/4m"]),
     "parser": ("how far a DOM fed by a general parser stays from the "
                "limit", ["parse/quakes-200k"]),
+    "emit": ("decrypted content written back from the tree vs from the "
+             "bytes it was parsed from", ["receive/quakes-2m"]),
 }
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 

@@ -4,7 +4,8 @@
  * without being declared again), inserted before a reference node or at
  * the end, with mixed content; a failed parse leaves the parent as it
  * was and reports a position relative to the fragment; the same through
- * dom_parse_into_buf, in place or not.
+ * dom_replace_parsed, in place or not, and what the serializer writes for
+ * the content it replaced under each choice of the emit axis.
  * Not tested here: limits and external entities (test_limits.c and
  * test_errors.c cover them for whole documents, through the same code).
  */
@@ -219,12 +220,13 @@ static void error_position(void)
 }
 
 /*
- * dom_parse_into_buf, with no room, too little room and enough room in
+ * dom_replace_parsed, with no room, too little room and enough room in
  * front of the fragment (and bytes after it that must not be read): the
- * same tree as dom_parse_into, or the same error at the same position
- * with the parent unchanged.
+ * same tree as dom_parse_into followed by the old node's removal, or the
+ * same error at the same position with the parent unchanged; the buffer
+ * is taken either way.
  */
-static void into_buf(void)
+static void replace_parsed(void)
 {
 	static const char *const frags[] = {
 		"<a:y b:at=\"1\" at=\"2\"/>text<z/>", "<ok/>&bad;",
@@ -255,13 +257,15 @@ static void into_buf(void)
 			    !CHECK_EQ_INT(lab_buf_puts(&text, "<junk"), LAB_OK))
 				goto next;
 			rc_ref = parse_into(t_find(dom_doc_element(want), "p"),
-					    NULL, frags[f], &ref);
+					    t_find(dom_doc_element(want), "x"),
+					    frags[f], &ref);
+			if (rc_ref == LAB_OK)
+				dom_node_free(t_find(dom_doc_element(want), "x"));
 			lab_err_clear(&err);
-			rc = dom_parse_into_buf(t_find(dom_doc_element(doc),
-						       "p"),
-						NULL, &text, rooms[r], n, NULL,
-						&err);
+			rc = dom_replace_parsed(t_find(dom_doc_element(doc), "x"),
+						&text, rooms[r], n, NULL, &err);
 			CHECK_EQ_INT(rc, rc_ref);
+			CHECK(text.data == NULL && text.len == 0);
 			if (rc != LAB_OK) {
 				CHECK_EQ_INT(err.line, ref.line);
 				CHECK_EQ_INT(err.col, ref.col);
@@ -270,11 +274,6 @@ static void into_buf(void)
 			if (T_SERIALIZE(dom_doc_node(want), &w) &&
 			    T_SERIALIZE(dom_doc_node(doc), &got))
 				CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
-			/* A fragment outside the buffer is the caller's bug. */
-			CHECK_EQ_INT(dom_parse_into_buf(dom_doc_element(doc),
-							NULL, &text, 1,
-							text.len, NULL, &err),
-				     LAB_EUSAGE);
 next:
 			lab_buf_free(&text);
 			lab_buf_free(&w);
@@ -284,6 +283,200 @@ next:
 		}
 }
 
+/* A fragment outside the buffer, or a node without a parent, is the
+ * caller's bug; the buffer is taken all the same. */
+static void replace_parsed_misuse(void)
+{
+	dom_doc *doc = T_PARSE(host);
+	lab_buf text = LAB_BUF_INIT;
+	dom_node *el = NULL;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	CHECK_OK(lab_buf_puts(&text, "<a/>"), NULL);
+	CHECK_EQ_INT(dom_replace_parsed(t_find(dom_doc_element(doc), "x"),
+					&text, 1, 4, NULL, &err),
+		     LAB_EUSAGE);
+	CHECK(text.data == NULL);
+	CHECK_OK(lab_buf_puts(&text, "<a/>"), NULL);
+	CHECK_OK(dom_create_element(doc, NULL, "d", &el, &err), &err);
+	CHECK_EQ_INT(dom_replace_parsed(el, &text, 0, 4, NULL, &err),
+		     LAB_EUSAGE);
+	CHECK(text.data == NULL);
+	lab_buf_free(&text);
+	dom_doc_free(doc);
+}
+
+/* 1 when this build writes kept bytes back (emit=source). */
+static int emits_source(void)
+{
+	const dom_axis_choice *axes;
+	size_t n = dom_variant_axes(&axes), i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(axes[i].axis, "emit") == 0)
+			return strcmp(axes[i].choice, "source") == 0;
+	return 0;
+}
+
+/* The host with p's content as given. */
+static void host_with(lab_buf *b, const char *content)
+{
+	b->len = 0;
+	CHECK_OK(lab_buf_printf(b, "<r xmlns=\"urn:d\" xmlns:a=\"urn:a\">"
+				"<p xmlns:b=\"urn:b\">%s</p></r>\n", content),
+		 NULL);
+}
+
+static dom_doc *replaced(const char *frag)
+{
+	dom_doc *doc = T_PARSE(host);
+	lab_buf text = LAB_BUF_INIT;
+	lab_err err;
+
+	if (doc == NULL)
+		return NULL;
+	CHECK_OK(lab_buf_puts(&text, frag), NULL);
+	CHECK_OK(dom_replace_parsed(t_find(dom_doc_element(doc), "x"), &text,
+				    0, strlen(frag), NULL, &err),
+		 &err);
+	return doc;
+}
+
+/*
+ * What the serializer writes for replaced content: under emit=source the
+ * bytes as they were (entities, quotes, spacing and all) while nothing
+ * changes, the tree's form once anything in the document does, or when
+ * the bytes were not all of the parent's content; under emit=tree always
+ * the tree's form.  Both parse to the same tree.
+ */
+static void replaced_source(void)
+{
+	static const char frag[] =
+		"<a:y  b:at='1&#65;'\tat=\"2\" ></a:y>t&amp;&#x42;<z/><!--c-->";
+	static const char tree[] =
+		"<a:y b:at=\"1A\" at=\"2\"/>t&amp;B<z/><!--c-->";
+	int source = emits_source();
+	lab_buf want = LAB_BUF_INIT, got = LAB_BUF_INIT;
+	dom_node *p, *y;
+	dom_doc *doc = replaced(frag), *again = NULL;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	p = t_find(dom_doc_element(doc), "p");
+	y = t_find(p, "y");
+	host_with(&want, source ? frag : tree);
+	if (T_SERIALIZE(dom_doc_node(doc), &got)) {
+		CHECK_EQ_MEM(got.data, got.len, want.data, want.len);
+		again = T_PARSE_N(got.data, got.len);
+	}
+	/* p alone: its tags from the tree, its content as kept. */
+	got.len = 0;
+	if (T_SERIALIZE(p, &got))
+		CHECK_EQ_MEM(got.data, got.len, want.data + 33,
+			     want.len - 33 - 5);
+	/* Inside the content, the tree as always. */
+	got.len = 0;
+	if (T_SERIALIZE(y, &got))
+		CHECK_EQ_STR(got.data, "<a:y b:at=\"1A\" at=\"2\"/>");
+	/* The output parses back to the tree the bytes made. */
+	if (again != NULL) {
+		got.len = 0;
+		host_with(&want, tree);
+		if (T_SERIALIZE(p = t_find(dom_doc_element(again), "p"), &got))
+			CHECK_EQ_MEM(got.data, got.len, want.data + 33,
+				     want.len - 33 - 5);
+	}
+	/* Any change ends it: here an attribute far from the content. */
+	CHECK_OK(dom_attr_set(dom_doc_element(doc), NULL, "new", "v", 1, &err),
+		 &err);
+	got.len = 0;
+	want.len = 0;
+	CHECK_OK(lab_buf_printf(&want, "<r xmlns=\"urn:d\" xmlns:a=\"urn:a\" "
+				"new=\"v\"><p xmlns:b=\"urn:b\">%s</p></r>\n",
+				tree),
+		 NULL);
+	if (T_SERIALIZE(dom_doc_node(doc), &got))
+		CHECK_EQ_MEM(got.data, got.len, want.data, want.len);
+	lab_buf_free(&want);
+	lab_buf_free(&got);
+	dom_doc_free(again);
+	dom_doc_free(doc);
+}
+
+/* Each kind of change ends the kept bytes: insertion, removal, an
+ * attribute set or removed, a namespace declared. */
+static void replaced_changes(void)
+{
+	static const char frag[] = "<y  k='1'/><z/>";
+	int kind;
+
+	for (kind = 0; kind < 5; kind++) {
+		dom_doc *doc = replaced(frag);
+		lab_buf got = LAB_BUF_INIT, want = LAB_BUF_INIT;
+		dom_node *y, *z, *e = NULL;
+		lab_err err;
+
+		t_context("change %d", kind);
+		if (doc == NULL)
+			continue;
+		y = t_find(dom_doc_element(doc), "y");
+		z = t_find(dom_doc_element(doc), "z");
+		switch (kind) {
+		case 0:
+			CHECK_OK(dom_create_element(doc, NULL, "e", &e, &err),
+				 &err);
+			CHECK_OK(dom_append(z, e, &err), &err);
+			break;
+		case 1:
+			dom_node_free(z);
+			break;
+		case 2:
+			CHECK_OK(dom_attr_set(y, NULL, "k", "2", 1, &err),
+				 &err);
+			break;
+		case 3:
+			CHECK(dom_attr_remove(y, NULL, "k") == 1);
+			break;
+		default:
+			CHECK_OK(dom_ns_declare(z, "q", "urn:q", &err), &err);
+			break;
+		}
+		host_with(&want, kind == 0   ? "<y k=\"1\"/><z><e/></z>"
+				 : kind == 1 ? "<y k=\"1\"/>"
+				 : kind == 2 ? "<y k=\"2\"/><z/>"
+				 : kind == 3 ? "<y/><z/>"
+					     : "<y k=\"1\"/><z xmlns:q=\"urn:q\"/>");
+		if (T_SERIALIZE(dom_doc_node(doc), &got))
+			CHECK_EQ_MEM(got.data, got.len, want.data, want.len);
+		lab_buf_free(&got);
+		lab_buf_free(&want);
+		dom_doc_free(doc);
+	}
+}
+
+/* Bytes that were not all of the parent's content are not kept. */
+static void replaced_not_alone(void)
+{
+	static const char two[] = "<r><p><x/><w/></p></r>";
+	dom_doc *doc = T_PARSE(two);
+	lab_buf text = LAB_BUF_INIT, got = LAB_BUF_INIT;
+	lab_err err;
+
+	if (doc == NULL)
+		return;
+	CHECK_OK(lab_buf_puts(&text, "<y  k='1'/>"), NULL);
+	CHECK_OK(dom_replace_parsed(t_find(dom_doc_element(doc), "x"), &text,
+				    0, text.len, NULL, &err),
+		 &err);
+	if (T_SERIALIZE(dom_doc_node(doc), &got))
+		CHECK_EQ_STR(got.data, "<r><p><y k=\"1\"/><w/></p></r>\n");
+	lab_buf_free(&got);
+	dom_doc_free(doc);
+}
+
 const t_case tests_fragment[] = {
 	{"fragment/uses_ancestor_prefixes", uses_ancestor_prefixes},
 	{"fragment/escaped_scope_uris", escaped_scope_uris},
@@ -291,6 +484,10 @@ const t_case tests_fragment[] = {
 	{"fragment/mixed_content", mixed_content},
 	{"fragment/failure_leaves_parent", failure_leaves_parent},
 	{"fragment/error_position", error_position},
-	{"fragment/into_buf", into_buf},
+	{"fragment/replace_parsed", replace_parsed},
+	{"fragment/replace_parsed_misuse", replace_parsed_misuse},
+	{"fragment/replaced_source", replaced_source},
+	{"fragment/replaced_changes", replaced_changes},
+	{"fragment/replaced_not_alone", replaced_not_alone},
 	{NULL, NULL},
 };

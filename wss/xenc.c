@@ -7,8 +7,8 @@
  * of the content that signing already produced (one walk for digest and
  * plaintext; what is encrypted is then exactly what was signed, without
  * the comments and unused namespace declarations the signature does not
- * cover), otherwise the serializer's output.  After decryption the fragment is parsed in place
- * (dom_parse_into) and the EncryptedData removed.
+ * cover), otherwise the serializer's output.  After decryption the
+ * fragment is parsed in place of the EncryptedData (dom_replace_parsed).
  */
 #include "wss/xenc.h"
 
@@ -278,7 +278,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 				alg != NULL ? alg : "(none)");
 	/* Room in front of the ciphertext for the start tag of the wrapper
 	 * the plaintext is parsed in, so that it is parsed where it was
-	 * decrypted (dom_parse_into_buf copies when the tag is longer). */
+	 * decrypted (dom_replace_parsed copies when the tag is longer). */
 	if (lab_buf_reserve(&ct, PARSE_ROOM) != LAB_OK) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
@@ -288,18 +288,16 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
-	 * decrypted where its ciphertext lies: one buffer, not two. */
+	 * decrypted where its ciphertext lies: one buffer, not two, which
+	 * the document takes (and wipes) once it parses it. */
 	if (bad || keylen != wss_cipher_key_len(cipher) ||
 	    wss_decrypt_in_place(cipher, key,
 				 (unsigned char *)ct.data + PARSE_ROOM,
 				 ct.len - PARSE_ROOM, &off, &len,
 				 &ignored) != LAB_OK ||
-	    dom_parse_into_buf(parent, ed, &ct, PARSE_ROOM + off, len, lim,
-			       &ignored) != LAB_OK) {
+	    dom_replace_parsed(ed, &ct, PARSE_ROOM + off, len, lim,
+			       &ignored) != LAB_OK)
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
-		goto out;
-	}
-	dom_node_free(ed);
 out:
 	if (ct.data != NULL)
 		OPENSSL_cleanse(ct.data, ct.len);

@@ -1,0 +1,50 @@
+/*
+ * source.c - emit=source: the document keeps the bytes a fragment was
+ * parsed from (one fragment: the last one kept), and the serializer
+ * writes them for the element's content while the document is unchanged.
+ *
+ * Why it is sound: the bytes were parsed in the element's namespace
+ * context into exactly the nodes the element holds, and the serializer
+ * writes that context (the ancestors' start tags) from the same tree, so
+ * a reader of the output parses the same nodes a second time.  It relies
+ * on that reader parsing the bytes as our parser did, which is what the
+ * insitu parser's differential fuzzing against libxml2 checks.
+ */
+#include "dom/emit.h"
+
+const char dom__emit_choice[] = "source";
+
+void dom__emit_keep(dom_doc *doc, const dom_node *el, lab_buf *text,
+		    size_t at, size_t len)
+{
+	dom_kept *k = &doc->kept;
+
+	dom__emit_wipe(&k->buf);
+	k->buf = *text;
+	*text = (lab_buf)LAB_BUF_INIT;
+	k->el = el;
+	k->at = at;
+	k->len = len;
+	k->gen = doc->gen;
+}
+
+const char *dom__emit_bytes(const dom_doc *doc, const dom_node **el,
+			    size_t *len)
+{
+	const dom_kept *k = &doc->kept;
+
+	if (k->el == NULL || k->gen != doc->gen) {
+		*el = NULL;
+		*len = 0;
+		return NULL;
+	}
+	*el = k->el;
+	*len = k->len;
+	return k->buf.data + k->at;
+}
+
+void dom__emit_release(dom_doc *doc)
+{
+	dom__emit_wipe(&doc->kept.buf);
+	doc->kept.el = NULL;
+}
