@@ -19,9 +19,19 @@ void dom__emit_keep(dom_doc *doc, const dom_node *el, lab_buf *text,
 {
 	dom_kept *k = &doc->kept;
 
+	char *fit;
+
 	dom__emit_wipe(&k->buf);
 	k->buf = *text;
 	*text = (lab_buf)LAB_BUF_INIT;
+	/* Kept as long as the document: without the slack of its growth
+	 * (a 2 MB plaintext decoded into a buffer doubled to 4 MB).  If the
+	 * shrink fails, the bytes stay where they were, slack and all. */
+	fit = dom_realloc(k->buf.data, k->buf.len + 1);
+	if (fit != NULL) {
+		k->buf.data = fit;
+		k->buf.cap = k->buf.len + 1;
+	}
 	k->el = el;
 	k->at = at;
 	k->len = len;
