@@ -111,6 +111,12 @@ static int rebuild(dom_doc *doc)
 		memset(ids->slots, 0, ids->cap * sizeof *ids->slots);
 	else if (grow(ids) != LAB_OK)
 		return LAB_ENOMEM;
+	ids->gen = doc->gen;
+	/* Every name in the tree has a record, so when none is an ID's, no
+	 * element carries one: a sender's message before it adds its own. */
+	if ((id == NULL || !dom_names_has_local(&doc->names, id)) &&
+	    (ID == NULL || !dom_names_has_local(&doc->names, ID)))
+		return LAB_OK;
 	for (n = &doc->node; n != NULL; n = dom__walk_next(n, &doc->node)) {
 		const dom_attrs *as;
 		uint32_t i;
@@ -131,7 +137,6 @@ static int rebuild(dom_doc *doc)
 			}
 		}
 	}
-	ids->gen = doc->gen;
 	return LAB_OK;
 }
 

@@ -195,3 +195,13 @@ const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
 	t->qcount++;
 	return q;
 }
+
+int dom_names_has_local(const dom_names *t, const char *local)
+{
+	size_t i;
+
+	for (i = 0; i < t->qcap; i++)
+		if (t->qslots[i] != NULL && t->qslots[i]->local == local)
+			return 1;
+	return 0;
+}

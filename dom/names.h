@@ -52,6 +52,10 @@ const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
 				const char *ns, const char *prefix,
 				const char *local);
 
+/* Whether a record with this (interned) local name exists: a name no
+ * record has is on no element or attribute.  A walk over the records. */
+int dom_names_has_local(const dom_names *t, const char *local);
+
 /* Header stored just before an interned string's bytes. */
 typedef struct dom_name_hdr {
 	uint32_t len;

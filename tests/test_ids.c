@@ -64,6 +64,48 @@ static void no_ids_at_all(void)
 	dom_doc_free(doc);
 }
 
+/*
+ * A document whose names hold no ID's until one is added: the names
+ * interned as strings (as the pipeline interns its profile) or an
+ * element named Id are not attributes, and the first attribute set
+ * after a lookup is found by the next, through the tree or a fragment.
+ */
+static void first_id_added(void)
+{
+	static const char *const how[] = {"Id", "ID", "wsu:Id", "fragment"};
+	size_t k;
+
+	for (k = 0; k < sizeof how / sizeof how[0]; k++) {
+		dom_doc *doc = T_PARSE("<r xmlns:wsu=\"" WSU "\"><a id=\"X\"/>"
+				       "<Id>X</Id></r>");
+		dom_node *a;
+		lab_err err;
+
+		t_context("added as %s", how[k]);
+		if (doc == NULL)
+			continue;
+		a = t_find(dom_doc_element(doc), "a");
+		CHECK(dom_intern(doc, "Id", 2) != NULL &&
+		      dom_intern(doc, "ID", 2) != NULL);
+		id_is(doc, "X", NULL, 0);
+		if (k == 0)
+			CHECK_OK(dom_attr_set(a, NULL, "Id", "X", 1, &err),
+				 &err);
+		else if (k == 1)
+			CHECK_OK(dom_attr_set(a, NULL, "ID", "X", 1, &err),
+				 &err);
+		else if (k == 2)
+			CHECK_OK(dom_attr_set(a, WSU, "wsu:Id", "X", 1, &err),
+				 &err);
+		else
+			CHECK_OK(dom_parse_into(a, NULL, "<f Id=\"X\"/>", 11,
+						NULL, &err),
+				 &err);
+		id_is(doc, "X", k == 3 ? "f" : "a", 1);
+		dom_doc_free(doc);
+	}
+}
+
 static void duplicates(void)
 {
 	dom_doc *doc = T_PARSE(
@@ -126,6 +168,7 @@ static void follows_changes(void)
 const t_case tests_ids[] = {
 	{"ids/which_attributes", which_attributes},
 	{"ids/no_ids_at_all", no_ids_at_all},
+	{"ids/first_id_added", first_id_added},
 	{"ids/duplicates", duplicates},
 	{"ids/follows_changes", follows_changes},
 	{NULL, NULL},
