@@ -366,7 +366,7 @@ static void base64_as_reference(void)
 				     4093, 4096, 4099};
 	static unsigned char raw[4099 + 3];
 	static char want[4 * 1368], got[4 * 1368 + 1];
-	size_t i, a, n, k;
+	size_t i, a, k;
 	uint32_t x = 1;
 
 	for (i = 0; i < sizeof raw; i++) {
@@ -374,7 +374,8 @@ static void base64_as_reference(void)
 		raw[i] = (unsigned char)(x >> 16);
 	}
 	for (i = 0; i <= 300 + sizeof far / sizeof far[0]; i++) {
-		n = i <= 300 ? i : far[i - 301];
+		size_t n = i <= 300 ? i : far[i - 301];
+
 		for (a = 0; a < 3; a++) {
 			lab_buf b = LAB_BUF_INIT;
 

@@ -15,7 +15,7 @@
  * is buffered before it reaches the sink, so a digest sees large updates;
  * a run longer than the buffer goes to the sink whole.  Between a tee's
  * apex tags the buffer is the free end of the content buffer itself, so
- * the content is written once and digested from where it stays.  A value
+ * the content is mostly written once and digested from where it stays.  A value
  * up to a
  * few KB is escaped straight into the buffer under one room check for
  * its worst case (dom/escscan.h); longer ones in runs.  Siblings of one
@@ -113,24 +113,21 @@ static void stop_capture(c14n *c)
 	c->out = c->buf;
 }
 
-/* The content gets its next OUT_BUF bytes of room and output gathers
- * there; after a failure it gathers in buf again (and goes nowhere). */
-static void capture_room(c14n *c, size_t extra)
+/*
+ * While capturing, output gathers in the content buffer when it has
+ * OUT_BUF bytes to spare, else in buf and is copied at the flush: the
+ * content then grows only as its bytes need (as lab_buf_put grows it,
+ * doubling), and the copies are only of the stretch before each growth.
+ */
+static void gather(c14n *c)
 {
-	lab_buf *b = c->content;
+	const lab_buf *b = c->content;
 
-	if (lab_buf_reserve(b, extra + OUT_BUF) != LAB_OK) {
-		nomem(c);
-		stop_capture(c);
-		return;
-	}
-	b->data[b->len] = '\0';
-	c->out = b->data + b->len;
+	c->out = b->cap - b->len > OUT_BUF ? b->data + b->len : c->buf;
 }
 
 /* The sink; while capturing, the bytes also join the content: in place
- * when they were gathered there, else (a long run from the tree)
- * copied. */
+ * when they were gathered there, else copied. */
 static void emit(c14n *c, const char *p, size_t n)
 {
 	lab_buf *b = c->content;
@@ -142,14 +139,14 @@ static void emit(c14n *c, const char *p, size_t n)
 	}
 	if (!c->capturing)
 		return;
-	if (p != c->out) {
-		capture_room(c, n);
-		if (!c->capturing)
-			return;
-		memcpy(c->out, p, n);
+	if (p == c->out && p != c->buf) {
+		b->len += n;
+		b->data[b->len] = '\0';
+	} else if (lab_buf_put(b, p, n) != LAB_OK) {
+		nomem(c);
+		return;
 	}
-	b->len += n;
-	capture_room(c, 0);
+	gather(c);
 }
 
 static void flush(c14n *c)
@@ -678,7 +675,7 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		flush(c);
 		if (c->rc == LAB_OK) {
 			c->capturing = 1;
-			capture_room(c, 0);
+			gather(c);
 		}
 	}
 out:
