@@ -14,13 +14,13 @@
  * The walk is iterative (a hand-built tree has no depth bound) and output
  * is buffered before it reaches the sink, so a digest sees large updates;
  * a run longer than the buffer goes to the sink whole.  Between a tee's
- * apex tags the buffer is the free end of the content buffer itself, so
- * the content is mostly written once and digested from where it stays.  A value
- * up to a
- * few KB is escaped straight into the buffer under one room check for
- * its worst case (dom/escscan.h); longer ones in runs.  Siblings of one
- * kind repeat themselves, so the walk remembers the last attribute order
- * it sorted and, per prefix, its namespace answers while the stacks stand.
+ * apex tags the buffer is, where it has room, the free end of the content
+ * buffer itself, so the content is mostly written once and digested from
+ * where it stays.  A value up to a few KB is escaped straight into the
+ * buffer under one room check for its worst case (dom/escscan.h);
+ * longer ones in runs.  Siblings of one kind repeat themselves, so the
+ * walk remembers the last attribute order it sorted and, per prefix, its
+ * namespace answers while the stacks stand.
  */
 #include "wss/c14n.h"
 
