@@ -3,7 +3,8 @@
  * (xmlC14NDocDumpMemory) on the same bytes: exclusive with and without
  * comments, and inclusive, over every generator kind and 300 random
  * documents; plus a subtree, whose output must not depend on where the
- * walk starts, wss_c14n_tee's copy of an apex's content, and values
+ * walk starts, wss_c14n_tee's copy of an apex's content (also over many
+ * output buffers, against wss_c14n of the same apex), and values
  * with a byte to escape at every place.  The
  * W3C/libxml2 conformance vectors run through the
  * command line in tests/interop.sh.
@@ -178,6 +179,99 @@ static void tee_content(void)
 	lab_buf_free(&big);
 }
 
+/* One document: a Body with the (canonical) start tag `start` around
+ * `inner`, teed and canonicalized alone. */
+static void tee_matches_one(const char *start, const lab_buf *inner,
+			   int with_comments)
+{
+	static const char end[] = "</e:Body>";
+	wss_c14n_opts o = {1, with_comments, NULL, 0, NULL};
+	lab_buf xml = LAB_BUF_INIT, out = LAB_BUF_INIT, whole = LAB_BUF_INIT;
+	lab_buf content = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	dom_node *body;
+	lab_err err;
+	size_t sl = strlen(start), el = strlen(end);
+
+	if (!CHECK_EQ_INT(lab_buf_printf(&xml,
+					 "<e:Envelope xmlns:e=\"urn:e\" "
+					 "xmlns:u=\"urn:u\">%s%s%s</e:Envelope>",
+					 start, inner->data, end),
+			  LAB_OK))
+		goto out;
+	doc = T_PARSE(xml.data);
+	body = doc != NULL ? t_find(dom_doc_node(doc), "Body") : NULL;
+	if (!CHECK(body != NULL) ||
+	    !CHECK_OK(wss_c14n_buf(body, &o, &whole, &err), &err) ||
+	    !CHECK_OK(wss_c14n_tee(body, &o, to_buf, &out, &content, &err),
+		      &err))
+		goto out;
+	/* The sink sees what c14n alone writes; the content is that
+	 * between the (canonical) start tag and the end tag. */
+	CHECK_EQ_MEM(out.data, out.len, whole.data, whole.len);
+	if (CHECK(whole.len >= sl + el) &&
+	    CHECK(memcmp(whole.data, start, sl) == 0) &&
+	    CHECK(memcmp(whole.data + whole.len - el, end, el) == 0))
+		CHECK_EQ_MEM(content.data != NULL ? content.data : "",
+			     content.len, whole.data + sl, whole.len - sl - el);
+	CHECK(content.data == NULL || content.data[content.len] == '\0');
+out:
+	lab_buf_free(&xml);
+	lab_buf_free(&out);
+	lab_buf_free(&whole);
+	lab_buf_free(&content);
+	dom_doc_free(doc);
+}
+
+/*
+ * wss_c14n_tee gathers the content in the content buffer itself: its
+ * content must be what wss_c14n writes between the apex's tags, over
+ * many output buffers' worth of small writes (several flushes), long
+ * runs handed over whole between them, and comments, whitespace, PIs,
+ * namespaces and escapes, with and without comments.
+ */
+static void tee_matches_c14n(void)
+{
+	static const char start[] = "<e:Body xmlns:e=\"urn:e\" Id=\"b\">";
+	lab_buf inner[4] = {LAB_BUF_INIT, LAB_BUF_INIT, LAB_BUF_INIT,
+			    LAB_BUF_INIT};
+	size_t i, k;
+
+	for (i = 0; i < 3000; i++)
+		CHECK_EQ_INT(lab_buf_printf(
+				     &inner[0],
+				     "\n  <d:r xmlns:d=\"urn:d\" b=\"%zu\" a=\"&lt;\">"
+				     " x &lt; y\r&#xD; <!-- c%zu --> <e:s u:z=\"'\"/>"
+				     "<?pi %zu?></d:r>",
+				     i, i, i),
+			     LAB_OK);
+	for (i = 0; i < 6; i++) {
+		CHECK_EQ_INT(lab_buf_puts(&inner[1], "<p>short &amp;</p><!--x-->"),
+			     LAB_OK);
+		for (k = 0; k < 2000 * (i + 1); k++)
+			CHECK_EQ_INT(lab_buf_puts(&inner[1], "0123456789"),
+				     LAB_OK);
+		CHECK_EQ_INT(lab_buf_puts(&inner[1], "<q a=\"&quot;\"/>"),
+			     LAB_OK);
+	}
+	for (i = 0; i < 40; i++) {
+		CHECK_EQ_INT(lab_buf_puts(&inner[2], "<v w=\""), LAB_OK);
+		for (k = 0; k < 400 + i * 37; k++)
+			CHECK_EQ_INT(lab_buf_puts(&inner[2], "ab\t&amp;c"),
+				     LAB_OK);
+		CHECK_EQ_INT(lab_buf_puts(&inner[2], "\"><![CDATA[<&>]]></v> "),
+			     LAB_OK);
+	}
+	CHECK_EQ_INT(lab_buf_puts(&inner[3], " <!-- only --> "), LAB_OK);
+	for (i = 0; i < 4; i++) {
+		t_context("document %zu", i);
+		tee_matches_one(start, &inner[i], 0);
+		t_context("document %zu with comments", i);
+		tee_matches_one(start, &inner[i], 1);
+		lab_buf_free(&inner[i]);
+	}
+}
+
 /*
  * Values of every length from 1 to 40 with a byte to escape at every place
  * (the scan works in blocks of 16, halves of 8 and 4, and single bytes),
@@ -195,6 +289,7 @@ const t_case tests_c14n[] = {
 	{"c14n/random_docs_as_libxml2", random_docs},
 	{"c14n/subtree_ignores_context", subtree_ignores_context},
 	{"c14n/tee_content", tee_content},
+	{"c14n/tee_matches_c14n", tee_matches_c14n},
 	{"c14n/escapes_every_place", escapes_every_place},
 	{NULL, NULL},
 };

@@ -13,11 +13,14 @@
  *
  * The walk is iterative (a hand-built tree has no depth bound) and output
  * is buffered before it reaches the sink, so a digest sees large updates;
- * a run longer than the buffer goes to the sink whole.  A value up to a
- * few KB is escaped straight into the buffer under one room check for
- * its worst case (dom/escscan.h); longer ones in runs.  Siblings of one
- * kind repeat themselves, so the walk remembers the last attribute order
- * it sorted and, per prefix, its namespace answers while the stacks stand.
+ * a run longer than the buffer goes to the sink whole.  Between a tee's
+ * apex tags the buffer is, where it has room, the free end of the content
+ * buffer itself, so the content is mostly written once and digested from
+ * where it stays.  A value up to a few KB is escaped straight into the
+ * buffer under one room check for its worst case (dom/escscan.h);
+ * longer ones in runs.  Siblings of one kind repeat themselves, so the
+ * walk remembers the last attribute order it sorted and, per prefix, its
+ * namespace answers while the stacks stand.
  */
 #include "wss/c14n.h"
 
@@ -91,6 +94,9 @@ typedef struct c14n {
 	ns_memo memo[NS_MEMO];
 	lab_buf *content;        /* wss_c14n_tee's copy of top's content */
 	int capturing;           /* between top's start and end tags */
+	/* Where output gathers, OUT_BUF bytes of room: buf, or while
+	 * capturing the content buffer past its len. */
+	char *out;
 	char buf[OUT_BUF];
 } c14n;
 
@@ -100,22 +106,54 @@ static void nomem(c14n *c)
 		c->rc = lab_fail(c->err, LAB_ENOMEM, "out of memory in c14n");
 }
 
-/* The sink, and the content copy while inside top. */
+/* Stops gathering output in the content buffer. */
+static void stop_capture(c14n *c)
+{
+	c->capturing = 0;
+	c->out = c->buf;
+}
+
+/*
+ * While capturing, output gathers in the content buffer when it has
+ * OUT_BUF bytes to spare, else in buf and is copied at the flush: the
+ * content then grows only as its bytes need (as lab_buf_put grows it,
+ * doubling), and the copies are only of the stretch before each growth.
+ */
+static void gather(c14n *c)
+{
+	const lab_buf *b = c->content;
+
+	c->out = b->cap - b->len > OUT_BUF ? b->data + b->len : c->buf;
+}
+
+/* The sink; while capturing, the bytes also join the content: in place
+ * when they were gathered there, else copied. */
 static void emit(c14n *c, const char *p, size_t n)
 {
+	lab_buf *b = c->content;
 	int r = c->sink(c->ctx, p, n);
 
-	if (r != 0)
+	if (r != 0) {
 		c->rc = lab_fail(c->err, r, "c14n output was refused");
-	else if (c->capturing && lab_buf_put(c->content, p, n) != LAB_OK)
+		return;
+	}
+	if (!c->capturing)
+		return;
+	if (p == c->out && p != c->buf) {
+		b->len += n;
+		b->data[b->len] = '\0';
+	} else if (lab_buf_put(b, p, n) != LAB_OK) {
 		nomem(c);
+		return;
+	}
+	gather(c);
 }
 
 static void flush(c14n *c)
 {
 	if (c->rc != LAB_OK || c->len == 0)
 		return;
-	emit(c, c->buf, c->len);
+	emit(c, c->out, c->len);
 	c->len = 0;
 }
 
@@ -131,7 +169,7 @@ static void put_slow(c14n *c, const char *p, size_t n)
 	while (n > 0 && c->rc == LAB_OK) {
 		size_t room = OUT_BUF - c->len, k = n < room ? n : room;
 
-		memcpy(c->buf + c->len, p, k);
+		memcpy(c->out + c->len, p, k);
 		c->len += k;
 		p += k;
 		n -= k;
@@ -144,7 +182,7 @@ static void put_slow(c14n *c, const char *p, size_t n)
 static inline void put(c14n *c, const char *p, size_t n)
 {
 	if (n <= OUT_BUF - c->len) {
-		memcpy(c->buf + c->len, p, n);
+		memcpy(c->out + c->len, p, n);
 		c->len += n;
 		return;
 	}
@@ -202,9 +240,9 @@ static inline __attribute__((always_inline)) void put_escaped(
 		if (c->rc != LAB_OK)
 			return;
 	}
-	c->len = (size_t)(dom__esc_put(c->buf + c->len, s, n, attr,
+	c->len = (size_t)(dom__esc_put(c->out + c->len, s, n, attr,
 				       attr ? esc_attr : esc_text, reps) -
-			  c->buf);
+			  c->out);
 }
 
 /* A name of known lengths (pl is 0 without a prefix) with `lead` before
@@ -216,11 +254,11 @@ static inline __attribute__((always_inline)) void put_qname(
 	size_t ntail)
 {
 	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
-		char *o = dom_names_put_qname(c->buf + c->len, lead, nlead,
+		char *o = dom_names_put_qname(c->out + c->len, lead, nlead,
 					      prefix, pl, local, ll, tail,
 					      ntail);
 
-		c->len = (size_t)(o - c->buf);
+		c->len = (size_t)(o - c->out);
 		return;
 	}
 	put(c, lead, nlead);
@@ -621,11 +659,11 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 		/* Usually the whole attribute fits: one room check. */
 		if (a->len <= ESC_DIRECT &&
 		    DOM__ESC_ATTR_ROOM(pl, ll, a->len) <= OUT_BUF - c->len) {
-			char *o = dom__esc_put_attr(c->buf + c->len, p, pl, l,
+			char *o = dom__esc_put_attr(c->out + c->len, p, pl, l,
 						    ll, a->value, a->len,
 						    esc_attr, reps);
 
-			c->len = (size_t)(o - c->buf);
+			c->len = (size_t)(o - c->out);
 			continue;
 		}
 		put_qname(c, " ", 1, p, pl, l, ll, "=\"", 2);
@@ -635,7 +673,10 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	put(c, ">", 1);
 	if (apex && c->content != NULL) {
 		flush(c);
-		c->capturing = 1;
+		if (c->rc == LAB_OK) {
+			c->capturing = 1;
+			gather(c);
+		}
 	}
 out:
 	dom_attr_list_release(el, &al);
@@ -647,7 +688,7 @@ static void end_element(c14n *c, const dom_node *el)
 
 	if (el == c->top && c->content != NULL) {
 		flush(c);
-		c->capturing = 0;
+		stop_capture(c);
 	}
 	put_qname(c, "</", 2, f->prefix, f->pl, f->local, f->ll, ">", 1);
 	if (c->scope.len != f->scope_len) {
@@ -821,6 +862,7 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	memset(c, 0, offsetof(c14n, buf));
+	c->out = c->buf;
 	c->o = opts;
 	c->top = top;
 	c->sink = sink;
