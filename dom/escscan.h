@@ -162,6 +162,73 @@ static inline __attribute__((always_inline)) char *dom__esc_put(
 	}
 }
 
+/*
+ * A long value in one pass: each 16 bytes are loaded, stored at o as they
+ * are and tested, so a value with nothing to escape is read once and
+ * written once (a scan and then a copy read it twice).  On a hit, o backs
+ * up to the first byte needing escape, its replacement goes there, and
+ * the next block starts after that byte.  Writes [*sp, end) while 16
+ * bytes or more are left, advances *sp past what it wrote (fewer than 16
+ * bytes are left, for the next call or dom__esc_put) and returns the end
+ * of the output.  o has DOM__ESC_ROOM(end - *sp) bytes: a block's store
+ * runs at most 16 past o while 16 input bytes or more remain, and
+ * within the replacements' worst case.  Without SSE2, dom__esc_put
+ * writes all of it.
+ */
+static inline __attribute__((always_inline)) char *dom__esc_put_blocks(
+	char *o, const char **sp, const char *end, int attr,
+	const unsigned char *t, const dom__esc_rep *reps)
+{
+#if defined(__SSE2__)
+	const char *s = *sp;
+	const dom__esc_rep *r;
+	unsigned bits;
+
+	for (;;) {
+		/* Two blocks a step while nothing needs replacing: their
+		 * marks are or-ed before the one test. */
+		while (end - s >= 32) {
+			__m128i a = _mm_loadu_si128(
+				(const __m128i *)(const void *)s);
+			__m128i b = _mm_loadu_si128(
+				(const __m128i *)(const void *)(s + 16));
+
+			_mm_storeu_si128((__m128i *)(void *)o, a);
+			_mm_storeu_si128((__m128i *)(void *)(o + 16), b);
+			if ((dom__esc_bits(a, attr) | dom__esc_bits(b, attr)) !=
+			    0)
+				break;
+			s += 32;
+			o += 32;
+		}
+		if (end - s < 16)
+			break;
+		bits = dom__esc_bits(
+			_mm_loadu_si128((const __m128i *)(const void *)s), attr);
+		_mm_storeu_si128((__m128i *)(void *)o,
+				 _mm_loadu_si128(
+					 (const __m128i *)(const void *)s));
+		if (bits == 0) {
+			s += 16;
+			o += 16;
+			continue;
+		}
+		o += __builtin_ctz(bits);
+		s += __builtin_ctz(bits);
+		r = &reps[t[(unsigned char)*s]];
+		memcpy(o, r, sizeof *r);
+		o += r->n;
+		s++;
+	}
+	*sp = s;
+	return o;
+#else
+	o = dom__esc_put(o, *sp, (size_t)(end - *sp), attr, t, reps);
+	*sp = end;
+	return o;
+#endif
+}
+
 /* Room dom__esc_put_attr needs: ` p:l="`, the value escaped, `"`. */
 #define DOM__ESC_ATTR_ROOM(pl, ll, n) ((pl) + (ll) + 5 + DOM__ESC_ROOM(n))
 

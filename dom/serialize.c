@@ -48,29 +48,48 @@ static const unsigned char esc_attr[256] = {
 };
 
 /* Values up to this long are escaped straight into reserved room (their
- * worst case); longer ones in runs, so a 2 MB value does not reserve
- * 12 MB. */
+ * worst case); longer ones a chunk of this much input at a time, so a
+ * 2 MB value does not reserve 12 MB, with one room check per chunk. */
 enum { ESC_DIRECT = 4096 };
 
-static int put_escaped_long(lab_buf *b, const char *s, size_t len, int attr)
+/* put_escaped_long for one set: `attr` a constant, so the block test is
+ * the set's compares alone. */
+static inline __attribute__((always_inline)) int escape_long(
+	lab_buf *b, const char *s, size_t len, int attr)
 {
 	const unsigned char *t = attr ? esc_attr : esc_text;
 	const char *end = s + len;
+	size_t n;
 
-	while (s < end) {
-		const char *run = s;
-		unsigned char r;
-
-		s = dom__esc_scan(s, end, attr, t);
-		if (put(b, run, (size_t)(s - run)) != LAB_OK)
+	/* The output is at least len bytes: room for all of them at once
+	 * (growing a chunk at a time would copy the buffer at every
+	 * doubling), then a check per chunk for what replacements add. */
+	if (len + DOM__ESC_ROOM(ESC_DIRECT) >= b->cap - b->len &&
+	    lab_buf_reserve(b, len + DOM__ESC_ROOM(ESC_DIRECT)) != LAB_OK)
+		return LAB_ENOMEM;
+	/* Each chunk leaves its last few bytes (under 16) to the next. */
+	while (end - s >= 16) {
+		n = (size_t)(end - s) < ESC_DIRECT ? (size_t)(end - s)
+						   : ESC_DIRECT;
+		if (DOM__ESC_ROOM(n) >= b->cap - b->len &&
+		    lab_buf_reserve(b, DOM__ESC_ROOM(n)) != LAB_OK)
 			return LAB_ENOMEM;
-		if (s == end)
-			break;
-		r = t[(unsigned char)*s++];
-		if (put(b, reps[r].s, reps[r].n) != LAB_OK)
-			return LAB_ENOMEM;
+		b->len = (size_t)(dom__esc_put_blocks(b->data + b->len, &s,
+						      s + n, attr, t, reps) -
+				  b->data);
 	}
+	n = (size_t)(end - s);
+	if (DOM__ESC_ROOM(n) >= b->cap - b->len &&
+	    lab_buf_reserve(b, DOM__ESC_ROOM(n)) != LAB_OK)
+		return LAB_ENOMEM;
+	b->len = (size_t)(dom__esc_put(b->data + b->len, s, n, attr, t, reps) -
+			  b->data);
 	return LAB_OK;
+}
+
+static int put_escaped_long(lab_buf *b, const char *s, size_t len, int attr)
+{
+	return attr ? escape_long(b, s, len, 1) : escape_long(b, s, len, 0);
 }
 
 /* Appends s, replacing the bytes that need it; `attr` picks the set. */

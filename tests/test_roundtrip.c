@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tests/util.h"
 
@@ -150,11 +151,134 @@ static void escapes_every_place(void)
 	t_escape_docs(longer, sizeof longer / sizeof longer[0], fixed_point);
 }
 
+/* The serializer's escaping, a byte at a time: the reference. */
+static void ref_escape(lab_buf *out, const char *v, size_t len, int attr)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		switch (v[i]) {
+		case '&': lab_buf_puts(out, "&amp;"); break;
+		case '<': lab_buf_puts(out, "&lt;"); break;
+		case '\r': lab_buf_puts(out, "&#13;"); break;
+		case '>': lab_buf_puts(out, attr ? ">" : "&gt;"); break;
+		case '"': lab_buf_puts(out, attr ? "&quot;" : "\""); break;
+		case '\t': lab_buf_puts(out, attr ? "&#9;" : "\t"); break;
+		case '\n': lab_buf_puts(out, attr ? "&#10;" : "\n"); break;
+		default: lab_buf_putc(out, v[i]);
+		}
+}
+
+/*
+ * <r a="v">v</r> built through the API and serialized must equal the
+ * reference byte for byte, and parse back to v in both places.
+ */
+static void long_value(const char *v, size_t len)
+{
+	dom_doc *doc = NULL, *back = NULL;
+	dom_node *r, *text;
+	lab_buf out = LAB_BUF_INIT, want = LAB_BUF_INIT, got = LAB_BUF_INIT;
+	lab_err err;
+	const dom_attr *a;
+
+	if (!CHECK_OK(dom_doc_new(&doc, &err), &err))
+		return;
+	if (!CHECK_OK(dom_create_element(doc, NULL, "r", &r, &err), &err) ||
+	    !CHECK_OK(dom_append(dom_doc_node(doc), r, &err), &err) ||
+	    !CHECK_OK(dom_attr_set(r, NULL, "a", v, len, &err), &err) ||
+	    !CHECK_OK(dom_create_text(doc, v, len, &text, &err), &err) ||
+	    !CHECK_OK(dom_append(r, text, &err), &err) ||
+	    !T_SERIALIZE(r, &out))
+		goto out;
+	lab_buf_puts(&want, "<r a=\"");
+	ref_escape(&want, v, len, 1);
+	lab_buf_puts(&want, "\">");
+	ref_escape(&want, v, len, 0);
+	lab_buf_puts(&want, "</r>");
+	if (!CHECK_EQ_MEM(out.data, out.len, want.data, want.len))
+		goto out;
+	back = T_PARSE_N(out.data, out.len);
+	if (back == NULL)
+		goto out;
+	a = dom_attr_get_qname(dom_doc_element(back), "a");
+	if (CHECK(a != NULL))
+		CHECK_EQ_MEM(a->value, a->len, v, len);
+	if (CHECK(dom_text_content(dom_doc_element(back), &got) == LAB_OK))
+		CHECK_EQ_MEM(got.data, got.len, v, len);
+out:
+	lab_buf_free(&got);
+	lab_buf_free(&want);
+	lab_buf_free(&out);
+	dom_doc_free(back);
+	dom_doc_free(doc);
+}
+
+/* Is at within 24 bytes of a multiple of 4096 (a chunk of the long path),
+ * or of either end of a value of len bytes? */
+static int near_edge(size_t at, size_t len)
+{
+	size_t m = at % 4096;
+
+	return at < 48 || at + 24 >= len || m < 24 || m >= 4096 - 24;
+}
+
+/*
+ * Values past the serializer's direct-write limit (4096 bytes), which it
+ * escapes 16 bytes a step in chunks: one escapable byte of each kind at
+ * every place near a 16-byte block, a chunk's edge and the value's ends;
+ * runs of 1 to 40 escapable bytes starting around chunk edges; and values
+ * of nothing but escapable bytes (the worst case, 6 bytes out for each
+ * in, across every chunk).
+ */
+static void long_escapes(void)
+{
+	static const char esc[] = "&<>\r\"\t\n";
+	static const size_t lens[] = {4097, 4111, 4112, 4113, 3 * 4096 + 21};
+	char v[3 * 4096 + 21];
+	size_t len = sizeof v, i, at, k, run;
+
+	for (i = 0; i < len; i++)
+		v[i] = (char)('a' + i % 26);
+	for (at = 0; at < len; at++) {
+		if (!near_edge(at, len))
+			continue;
+		for (k = 0; k < sizeof esc - 1; k++) {
+			t_context("one %#x at %zu", (unsigned)esc[k], at);
+			v[at] = esc[k];
+			long_value(v, len);
+			v[at] = (char)('a' + at % 26);
+		}
+	}
+	for (at = 4096 - 24; at < 2 * 4096 + 24; at++) {
+		if (!near_edge(at, len))
+			continue;
+		for (run = 1; run <= 40; run++) {
+			t_context("run of %zu at %zu", run, at);
+			for (i = 0; i < run; i++)
+				v[at + i] = esc[(at + i) % (sizeof esc - 1)];
+			long_value(v, len);
+			for (i = 0; i < run; i++)
+				v[at + i] = (char)('a' + (at + i) % 26);
+		}
+	}
+	for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		for (k = 0; k < lens[i]; k++)
+			v[k] = esc[k % (sizeof esc - 1)];
+		t_context("all escapable, %zu bytes", lens[i]);
+		long_value(v, lens[i]);
+		memset(v, '"', lens[i]);
+		t_context("all quotes, %zu bytes", lens[i]);
+		long_value(v, lens[i]);
+	}
+	t_context(NULL);
+}
+
 const t_case tests_roundtrip[] = {
 	{"roundtrip/gen_kinds", gen_kinds},
 	{"roundtrip/random_seeds", random_seeds},
 	{"roundtrip/data_files", data_files},
 	{"roundtrip/adjacent_cdata", adjacent_cdata},
 	{"roundtrip/escapes_every_place", escapes_every_place},
+	{"roundtrip/long_escapes", long_escapes},
 	{NULL, NULL},
 };
