@@ -159,7 +159,24 @@ void t_data_path(char *out, size_t cap, const char *rel)
 
 static const char escapable[8] = "&<>\r\"\t\n";
 
-/* The value in the serializer's form: text leaves " TAB LF > alone. */
+void t_escape_ref(lab_buf *out, const char *v, size_t len, int attr)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		switch (v[i]) {
+		case '&': lab_buf_puts(out, "&amp;"); break;
+		case '<': lab_buf_puts(out, "&lt;"); break;
+		case '\r': lab_buf_puts(out, "&#13;"); break;
+		case '>': lab_buf_puts(out, attr ? ">" : "&gt;"); break;
+		case '"': lab_buf_puts(out, attr ? "&quot;" : "\""); break;
+		case '\t': lab_buf_puts(out, attr ? "&#9;" : "\t"); break;
+		case '\n': lab_buf_puts(out, attr ? "&#10;" : "\n"); break;
+		default: lab_buf_putc(out, v[i]);
+		}
+}
+
+/* The value in the serializer's form: filler with c at `at`. */
 static void escape_value(lab_buf *out, size_t len, size_t at, char c,
 			 int attr)
 {
@@ -169,16 +186,7 @@ static void escape_value(lab_buf *out, size_t len, size_t at, char c,
 	for (i = 0; i < len; i++) {
 		char ch = i == at ? c : filler[i % (sizeof filler - 1)];
 
-		switch (ch) {
-		case '&': lab_buf_puts(out, "&amp;"); break;
-		case '<': lab_buf_puts(out, "&lt;"); break;
-		case '\r': lab_buf_puts(out, "&#13;"); break;
-		case '>': lab_buf_puts(out, attr ? ">" : "&gt;"); break;
-		case '"': lab_buf_puts(out, attr ? "&quot;" : "\""); break;
-		case '\t': lab_buf_puts(out, attr ? "&#9;" : "\t"); break;
-		case '\n': lab_buf_puts(out, attr ? "&#10;" : "\n"); break;
-		default: lab_buf_putc(out, ch);
-		}
+		t_escape_ref(out, &ch, 1, attr);
 	}
 }
 

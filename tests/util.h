@@ -61,6 +61,10 @@ int t_read_file(const char *path, lab_buf *out);
 /* t_data_dir "/" rel, into out. */
 void t_data_path(char *out, size_t cap, const char *rel);
 
+/* The serializer's escaping, a byte at a time (text leaves " TAB LF >
+ * alone): the tests' reference for both XML writers. */
+void t_escape_ref(lab_buf *out, const char *v, size_t len, int attr);
+
 /*
  * Calls check on `<r a="V">V</r>` and a newline in the serializer's own
  * form, V being filler with a byte either writer replaces at one place:
