@@ -154,6 +154,16 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
 
+/*
+ * The bytes el's content was parsed from by dom_replace_parsed, when the
+ * document still keeps them for el (emit=source, nothing changed since)
+ * and the parser proved them to be, as they are, the Exclusive XML
+ * Canonicalization (without PrefixList, with or without comments: they
+ * hold none) of that content with el as the apex.  Else NULL.  A digest
+ * of el's subtree can then take them instead of walking the nodes.
+ */
+const char *dom_canonical_content(const dom_node *el, size_t *len);
+
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
 dom_doc *dom_node_doc(const dom_node *n);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dom/insitu.h"
+#include "dom/parser.h"
 #include "dom/userdata.h"
 
 #define XMLNS_NS "http://www.w3.org/2000/xmlns/"
@@ -59,6 +60,20 @@ typedef struct rawattr {
 	int decl;           /* xmlns or xmlns:p */
 } rawattr;
 
+/*
+ * A start tag found canonical that declared nothing: its name records
+ * and the bindings it was checked under.  A document repeats its tags,
+ * and the same tag under the same bindings gets the same answer; the
+ * parser keeps CANON_SLOTS of them, by element name.
+ */
+enum { CANON_MEMO = 6, CANON_SLOTS = 32 };
+typedef struct canon_memo {
+	const dom_name *name; /* NULL: none */
+	uint32_t scope;
+	size_t n;
+	const dom_name *attrs[CANON_MEMO];
+} canon_memo;
+
 typedef struct parser {
 	dom_doc *doc;
 	const dom_limits *lim;
@@ -73,6 +88,14 @@ typedef struct parser {
 	 * under one value resolves the same while it holds.  32 bits do:
 	 * each change takes a declaration, and max_input bounds those. */
 	uint32_t scope;
+	/* dom/parser.h's question, when asked (ask != NULL): canon stays 1
+	 * while everything read in the fragment could be exc-c14n output;
+	 * binds[canon_binds..] are the fragment's own declarations, which
+	 * are then the ones rendered (dom/insitu_canon.c). */
+	int canon;
+	size_t canon_binds;
+	dom_canon *ask;
+	canon_memo canon_seen[CANON_SLOTS];
 	rawattr *attrs;
 	size_t capattrs;
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
@@ -103,6 +126,21 @@ int dom__insitu_comment(parser *ps, char **pp);
 int dom__insitu_cdata(parser *ps, char **pp);
 int dom__insitu_pi(parser *ps, char **pp);
 int dom__insitu_xml_decl(parser *ps, char **pp);
+
+/*
+ * Whether the reference at r ("&...") is written as exc-c14n writes the
+ * character it stands for, in an attribute value (attr) or in text.
+ */
+int dom__insitu_canon_ref(const char *r, int attr);
+
+/*
+ * Whether the start tag just read -- element `name`, the n attributes in
+ * ps->attrs, declarations bound, nbind the bindings before them -- has
+ * the declarations and the order exc-c14n gives it.  Its spacing and
+ * quoting are checked as it is read.
+ */
+int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
+			  size_t nbind);
 
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);

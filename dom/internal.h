@@ -83,6 +83,7 @@ typedef struct dom_kept {
 	size_t at, len;     /* the content: buf.data[at .. at + len) */
 	uint64_t gen;
 	lab_buf buf;
+	int canonical;      /* exc-c14n of the content with el as apex */
 } dom_kept;
 
 struct dom_doc {

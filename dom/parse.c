@@ -27,7 +27,7 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	rc = dom__doc_new(len, &doc, err);
 	if (rc != LAB_OK)
 		return rc;
-	rc = dom__parse_tree(doc, &doc->node, buf, len, &l, err);
+	rc = dom__parse_tree(doc, &doc->node, buf, len, &l, NULL, err);
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {
@@ -98,10 +98,10 @@ static int check_into(const dom_node *parent, const dom_node *ref,
 }
 
 /* text[0..len): the wrapper's start tag (open_len bytes), the fragment,
- * the end tag; what it holds goes before ref. */
+ * the end tag; what it holds goes before ref.  canon: dom/parser.h. */
 static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
 			 size_t len, size_t open_len, const dom_limits *l,
-			 lab_err *err)
+			 dom_canon *canon, lab_err *err)
 {
 	dom_doc *doc = dom__doc(parent);
 	const dom_name *name;
@@ -114,7 +114,7 @@ static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
 	holder = name != NULL ? dom__new_element(doc, name) : NULL;
 	if (holder == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = dom__parse_tree(doc, &holder->base, text, len, l, err);
+	rc = dom__parse_tree(doc, &holder->base, text, len, l, canon, err);
 	if (rc != LAB_OK) {
 		/* Positions on the first line count from the wrapper's tag. */
 		if (err != NULL && err->line == 1 && err->col > open_len)
@@ -131,8 +131,10 @@ static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
 	return LAB_OK;
 }
 
-int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
-		   size_t len, const dom_limits *lim, lab_err *err)
+/* dom_parse_into, with the question `canon` asks (or NULL). */
+static int parse_copy(dom_node *parent, dom_node *ref, const char *buf,
+		      size_t len, const dom_limits *lim, dom_canon *canon,
+		      lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
 	lab_buf text = LAB_BUF_INIT;
@@ -149,10 +151,63 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = parse_wrapped(parent, ref, text.data, text.len, open_len, &l, err);
+	rc = parse_wrapped(parent, ref, text.data, text.len, open_len, &l,
+			   canon, err);
 out:
 	lab_buf_free(&text);
 	return rc;
+}
+
+int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
+		   size_t len, const dom_limits *lim, lab_err *err)
+{
+	return parse_copy(parent, ref, buf, len, lim, NULL, err);
+}
+
+/* Adds prefix's binding at el to r (*n so far) if it is rendered. */
+static void rendered_by(const dom_node *el, const char *prefix,
+			dom_nsdecl *r, size_t *n)
+{
+	const char *uri;
+	size_t i;
+
+	if (prefix != NULL && prefix == dom__doc(el)->xml_prefix)
+		return;
+	for (i = 0; i < *n; i++)
+		if (r[i].prefix == prefix)
+			return;
+	uri = dom_ns_lookup(el, prefix);
+	if (uri == NULL || uri[0] == '\0')
+		return;
+	r[*n].prefix = prefix;
+	r[*n].uri = uri;
+	(*n)++;
+}
+
+/*
+ * What exclusive C14N without PrefixList renders on el's start tag when
+ * el is the apex (wss/c14n.c): each prefix el visibly utilizes -- its
+ * own, its attributes' -- bound to what is in scope.  Into *out
+ * (the caller frees it).
+ */
+static int apex_rendered(const dom_node *el, dom_nsdecl **out, size_t *n,
+			 lab_err *err)
+{
+	size_t count = dom_attr_count(el), i;
+	dom_nsdecl *r = dom_malloc((count + 1) * sizeof *r);
+
+	*out = r;
+	*n = 0;
+	if (r == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rendered_by(el, dom_prefix(el), r, n);
+	for (i = 0; i < count; i++) {
+		const char *p = dom_attr_prefix(dom_attr_at(el, i));
+
+		if (p != NULL)
+			rendered_by(el, p, r, n);
+	}
+	return LAB_OK;
 }
 
 int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
@@ -161,6 +216,8 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	dom_limits l = dom__limits(lim);
 	dom_node *parent = old->parent;
 	lab_buf open = LAB_BUF_INIT;
+	dom_canon canon = {NULL, 0, 0}, *ask = NULL;
+	dom_nsdecl *rendered = NULL;
 	int alone, rc;
 
 	if (parent == NULL) {
@@ -175,10 +232,16 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	rc = check_into(parent, old, len, &l, err);
 	if (rc == LAB_OK)
 		rc = wrapper_open(parent, &open, err);
+	/* Whether the bytes are canonical matters only when they are kept. */
+	if (rc == LAB_OK && alone && parent->type == DOM_ELEMENT) {
+		rc = apex_rendered(parent, &rendered, &canon.nrendered, err);
+		canon.rendered = rendered;
+		ask = &canon;
+	}
 	if (rc != LAB_OK)
 		goto out;
 	if (open.len > at) {
-		rc = dom_parse_into(parent, old, text->data + at, len, lim, err);
+		rc = parse_copy(parent, old, text->data + at, len, lim, ask, err);
 	} else {
 		text->len = at + len;
 		if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
@@ -188,16 +251,32 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		memcpy(text->data + at - open.len, open.data, open.len);
 		rc = parse_wrapped(parent, old, text->data + at - open.len,
 				   open.len + len + sizeof wrapper_close - 1,
-				   open.len, &l, err);
+				   open.len, &l, ask, err);
 	}
 	if (rc != LAB_OK)
 		goto out;
 	dom_node_free(old);
 	/* Kept only when the bytes are all of the parent's content. */
 	if (alone && parent->first != NULL)
-		dom__emit_keep(dom__doc(parent), parent, text, at, len);
+		dom__emit_keep(dom__doc(parent), parent, text, at, len,
+			       canon.ok);
 out:
 	dom__emit_wipe(text);
 	lab_buf_free(&open);
+	dom_free(rendered);
 	return rc;
+}
+
+const char *dom_canonical_content(const dom_node *el, size_t *len)
+{
+	const dom_node *kept;
+	int canonical;
+	const char *bytes = dom__emit_bytes(dom__doc(el), &kept, len,
+					    &canonical);
+
+	if (bytes == NULL || kept != el || !canonical) {
+		*len = 0;
+		return NULL;
+	}
+	return bytes;
 }

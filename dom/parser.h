@@ -15,13 +15,31 @@
 #include "dom/internal.h"
 
 /*
+ * A question a fragment's parse can answer on the way: are the
+ * fragment's bytes, as they are, the Exclusive XML Canonicalization
+ * (without PrefixList) of the content they parse to, when the element
+ * they go into is the apex?  Then a digest of that element can take the
+ * bytes instead of a walk over the nodes.  `rendered` are the bindings
+ * the apex's own start tag renders (its visibly utilized prefixes bound
+ * in scope; prefix NULL is the default namespace).  The parser sets `ok`,
+ * and sets it to 0 whenever it is not sure.
+ */
+typedef struct dom_canon {
+	const dom_nsdecl *rendered;
+	size_t nrendered;
+	int ok;
+} dom_canon;
+
+/*
  * Parses buf into doc, appending what it reads under `parent` (the
  * document node for a whole document, an element holding the wrapped
- * fragment otherwise).  lim has its defaults filled in.  On failure the
+ * fragment otherwise).  lim has its defaults filled in.  canon, when not
+ * NULL, asks the question above about a wrapped fragment.  On failure the
  * caller frees what was appended; err holds the reason, line and column.
  */
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
-		    size_t len, const dom_limits *lim, lab_err *err);
+		    size_t len, const dom_limits *lim, dom_canon *canon,
+		    lab_err *err);
 
 extern const char dom__parser_choice[];
 

@@ -82,6 +82,7 @@ extern const t_case tests_roundtrip[];
 extern const t_case tests_tree[];
 extern const t_case tests_userdata[];
 extern const t_case tests_c14n[];
+extern const t_case tests_canon[];
 extern const t_case tests_crypto[];
 extern const t_case tests_wss[];
 extern const t_case tests_tokens[];

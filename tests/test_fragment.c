@@ -308,18 +308,6 @@ static void replace_parsed_misuse(void)
 	dom_doc_free(doc);
 }
 
-/* 1 when this build writes kept bytes back (emit=source). */
-static int emits_source(void)
-{
-	const dom_axis_choice *axes;
-	size_t n = dom_variant_axes(&axes), i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(axes[i].axis, "emit") == 0)
-			return strcmp(axes[i].choice, "source") == 0;
-	return 0;
-}
-
 /* The host with p's content as given. */
 static void host_with(lab_buf *b, const char *content)
 {
@@ -357,7 +345,7 @@ static void replaced_source(void)
 		"<a:y  b:at='1&#65;'\tat=\"2\" ></a:y>t&amp;&#x42;<z/><!--c-->";
 	static const char tree[] =
 		"<a:y b:at=\"1A\" at=\"2\"/>t&amp;B<z/><!--c-->";
-	int source = emits_source();
+	int source = t_is_choice("emit", "source");
 	lab_buf want = LAB_BUF_INIT, got = LAB_BUF_INIT;
 	dom_node *p, *y;
 	dom_doc *doc = replaced(frag), *again = NULL;

@@ -41,15 +41,20 @@ dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
 	return doc;
 }
 
-int t_reads_dtds(void)
+int t_is_choice(const char *axis, const char *choice)
 {
 	const dom_axis_choice *axes;
 	size_t n = dom_variant_axes(&axes), i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(axes[i].axis, "parser") == 0)
-			return strcmp(axes[i].choice, "insitu") != 0;
-	return 1;
+		if (strcmp(axes[i].axis, axis) == 0)
+			return strcmp(axes[i].choice, choice) == 0;
+	return 0;
+}
+
+int t_reads_dtds(void)
+{
+	return !t_is_choice("parser", "insitu");
 }
 
 int t_dtd_refused_at(const char *file, int line, const char *s, size_t len,

@@ -20,6 +20,9 @@ dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
 #define T_PARSE(s) t_parse_at(__FILE__, __LINE__, (s), strlen(s), NULL)
 #define T_PARSE_N(s, len) t_parse_at(__FILE__, __LINE__, (s), (len), NULL)
 
+/* Whether this build's variant takes `choice` on `axis`. */
+int t_is_choice(const char *axis, const char *choice);
+
 /*
  * Whether this build's parser reads DTDs (parser=libxml2 does; insitu
  * refuses them, as the SOAP profile does).  Tests of what a DTD does

@@ -773,6 +773,35 @@ static void subtree(c14n *c, const dom_node *top)
 	}
 }
 
+/*
+ * When the bytes top's content was parsed from are its exclusive
+ * canonical form (dom_canonical_content: the parser proved it, and
+ * nothing has changed since), they stand for the walk: only top's own
+ * tags are made.  Whether that holds depends on what top renders, so
+ * only where top is the apex of exclusive C14N without PrefixList, and
+ * no node inside is left out.  Returns 0 when the walk is needed.
+ */
+static int as_parsed(c14n *c, const dom_node *top)
+{
+	const dom_node *x;
+	const char *bytes;
+	size_t len;
+
+	if (!c->o->exclusive || c->nlisted > 0)
+		return 0;
+	for (x = c->o->exclude; x != NULL; x = dom_parent(x))
+		if (x == top)
+			return 0;
+	bytes = dom_canonical_content(top, &len);
+	if (bytes == NULL)
+		return 0;
+	start_element(c, top, 1);
+	put(c, bytes, len);
+	if (c->rc == LAB_OK)
+		end_element(c, top);
+	return 1;
+}
+
 /* Top-level comments and PIs are set off by a newline from the root. */
 static void document(c14n *c, const dom_node *docnode)
 {
@@ -873,7 +902,7 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	if (c->rc == LAB_OK) {
 		if (dom_node_type(top) == DOM_DOCUMENT)
 			document(c, top);
-		else if (top != opts->exclude)
+		else if (top != opts->exclude && !as_parsed(c, top))
 			subtree(c, top);
 		flush(c);
 	}

@@ -82,8 +82,10 @@ static int text(parser *ps, char **pp)
 		if (c == '<')
 			break;
 		if (c == '&') {
+			ps->canon &= dom__insitu_canon_ref(r, 0);
 			rc = reference(ps, &r, &w);
 		} else if (c == '\r') {
+			ps->canon = 0;
 			*w++ = '\n';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
@@ -104,6 +106,11 @@ static int text(parser *ps, char **pp)
 	if ((size_t)(w - start) > ps->lim->max_text)
 		return MALFORMED(ps, r, "text of more than %zu bytes is over the "
 				 "limit", ps->lim->max_text);
+	/* exc-c14n writes '>' in text as "&gt;"; the run loops pass it by,
+	 * so the unchanged input is asked (only while the answer matters). */
+	if (ps->canon && memchr(ps->in.orig + (*pp - ps->in.text), '>',
+				(size_t)(r - *pp)) != NULL)
+		ps->canon = 0;
 	*w = '\0';
 	*pp = r;
 	return add_chars(ps, DOM_TEXT, NULL, start, (size_t)(w - start));
@@ -149,14 +156,17 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 			*w++ = *r++;
 			rc = LAB_OK;
 		} else if (c == '\t' || c == '\n') {
+			ps->canon = 0;
 			*w++ = ' ';
 			r++;
 			rc = LAB_OK;
 		} else if (c == '\r') {
+			ps->canon = 0;
 			*w++ = ' ';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
 		} else if (c == '&') {
+			ps->canon &= dom__insitu_canon_ref(r, 1);
 			rc = reference(ps, &r, &w);
 		} else if (c == '<') {
 			return MALFORMED(ps, r, "'<' is not allowed in an "
@@ -314,16 +324,21 @@ static int attribute(parser *ps, char **pp, rawattr *a)
 		return nomem(ps);
 value:
 	/* Most documents write name="value", with no space to skip. */
-	if (*p != '=')
+	if (*p != '=') {
+		ps->canon = 0;
 		p = skip_space(p);
+	}
 	if (*p != '=')
 		return p == ps->end ? dom__insitu_bad_char(ps, p, "a start tag")
 				    : MALFORMED(ps, p, "'=' expected after "
 						"attribute name '%.*s'",
 						(int)(p - name), name);
 	p++;
-	if (*p != '"' && *p != '\'')
-		p = skip_space(p);
+	if (*p != '"') {
+		ps->canon = 0;
+		if (*p != '\'')
+			p = skip_space(p);
+	}
 	rc = attr_value(ps, &p, a);
 	if (rc != LAB_OK)
 		return rc;
@@ -479,6 +494,8 @@ static int start_tag(parser *ps, char **pp)
 	uint32_t scope = ps->scope;
 	uint64_t locals = 0;
 	int empty, rc, clash = 0, undeclared = 0, hit = 0;
+	/* The fragment wrapper's tag (at depth 0) is not the fragment's. */
+	int wrapper = ps->depth == 0, canon = ps->canon;
 	long dup;
 
 	if (predicted(ps, &p, &memo)) {
@@ -501,16 +518,20 @@ static int start_tag(parser *ps, char **pp)
 
 		/* One space before the next attribute is the common case;
 		 * any byte above ' ' is not white space. */
-		if (p[0] == ' ' && (unsigned char)p[1] > ' ')
+		if (p[0] == ' ' && (unsigned char)p[1] > ' ') {
 			p++;
-		else
+		} else {
 			p = skip_space(p);
+			ps->canon &= p == before;
+		}
 		if (*p == '>') {
+			ps->canon &= p == before;
 			p++;
 			empty = 0;
 			break;
 		}
 		if (p[0] == '/' && p[1] == '>') {
+			ps->canon = 0;
 			p += 2;
 			empty = 1;
 			break;
@@ -608,6 +629,12 @@ static int start_tag(parser *ps, char **pp)
 	if (longest > ps->lim->max_text)
 		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
 				 "the limit of %zu", longest, ps->lim->max_text);
+	if (wrapper) {
+		ps->canon = canon;
+		ps->canon_binds = ps->nbinds;
+	} else if (ps->canon) {
+		ps->canon = dom__insitu_canon_tag(ps, name, n, nbind);
+	}
 	rc = build(ps, name, n, ndecls, nattrs, empty, qname,
 		   (size_t)(name_end - qname));
 	if (rc != LAB_OK)
@@ -660,6 +687,8 @@ static int end_tag(parser *ps, char **pp)
 				    : MALFORMED(ps, p, "'>' expected to close "
 						"</%.*s>", (int)f->qlen,
 						f->qname);
+	/* Only white space before '>' takes this path: not exc-c14n's. */
+	ps->canon = 0;
 	unbind(ps, f->nbind);
 	ps->depth--;
 	*pp = p + 1;
@@ -678,10 +707,13 @@ static int markup(parser *ps, char **pp)
 		return end_tag(ps, pp);
 	}
 	if (*p == '?') {
+		ps->canon = 0;
 		*pp = p + 1;
 		return dom__insitu_pi(ps, pp);
 	}
 	if (*p == '!') {
+		/* Comments go, CDATA becomes text: neither is as written. */
+		ps->canon = 0;
 		if (strncmp(p, "!--", 3) == 0) {
 			*pp = p + 3;
 			return dom__insitu_comment(ps, pp);
@@ -748,7 +780,8 @@ static int document(parser *ps)
 }
 
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
-		    size_t len, const dom_limits *lim, lab_err *err)
+		    size_t len, const dom_limits *lim, dom_canon *canon,
+		    lab_err *err)
 {
 	parser ps;
 	int rc;
@@ -769,7 +802,14 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	ps.stack[0].node = parent;
 	ps.stack[0].last = parent->first != NULL ? parent->first->prev : NULL;
 	ps.stack[0].nbind = 0;
+	/* Asked of a wrapped fragment in UTF-8 only: other input is not
+	 * the bytes the answer is about. */
+	ps.ask = canon;
+	ps.canon = canon != NULL && parent->type == DOM_ELEMENT &&
+		   !ps.in.transcoded;
 	rc = document(&ps);
+	if (canon != NULL)
+		canon->ok = rc == LAB_OK && ps.canon;
 out:
 	dom__insitu_input_done(&ps.in);
 	dom_free(ps.stack);

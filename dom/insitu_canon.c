@@ -1,0 +1,207 @@
+/*
+ * insitu_canon.c - the insitu parser's answer to dom/parser.h's question:
+ * are a fragment's bytes already the Exclusive XML Canonicalization
+ * (without PrefixList) of what they parse to, with the element they go
+ * into as the apex?
+ *
+ * The parser clears ps->canon where the bytes show a form exc-c14n never
+ * writes: a comment, PI or CDATA section, a CR, a '>' in text, a
+ * reference other than the one exc-c14n writes for its character,
+ * single quotes, any white space in a tag but one space before each
+ * attribute, an empty-element tag.  This file holds what needs the tag
+ * read: the declarations (exactly those wss/c14n.c would render) and the
+ * order (declarations by prefix, then attributes by namespace URI and
+ * local name).  The rules are wss/c14n.c's, restated in the parser's
+ * terms; tests/test_canon.c holds the two to each other.
+ * Not for: deciding anything when unsure -- every doubt is a "no", which
+ * costs only the walk the answer would have saved.
+ */
+#include "dom/insitu_parse.h"
+
+int dom__insitu_canon_ref(const char *r, int attr)
+{
+	/* The input is NUL-padded: six bytes from any position are there. */
+	switch (r[1]) {
+	case 'a':
+		return memcmp(r, "&amp;", 5) == 0;
+	case 'l':
+		return memcmp(r, "&lt;", 4) == 0;
+	case 'g':
+		return !attr && memcmp(r, "&gt;", 4) == 0;
+	case 'q':
+		return attr && memcmp(r, "&quot;", 6) == 0;
+	case '#':
+		return memcmp(r, "&#xD;", 5) == 0 ||
+		       (attr && (memcmp(r, "&#x9;", 5) == 0 ||
+				 memcmp(r, "&#xA;", 5) == 0));
+	default:
+		return 0;
+	}
+}
+
+/* A URI as C14N compares it: no namespace and "" are the same. */
+static const char *bound(const parser *ps, const char *uri)
+{
+	return uri == NULL || uri == ps->doc->empty || uri[0] == '\0' ? NULL
+								       : uri;
+}
+
+static int same_uri(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * The binding of prefix rendered above the element: the nearest of the
+ * fragment's declarations made before it (binds up to nbind), else the
+ * apex's, else none.  Those declarations are the rendered ones: the
+ * answer is still yes, so each was exactly what exc-c14n renders.
+ */
+static const char *above(const parser *ps, const char *prefix, size_t nbind)
+{
+	const dom_canon *q = ps->ask;
+	size_t i;
+
+	for (i = nbind; i-- > ps->canon_binds;)
+		if (ps->binds[i].prefix == prefix)
+			return bound(ps, ps->binds[i].uri);
+	for (i = 0; i < q->nrendered; i++)
+		if (q->rendered[i].prefix == prefix)
+			return bound(ps, q->rendered[i].uri);
+	return NULL;
+}
+
+/* Whether exc-c14n renders a declaration of prefix, bound to ns in
+ * scope, on the element (wss/c14n.c's to_render). */
+static int renders(const parser *ps, const char *prefix, const char *ns,
+		   size_t nbind)
+{
+	if (prefix != NULL && prefix == ps->doc->xml_prefix)
+		return 0;
+	return !same_uri(bound(ps, ns), above(ps, prefix, nbind));
+}
+
+/* Whether the element visibly utilizes prefix (NULL: the default). */
+static int utilized(const parser *ps, const dom_name *name, size_t n,
+		    const char *prefix)
+{
+	size_t i;
+
+	if (name->prefix == prefix)
+		return 1;
+	for (i = 0; prefix != NULL && i < n; i++)
+		if (!ps->attrs[i].decl && ps->attrs[i].prefix == prefix)
+			return 1;
+	return 0;
+}
+
+/* C14N's attribute order: no namespace first, then by URI, then local. */
+static int attr_before(const dom_name *x, const dom_name *y)
+{
+	int r;
+
+	if (x->ns == NULL || y->ns == NULL) {
+		if (x->ns != y->ns)
+			return x->ns == NULL;
+	} else if ((r = strcmp(x->ns, y->ns)) != 0) {
+		return r < 0;
+	}
+	return strcmp(x->local, y->local) < 0;
+}
+
+/* Whether the tag is the memo's: same names, no declarations, same
+ * bindings (ps->scope changes with each binding made or dropped). */
+static canon_memo *slot(parser *ps, const dom_name *name)
+{
+	/* Name records sit close together in the arena: the multiply
+	 * spreads them over the slots. */
+	return &ps->canon_seen[((uint64_t)(uintptr_t)name *
+				0x9E3779B97F4A7C15u) >> 59];
+}
+
+static int remembered(parser *ps, const dom_name *name, size_t n)
+{
+	const canon_memo *m = slot(ps, name);
+	size_t i;
+
+	if (m->name != name || m->n != n || m->scope != ps->scope)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (ps->attrs[i].decl || ps->attrs[i].name != m->attrs[i])
+			return 0;
+	return 1;
+}
+
+static void remember(parser *ps, const dom_name *name, size_t n)
+{
+	canon_memo *m = slot(ps, name);
+	size_t i;
+
+	m->name = NULL;
+	if (n > CANON_MEMO)
+		return;
+	for (i = 0; i < n; i++) {
+		if (ps->attrs[i].decl)
+			return;
+		m->attrs[i] = ps->attrs[i].name;
+	}
+	m->name = name;
+	m->n = n;
+	m->scope = ps->scope;
+}
+
+static int check_tag(const parser *ps, const dom_name *name, size_t n,
+		     size_t nbind)
+{
+	const dom_name *prev = NULL;
+	const char *last = NULL;
+	size_t i, j, decls = 0, need;
+
+	for (i = 0; i < n; i++) {
+		const rawattr *a = &ps->attrs[i];
+
+		if (!a->decl) {
+			if (prev != NULL && !attr_before(prev, a->name))
+				return 0;
+			prev = a->name;
+			continue;
+		}
+		/* Declarations first, the default before the prefixes, the
+		 * prefixes in strcmp order; none of xml (decl 2). */
+		if (a->decl != 1 || prev != NULL)
+			return 0;
+		if (decls > 0 && (a->local == NULL ||
+				  (last != NULL && strcmp(last, a->local) >= 0)))
+			return 0;
+		if (!utilized(ps, name, n, a->local) ||
+		    same_uri(above(ps, a->local, nbind), bound(ps, a->ns)))
+			return 0;
+		last = a->local;
+		decls++;
+	}
+	/* Each declaration is one exc-c14n renders; are they all of them? */
+	need = (size_t)renders(ps, name->prefix, name->ns, nbind);
+	for (i = 0; i < n; i++) {
+		const rawattr *a = &ps->attrs[i];
+
+		if (a->decl || a->prefix == NULL || a->prefix == name->prefix)
+			continue;
+		for (j = 0; j < i; j++)
+			if (!ps->attrs[j].decl && ps->attrs[j].prefix == a->prefix)
+				break;
+		if (j == i)
+			need += (size_t)renders(ps, a->prefix, a->name->ns, nbind);
+	}
+	return need == decls;
+}
+
+int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
+			  size_t nbind)
+{
+	if (remembered(ps, name, n))
+		return 1;
+	if (!check_tag(ps, name, n, nbind))
+		return 0;
+	remember(ps, name, n);
+	return 1;
+}
