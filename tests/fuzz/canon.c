@@ -1,0 +1,79 @@
+/*
+ * canon.c - libFuzzer target: content that stands for itself in a digest
+ * (dom_canonical_content).  The first input byte picks a host document,
+ * the rest replaces the placeholder in its Body through
+ * dom_replace_parsed.  Exclusive C14N of that Body -- which takes the
+ * kept bytes whenever the parser found them canonical -- must equal the
+ * C14N of the Body of the host parsed whole with the fragment written in,
+ * which walks the nodes.
+ * Not for: C14N's own correctness (c14n.c) or signatures (receive.c).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dom/dom.h"
+#include "wss/c14n.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const hosts[][2] = {
+	{"<e:Env xmlns:e=\"urn:e\" xmlns:w=\"urn:w\" xmlns:u=\"urn:u\">"
+	 "<e:Body w:Id=\"b\">", "</e:Body></e:Env>"},
+	{"<Env xmlns=\"urn:d\" xmlns:e=\"urn:e\"><e:Body>", "</e:Body></Env>"},
+	{"<Body xmlns=\"urn:d\">", "</Body>"},
+};
+
+/* The first element named Body in document order. */
+static dom_node *body(dom_doc *doc)
+{
+	dom_node *n = dom_doc_element(doc);
+
+	while (n != NULL && strcmp(dom_local_name(n), "Body") != 0)
+		n = dom_first_child(n);
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const wss_c14n_opts exc = {1, 0, NULL, 0, NULL};
+	lab_buf text = LAB_BUF_INIT, got = LAB_BUF_INIT, want = LAB_BUF_INIT;
+	dom_doc *doc = NULL, *ref = NULL;
+	const char *const *h;
+	dom_node *x = NULL;
+	lab_err err;
+
+	if (size < 1)
+		return 0;
+	h = hosts[data[0] % 3];
+	/* The host with a placeholder, and the host with the fragment. */
+	if (lab_buf_printf(&text, "%s<x/>%s", h[0], h[1]) != LAB_OK ||
+	    dom_parse(text.data, text.len, NULL, &doc, &err) != LAB_OK)
+		abort();
+	text.len = 0;
+	if (lab_buf_puts(&text, h[0]) != LAB_OK ||
+	    lab_buf_put(&text, (const char *)data + 1, size - 1) != LAB_OK ||
+	    lab_buf_puts(&text, h[1]) != LAB_OK)
+		abort();
+	/* What does not parse both ways is not this target's question. */
+	if (dom_parse(text.data, text.len, NULL, &ref, &err) != LAB_OK)
+		goto out;
+	text.len = 0;
+	if (lab_buf_put(&text, (const char *)data + 1, size - 1) != LAB_OK)
+		abort();
+	x = dom_first_child(body(doc));
+	if (dom_replace_parsed(x, &text, 0, size - 1, NULL, &err) != LAB_OK)
+		goto out;
+	if (wss_c14n_buf(body(doc), &exc, &got, &err) != LAB_OK ||
+	    wss_c14n_buf(body(ref), &exc, &want, &err) != LAB_OK)
+		abort();
+	if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0)
+		abort();
+out:
+	lab_buf_free(&text);
+	lab_buf_free(&got);
+	lab_buf_free(&want);
+	dom_doc_free(doc);
+	dom_doc_free(ref);
+	return 0;
+}
