@@ -566,6 +566,226 @@ static void base64_every_byte(void)
 		}
 }
 
+/* RFC 4648 decoding one character at a time, XML whitespace skipped,
+ * as a reference for the decoder's block paths: NULL and the bytes at o
+ * (*olen of them), or what is wrong and its offset in *at. */
+static const char *ref_unbase64(const unsigned char *s, size_t n,
+				unsigned char *o, size_t *olen, size_t *at)
+{
+	uint32_t acc = 0;
+	unsigned q = 0, eqs = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned c = s[i];
+
+		*at = i;
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			continue;
+		if (c == '=') {
+			eqs++;
+			if (q < 2 || q + eqs > 4)
+				return "misplaced '='";
+			continue;
+		}
+		if (c >= 'A' && c <= 'Z')
+			c -= 'A';
+		else if (c >= 'a' && c <= 'z')
+			c = c - 'a' + 26;
+		else if (c >= '0' && c <= '9')
+			c = c - '0' + 52;
+		else if (c == '+')
+			c = 62;
+		else if (c == '/')
+			c = 63;
+		else
+			return "character not in the alphabet";
+		if (eqs != 0)
+			return "data after padding";
+		acc = acc << 6 | c;
+		if (++q == 4) {
+			o[k++] = (unsigned char)(acc >> 16);
+			o[k++] = (unsigned char)(acc >> 8);
+			o[k++] = (unsigned char)acc;
+			q = 0;
+			acc = 0;
+		}
+	}
+	*at = n;
+	if (q != 0 && q + eqs != 4)
+		return "missing padding";
+	if ((q == 2 && (acc & 0xf) != 0) || (q == 3 && (acc & 0x3) != 0))
+		return "non-zero bits before '='";
+	if (q == 2)
+		o[k++] = (unsigned char)(acc >> 4);
+	if (q == 3) {
+		o[k++] = (unsigned char)(acc >> 10);
+		o[k++] = (unsigned char)(acc >> 2);
+	}
+	*olen = k;
+	return NULL;
+}
+
+/* wss_base64_decode(s, n) appended to "kept" against the reference:
+ * the same bytes, or the same message with "kept" left alone. */
+static void decode_as_reference(const unsigned char *s, size_t n,
+				unsigned char *want)
+{
+	lab_buf b = LAB_BUF_INIT;
+	lab_err err;
+	size_t wlen = 0, at = 0;
+	const char *what = ref_unbase64(s, n, want, &wlen, &at);
+	int rc;
+
+	lab_err_clear(&err);
+	if (!CHECK_EQ_INT(lab_buf_puts(&b, "kept"), LAB_OK))
+		return;
+	rc = wss_base64_decode((const char *)s, n, &b, &err);
+	if (what == NULL) {
+		if (CHECK_OK(rc, &err))
+			CHECK_EQ_MEM(b.data + 4, b.len - 4, want, wlen);
+	} else {
+		char msg[128];
+
+		snprintf(msg, sizeof msg, "invalid base64: %s at offset %zu",
+			 what, at);
+		CHECK_EQ_INT(rc, LAB_EMALFORMED);
+		CHECK_EQ_STR(err.msg, msg);
+		CHECK_EQ_INT(b.len, 4);
+		CHECK_EQ_STR(b.data, "kept");
+	}
+	CHECK_EQ_INT(b.data[b.len], '\0');
+	lab_buf_free(&b);
+}
+
+static unsigned rnd15(uint32_t *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 16 & 0x7fff;
+}
+
+/* Text of about len characters at t (room for 2 * len + 16), raw room
+ * for len bytes: kind 0 the encoding of random bytes, 1 that with
+ * whitespace strewn in, 2 with one byte replaced by any byte, 3 mostly
+ * alphabet with '=', whitespace and bytes outside it mixed in.  Returns
+ * its length. */
+static size_t random_text(unsigned char *t, unsigned char *raw, size_t len,
+			  unsigned kind, uint32_t *x)
+{
+	static const char odd[] = "= \t\r\n!-_.:@[`{\x7f\x80\xc3\xff";
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"abcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *e = t + len + 8;
+	size_t i, j, w, k, n = len * 3 / 4;
+
+	if (kind == 3) {
+		for (i = 0; i < len; i++)
+			t[i] = rnd15(x) % 8 != 0
+				       ? (unsigned char)a[rnd15(x) % 64]
+				       : (unsigned char)odd[rnd15(x) %
+							    (sizeof odd - 1)];
+		return len;
+	}
+	for (i = 0; i < n; i++)
+		raw[i] = (unsigned char)rnd15(x);
+	if (kind != 1) {
+		k = ref_base64(raw, n, (char *)t);
+		if (kind == 2 && k > 0)
+			t[rnd15(x) % k] = (unsigned char)rnd15(x);
+		return k;
+	}
+	/* Encoded at len + 8 (at most len + 4 characters), then copied
+	 * down with a whitespace character before about one in twelve; the
+	 * copy stays below what it reads while fewer than len go in. */
+	k = ref_base64(raw, n, (char *)t + len + 8);
+	for (i = j = w = 0; j < k; j++) {
+		if (w < len && rnd15(x) % 12 == 0) {
+			t[i++] = (unsigned char)" \t\r\n"[rnd15(x) % 4];
+			w++;
+		}
+		t[i++] = e[j];
+	}
+	return i;
+}
+
+/*
+ * Random texts of every length to 300 and a few long ones, at any
+ * alignment, through every decoding path (32, 16, 8, 4 characters a turn
+ * and one at a time): the reference's bytes or its error.
+ */
+static void base64_decode_as_reference(void)
+{
+	static const size_t far[] = {1000, 1023, 4096, 4101, 70001};
+	static unsigned char t[2 * 70001 + 16 + 32], raw[70001],
+		want[70001];
+	size_t i, n, a;
+	unsigned kind, r;
+	uint32_t x = 7;
+
+	for (i = 0; i <= 300 + sizeof far / sizeof far[0]; i++) {
+		size_t len = i <= 300 ? i : far[i - 301];
+
+		for (kind = 0; kind < 4; kind++)
+			for (r = 0; r < (i <= 300 ? 6u : 2u); r++) {
+				a = rnd15(&x) % 32;
+				n = random_text(t + a, raw, len, kind, &x);
+				t_context("kind %u, %zu characters at %zu, "
+					  "round %u", kind, n, a, r);
+				decode_as_reference(t + a, n, want);
+			}
+	}
+}
+
+/*
+ * Each byte outside the alphabet at every offset of a 1000-character
+ * text, all but its last 8 characters in 32-character blocks: refused at
+ * its own offset, but for '=' and whitespace, which the reference judges
+ * (they may fail further on, or, '=' near the end, leave a valid text).
+ */
+static void base64_refuses_everywhere(void)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"abcdefghijklmnopqrstuvwxyz0123456789+/";
+	static unsigned char raw[750], t[1000], want[750];
+	char msg[128];
+	size_t p, i;
+	unsigned b;
+	uint32_t x = 11;
+
+	for (i = 0; i < sizeof raw; i++)
+		raw[i] = (unsigned char)rnd15(&x);
+	if (!CHECK_EQ_INT(ref_base64(raw, sizeof raw, (char *)t), sizeof t))
+		return;
+	for (p = 0; p < sizeof t; p++)
+		for (b = 0; b < 256; b++) {
+			unsigned char keep = t[p];
+			lab_buf out = LAB_BUF_INIT;
+			lab_err err;
+
+			if (b != 0 && strchr(a, (int)b) != NULL)
+				continue;
+			t_context("byte 0x%02x at %zu", b, p);
+			t[p] = (unsigned char)b;
+			if (b == '=' || b == ' ' || b == '\t' || b == '\r' ||
+			    b == '\n') {
+				decode_as_reference(t, sizeof t, want);
+			} else {
+				lab_err_clear(&err);
+				snprintf(msg, sizeof msg,
+					 "invalid base64: character not in the "
+					 "alphabet at offset %zu", p);
+				CHECK_EQ_INT(wss_base64_decode((char *)t,
+							       sizeof t, &out,
+							       &err),
+					     LAB_EMALFORMED);
+				CHECK_EQ_STR(err.msg, msg);
+				CHECK_EQ_INT(out.len, 0);
+			}
+			t[p] = keep;
+			lab_buf_free(&out);
+		}
+}
+
 /* ---- keys and certificates --------------------------------------------- */
 
 static void load_keys_and_certs(void)
@@ -1427,6 +1647,8 @@ const t_case tests_crypto[] = {
 	{"crypto/base64_whitespace", base64_whitespace},
 	{"crypto/base64_rejects", base64_rejects},
 	{"crypto/base64_every_byte", base64_every_byte},
+	{"crypto/base64_decode_as_reference", base64_decode_as_reference},
+	{"crypto/base64_refuses_everywhere", base64_refuses_everywhere},
 	{"crypto/load_keys_and_certs", load_keys_and_certs},
 	{"crypto/sign_verify", sign_verify},
 	{"crypto/oaep", oaep},
