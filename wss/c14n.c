@@ -734,9 +734,32 @@ static int leaf(c14n *c, const dom_node *n, dom_type type)
 	}
 }
 
+/*
+ * The bytes top's content was parsed from, when they are its exclusive
+ * canonical form (dom_canonical_content: the parser proved it, and
+ * nothing has changed since): they stand for the walk below top, whose
+ * own tags are made as always.  Whether that holds depends on what top
+ * renders, so only where top is the apex of exclusive C14N without
+ * PrefixList, and no node inside is left out.  NULL: walk.
+ */
+static const char *as_parsed(const c14n *c, const dom_node *top, size_t *len)
+{
+	const dom_node *x;
+
+	if (!c->o->exclusive || c->nlisted > 0 ||
+	    dom_node_type(top) != DOM_ELEMENT)
+		return NULL;
+	for (x = c->o->exclude; x != NULL; x = dom_parent(x))
+		if (x == top)
+			return NULL;
+	return dom_canonical_content(top, len);
+}
+
 static void subtree(c14n *c, const dom_node *top)
 {
 	const dom_node *n = top;
+	size_t kept_len;
+	const char *kept = as_parsed(c, top, &kept_len);
 
 	while (c->rc == LAB_OK) {
 		const dom_node *next = NULL;
@@ -746,7 +769,10 @@ static void subtree(c14n *c, const dom_node *top)
 
 			if (type == DOM_ELEMENT) {
 				start_element(c, n, n == top);
-				next = dom_first_child(n);
+				if (n == top && kept != NULL)
+					put(c, kept, kept_len);
+				else
+					next = dom_first_child(n);
 				if (next == NULL)
 					end_element(c, n);
 			} else if (type == DOM_TEXT) {
@@ -771,35 +797,6 @@ static void subtree(c14n *c, const dom_node *top)
 			return;
 		n = next;
 	}
-}
-
-/*
- * When the bytes top's content was parsed from are its exclusive
- * canonical form (dom_canonical_content: the parser proved it, and
- * nothing has changed since), they stand for the walk: only top's own
- * tags are made.  Whether that holds depends on what top renders, so
- * only where top is the apex of exclusive C14N without PrefixList, and
- * no node inside is left out.  Returns 0 when the walk is needed.
- */
-static int as_parsed(c14n *c, const dom_node *top)
-{
-	const dom_node *x;
-	const char *bytes;
-	size_t len;
-
-	if (!c->o->exclusive || c->nlisted > 0)
-		return 0;
-	for (x = c->o->exclude; x != NULL; x = dom_parent(x))
-		if (x == top)
-			return 0;
-	bytes = dom_canonical_content(top, &len);
-	if (bytes == NULL)
-		return 0;
-	start_element(c, top, 1);
-	put(c, bytes, len);
-	if (c->rc == LAB_OK)
-		end_element(c, top);
-	return 1;
 }
 
 /* Top-level comments and PIs are set off by a newline from the root. */
@@ -902,7 +899,7 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	if (c->rc == LAB_OK) {
 		if (dom_node_type(top) == DOM_DOCUMENT)
 			document(c, top);
-		else if (top != opts->exclude && !as_parsed(c, top))
+		else if (top != opts->exclude)
 			subtree(c, top);
 		flush(c);
 	}
