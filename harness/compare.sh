@@ -2,7 +2,8 @@
 # compare.sh - what `make compare` and `make bench` run: builds each
 # variant named on the command line, runs `domlab bench` on each with
 # repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
-# pugi: cases, also behind --ref) and the floor (--floor) once each,
+# pugi: cases, also behind --ref) and the floor (--floor) once each, then
+# best, ref and the floor's send and receive side by side in one process,
 # optionally counts instructions per iteration under callgrind, and writes
 # results/<run-id>/ (Google Benchmark JSON, console log and command per
 # run, summary.md, FINDINGS.md, plots/); results/latest points at the
@@ -292,6 +293,53 @@ for r in $runs; do
 	k=$((k + 1))
 	bench "$r" "$k"
 done
+# paired: best's send and receive, ref's and the floor's parts, in one
+# process with their repetitions in random order, so that what the
+# machine does meanwhile falls on all three alike; the runs above sit
+# minutes apart, and drift between them goes straight into a ratio.
+# summary.py's "Side by side" table.  Only in a run that has all three
+# and no CASES.
+paired_filter='^((ref:)?(send|receive)|floor:(sha256|aes256gcm|rsa_sign|rsa_verify|rsa_oaep_wrap|rsa_oaep_unwrap))/(quakes-(2k|200k|2m)|ints-800)$'
+paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
+paired_flags="$paired_flags --benchmark_report_aggregates_only=true"
+paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
+paired=""
+case " $runs " in
+*" best "*" ref "*" floor "*)
+	if [ -z "$CASES" ]; then
+		paired=1
+	fi
+	;;
+esac
+if [ -n "$paired" ]; then
+	p_cmd="$BUILD_DIR/best/domlab bench $data --ref --floor --keys $keys"
+	# shellcheck disable=SC2086
+	p_total=$($p_cmd --benchmark_filter="$paired_filter" \
+		--benchmark_list_tests=true | wc -l)
+	: >"$out/paired.log"
+	# shellcheck disable=SC2086
+	printf '%s\t%s\n' paired "$(words env GLIBC_TUNABLES="$tunables" \
+		$p_cmd --benchmark_filter="$paired_filter" $paired_flags \
+		--benchmark_out="$out/paired.json" \
+		--benchmark_out_format=json)" >>"$out/commands.tsv"
+	# shellcheck disable=SC2086
+	{
+		if env GLIBC_TUNABLES="$tunables" $p_cmd \
+			--benchmark_filter="$paired_filter" $paired_flags \
+			--benchmark_out="$out/paired.json" \
+			--benchmark_out_format=json 2>&1; then
+			echo 0 >"$out/.rc"
+		else
+			echo $? >"$out/.rc"
+		fi
+	} | progress "paired" "$p_total" "$out/paired.log"
+	if [ "$(cat "$out/.rc")" != 0 ]; then
+		tail -n 20 "$out/paired.log" >&2
+		echo "compare: the paired run failed; see $out/paired.log" >&2
+		exit 1
+	fi
+	rm -f "$out/.rc"
+fi
 if [ "$ICOUNT" = 1 ]; then
 	k=0
 	for r in $runs; do
@@ -304,7 +352,7 @@ echo "[summary] ($(elapsed) s)"
 # shellcheck disable=SC2086
 "$python" harness/summary.py --dir "$out" --commit "$commit" \
 	--mode "$mode" --flags "$data $flags" --elapsed "$(elapsed)" \
-	--cases "$CASES" --plots $runs >"$out/summary.md"
+	--cases "$CASES" ${paired:+--paired} --plots $runs >"$out/summary.md"
 # shellcheck disable=SC2086
 "$python" harness/findings.py --dir "$out" --cases "$CASES" $runs \
 	>"$out/FINDINGS.md"

@@ -327,6 +327,44 @@ def send_receive(run):
     table(head, rows)
 
 
+def paired_table(rundir):
+    """best, ref and the floor's parts measured in one process with their
+    repetitions interleaved at random (compare.sh's paired run)."""
+    path = os.path.join(rundir, "paired.json")
+    if not os.path.exists(path):
+        return
+    _, rows = load(path)
+
+    def t(name):
+        b = rows.get(name)
+        return None if b is None else us(b)
+
+    print("## Side by side: best, ref and the floor in one process\n")
+    print("The same cases again in one `domlab bench --ref --floor` "
+          "process, 9 repetitions of each interleaved at random "
+          "(`--benchmark_enable_random_interleaving`), medians: what the "
+          "machine does meanwhile falls on best, ref and the floor alike, "
+          "where the separate runs above sit minutes apart.  `ref / best` "
+          "is how many times faster best is; `best / floor` how far above "
+          "the floor (its parts as in the table above).\n")
+    head = ["dataset", "stage", "best us", "ref us", "floor us",
+            "ref / best", "best / floor"]
+    out = []
+    for d in ("quakes-2k", "ints-800", "quakes-200k", "quakes-2m"):
+        for stage, parts in (("send", SEND_FLOOR),
+                             ("receive", RECEIVE_FLOOR)):
+            best, ref = t(f"{stage}/{d}"), t(f"ref:{stage}/{d}")
+            if best is None:
+                continue
+            fl = 0.0
+            for part, times in parts.items():
+                x = t(f"floor:{part}/{d}")
+                fl = None if x is None or fl is None else fl + times * x
+            out.append([d, stage, num(best), num(ref), num(fl),
+                        ratio(ref, best), ratio(best, fl)])
+    table(head, out)
+
+
 def axes_table(run):
     """The effect of flipping each axis from best."""
     best = run.axes.get("best")
@@ -658,6 +696,7 @@ def main():
     ap.add_argument("--mode", default="-")
     ap.add_argument("--cases", default="")
     ap.add_argument("--plots", action="store_true")
+    ap.add_argument("--paired", action="store_true")
     ap.add_argument("runs", nargs="+")
     a = ap.parse_args()
 
@@ -672,6 +711,8 @@ def main():
             print("Plots: " + ", ".join(f"[{m}](plots/{m})" for m in made)
                   + "\n")
     send_receive(run)
+    if a.paired:
+        paired_table(a.dir)
     latency_table(run)
     threads_table(run)
     axes_table(run)
