@@ -744,6 +744,59 @@ out:
 	free_keys(&k);
 }
 
+/*
+ * A signed Body changed, then encrypted to the receiver again (anyone can:
+ * it takes only the receiver's certificate).  This content serializes to
+ * its own exc-c14n, so where the build can (parser=insitu, emit=source)
+ * the Body's digest takes the decrypted bytes instead of a walk: the
+ * change must be refused all the same, and the unchanged message taken.
+ */
+static void forged_then_encrypted(void)
+{
+	static const char text[] =
+		"<soap:Envelope xmlns:soap=\"" SOAP "\"><soap:Header/>"
+		"<soap:Body><p:x xmlns:p=\"urn:p\" a=\"1\">text</p:x>"
+		"</soap:Body></soap:Envelope>";
+	int as_parsed = t_is_choice("parser", "insitu") &&
+			t_is_choice("emit", "source");
+	keys k;
+	int forge;
+
+	if (!load_keys(&k))
+		goto out;
+	for (forge = 0; forge < 2; forge++) {
+		dom_doc *doc = T_PARSE_N(text, sizeof text - 1);
+		wss_opts o;
+		lab_err err;
+		size_t len;
+
+		t_context("%s", forge ? "changed" : "unchanged");
+		opts_at(&o, NOW, WSS_AES256_GCM);
+		if (doc == NULL ||
+		    !CHECK_OK(wss_sign_doc(doc, k.alice_key, k.alice, &o, &err),
+			      &err))
+			goto next;
+		if (forge)
+			set_text(el(doc, "x"), "other");
+		if (!CHECK_OK(wss_encrypt_doc(doc, k.bob, &o, &err), &err))
+			goto next;
+		if (forge) {
+			refused(doc, k.bob_key, k.alice, NOW, "digest");
+			continue;
+		}
+		if ((doc = wire(doc)) != NULL &&
+		    CHECK_OK(wss_receive_doc(doc, k.bob_key, k.alice, &o, &err),
+			     &err))
+			CHECK_EQ_INT(dom_canonical_content(el(doc, "Body"), &len) !=
+					     NULL,
+				     as_parsed);
+next:
+		dom_doc_free(doc);
+	}
+out:
+	free_keys(&k);
+}
+
 static void weak_encryption_algorithms(void)
 {
 	static const struct {
@@ -783,6 +836,7 @@ const t_case tests_wss[] = {
 	{"wss/stale_and_future", stale_and_future},
 	{"wss/untrusted_certificates", untrusted_certificates},
 	{"wss/forged_encryption", forged_encryption},
+	{"wss/forged_then_encrypted", forged_then_encrypted},
 	{"wss/weak_encryption_algorithms", weak_encryption_algorithms},
 	{NULL, NULL},
 };
