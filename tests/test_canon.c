@@ -21,15 +21,17 @@
 #include "wss/c14n.h"
 
 /* Hosts, each with a placeholder <x/> as the only child of Body. */
-static const char *const hosts[] = {
-	/* Body renders e and w; u is in scope and not rendered. */
+/* Body renders e and w; u is in scope and not rendered. */
+static const char renders_prefixes[] =
 	"<e:Env xmlns:e=\"urn:e\" xmlns:w=\"urn:w\" xmlns:u=\"urn:u\">"
-	"<e:Body w:Id=\"b\"><x/></e:Body></e:Env>",
-	/* A default namespace in scope that Body does not render. */
-	"<Env xmlns=\"urn:d\" xmlns:e=\"urn:e\"><e:Body><x/></e:Body></Env>",
-	/* Body renders the default namespace. */
-	"<Body xmlns=\"urn:d\"><x/></Body>",
-};
+	"<e:Body w:Id=\"b\"><x/></e:Body></e:Env>";
+/* A default namespace in scope that Body does not render. */
+static const char default_above[] =
+	"<Env xmlns=\"urn:d\" xmlns:e=\"urn:e\"><e:Body><x/></e:Body></Env>";
+/* Body renders the default namespace. */
+static const char renders_default[] = "<Body xmlns=\"urn:d\"><x/></Body>";
+static const char *const hosts[] = {renders_prefixes, default_above,
+				    renders_default};
 
 typedef struct canon_case {
 	int host;
