@@ -44,24 +44,75 @@ _Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
  */
 #define DOM__ESC_ROOM(n) (6 * (size_t)(n) + 8)
 
+/*
+ * The two sets as vector compares, written once for every width: the
+ * bytes of v that `attr`'s set holds, one bit each, with OR, EQ, SET1 and
+ * MASK the or, byte compare, broadcast and movemask of v's width (SSE2
+ * here, AVX2 in dom/serialize.c).  attr is a constant in every caller, so
+ * text's four compares are four.
+ */
+#define DOM__ESC_MARKS(v, attr, OR, EQ, SET1, MASK)                           \
+	((unsigned)MASK((attr) ? OR(OR(OR(EQ(v, SET1('&')), EQ(v, SET1('<'))), \
+				       OR(EQ(v, SET1('\r')), EQ(v, SET1('"')))), \
+				    OR(EQ(v, SET1('\t')), EQ(v, SET1('\n'))))   \
+			       : OR(OR(EQ(v, SET1('&')), EQ(v, SET1('<'))),   \
+				    OR(EQ(v, SET1('\r')), EQ(v, SET1('>'))))))
+
+/*
+ * The loop of dom__esc_put_blocks (below) for blocks of W bytes, written
+ * once for every width: V is the vector type, LOAD(p) and STORE(p, v)
+ * its unaligned load and store, MARKS(v) the set's bits of v.  It uses
+ * and moves `o` and `s` and reads `end`, `t` and `reps` from the caller.
+ * dom/serialize.c expands it with AVX2 inside a function compiled for
+ * AVX2: GCC inlines AVX2 code only into such functions, so one shared
+ * inline function cannot hold both widths.
+ */
+#define DOM__ESC_BLOCK_LOOP(W, V, LOAD, STORE, MARKS)                          \
+	for (;;) {                                                             \
+		const dom__esc_rep *r_;                                        \
+		unsigned bits_;                                                \
+		V v_;                                                          \
+                                                                               \
+		/* Two blocks a step while nothing needs replacing: their    \
+		 * marks are or-ed before the one test. */                    \
+		while (end - s >= 2 * (W)) {                                   \
+			V a_ = LOAD(s), b_ = LOAD(s + (W));                    \
+                                                                               \
+			STORE(o, a_);                                          \
+			STORE(o + (W), b_);                                    \
+			if ((MARKS(a_) | MARKS(b_)) != 0)                      \
+				break;                                         \
+			s += 2 * (W);                                          \
+			o += 2 * (W);                                          \
+		}                                                              \
+		if (end - s < (W))                                             \
+			break;                                                 \
+		v_ = LOAD(s);                                                  \
+		STORE(o, v_);                                                  \
+		bits_ = MARKS(v_);                                             \
+		if (bits_ == 0) {                                              \
+			s += (W);                                              \
+			o += (W);                                              \
+			continue;                                              \
+		}                                                              \
+		o += __builtin_ctz(bits_);                                     \
+		s += __builtin_ctz(bits_);                                     \
+		r_ = &reps[t[(unsigned char)*s]];                              \
+		memcpy(o, r_, sizeof *r_);                                     \
+		o += r_->n;                                                    \
+		s++;                                                           \
+	}
+
 #if defined(__SSE2__)
-/* One bit per byte of v that `attr`'s set holds (attr a constant, so
- * text's four compares are four). */
+#define DOM__LOAD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define DOM__STORE16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* One bit per byte of v that `attr`'s set holds. */
 static inline __attribute__((always_inline)) unsigned dom__esc_bits(
 	__m128i v, int attr)
 {
-	__m128i m = _mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
-			     _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))),
-		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
-			     _mm_cmpeq_epi8(v, _mm_set1_epi8(attr ? '"'
-								 : '>'))));
-
-	if (attr)
-		m = _mm_or_si128(m, _mm_or_si128(
-					    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-					    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
-	return (unsigned)_mm_movemask_epi8(m);
+	return DOM__ESC_MARKS(v, attr, _mm_or_si128, _mm_cmpeq_epi8,
+			      _mm_set1_epi8, _mm_movemask_epi8);
 }
 #endif
 
@@ -181,45 +232,11 @@ static inline __attribute__((always_inline)) char *dom__esc_put_blocks(
 {
 #if defined(__SSE2__)
 	const char *s = *sp;
-	const dom__esc_rep *r;
-	unsigned bits;
 
-	for (;;) {
-		/* Two blocks a step while nothing needs replacing: their
-		 * marks are or-ed before the one test. */
-		while (end - s >= 32) {
-			__m128i a = _mm_loadu_si128(
-				(const __m128i *)(const void *)s);
-			__m128i b = _mm_loadu_si128(
-				(const __m128i *)(const void *)(s + 16));
-
-			_mm_storeu_si128((__m128i *)(void *)o, a);
-			_mm_storeu_si128((__m128i *)(void *)(o + 16), b);
-			if ((dom__esc_bits(a, attr) | dom__esc_bits(b, attr)) !=
-			    0)
-				break;
-			s += 32;
-			o += 32;
-		}
-		if (end - s < 16)
-			break;
-		bits = dom__esc_bits(
-			_mm_loadu_si128((const __m128i *)(const void *)s), attr);
-		_mm_storeu_si128((__m128i *)(void *)o,
-				 _mm_loadu_si128(
-					 (const __m128i *)(const void *)s));
-		if (bits == 0) {
-			s += 16;
-			o += 16;
-			continue;
-		}
-		o += __builtin_ctz(bits);
-		s += __builtin_ctz(bits);
-		r = &reps[t[(unsigned char)*s]];
-		memcpy(o, r, sizeof *r);
-		o += r->n;
-		s++;
-	}
+#define DOM__MARKS16(v) dom__esc_bits((v), attr)
+	DOM__ESC_BLOCK_LOOP(16, __m128i, DOM__LOAD16, DOM__STORE16,
+			    DOM__MARKS16)
+#undef DOM__MARKS16
 	*sp = s;
 	return o;
 #else

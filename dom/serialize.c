@@ -60,74 +60,26 @@ static const unsigned char esc_attr[256] = {
 enum { ESC_DIRECT = 4096 };
 
 #if SER_AVX2
-/* The bytes of v the set `attr` (a constant in each caller) replaces, as
- * a mask of 32 bits. */
-__attribute__((target("avx2"), always_inline)) static inline unsigned
-marks32(__m256i v, int attr)
-{
-	__m256i m = _mm256_or_si256(
-		_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('&')),
-				_mm256_cmpeq_epi8(v, _mm256_set1_epi8('<'))),
-		_mm256_or_si256(
-			_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r')),
-			_mm256_cmpeq_epi8(v, _mm256_set1_epi8(attr ? '"'
-								     : '>'))));
-
-	if (attr)
-		m = _mm256_or_si256(
-			m, _mm256_or_si256(
-				   _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t')),
-				   _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))));
-	return (unsigned)_mm256_movemask_epi8(m);
-}
+#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define STORE32(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 
 /*
  * dom__esc_put_blocks (dom/escscan.h) with 32-byte blocks, two a step
  * while nothing needs replacing, for CPUs with AVX2 (the caller checks):
- * the same stores, backing up and room, leaving fewer than 32 bytes.
+ * the same loop, stores, backing up and room, leaving fewer than 32
+ * bytes.
  */
 __attribute__((target("avx2"), always_inline)) static inline char *
 blocks32(char *o, const char **sp, const char *end, int attr,
 	 const unsigned char *t)
 {
 	const char *s = *sp;
-	const dom__esc_rep *r;
-	unsigned bits;
 
-	for (;;) {
-		while (end - s >= 64) {
-			__m256i a = _mm256_loadu_si256(
-				(const __m256i *)(const void *)s);
-			__m256i b = _mm256_loadu_si256(
-				(const __m256i *)(const void *)(s + 32));
-
-			_mm256_storeu_si256((__m256i *)(void *)o, a);
-			_mm256_storeu_si256((__m256i *)(void *)(o + 32), b);
-			if ((marks32(a, attr) | marks32(b, attr)) != 0)
-				break;
-			s += 64;
-			o += 64;
-		}
-		if (end - s < 32)
-			break;
-		bits = marks32(_mm256_loadu_si256(
-				       (const __m256i *)(const void *)s),
-			       attr);
-		_mm256_storeu_si256((__m256i *)(void *)o,
-				    _mm256_loadu_si256(
-					    (const __m256i *)(const void *)s));
-		if (bits == 0) {
-			s += 32;
-			o += 32;
-			continue;
-		}
-		o += __builtin_ctz(bits);
-		s += __builtin_ctz(bits);
-		r = &reps[t[(unsigned char)*s]];
-		memcpy(o, r, sizeof *r);
-		o += r->n;
-		s++;
-	}
+#define MARKS32(v)                                                       \
+	DOM__ESC_MARKS((v), attr, _mm256_or_si256, _mm256_cmpeq_epi8,   \
+		       _mm256_set1_epi8, _mm256_movemask_epi8)
+	DOM__ESC_BLOCK_LOOP(32, __m256i, LOAD32, STORE32, MARKS32)
+#undef MARKS32
 	*sp = s;
 	return o;
 }
