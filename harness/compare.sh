@@ -83,6 +83,15 @@ elif [ "$QUICK" = 1 ]; then
 fi
 flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$reps"
 flags="$flags --benchmark_report_aggregates_only=true"
+# paired: best's send and receive, ref's and the floor's parts, in one
+# process with their repetitions in random order, so that what the
+# machine does meanwhile falls on all three alike; the runs sit minutes
+# apart, and drift between them goes straight into a ratio.  summary.py's
+# "Side by side" table.  Only in a run that has all three and no CASES.
+paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
+paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
+paired_flags="$paired_flags --benchmark_report_aggregates_only=true"
+paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
 
 n=$#
 k=0
@@ -129,6 +138,7 @@ base() {
 	ref) echo "--ref --benchmark_filter=^ref:|^threads_control/" ;;
 	pugixml) echo "--ref --benchmark_filter=^pugi:" ;;
 	floor) echo "--floor --benchmark_filter=^floor:" ;;
+	paired) echo "--ref --floor --benchmark_filter=$paired_filter" ;;
 	*) echo "" ;;
 	esac
 }
@@ -137,6 +147,7 @@ base() {
 bin() {
 	case $1 in
 	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab" ;;
+	paired) echo "$BUILD_DIR/best/domlab" ;;
 	*) echo "$BUILD_DIR/$1/domlab" ;;
 	esac
 }
@@ -193,6 +204,10 @@ progress() {
 # ($flags, args' output) stay unquoted.
 bench() {
 	b_bin=$(bin "$1")
+	b_flags=$flags
+	if [ "$1" = paired ]; then
+		b_flags=$paired_flags
+	fi
 	# shellcheck disable=SC2046,SC2086
 	b_total=$("$b_bin" bench $data $(args "$1") --keys "$keys" \
 		--benchmark_list_tests=true | wc -l)
@@ -200,13 +215,13 @@ bench() {
 	# The command as run, for FINDINGS.md (harness/findings.py).
 	# shellcheck disable=SC2046,SC2086
 	printf '%s\t%s\n' "$1" "$(words env GLIBC_TUNABLES="$tunables" \
-		"$b_bin" bench $data $(args "$1") --keys "$keys" $flags \
+		"$b_bin" bench $data $(args "$1") --keys "$keys" $b_flags \
 		--benchmark_out="$out/$1.json" --benchmark_out_format=json)" \
 		>>"$out/commands.tsv"
 	# shellcheck disable=SC2046,SC2086
 	{
 		if env GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
-			$(args "$1") --keys "$keys" $flags \
+			$(args "$1") --keys "$keys" $b_flags \
 			--benchmark_out="$out/$1.json" \
 			--benchmark_out_format=json 2>&1; then
 			echo 0 >"$out/.rc"
@@ -293,52 +308,16 @@ for r in $runs; do
 	k=$((k + 1))
 	bench "$r" "$k"
 done
-# paired: best's send and receive, ref's and the floor's parts, in one
-# process with their repetitions in random order, so that what the
-# machine does meanwhile falls on all three alike; the runs above sit
-# minutes apart, and drift between them goes straight into a ratio.
-# summary.py's "Side by side" table.  Only in a run that has all three
-# and no CASES.
-paired_filter='^((ref:)?(send|receive)|floor:(sha256|aes256gcm|rsa_sign|rsa_verify|rsa_oaep_wrap|rsa_oaep_unwrap))/(quakes-(2k|200k|2m)|ints-800)$'
-paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
-paired_flags="$paired_flags --benchmark_report_aggregates_only=true"
-paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
 paired=""
-case " $runs " in
-*" best "*" ref "*" floor "*)
-	if [ -z "$CASES" ]; then
-		paired=1
-	fi
-	;;
-esac
-if [ -n "$paired" ]; then
-	p_cmd="$BUILD_DIR/best/domlab bench $data --ref --floor --keys $keys"
-	# shellcheck disable=SC2086
-	p_total=$($p_cmd --benchmark_filter="$paired_filter" \
-		--benchmark_list_tests=true | wc -l)
-	: >"$out/paired.log"
-	# shellcheck disable=SC2086
-	printf '%s\t%s\n' paired "$(words env GLIBC_TUNABLES="$tunables" \
-		$p_cmd --benchmark_filter="$paired_filter" $paired_flags \
-		--benchmark_out="$out/paired.json" \
-		--benchmark_out_format=json)" >>"$out/commands.tsv"
-	# shellcheck disable=SC2086
-	{
-		if env GLIBC_TUNABLES="$tunables" $p_cmd \
-			--benchmark_filter="$paired_filter" $paired_flags \
-			--benchmark_out="$out/paired.json" \
-			--benchmark_out_format=json 2>&1; then
-			echo 0 >"$out/.rc"
-		else
-			echo $? >"$out/.rc"
-		fi
-	} | progress "paired" "$p_total" "$out/paired.log"
-	if [ "$(cat "$out/.rc")" != 0 ]; then
-		tail -n 20 "$out/paired.log" >&2
-		echo "compare: the paired run failed; see $out/paired.log" >&2
-		exit 1
-	fi
-	rm -f "$out/.rc"
+has() {
+	case " $runs " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+if [ -z "$CASES" ] && has best && has ref && has floor; then
+	paired=1
+	bench paired "$nruns"
 fi
 if [ "$ICOUNT" = 1 ]; then
 	k=0
