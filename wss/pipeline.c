@@ -78,8 +78,12 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
 	/* Room for the IV in front of the content: encryption in place
-	 * then never moves the plaintext. */
-	if (rc == LAB_OK && lab_buf_reserve(&content, WSS_IV_ROOM) != LAB_OK)
+	 * then never moves the plaintext.  The Body is most of a message,
+	 * so the message's length is room for its canonical content: the
+	 * capture does not grow the buffer by doubling and copying. */
+	if (rc == LAB_OK &&
+	    lab_buf_reserve(&content, WSS_IV_ROOM + dom_doc_source_len(doc)) !=
+		    LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
 	m.content = &content;
