@@ -11,7 +11,8 @@
 #include "alloc.h"
 #include "err.h"
 
-int lab_buf_reserve(lab_buf *b, size_t extra)
+/* Room for extra more bytes and the NUL; `exact` grows to just that. */
+static int reserve(lab_buf *b, size_t extra, int exact)
 {
 	size_t need, cap;
 	char *p;
@@ -21,7 +22,7 @@ int lab_buf_reserve(lab_buf *b, size_t extra)
 	need = b->len + extra + 1;
 	if (need <= b->cap)
 		return LAB_OK;
-	cap = b->cap ? b->cap : 256;
+	cap = exact ? need : b->cap ? b->cap : 256;
 	while (cap < need)
 		cap = cap > (size_t)-1 / 2 ? need : cap * 2;
 	p = dom_realloc(b->data, cap);
@@ -30,6 +31,16 @@ int lab_buf_reserve(lab_buf *b, size_t extra)
 	b->data = p;
 	b->cap = cap;
 	return LAB_OK;
+}
+
+int lab_buf_reserve(lab_buf *b, size_t extra)
+{
+	return reserve(b, extra, 0);
+}
+
+int lab_buf_reserve_exact(lab_buf *b, size_t extra)
+{
+	return reserve(b, extra, 1);
 }
 
 int lab_buf_put(lab_buf *b, const void *p, size_t n)

@@ -20,6 +20,10 @@ typedef struct lab_buf {
 
 /* Each returns 0, or LAB_ENOMEM with the buffer unchanged. */
 int lab_buf_reserve(lab_buf *b, size_t extra);
+/* lab_buf_reserve, growing (when it must) to exactly that room and no
+ * more: for a caller that knows about how much will follow, which
+ * doubling would round up to as much as twice. */
+int lab_buf_reserve_exact(lab_buf *b, size_t extra);
 int lab_buf_put(lab_buf *b, const void *p, size_t n);
 int lab_buf_puts(lab_buf *b, const char *s);
 int lab_buf_putc(lab_buf *b, char c);

@@ -186,6 +186,11 @@ typedef struct dom_doc_stats {
 
 void dom_doc_stats_get(dom_doc *doc, dom_doc_stats *out);
 
+/* The length of the text the document was parsed from, 0 for one made
+ * by dom_doc_new: a size hint for buffers that will hold a copy of much
+ * of it, so they need not grow by doubling. */
+size_t dom_doc_source_len(const dom_doc *doc);
+
 /* ---- nodes: creation --------------------------------------------------- */
 
 /* `qname` is "prefix:local" or "local"; ns NULL or "" means no namespace. */

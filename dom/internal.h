@@ -99,6 +99,7 @@ struct dom_doc {
 	uint64_t gen;           /* bumped by every change to the tree */
 	dom_kept kept;
 	dom_decl decl;
+	size_t source_len;       /* bytes it was parsed from (0: built) */
 };
 
 #define DOM_XML_NS "http://www.w3.org/XML/1998/namespace"

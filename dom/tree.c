@@ -29,6 +29,7 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	dom_names_init(&doc->names);
 	doc->node.type = DOM_DOCUMENT;
 	doc->decl.standalone = -1;
+	doc->source_len = hint;
 	doc->xml_prefix = dom_intern(doc, "xml", 3);
 	doc->xml_ns = dom_intern(doc, DOM_XML_NS, sizeof DOM_XML_NS - 1);
 	doc->empty = dom_intern(doc, "", 0);
@@ -63,6 +64,11 @@ void dom_doc_free(dom_doc *doc)
 	dom_names_free(&doc->names);
 	dom_arena_free(&doc->arena);
 	dom_free(doc);
+}
+
+size_t dom_doc_source_len(const dom_doc *doc)
+{
+	return doc->source_len;
 }
 
 dom_node *dom_doc_node(dom_doc *doc)

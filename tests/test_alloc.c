@@ -2,7 +2,8 @@
  * test_alloc.c - the allocation accounting of dom/alloc.h: a parse
  * counts allocations and bytes, peak never trails live, and once a
  * document (or a failed parse, or a result the API handed out) is freed,
- * live bytes are back where they were: the counters leak nothing.
+ * live bytes are back where they were: the counters leak nothing; and
+ * how much a lab_buf takes when it grows (dom/buf.h).
  * Not tested here: libxml2's or OpenSSL's memory (the harness routes
  * those), or how many bytes a variant should use.
  */
@@ -115,10 +116,41 @@ static void failed_parse(void)
 	}
 }
 
+/* lab_buf_reserve rounds its growth up by doubling from 256 bytes;
+ * lab_buf_reserve_exact takes just the room asked for, and a buffer
+ * grown that way doubles from there when it outgrows it. */
+static void buf_reserve_exact(void)
+{
+	lab_buf a = LAB_BUF_INIT, b = LAB_BUF_INIT;
+
+	if (!CHECK_EQ_INT(lab_buf_reserve(&a, 1000), LAB_OK) ||
+	    !CHECK_EQ_INT(lab_buf_reserve_exact(&b, 1000), LAB_OK))
+		goto out;
+	CHECK_EQ_INT(a.cap, 1024);
+	CHECK_EQ_INT(b.cap, 1001);
+	CHECK_EQ_INT(lab_buf_reserve_exact(&b, 10), LAB_OK);
+	CHECK_EQ_INT(b.cap, 1001);
+	if (!CHECK_EQ_INT(lab_buf_put(&b, "x", 1), LAB_OK) ||
+	    !CHECK_EQ_INT(lab_buf_reserve_exact(&b, 1000), LAB_OK))
+		goto out;
+	CHECK_EQ_INT(b.cap, 1002);
+	if (!CHECK_EQ_INT(lab_buf_reserve(&b, 1002), LAB_OK))
+		goto out;
+	CHECK_EQ_INT(b.cap, 2004);
+	CHECK_EQ_INT(b.len, 1);
+	CHECK_EQ_MEM(b.data, b.len + 1, "x", 2);
+	CHECK_EQ_INT(lab_buf_reserve_exact(&b, (size_t)-1), LAB_ENOMEM);
+	CHECK_EQ_INT(b.cap, 2004);
+out:
+	lab_buf_free(&a);
+	lab_buf_free(&b);
+}
+
 const t_case tests_alloc[] = {
 	{"alloc/reset", reset},
 	{"alloc/parse_and_free", parse_and_free},
 	{"alloc/api_results", api_results},
 	{"alloc/failed_parse", failed_parse},
+	{"alloc/buf_reserve_exact", buf_reserve_exact},
 	{NULL, NULL},
 };

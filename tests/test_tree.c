@@ -474,6 +474,30 @@ out:
 	dom_doc_free(doc[1]);
 }
 
+/* The length a parsed document came from, kept as a size hint; 0 for a
+ * document built by hand, and not changed by later edits or parses into
+ * the tree. */
+static void source_len(void)
+{
+	static const char xml[] = "<r><a/></r>";
+	dom_doc *built = NULL, *parsed = NULL;
+	lab_err err;
+
+	if (!CHECK_OK(dom_doc_new(&built, &err), &err) ||
+	    !CHECK_OK(dom_parse(xml, sizeof xml - 1, NULL, &parsed, &err),
+		      &err))
+		goto out;
+	CHECK_EQ_INT(dom_doc_source_len(built), 0);
+	CHECK_EQ_INT(dom_doc_source_len(parsed), sizeof xml - 1);
+	if (!CHECK_OK(dom_parse_into(dom_doc_element(parsed), NULL, "<b/>", 4,
+				     NULL, &err), &err))
+		goto out;
+	CHECK_EQ_INT(dom_doc_source_len(parsed), sizeof xml - 1);
+out:
+	dom_doc_free(built);
+	dom_doc_free(parsed);
+}
+
 const t_case tests_tree[] = {
 	{"tree/create_nodes", create_nodes},
 	{"tree/create_refusals", create_refusals},
@@ -485,5 +509,6 @@ const t_case tests_tree[] = {
 	{"tree/node_free", node_free},
 	{"tree/deep_built", deep_built},
 	{"tree/node_doc", node_doc},
+	{"tree/source_len", source_len},
 	{NULL, NULL},
 };

@@ -331,6 +331,64 @@ out:
 	free_keys(&k);
 }
 
+/*
+ * Send reserves the message's length for the Body's canonical content;
+ * here that content is over five times the message (each of the many
+ * empty q:a elements gets the q declaration from the Envelope and an end
+ * tag), so the buffer must go on growing past the reserve, over several
+ * of the canonicalizer's 16 KB flushes, and still hold every byte.
+ */
+static void children_c14n(dom_doc *doc, lab_buf *out)
+{
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	const dom_node *c;
+	lab_err err;
+
+	for (c = dom_first_child(el(doc, "Body")); c != NULL;
+	     c = dom_next_sibling(c))
+		if (!CHECK_OK(wss_c14n_buf(c, &o, out, &err), &err))
+			break;
+}
+
+static void send_body_outgrows_message(void)
+{
+	enum { N = 2000 };
+	lab_buf text = LAB_BUF_INIT, want = LAB_BUF_INIT, got = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+	keys k;
+	size_t i;
+	int ok;
+
+	if (!load_keys(&k))
+		goto out;
+	ok = lab_buf_puts(&text, "<soap:Envelope xmlns:soap=\"" SOAP
+			  "\" xmlns:q=\"urn:example:q\"><soap:Body>") == 0;
+	for (i = 0; ok && i < N; i++)
+		ok = lab_buf_puts(&text, "<q:a/>") == 0;
+	if (!CHECK(ok && lab_buf_puts(&text,
+				      "</soap:Body></soap:Envelope>") == 0) ||
+	    (doc = T_PARSE_N(text.data, text.len)) == NULL)
+		goto out;
+	children_c14n(doc, &want);
+	CHECK(want.len > 5 * text.len);
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	if (CHECK_OK(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o, &err),
+		     &err) &&
+	    (doc = wire(doc)) != NULL &&
+	    CHECK_OK(wss_receive_doc(doc, k.bob_key, k.alice, &o, &err), &err)) {
+		children_c14n(doc, &got);
+		CHECK_EQ_MEM(got.data, got.len, want.data, want.len);
+	}
+out:
+	dom_doc_free(doc);
+	lab_buf_free(&text);
+	lab_buf_free(&want);
+	lab_buf_free(&got);
+	free_keys(&k);
+}
+
 /* ---- forged signatures ---- */
 
 /* A forgery: change a signed message, then expect `reason`. */
@@ -832,6 +890,7 @@ const t_case tests_wss[] = {
 	{"wss/sign_then_verify", sign_then_verify},
 	{"wss/send_then_receive", send_then_receive},
 	{"wss/send_avoids_ids", send_avoids_ids},
+	{"wss/send_body_outgrows_message", send_body_outgrows_message},
 	{"wss/forged_signatures", forged_signatures},
 	{"wss/stale_and_future", stale_and_future},
 	{"wss/untrusted_certificates", untrusted_certificates},

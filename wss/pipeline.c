@@ -66,6 +66,10 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
 }
 
+/* What either cipher appends to the plaintext: GCM's tag, CBC's
+ * padding. */
+enum { CIPHER_TAIL = 16 };
+
 /* The Body's canonical content, digested while signing, is what gets
  * encrypted: one walk over the Body instead of a c14n and a serialize.
  * The five IDs are drawn from the untouched tree, one ID index build. */
@@ -78,8 +82,14 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
 	/* Room for the IV in front of the content: encryption in place
-	 * then never moves the plaintext. */
-	if (rc == LAB_OK && lab_buf_reserve(&content, WSS_IV_ROOM) != LAB_OK)
+	 * then never moves the plaintext.  The Body is most of a message,
+	 * so the message's length (and the tag or padding the cipher adds)
+	 * is room for its canonical content: the capture does not grow the
+	 * buffer by doubling and copying, nor leave half of it unused. */
+	if (rc == LAB_OK &&
+	    lab_buf_reserve_exact(&content, WSS_IV_ROOM +
+					    dom_doc_source_len(doc) +
+					    CIPHER_TAIL) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
 	m.content = &content;
