@@ -107,6 +107,26 @@ else
 	bad "summary.py failed: $(tail -n 3 "$T/err")"
 fi
 
+# compare.sh's paired run: best, ref and the floor in one process with
+# repetitions interleaved, and summary.py's "Side by side" table of it
+# (ratios only need numbers: the times are not checked).
+if "$DOMLAB" bench --quick --ref --floor --keys "$K" \
+	--benchmark_filter='^(ref:send|send|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
+	--benchmark_min_time=0.01 --benchmark_repetitions=2 \
+	--benchmark_enable_random_interleaving=true \
+	--benchmark_report_aggregates_only=true \
+	--benchmark_out="$T/paired.json" --benchmark_out_format=json \
+	>"$T/log" 2>&1 &&
+	"$PY" "$HERE/harness/summary.py" --dir "$T" --commit test --flags test \
+		--elapsed 0 --paired best >"$T/summary.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/summary.md" \
+		'^## Side by side: best, ref and the floor in one process$' \
+		'^| quakes-2k | send | [0-9,.]* | [0-9,.]* | [0-9,.]* | [0-9.]* | [0-9.]* |$'
+else
+	bad "paired run: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
+fi
+
 # --floor alone adds cases; without it there are none.
 if "$DOMLAB" bench --quick --keys "$K" --benchmark_list_tests=true |
 	grep -q '^floor:'; then
