@@ -39,6 +39,11 @@ enum {
 	CHUNK = 1 << 30         /* EVP takes int lengths; a multiple of BLOCK */
 };
 
+_Static_assert((int)WSS_IV_ROOM >= GCM_IV && (int)WSS_IV_ROOM >= BLOCK,
+	       "WSS_IV_ROOM holds every IV");
+_Static_assert((int)WSS_TAIL_ROOM >= GCM_TAG && (int)WSS_TAIL_ROOM >= BLOCK,
+	       "WSS_TAIL_ROOM holds every tag and padding");
+
 struct wss_privkey {
 	EVP_PKEY *pkey;
 };

@@ -139,6 +139,9 @@ int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
  * once, as in wss_encrypt_in_place.
  */
 enum { WSS_IV_ROOM = 16 }; /* the longest IV of any cipher */
+/* The most any cipher adds after the plaintext: GCM's tag, CBC's
+ * padding (at most one block). */
+enum { WSS_TAIL_ROOM = 16 };
 int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
 			    lab_buf *b, size_t at, size_t *off, lab_err *err);
 /*

@@ -66,10 +66,6 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
 }
 
-/* What either cipher appends to the plaintext: GCM's tag, CBC's
- * padding. */
-enum { CIPHER_TAIL = 16 };
-
 /* The Body's canonical content, digested while signing, is what gets
  * encrypted: one walk over the Body instead of a c14n and a serialize.
  * The five IDs are drawn from the untouched tree, one ID index build. */
@@ -89,7 +85,7 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	if (rc == LAB_OK &&
 	    lab_buf_reserve_exact(&content, WSS_IV_ROOM +
 					    dom_doc_source_len(doc) +
-					    CIPHER_TAIL) != LAB_OK)
+					    WSS_TAIL_ROOM) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
 	m.content = &content;
