@@ -40,10 +40,9 @@ int dom__insitu_canon_ref(const char *r, int attr)
 }
 
 /* A URI as C14N compares it: no namespace and "" are the same. */
-static const char *bound(const parser *ps, const char *uri)
+static const char *bound(const char *uri)
 {
-	return uri == NULL || uri == ps->doc->empty || uri[0] == '\0' ? NULL
-								       : uri;
+	return uri == NULL || uri[0] == '\0' ? NULL : uri;
 }
 
 static int same_uri(const char *a, const char *b)
@@ -64,10 +63,10 @@ static const char *above(const parser *ps, const char *prefix, size_t nbind)
 
 	for (i = nbind; i-- > ps->canon_binds;)
 		if (ps->binds[i].prefix == prefix)
-			return bound(ps, ps->binds[i].uri);
+			return bound(ps->binds[i].uri);
 	for (i = 0; i < q->nrendered; i++)
 		if (q->rendered[i].prefix == prefix)
-			return bound(ps, q->rendered[i].uri);
+			return bound(q->rendered[i].uri);
 	return NULL;
 }
 
@@ -78,7 +77,7 @@ static int renders(const parser *ps, const char *prefix, const char *ns,
 {
 	if (prefix != NULL && prefix == ps->doc->xml_prefix)
 		return 0;
-	return !same_uri(bound(ps, ns), above(ps, prefix, nbind));
+	return !same_uri(bound(ns), above(ps, prefix, nbind));
 }
 
 /* Whether the element visibly utilizes prefix (NULL: the default). */
@@ -95,22 +94,7 @@ static int utilized(const parser *ps, const dom_name *name, size_t n,
 	return 0;
 }
 
-/* C14N's attribute order: no namespace first, then by URI, then local. */
-static int attr_before(const dom_name *x, const dom_name *y)
-{
-	int r;
-
-	if (x->ns == NULL || y->ns == NULL) {
-		if (x->ns != y->ns)
-			return x->ns == NULL;
-	} else if ((r = strcmp(x->ns, y->ns)) != 0) {
-		return r < 0;
-	}
-	return strcmp(x->local, y->local) < 0;
-}
-
-/* Whether the tag is the memo's: same names, no declarations, same
- * bindings (ps->scope changes with each binding made or dropped). */
+/* The memo slot of an element name. */
 static canon_memo *slot(parser *ps, const dom_name *name)
 {
 	/* Name records sit close together in the arena: the multiply
@@ -119,6 +103,8 @@ static canon_memo *slot(parser *ps, const dom_name *name)
 				0x9E3779B97F4A7C15u) >> 59];
 }
 
+/* Whether the tag is the memo's: same names, no declarations, same
+ * bindings (ps->scope changes with each binding made or dropped). */
 static int remembered(parser *ps, const dom_name *name, size_t n)
 {
 	const canon_memo *m = slot(ps, name);
@@ -161,7 +147,8 @@ static int check_tag(const parser *ps, const dom_name *name, size_t n,
 		const rawattr *a = &ps->attrs[i];
 
 		if (!a->decl) {
-			if (prev != NULL && !attr_before(prev, a->name))
+			if (prev != NULL &&
+			    dom_names_c14n_attr_cmp(prev, a->name) >= 0)
 				return 0;
 			prev = a->name;
 			continue;
@@ -170,11 +157,11 @@ static int check_tag(const parser *ps, const dom_name *name, size_t n,
 		 * prefixes in strcmp order; none of xml (decl 2). */
 		if (a->decl != 1 || prev != NULL)
 			return 0;
-		if (decls > 0 && (a->local == NULL ||
-				  (last != NULL && strcmp(last, a->local) >= 0)))
+		if (decls > 0 &&
+		    dom_names_c14n_prefix_cmp(last, a->local) >= 0)
 			return 0;
 		if (!utilized(ps, name, n, a->local) ||
-		    same_uri(above(ps, a->local, nbind), bound(ps, a->ns)))
+		    same_uri(above(ps, a->local, nbind), bound(a->ns)))
 			return 0;
 		last = a->local;
 		decls++;

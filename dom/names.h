@@ -74,6 +74,41 @@ static inline size_t dom_names_len(const char *interned)
 uint32_t dom_hash_bytes(const void *p, size_t len);
 
 /*
+ * Canonical XML's two orders, as qsort compares: namespace declarations
+ * by prefix, the default (NULL) first; attributes by namespace URI, none
+ * (NULL) first, then by local name.  wss/c14n.c sorts by them, and the
+ * insitu parser (dom/insitu_canon.c) checks that bytes already are in
+ * them.  strcmp's order, which on UTF-8 is the code points' order; most
+ * names differ in their first byte, which then decides without a call.
+ */
+static inline int dom_names_cmp(const char *x, const char *y)
+{
+	if (*x != *y)
+		return (unsigned char)*x - (unsigned char)*y;
+	return strcmp(x, y);
+}
+
+static inline int dom_names_c14n_prefix_cmp(const char *x, const char *y)
+{
+	if (x == NULL || y == NULL)
+		return (x != NULL) - (y != NULL);
+	return dom_names_cmp(x, y);
+}
+
+static inline int dom_names_c14n_attr_cmp(const dom_name *x,
+					  const dom_name *y)
+{
+	/* Interned: the same pointer is the same URI. */
+	if (x->ns != y->ns) {
+		int r = dom_names_c14n_prefix_cmp(x->ns, y->ns);
+
+		if (r != 0)
+			return r;
+	}
+	return dom_names_cmp(x->local, y->local);
+}
+
+/*
  * Writes lead, then "prefix:" when prefix is not NULL (pl bytes before
  * the colon), local (ll bytes) and tail at o, and returns the end.  The
  * caller has checked the room: nlead + pl + 1 + ll + ntail bytes.  Both

@@ -345,36 +345,13 @@ static int cmp_ns(const void *a, const void *b)
 	const dom_nsdecl *x = *(const dom_nsdecl *const *)a;
 	const dom_nsdecl *y = *(const dom_nsdecl *const *)b;
 
-	if (x->prefix == NULL || y->prefix == NULL)
-		return (x->prefix != NULL) - (y->prefix != NULL);
-	return strcmp(x->prefix, y->prefix);
-}
-
-/* Attributes without a namespace first, then by (namespace URI, local). */
-/* strcmp's order; most names differ in their first byte, which then
- * decides without a call. */
-static int name_cmp(const char *x, const char *y)
-{
-	if (*x != *y)
-		return (unsigned char)*x - (unsigned char)*y;
-	return strcmp(x, y);
+	return dom_names_c14n_prefix_cmp(x->prefix, y->prefix);
 }
 
 static inline int cmp_attr(const void *a, const void *b)
 {
-	const dom_name *x = (*(const dom_attr *const *)a)->name;
-	const dom_name *y = (*(const dom_attr *const *)b)->name;
-
-	if (x->ns != y->ns) {
-		int r;
-
-		if (x->ns == NULL || y->ns == NULL)
-			return (x->ns != NULL) - (y->ns != NULL);
-		r = name_cmp(x->ns, y->ns);
-		if (r != 0)
-			return r;
-	}
-	return name_cmp(x->local, y->local);
+	return dom_names_c14n_attr_cmp((*(const dom_attr *const *)a)->name,
+				       (*(const dom_attr *const *)b)->name);
 }
 
 /* An element's attributes are few: insertion sort with the compare
