@@ -723,8 +723,7 @@ static const char *as_parsed(const c14n *c, const dom_node *top, size_t *len)
 {
 	const dom_node *x;
 
-	if (!c->o->exclusive || c->nlisted > 0 ||
-	    dom_node_type(top) != DOM_ELEMENT)
+	if (!c->o->exclusive || c->nlisted > 0)
 		return NULL;
 	for (x = c->o->exclude; x != NULL; x = dom_parent(x))
 		if (x == top)
