@@ -22,7 +22,7 @@ AXES     := attrs  userdata build  attrlist keys   tokens io         parser  emi
 AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER  EMIT
 preset_doom2010 := vector pernode built copy reload list unbuffered libxml2 tree
 preset_xerces   := vector shared direct cached cached hash buffered libxml2 tree
-preset_best     := adaptive shared direct cached cached hash buffered insitu source
+preset_best     := adaptive shared direct cached cached hash buffered insitu canonical
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
@@ -32,7 +32,7 @@ choices_keys     := reload cached
 choices_tokens   := list hash
 choices_io       := unbuffered buffered
 choices_parser   := libxml2 insitu
-choices_emit     := tree source
+choices_emit     := tree source canonical
 
 NAXES := $(words $(AXES))
 AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
@@ -42,6 +42,7 @@ AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
 TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload \
   vector-pernode-built-copy-reload-list-unbuffered-insitu-tree \
   vector-shared-direct-cached-cached-hash-buffered-insitu-tree \
+  adaptive-shared-direct-cached-cached-hash-buffered-insitu-source \
   adaptive-shared-direct-cached-cached-hash-buffered-libxml2
 
 # ---- which variant ----------------------------------------------------------
@@ -317,6 +318,7 @@ BENCH_VARIANTS := doom2010 xerces best \
   adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
   adaptive-shared-direct-cached-cached-list \
   adaptive-shared-direct-cached-cached-hash-unbuffered \
+  adaptive-shared-direct-cached-cached-hash-buffered-insitu-source \
   adaptive-shared-direct-cached-cached-hash-buffered-insitu-tree \
   adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
   adaptive-shared-built-cached-cached-hash-buffered-libxml2

@@ -7,6 +7,7 @@
 
 #include "dom/attrlist.h"
 #include "dom/attrs.h"
+#include "dom/emit.h"
 #include "dom/internal.h"
 
 static const dom_attrs *attrs_of(const dom_node *el)
@@ -160,6 +161,7 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	a = &dom__el(el)->attrs;
 	dom__touch(doc);
+	dom__emit_changed(doc, el, DOM__CHANGE_OWN);
 	i = a->count > 0 ? dom__attrs_find(a, ins, local) : -1;
 	if (i >= 0) {
 		a->items[i].name = name;
@@ -190,6 +192,7 @@ int dom_attr_remove(dom_node *el, const char *ns, const char *local)
 		(a->count - i - 1) * sizeof *a->items);
 	a->count--;
 	dom__touch(dom__doc(el));
+	dom__emit_changed(dom__doc(el), el, DOM__CHANGE_OWN);
 	/* Rebuilding after a removal cannot need memory it did not have. */
 	(void)dom__attrs_update(dom__doc(el), a, 0, NULL);
 	return 1;

@@ -155,14 +155,33 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
 
 /*
- * The bytes el's content was parsed from by dom_replace_parsed, when the
- * document still keeps them for el (emit=source, nothing changed since)
- * and the parser proved them to be, as they are, the Exclusive XML
- * Canonicalization (without PrefixList, with or without comments: they
- * hold none) of that content with el as the apex.  Else NULL.  A digest
- * of el's subtree can then take them instead of walking the nodes.
+ * What canonical content bytes assume of the apex's context, for one
+ * prefix (NULL: the default namespace) the content uses without binding
+ * it itself: its binding in scope at the apex and the binding the apex's
+ * start tag renders for it (NULL: none).  Where both still hold, every
+ * declaration inside is rendered or left out as the bytes have it.
  */
-const char *dom_canonical_content(const dom_node *el, size_t *len);
+typedef struct dom_canon_dep {
+	const char *prefix;
+	const char *in_scope;
+	const char *rendered;
+} dom_canon_dep;
+
+/*
+ * The Exclusive XML Canonicalization (without PrefixList, with or
+ * without comments: it holds none) of el's content with el as the apex,
+ * when the document keeps it (parser=insitu with emit=source): the bytes
+ * dom_replace_parsed parsed into el, or, for a child of the root element
+ * of a parsed document, its source with each start tag's attributes in
+ * canonical order; the parser proved them canonical, and nothing inside
+ * el has changed since.  *deps (*ndeps of them) is what they assume of
+ * el's context: they stand for the content only where each holds, which
+ * the caller checks (wss/c14n.c, against the bindings it has in scope and
+ * rendered at the apex).  Else NULL.  A digest of el's subtree can then
+ * take them instead of walking the nodes.
+ */
+const char *dom_canonical_content(const dom_node *el, size_t *len,
+				  const dom_canon_dep **deps, size_t *ndeps);
 
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */

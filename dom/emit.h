@@ -1,7 +1,8 @@
 /*
  * emit.h - the `emit` axis: what dom_serialize writes for content that
  * was parsed from bytes the document took (dom_replace_parsed) and has
- * not changed since.
+ * not changed since, and what a digest may take for content the parser
+ * found canonical.
  *
  * `tree` writes those nodes like any others and wipes the bytes at once.
  * `source` keeps the bytes and writes them back in place of a walk over
@@ -11,30 +12,63 @@
  * insertion, removal or attribute or namespace change anywhere ends that.
  * Under `source` the bytes also stand in for the content in a digest of
  * the element (dom_canonical_content) when the parser found them
- * canonical.
- * Implementations: variants/emit/{tree,source}.c.
- * Not for: whole documents, whose input is the caller's (and which the
- * insitu parser rewrites in its copy).
+ * canonical.  For a digest, only a change inside the element ends
+ * their standing (dom__emit_changed): what they take from outside, the
+ * bindings at the apex, the digest checks itself (dom_canon_dep).
+ * `canonical` is source's, and makes the insitu parser write the
+ * canonical form of a parsed document's largest child of the root
+ * element (the Body of a message to sign); under source only the bytes
+ * dom_replace_parsed took are kept.
+ * Choices: variants/emit/{tree,source,canonical}.c; the work: dom/kept.c.
+ * Not for: serializing a whole document, whose input is the caller's
+ * (and which the insitu parser rewrites in its copy).
  */
 #ifndef DOM_EMIT_AXIS_H
 #define DOM_EMIT_AXIS_H
 
-#include "dom/internal.h"
+#include "dom/parser.h"
+
+/* The choice, as constants (variants/emit/); dom/kept.c does the rest.
+ * keeps: bytes are kept at all; whole: the insitu parser writes and
+ * keeps the canonical form of a parsed document's content. */
+extern const int dom__emit_keeps;
+extern const int dom__emit_whole;
 
 /*
  * Takes *text (left empty): its `len` bytes at `at` are all of el's
- * content, as just parsed; `canonical`: the parser found them to be that
- * content's exclusive canonical form with el as the apex (dom/parser.h).
+ * content; `exact`: as dom_replace_parsed just parsed them (dom_serialize
+ * may write them, and they are wiped when let go);
+ * `canon`, unless NULL: canon->ok says they are that content's exclusive
+ * canonical form with el as the apex, under canon->deps (dom/parser.h).
  */
 void dom__emit_keep(dom_doc *doc, const dom_node *el, lab_buf *text,
-		    size_t at, size_t len, int canonical);
+		    size_t at, size_t len, int exact, const dom_canon *canon);
+
+/* How many bytes are kept for a digest (0: none): the insitu parser
+ * keeps the larger of two contents. */
+size_t dom__emit_canonical_len(const dom_doc *doc);
+
+/* What changes at a node, for dom__emit_changed. */
+enum {
+	DOM__CHANGE_CHILDREN, /* children come or go */
+	DOM__CHANGE_OWN,      /* its attributes or declarations */
+	DOM__CHANGE_LEAVES    /* it is about to be unlinked from its parent */
+};
+
+/* Ends the kept bytes' standing for a digest when the content they
+ * stand for changes with this. */
+void dom__emit_changed(dom_doc *doc, const dom_node *n, int what);
 
 /*
- * The bytes to write for the content of *el, or NULL (then *el is NULL);
- * *canonical, unless canonical is NULL, what dom__emit_keep was told.
+ * The bytes to write for the content of *el, or NULL (then *el is NULL).
  */
 const char *dom__emit_bytes(const dom_doc *doc, const dom_node **el,
-			    size_t *len, int *canonical);
+			    size_t *len);
+
+/* The canonical bytes kept for el's content, under *deps; else NULL. */
+const char *dom__emit_canonical(const dom_doc *doc, const dom_node *el,
+				size_t *len, const dom_canon_dep **deps,
+				size_t *ndeps);
 
 /* Lets go of what dom__emit_keep kept; at dom_doc_free. */
 void dom__emit_release(dom_doc *doc);

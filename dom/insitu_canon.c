@@ -2,7 +2,10 @@
  * insitu_canon.c - the insitu parser's answer to dom/parser.h's question:
  * are a fragment's bytes already the Exclusive XML Canonicalization
  * (without PrefixList) of what they parse to, with the element they go
- * into as the apex?
+ * into as the apex?  And the same about the content of each child of a
+ * whole document's root element, where a start tag whose attributes are
+ * only out of order still passes: the parser writes that content's
+ * canonical form with them in order (variants/parser/insitu.c).
  *
  * The parser clears ps->canon where the bytes show a form exc-c14n never
  * writes: a comment, PI or CDATA section, a CR, a '>' in text, a
@@ -12,7 +15,9 @@
  * read: the declarations (exactly those wss/c14n.c would render) and the
  * order (declarations by prefix, then attributes by namespace URI and
  * local name).  The rules are wss/c14n.c's, restated in the parser's
- * terms; tests/test_canon.c holds the two to each other.
+ * terms; tests/test_canon.c holds the two to each other.  Which
+ * declarations are rendered inside depends on the apex's bindings: each
+ * one the answer took is noted (dom_canon_dep) for the digest to check.
  * Not for: deciding anything when unsure -- every doubt is a "no", which
  * costs only the walk the answer would have saved.
  */
@@ -50,13 +55,45 @@ static int same_uri(const char *a, const char *b)
 	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+/* Notes that the answer takes prefix's bindings at the apex: the one in
+ * scope there (binds[0..canon_binds), which hold the apex's own) and the
+ * one the apex renders.  The caller checks them again (dom_canon_dep). */
+static void depend(parser *ps, const char *prefix)
+{
+	dom_canon *q = ps->ask;
+	const char *in_scope = NULL, *rendered = NULL;
+	size_t i;
+
+	for (i = 0; i < q->ndeps; i++)
+		if (q->deps[i].prefix == prefix)
+			return;
+	if (q->ndeps == DOM_CANON_DEPS) {
+		ps->canon_lost = 1;
+		return;
+	}
+	for (i = ps->canon_binds; i-- > 0;)
+		if (ps->binds[i].prefix == prefix) {
+			in_scope = bound(ps->binds[i].uri);
+			break;
+		}
+	for (i = 0; i < q->nrendered; i++)
+		if (q->rendered[i].prefix == prefix) {
+			rendered = bound(q->rendered[i].uri);
+			break;
+		}
+	q->deps[q->ndeps].prefix = prefix;
+	q->deps[q->ndeps].in_scope = in_scope;
+	q->deps[q->ndeps].rendered = rendered;
+	q->ndeps++;
+}
+
 /*
  * The binding of prefix rendered above the element: the nearest of the
- * fragment's declarations made before it (binds up to nbind), else the
+ * content's declarations made before it (binds up to nbind), else the
  * apex's, else none.  Those declarations are the rendered ones: the
  * answer is still yes, so each was exactly what exc-c14n renders.
  */
-static const char *above(const parser *ps, const char *prefix, size_t nbind)
+static const char *above(parser *ps, const char *prefix, size_t nbind)
 {
 	const dom_canon *q = ps->ask;
 	size_t i;
@@ -64,6 +101,7 @@ static const char *above(const parser *ps, const char *prefix, size_t nbind)
 	for (i = nbind; i-- > ps->canon_binds;)
 		if (ps->binds[i].prefix == prefix)
 			return bound(ps->binds[i].uri);
+	depend(ps, prefix);
 	for (i = 0; i < q->nrendered; i++)
 		if (q->rendered[i].prefix == prefix)
 			return bound(q->rendered[i].uri);
@@ -72,7 +110,7 @@ static const char *above(const parser *ps, const char *prefix, size_t nbind)
 
 /* Whether exc-c14n renders a declaration of prefix, bound to ns in
  * scope, on the element (wss/c14n.c's to_render). */
-static int renders(const parser *ps, const char *prefix, const char *ns,
+static int renders(parser *ps, const char *prefix, const char *ns,
 		   size_t nbind)
 {
 	if (prefix != NULL && prefix == ps->doc->xml_prefix)
@@ -103,8 +141,9 @@ static canon_memo *slot(parser *ps, const dom_name *name)
 				0x9E3779B97F4A7C15u) >> 59];
 }
 
-/* Whether the tag is the memo's: same names, no declarations, same
- * bindings (ps->scope changes with each binding made or dropped). */
+/* The memo's answer if the tag is the memo's (same names, no
+ * declarations, same bindings: ps->scope changes with each binding made
+ * or dropped), else 0. */
 static int remembered(parser *ps, const dom_name *name, size_t n)
 {
 	const canon_memo *m = slot(ps, name);
@@ -115,10 +154,12 @@ static int remembered(parser *ps, const dom_name *name, size_t n)
 	for (i = 0; i < n; i++)
 		if (ps->attrs[i].decl || ps->attrs[i].name != m->attrs[i])
 			return 0;
-	return 1;
+	if (!m->sorted)
+		memcpy(ps->canon_perm, m->perm, n);
+	return m->sorted ? 1 : 2;
 }
 
-static void remember(parser *ps, const dom_name *name, size_t n)
+static void remember(parser *ps, const dom_name *name, size_t n, int answer)
 {
 	canon_memo *m = slot(ps, name);
 	size_t i;
@@ -134,14 +175,40 @@ static void remember(parser *ps, const dom_name *name, size_t n)
 	m->name = name;
 	m->n = n;
 	m->scope = ps->scope;
+	m->sorted = answer == 1;
+	if (!m->sorted)
+		memcpy(m->perm, ps->canon_perm, n);
 }
 
-static int check_tag(const parser *ps, const dom_name *name, size_t n,
+/* The attributes' canonical order into ps->canon_perm: insertion sort,
+ * as there are few. */
+static void order(parser *ps, size_t n)
+{
+	uint8_t *perm = ps->canon_perm;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		uint8_t x = (uint8_t)i;
+
+		for (j = i; j > 0 && dom_names_c14n_attr_cmp(
+					     ps->attrs[perm[j - 1]].name,
+					     ps->attrs[x].name) > 0;
+		     j--)
+			perm[j] = perm[j - 1];
+		perm[j] = x;
+	}
+}
+
+/* 1: canonical; 2: canonical once its attributes are in canon_perm's
+ * order (only a tag without declarations, whose attributes then are all
+ * of it after the name); 0: not. */
+static int check_tag(parser *ps, const dom_name *name, size_t n,
 		     size_t nbind)
 {
 	const dom_name *prev = NULL;
 	const char *last = NULL;
 	size_t i, j, decls = 0, need;
+	int sorted = 1;
 
 	for (i = 0; i < n; i++) {
 		const rawattr *a = &ps->attrs[i];
@@ -149,7 +216,7 @@ static int check_tag(const parser *ps, const dom_name *name, size_t n,
 		if (!a->decl) {
 			if (prev != NULL &&
 			    dom_names_c14n_attr_cmp(prev, a->name) >= 0)
-				return 0;
+				sorted = 0;
 			prev = a->name;
 			continue;
 		}
@@ -166,6 +233,8 @@ static int check_tag(const parser *ps, const dom_name *name, size_t n,
 		last = a->local;
 		decls++;
 	}
+	if (!sorted && (decls > 0 || n > CANON_PERM))
+		return 0;
 	/* Each declaration is one exc-c14n renders; are they all of them? */
 	need = (size_t)renders(ps, name->prefix, name->ns, nbind);
 	for (i = 0; i < n; i++) {
@@ -179,16 +248,23 @@ static int check_tag(const parser *ps, const dom_name *name, size_t n,
 		if (j == i)
 			need += (size_t)renders(ps, a->prefix, a->name->ns, nbind);
 	}
-	return need == decls;
+	if (need != decls)
+		return 0;
+	if (sorted)
+		return 1;
+	order(ps, n);
+	return 2;
 }
 
 int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
 			  size_t nbind)
 {
-	if (remembered(ps, name, n))
-		return 1;
-	if (!check_tag(ps, name, n, nbind))
-		return 0;
-	remember(ps, name, n);
-	return 1;
+	int answer = remembered(ps, name, n);
+
+	if (answer != 0)
+		return answer;
+	answer = check_tag(ps, name, n, nbind);
+	if (answer != 0)
+		remember(ps, name, n, answer);
+	return answer;
 }

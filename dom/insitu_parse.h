@@ -61,17 +61,21 @@ typedef struct rawattr {
 } rawattr;
 
 /*
- * A start tag found canonical that declared nothing: its name records
- * and the bindings it was checked under.  A document repeats its tags,
- * and the same tag under the same bindings gets the same answer; the
- * parser keeps CANON_SLOTS of them, by element name.
+ * A start tag found canonical that declared nothing: its name records,
+ * the bindings it was checked under, and whether its attributes were in
+ * order (else perm, as dom__insitu_canon_tag's answer 2 gives it).  A
+ * document repeats its tags, and the same tag under the same bindings
+ * gets the same answer; the parser keeps CANON_SLOTS of them, by element
+ * name.  CANON_PERM: the most attributes a tag can have put in order.
  */
-enum { CANON_MEMO = 6, CANON_SLOTS = 32 };
+enum { CANON_MEMO = 6, CANON_SLOTS = 32, CANON_PERM = 16, CANON_APEX = 8 };
 typedef struct canon_memo {
 	const dom_name *name; /* NULL: none */
 	uint32_t scope;
+	int sorted;
 	size_t n;
 	const dom_name *attrs[CANON_MEMO];
+	uint8_t perm[CANON_MEMO];
 } canon_memo;
 
 typedef struct parser {
@@ -89,13 +93,27 @@ typedef struct parser {
 	 * each change takes a declaration, and max_input bounds those. */
 	uint32_t scope;
 	/* dom/parser.h's question, when asked (ask != NULL): canon stays 1
-	 * while everything read in the fragment could be exc-c14n output;
-	 * binds[canon_binds..] are the fragment's own declarations, which
-	 * are then the ones rendered (dom/insitu_canon.c). */
+	 * while everything read in the content could be exc-c14n output;
+	 * binds[canon_binds..] are the content's own declarations, which
+	 * are then the ones rendered (dom/insitu_canon.c).  canon_lost: a
+	 * dependency more than dom_canon holds. */
 	int canon;
+	int canon_lost;
 	size_t canon_binds;
 	dom_canon *ask;
 	canon_memo canon_seen[CANON_SLOTS];
+	uint8_t canon_perm[CANON_PERM];
+	/* The same question about each child of a whole document's root
+	 * element (whole), asked of itself (own, own_rendered): the answer
+	 * is written as the content is read, into own_out, with the input
+	 * copied up to own_copied (an offset into the text, as are the
+	 * content's start own_from) and each start tag's attributes in
+	 * canonical order. */
+	int whole;
+	dom_canon own;
+	dom_nsdecl own_rendered[CANON_APEX];
+	lab_buf own_out;
+	size_t own_from, own_copied;
 	rawattr *attrs;
 	size_t capattrs;
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
@@ -136,7 +154,8 @@ int dom__insitu_canon_ref(const char *r, int attr);
 /*
  * Whether the start tag just read -- element `name`, the n attributes in
  * ps->attrs, declarations bound, nbind the bindings before them -- has
- * the declarations and the order exc-c14n gives it.  Its spacing and
+ * the declarations and the order exc-c14n gives it: 1 yes, 0 no, 2 yes
+ * once its attributes are in ps->canon_perm's order.  Its spacing and
  * quoting are checked as it is read.
  */
 int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,

@@ -76,14 +76,22 @@ typedef struct dom_decl {
 
 typedef struct dom_ids dom_ids;
 
-/* Bytes taken by dom_replace_parsed that stand for el's content while the
- * document's gen is still `gen` (the emit axis, dom/emit.h). */
+/* At most this many dom_canon_dep for one content (dom/parser.h). */
+enum { DOM_CANON_DEPS = 8 };
+
+/* Bytes kept for el's content (the emit axis, dom/emit.h): while the
+ * document's gen is still `gen`, when `exact`, the bytes it was parsed
+ * from; while `canonical`, its exc-c14n with el as the apex, under
+ * deps[0..ndeps). */
 typedef struct dom_kept {
 	const dom_node *el; /* NULL: nothing kept */
 	size_t at, len;     /* the content: buf.data[at .. at + len) */
 	uint64_t gen;
 	lab_buf buf;
-	int canonical;      /* exc-c14n of the content with el as apex */
+	int exact;
+	int canonical;      /* cleared by any change inside el */
+	size_t ndeps;
+	dom_canon_dep deps[DOM_CANON_DEPS];
 } dom_kept;
 
 struct dom_doc {

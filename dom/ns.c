@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "dom/emit.h"
 #include "dom/internal.h"
 
 const dom_nsdecl *dom_ns_decls(const dom_node *el, size_t *count)
@@ -62,6 +63,7 @@ int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
 	if (iu == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	dom__touch(doc);
+	dom__emit_changed(doc, el, DOM__CHANGE_OWN);
 	for (i = 0; i < el->len; i++) {
 		if (e->nsdecls[i].prefix == ip) {
 			e->nsdecls[i].uri = iu;

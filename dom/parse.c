@@ -216,7 +216,7 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	dom_limits l = dom__limits(lim);
 	dom_node *parent = old->parent;
 	lab_buf open = LAB_BUF_INIT;
-	dom_canon canon = {NULL, 0, 0}, *ask = NULL;
+	dom_canon canon, *ask = NULL;
 	dom_nsdecl *rendered = NULL;
 	int alone, rc;
 
@@ -228,6 +228,7 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		rc = lab_fail(err, LAB_EUSAGE, "fragment is not in the buffer");
 		goto out;
 	}
+	memset(&canon, 0, sizeof canon);
 	alone = parent->first == old && old->next == NULL;
 	rc = check_into(parent, old, len, &l, err);
 	if (rc == LAB_OK)
@@ -258,8 +259,8 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	dom_node_free(old);
 	/* Kept only when the bytes are all of the parent's content. */
 	if (alone && parent->first != NULL)
-		dom__emit_keep(dom__doc(parent), parent, text, at, len,
-			       canon.ok);
+		dom__emit_keep(dom__doc(parent), parent, text, at, len, 1,
+			       ask);
 out:
 	dom__emit_wipe(text);
 	lab_buf_free(&open);
@@ -267,16 +268,8 @@ out:
 	return rc;
 }
 
-const char *dom_canonical_content(const dom_node *el, size_t *len)
+const char *dom_canonical_content(const dom_node *el, size_t *len,
+				  const dom_canon_dep **deps, size_t *ndeps)
 {
-	const dom_node *kept;
-	int canonical;
-	const char *bytes = dom__emit_bytes(dom__doc(el), &kept, len,
-					    &canonical);
-
-	if (bytes == NULL || kept != el || !canonical) {
-		*len = 0;
-		return NULL;
-	}
-	return bytes;
+	return dom__emit_canonical(dom__doc(el), el, len, deps, ndeps);
 }

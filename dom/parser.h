@@ -22,12 +22,17 @@
  * bytes instead of a walk over the nodes.  `rendered` are the bindings
  * the apex's own start tag renders (its visibly utilized prefixes bound
  * in scope; prefix NULL is the default namespace).  The parser sets `ok`,
- * and sets it to 0 whenever it is not sure.
+ * and sets it to 0 whenever it is not sure; and `deps`, what the answer
+ * took from the apex's context (dom.h's dom_canon_dep).  The insitu
+ * parser asks itself the same about each child of a document's root
+ * element, and keeps what it finds (dom/emit.h).
  */
 typedef struct dom_canon {
 	const dom_nsdecl *rendered;
 	size_t nrendered;
 	int ok;
+	size_t ndeps;
+	dom_canon_dep deps[DOM_CANON_DEPS];
 } dom_canon;
 
 /*

@@ -335,7 +335,7 @@ int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 	kept k;
 	int rc;
 
-	k.bytes = dom__emit_bytes(doc, &k.el, &k.len, NULL);
+	k.bytes = dom__emit_bytes(doc, &k.el, &k.len);
 	rc = n->type == DOM_DOCUMENT ? document(out, doc, &k)
 				     : subtree(out, n, &k);
 

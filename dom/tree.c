@@ -401,6 +401,7 @@ static void unlink_node(dom_node *n)
 
 	if (parent == NULL)
 		return;
+	dom__emit_changed(dom__doc(n), n, DOM__CHANGE_LEAVES);
 	if (parent->first == n) {
 		parent->first = n->next;
 		if (n->next != NULL)
@@ -455,6 +456,7 @@ int dom_insert_before(dom_node *parent, dom_node *child, dom_node *ref,
 		return LAB_OK;
 	unlink_node(child);
 	dom__touch(dom__doc(parent));
+	dom__emit_changed(dom__doc(parent), parent, DOM__CHANGE_CHILDREN);
 	if (ref == NULL) {
 		dom__link_last(parent, child);
 		return LAB_OK;

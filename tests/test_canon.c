@@ -1,17 +1,20 @@
 /*
- * test_canon.c - content that stands for itself in a digest: after
- * dom_replace_parsed, exclusive C14N of the parent takes the kept bytes
- * instead of walking the nodes when the parser proved them canonical
- * (dom_canonical_content; parser=insitu with emit=source).
+ * test_canon.c - content that stands for itself in a digest
+ * (dom_canonical_content; parser=insitu with emit other than tree):
+ * after dom_replace_parsed, exclusive C14N of the parent takes the kept
+ * bytes instead of walking the nodes when the parser proved them
+ * canonical; under emit=canonical, a document parsed whole keeps the
+ * canonical form of its Body's content (attributes put in order) too.
  *
  * Each case replaces a placeholder by a fragment, canonicalizes the
- * parent, and compares with the same parent in a document parsed whole
- * (no kept bytes, so a walk): the two must always agree.  Each case also
- * says whether the bytes are canonical, and the build must find exactly
- * that where it can answer: a "yes" too many is a digest over bytes that
- * are not the canonical form, a "no" too many an optimisation that
- * silently never runs.  Then the shortcut's limits: a PrefixList,
- * inclusive C14N, a left-out node inside, a change to the document.
+ * parent, and compares with the same parent in the document parsed
+ * whole, both as parsed and after a change inside that ends what it
+ * kept (so a walk): the three must always agree.  Each case also says
+ * whether the bytes are canonical, and the build must find exactly that
+ * where it can answer: a "yes" too many is a digest over bytes that are
+ * not the canonical form, a "no" too many an optimisation that silently
+ * never runs.  Then the shortcut's limits: a PrefixList, inclusive C14N,
+ * a left-out node inside, changes inside the content and around it.
  * Not tested here: the walk itself (test_c14n.c, against libxml2's
  * suite) and signatures over it (test_wss.c).
  */
@@ -33,6 +36,10 @@ static const char renders_default[] = "<Body xmlns=\"urn:d\"><x/></Body>";
 static const char *const hosts[] = {renders_prefixes, default_above,
 				    renders_default};
 
+/* canonical: 1 yes; ORDER once its attributes are put in order, which
+ * only a document parsed whole does (and only for a tag without
+ * declarations); 0 no. */
+enum { ORDER = 2 };
 typedef struct canon_case {
 	int host;
 	int canonical;
@@ -78,7 +85,14 @@ static const canon_case cases[] = {
 	{0, 0, "<a><?p d?></a>"},
 	{0, 0, "<a><![CDATA[x]]></a>"},
 	/* Order. */
-	{0, 0, "<a y=\"1\" x=\"2\"></a>"},
+	{0, ORDER, "<a y=\"1\" x=\"2\"></a>"},
+	{0, ORDER, "<a z=\"&amp;\" y=\"1\" x=\"&quot;\">t<b d=\"1\" c=\"2\">"
+		   "</b><b c=\"3\" d=\"4\"></b><b d=\"5\" c=\"6\"></b></a>"},
+	{0, ORDER, "<m:a xmlns:m=\"urn:m\"><m:b m:z=\"1\" w:y=\"2\" a=\"3\">"
+		   "</m:b></m:a>"},
+	{1, ORDER, "<a xmlns=\"urn:d\"><b y=\"1\" x=\"2\"></b></a>"},
+	{2, 0, "<a y=\"1\" x=\"2\"></a>"},
+	{0, 0, "<a y=\"1\" x=\"2\"><b></b ></a>"},
 	{0, 0, "<a xmlns:p=\"urn:p\" p:b=\"3\" z=\"1\"></a>"},
 	{0, 0, "<a b=\"1\" xmlns=\"urn:a\"></a>"},
 	{0, 0, "<m:a xmlns:n=\"urn:n\" xmlns:m=\"urn:m\" n:x=\"1\"></m:a>"},
@@ -132,6 +146,43 @@ static dom_doc *whole(const char *host, const char *frag)
 	return doc;
 }
 
+static dom_node *body_of(dom_doc *doc)
+{
+	return t_find(dom_doc_element(doc), "Body");
+}
+
+static const char *kept(dom_node *el, size_t *len)
+{
+	const dom_canon_dep *deps;
+	size_t ndeps;
+
+	return dom_canonical_content(el, len, &deps, &ndeps);
+}
+
+/* Ends what doc keeps for its Body with a change inside that leaves the
+ * tree as it was (a comment added and taken away): C14N then walks. */
+static void forget(dom_doc *doc)
+{
+	dom_node *body = body_of(doc), *c;
+	size_t len;
+	lab_err err;
+
+	if (CHECK_OK(dom_create_comment(doc, "c", 1, &c, &err), &err) &&
+	    CHECK_OK(dom_append(body, c, &err), &err))
+		dom_node_free(c);
+	CHECK(kept(body, &len) == NULL);
+}
+
+/* The host with frag written in, walked. */
+static dom_doc *walked(const char *host, const char *frag)
+{
+	dom_doc *doc = whole(host, frag);
+
+	if (doc != NULL)
+		forget(doc);
+	return doc;
+}
+
 /* C14N of the Body of both documents, under opts; exclude names an
  * element inside to leave out (NULL: none). */
 static void same_c14n(dom_doc *doc, dom_doc *ref, const wss_c14n_opts *opts,
@@ -139,8 +190,7 @@ static void same_c14n(dom_doc *doc, dom_doc *ref, const wss_c14n_opts *opts,
 {
 	lab_buf got = LAB_BUF_INIT, want = LAB_BUF_INIT;
 	wss_c14n_opts o = *opts, r = *opts;
-	dom_node *body = t_find(dom_doc_element(doc), "Body");
-	dom_node *rbody = t_find(dom_doc_element(ref), "Body");
+	dom_node *body = body_of(doc), *rbody = body_of(ref);
 	lab_err err;
 
 	if (exclude != NULL) {
@@ -154,10 +204,17 @@ static void same_c14n(dom_doc *doc, dom_doc *ref, const wss_c14n_opts *opts,
 	lab_buf_free(&want);
 }
 
-/* Whether this build can answer at all. */
+/* Whether this build can answer after dom_replace_parsed, and for a
+ * document parsed whole. */
 static int answers(void)
 {
-	return t_is_choice("parser", "insitu") && t_is_choice("emit", "source");
+	return t_is_choice("parser", "insitu") && !t_is_choice("emit", "tree");
+}
+
+static int answers_whole(void)
+{
+	return t_is_choice("parser", "insitu") &&
+	       t_is_choice("emit", "canonical");
 }
 
 static void cases_agree(void)
@@ -167,21 +224,27 @@ static void cases_agree(void)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const canon_case *k = &cases[i];
 		dom_doc *doc = replaced(hosts[k->host], k->frag);
-		dom_doc *ref = whole(hosts[k->host], k->frag);
+		dom_doc *all = whole(hosts[k->host], k->frag);
+		dom_doc *ref = walked(hosts[k->host], k->frag);
 		size_t len;
 		const char *bytes;
 
 		t_context("host %d, fragment %s", k->host, k->frag);
-		if (doc == NULL || ref == NULL)
+		if (doc == NULL || all == NULL || ref == NULL)
 			goto next;
-		bytes = dom_canonical_content(
-			t_find(dom_doc_element(doc), "Body"), &len);
-		CHECK_EQ_INT(bytes != NULL, answers() && k->canonical);
+		bytes = kept(body_of(doc), &len);
+		CHECK_EQ_INT(bytes != NULL, answers() && k->canonical == 1);
 		if (bytes != NULL)
 			CHECK_EQ_MEM(bytes, len, k->frag, strlen(k->frag));
+		/* Parsed whole, only a Body inside the root element. */
+		CHECK_EQ_INT(kept(body_of(all), &len) != NULL,
+			     answers_whole() && k->canonical != 0 &&
+				     k->host != 2);
 		same_c14n(doc, ref, &exc, NULL);
+		same_c14n(all, ref, &exc, NULL);
 next:
 		dom_doc_free(doc);
+		dom_doc_free(all);
 		dom_doc_free(ref);
 	}
 }
@@ -200,61 +263,164 @@ static void shortcut_limits(void)
 	const wss_c14n_opts with_list = {1, 0, listed, 2, NULL};
 	const wss_c14n_opts inclusive = {0, 0, NULL, 0, NULL};
 	const wss_c14n_opts comments = {1, 1, NULL, 0, NULL};
-	dom_doc *doc = replaced(hosts[0], frag), *ref = whole(hosts[0], frag);
-	size_t len;
+	dom_doc *docs[2] = {replaced(hosts[0], frag), whole(hosts[0], frag)};
+	dom_doc *ref = walked(hosts[0], frag);
+	size_t len, i;
 
-	if (doc == NULL || ref == NULL)
-		goto out;
-	CHECK_EQ_INT(dom_canonical_content(t_find(dom_doc_element(doc),
-						  "Body"), &len) != NULL,
-		     answers());
-	same_c14n(doc, ref, &with_list, NULL);
-	same_c14n(doc, ref, &inclusive, NULL);
-	same_c14n(doc, ref, &comments, NULL);
-	same_c14n(doc, ref, &exc, "c");
-	same_c14n(doc, ref, &exc, NULL);
-out:
-	dom_doc_free(doc);
+	for (i = 0; i < 2; i++) {
+		t_context("%s", i ? "parsed whole" : "replaced");
+		if (docs[i] == NULL || ref == NULL)
+			continue;
+		CHECK_EQ_INT(kept(body_of(docs[i]), &len) != NULL,
+			     i ? answers_whole() : answers());
+		same_c14n(docs[i], ref, &with_list, NULL);
+		same_c14n(docs[i], ref, &inclusive, NULL);
+		same_c14n(docs[i], ref, &comments, NULL);
+		same_c14n(docs[i], ref, &exc, "c");
+		same_c14n(docs[i], ref, &exc, NULL);
+	}
+	dom_doc_free(docs[0]);
+	dom_doc_free(docs[1]);
 	dom_doc_free(ref);
 }
 
-/* Any change to the document ends the bytes' standing, here one inside
- * the content and one outside it. */
+/* A change inside the content ends the bytes' standing, whatever it is;
+ * here an attribute, a declaration, a node added, a node taken away. */
 static void change_ends_it(void)
 {
-	static const char frag[] = "<a xmlns=\"urn:a\"><b></b></a>";
+	static const char frag[] = "<a xmlns=\"urn:a\"><b></b><c></c></a>";
+	int kind, whole_doc;
+
+	for (whole_doc = 0; whole_doc < 2; whole_doc++)
+		for (kind = 0; kind < 4; kind++) {
+			dom_doc *doc = whole_doc ? whole(hosts[0], frag)
+						 : replaced(hosts[0], frag);
+			dom_doc *ref = whole(hosts[0], frag);
+			dom_doc *both[2] = {doc, ref};
+			size_t len, i;
+			lab_err err;
+
+			t_context("%s, change %d",
+				  whole_doc ? "parsed whole" : "replaced", kind);
+			if (doc == NULL || ref == NULL)
+				goto next;
+			for (i = 0; i < 2; i++) {
+				dom_node *b = t_find(body_of(both[i]), "b");
+				dom_node *t;
+
+				if (kind == 0)
+					CHECK_OK(dom_attr_set(b, NULL, "n", "v",
+							      1, &err), &err);
+				else if (kind == 1)
+					CHECK_OK(dom_ns_declare(b, "z", "urn:z",
+								&err), &err);
+				else if (kind == 2 &&
+					 CHECK_OK(dom_create_text(both[i], "t",
+								  1, &t, &err),
+						  &err))
+					CHECK_OK(dom_append(b, t, &err), &err);
+				else if (kind == 3)
+					dom_node_free(t_find(body_of(both[i]),
+							     "c"));
+			}
+			CHECK(kept(body_of(doc), &len) == NULL);
+			forget(ref);
+			same_c14n(doc, ref, &exc, NULL);
+next:
+			dom_doc_free(doc);
+			dom_doc_free(ref);
+		}
+}
+
+/*
+ * Around the content, a change keeps the bytes, and the digest checks
+ * the bindings they assume at the apex.  The content declares m as the
+ * apex does not render it; once the Body has an attribute in m, the apex
+ * renders m and the declaration inside goes: the bytes no longer hold,
+ * and the output must be the walk's, which differs from them.  An
+ * attribute elsewhere, or the default namespace declared on the Body
+ * (which it does not render), changes nothing the bytes assume.
+ */
+static void apex_context(void)
+{
+	static const char text[] =
+		"<e:Env xmlns:e=\"urn:e\" xmlns:m=\"urn:m\"><e:Body>"
+		"<m:a xmlns:m=\"urn:m\">t</m:a></e:Body></e:Env>";
+	static const char inside[] = "<m:a xmlns:m=\"urn:m\">t</m:a>";
 	int kind;
 
-	for (kind = 0; kind < 2; kind++) {
-		dom_doc *doc = replaced(hosts[0], frag);
-		dom_doc *ref = whole(hosts[0], frag);
-		dom_node *body;
-		size_t len;
+	for (kind = 0; kind < 4; kind++) {
+		dom_doc *doc = T_PARSE(text), *ref = T_PARSE(text);
+		dom_doc *both[2] = {doc, ref};
+		lab_buf out = LAB_BUF_INIT;
+		size_t len, i;
 		lab_err err;
 
 		t_context("change %d", kind);
 		if (doc == NULL || ref == NULL)
 			goto next;
-		body = t_find(dom_doc_element(doc), "Body");
-		CHECK_OK(dom_attr_set(kind ? dom_doc_element(doc)
-					   : t_find(body, "b"),
-				      NULL, "n", "v", 1, &err),
-			 &err);
-		CHECK_OK(dom_attr_set(kind ? dom_doc_element(ref)
-					   : t_find(dom_doc_element(ref), "b"),
-				      NULL, "n", "v", 1, &err),
-			 &err);
-		CHECK(dom_canonical_content(body, &len) == NULL);
+		for (i = 0; i < 2; i++) {
+			dom_node *root = dom_doc_element(both[i]);
+
+			if (kind == 0)
+				CHECK_OK(dom_attr_set(root, NULL, "n", "v", 1,
+						      &err), &err);
+			else if (kind == 1)
+				CHECK_OK(dom_ns_declare(body_of(both[i]), NULL,
+							"urn:d", &err), &err);
+			else if (kind == 2)
+				CHECK_OK(dom_attr_set(body_of(both[i]), "urn:m",
+						      "m:k", "1", 1, &err),
+					 &err);
+			else
+				CHECK_OK(dom_ns_declare(root, "m", "urn:x",
+							&err), &err);
+		}
+		CHECK_EQ_INT(kept(body_of(doc), &len) != NULL, answers_whole());
+		forget(ref);
 		same_c14n(doc, ref, &exc, NULL);
+		/* The walk drops the declaration once the apex renders m. */
+		if (kind == 2 &&
+		    CHECK_OK(wss_c14n_buf(body_of(ref), &exc, &out, &err), &err))
+			CHECK(strstr(out.data, inside) == NULL);
+		lab_buf_free(&out);
 next:
 		dom_doc_free(doc);
 		dom_doc_free(ref);
 	}
 }
 
+/* The Body taken out of the tree and put back: its bytes go with the
+ * move (its context may be another), and the output is the walk's. */
+static void move_ends_it(void)
+{
+	static const char text[] =
+		"<e:Env xmlns:e=\"urn:e\"><e:Body><a y=\"1\" x=\"2\"></a>"
+		"</e:Body></e:Env>";
+	dom_doc *doc = T_PARSE(text), *ref = T_PARSE(text);
+	dom_node *body;
+	lab_err err;
+	size_t len;
+
+	if (doc == NULL || ref == NULL)
+		goto out;
+	body = body_of(doc);
+	CHECK_EQ_INT(kept(body, &len) != NULL, answers_whole());
+	dom_remove(body);
+	CHECK(kept(body, &len) == NULL);
+	CHECK_OK(dom_append(dom_doc_element(doc), body, &err), &err);
+	forget(ref);
+	same_c14n(doc, ref, &exc, NULL);
+out:
+	dom_doc_free(doc);
+	dom_doc_free(ref);
+}
+
 const t_case tests_canon[] = {
 	{"canon/cases_agree", cases_agree},
 	{"canon/shortcut_limits", shortcut_limits},
 	{"canon/change_ends_it", change_ends_it},
+	{"canon/apex_context", apex_context},
+	{"canon/move_ends_it", move_ends_it},
 	{NULL, NULL},
 };

@@ -712,30 +712,58 @@ static int leaf(c14n *c, const dom_node *n, dom_type type)
 }
 
 /*
- * The bytes top's content was parsed from, when they are its exclusive
- * canonical form (dom_canonical_content: the parser proved it, and
- * nothing has changed since): they stand for the walk below top, whose
- * own tags are made as always.  Whether that holds depends on what top
- * renders, so only where top is the apex of exclusive C14N without
- * PrefixList, and no node inside is left out.  NULL: walk.
+ * The bytes that are top's content in exclusive canonical form, as the
+ * document keeps them (dom_canonical_content: the parser proved it, and
+ * nothing inside top has changed since): they stand for the walk below
+ * top, whose own tags are made as always.  Whether that holds depends on
+ * what top renders, so only where top is the apex of exclusive C14N
+ * without PrefixList and no node inside is left out; and, checked by
+ * holds() once top's start tag is written, where the bindings the bytes
+ * assume are the apex's.  NULL: walk.
  */
-static const char *as_parsed(const c14n *c, const dom_node *top, size_t *len)
+static const char *as_parsed(const c14n *c, const dom_node *top, size_t *len,
+			     const dom_canon_dep **deps, size_t *ndeps)
 {
 	const dom_node *x;
 
+	*ndeps = 0;
 	if (!c->o->exclusive || c->nlisted > 0)
 		return NULL;
 	for (x = c->o->exclude; x != NULL; x = dom_parent(x))
 		if (x == top)
 			return NULL;
-	return dom_canonical_content(top, len);
+	return dom_canonical_content(top, len, deps, ndeps);
+}
+
+/* lookup()'s answer is the binding `want` (NULL: none). */
+static int same_binding(const char *have, const char *want)
+{
+	if (have[0] == '\0')
+		return want == NULL;
+	return want != NULL && (have == want || strcmp(have, want) == 0);
+}
+
+/* Whether, with the apex's start tag written, each binding the kept
+ * bytes assume is the one in scope and the one rendered. */
+static int holds(const c14n *c, const dom_canon_dep *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!same_binding(lookup(&c->scope, d[i].prefix),
+				  d[i].in_scope) ||
+		    !same_binding(lookup(&c->rendered, d[i].prefix),
+				  d[i].rendered))
+			return 0;
+	return 1;
 }
 
 static void subtree(c14n *c, const dom_node *top)
 {
 	const dom_node *n = top;
-	size_t kept_len;
-	const char *kept = as_parsed(c, top, &kept_len);
+	const dom_canon_dep *deps;
+	size_t kept_len, ndeps;
+	const char *kept = as_parsed(c, top, &kept_len, &deps, &ndeps);
 
 	while (c->rc == LAB_OK) {
 		const dom_node *next = NULL;
@@ -745,7 +773,8 @@ static void subtree(c14n *c, const dom_node *top)
 
 			if (type == DOM_ELEMENT) {
 				start_element(c, n, n == top);
-				if (n == top && kept != NULL)
+				if (n == top && kept != NULL &&
+				    holds(c, deps, ndeps))
 					put(c, kept, kept_len);
 				else
 					next = dom_first_child(n);

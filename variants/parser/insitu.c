@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/emit.h"
 #include "dom/insitu_parse.h"
 #include "dom/parser.h"
 
@@ -481,6 +482,127 @@ static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 	return LAB_OK;
 }
 
+/* ---- the canonical form of a child of the root element ---- */
+
+/* Room for the canonical form, taken at its first byte: it is the
+ * content's bytes rearranged, so the rest of the input is room enough. */
+static int own_room(parser *ps)
+{
+	lab_buf *b = &ps->own_out;
+
+	return b->cap != 0 ||
+	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from) == LAB_OK;
+}
+
+/* Adds the input's bytes [from, to) (offsets into the text). */
+static void own_put(parser *ps, size_t from, size_t to)
+{
+	lab_buf *b = &ps->own_out;
+
+	b->len = (size_t)(lab_copy(b->data + b->len, ps->in.orig + from,
+				   to - from) -
+			  b->data);
+}
+
+/* What the apex renders for prefix (dom/parse.c's rendered_by): its
+ * binding in scope, unless it is xml or bound to nothing.  0: no room. */
+static int own_renders(parser *ps, const char *prefix)
+{
+	dom_canon *q = &ps->own;
+	const char *uri;
+	size_t i;
+
+	if (prefix != NULL && prefix == ps->doc->xml_prefix)
+		return 1;
+	for (i = 0; i < q->nrendered; i++)
+		if (ps->own_rendered[i].prefix == prefix)
+			return 1;
+	uri = dom__insitu_lookup(ps, prefix);
+	if (uri == NULL || uri[0] == '\0')
+		return 1;
+	if (q->nrendered == CANON_APEX)
+		return 0;
+	ps->own_rendered[q->nrendered].prefix = prefix;
+	ps->own_rendered[q->nrendered].uri = uri;
+	q->nrendered++;
+	return 1;
+}
+
+/* A child of the root element starts, its start tag (name, n attributes)
+ * read up to p: the question about its content, with it as the apex. */
+static void own_start(parser *ps, const dom_name *name, size_t n, int empty,
+		      const char *p)
+{
+	dom_canon *q = &ps->own;
+	size_t i;
+
+	ps->canon = 0;
+	ps->ask = NULL;
+	q->nrendered = 0;
+	q->ndeps = 0;
+	q->ok = 0;
+	if (empty || !own_renders(ps, name->prefix))
+		return;
+	for (i = 0; i < n; i++)
+		if (!ps->attrs[i].decl && ps->attrs[i].prefix != NULL &&
+		    !own_renders(ps, ps->attrs[i].prefix))
+			return;
+	q->rendered = ps->own_rendered;
+	/* The memo's answers took the last apex's bindings. */
+	memset(ps->canon_seen, 0, sizeof ps->canon_seen);
+	ps->canon_lost = 0;
+	ps->canon_binds = ps->nbinds;
+	ps->own_from = ps->own_copied = (size_t)(p - ps->in.text);
+	ps->own_out.len = 0;
+	ps->ask = q;
+	ps->canon = 1;
+}
+
+/*
+ * The start tag just read, at depth 2 or deeper, is canonical once its n
+ * attributes are in ps->canon_perm's order: the input up to its name,
+ * then its attributes (each one space, name, '=', quoted value) in that
+ * order.  0: no memory, which only ends the question.
+ */
+static int own_reorder(parser *ps, const char *name_end, size_t n)
+{
+	const char *text = ps->in.text;
+	size_t i;
+
+	if (!own_room(ps))
+		return 0;
+	own_put(ps, ps->own_copied, (size_t)(name_end - text));
+	for (i = 0; i < n; i++) {
+		size_t k = ps->canon_perm[i];
+		const char *from = k == 0 ? name_end : ps->attrs[k - 1].end;
+
+		own_put(ps, (size_t)(from - text),
+			(size_t)(ps->attrs[k].end - text));
+	}
+	ps->own_copied = (size_t)(ps->attrs[n - 1].end - text);
+	return 1;
+}
+
+/* The child of the root element whose end tag starts at lt ("</") ends:
+ * its content's canonical form, if it still is one, is kept when it is
+ * larger than any kept before (the Body, not the Header). */
+static void own_end(parser *ps, const char *lt)
+{
+	dom_canon *q = &ps->own;
+	size_t to = (size_t)(lt - ps->in.text);
+
+	ps->ask = NULL;
+	q->ok = ps->canon && !ps->canon_lost && to > ps->own_from &&
+		to - ps->own_from > dom__emit_canonical_len(ps->doc) &&
+		own_room(ps);
+	ps->canon = 0;
+	if (q->ok) {
+		own_put(ps, ps->own_copied, to);
+		dom__emit_keep(ps->doc, ps->stack[ps->depth].node,
+			       &ps->own_out, 0, ps->own_out.len, 0, q);
+	}
+}
+
 /* At the name after '<'. */
 static int start_tag(parser *ps, char **pp)
 {
@@ -632,8 +754,17 @@ static int start_tag(parser *ps, char **pp)
 	if (wrapper) {
 		ps->canon = canon;
 		ps->canon_binds = ps->nbinds;
+	} else if (ps->whole && ps->depth == 1) {
+		own_start(ps, name, n, empty, p);
 	} else if (ps->canon) {
-		ps->canon = dom__insitu_canon_tag(ps, name, n, nbind);
+		int answer = dom__insitu_canon_tag(ps, name, n, nbind);
+
+		/* Only the parser's own question has somewhere to write the
+		 * attributes in order. */
+		if (answer == 2)
+			answer = ps->ask == &ps->own &&
+				 own_reorder(ps, name_end, n);
+		ps->canon = answer != 0;
 	}
 	rc = build(ps, name, n, ndecls, nattrs, empty, qname,
 		   (size_t)(name_end - qname));
@@ -659,6 +790,8 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
+			if (ps->depth == 2 && ps->ask == &ps->own)
+				own_end(ps, name - 2);
 			unbind(ps, f->nbind);
 			ps->depth--;
 			*pp = p + f->qlen + 1;
@@ -689,6 +822,8 @@ static int end_tag(parser *ps, char **pp)
 						f->qname);
 	/* Only white space before '>' takes this path: not exc-c14n's. */
 	ps->canon = 0;
+	if (ps->depth == 2 && ps->ask == &ps->own)
+		own_end(ps, name - 2);
 	unbind(ps, f->nbind);
 	ps->depth--;
 	*pp = p + 1;
@@ -807,11 +942,15 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	ps.ask = canon;
 	ps.canon = canon != NULL && parent->type == DOM_ELEMENT &&
 		   !ps.in.transcoded;
+	/* A document's own question, where the emit axis wants it. */
+	ps.whole = canon == NULL && parent->type == DOM_DOCUMENT &&
+		   dom__emit_whole && !ps.in.transcoded;
 	rc = document(&ps);
 	if (canon != NULL)
-		canon->ok = rc == LAB_OK && ps.canon;
+		canon->ok = rc == LAB_OK && ps.canon && !ps.canon_lost;
 out:
 	dom__insitu_input_done(&ps.in);
+	lab_buf_free(&ps.own_out);
 	dom_free(ps.stack);
 	dom_free(ps.binds);
 	dom_free(ps.attrs);
