@@ -97,8 +97,14 @@ void dom__emit_changed(dom_doc *doc, const dom_node *n, int what)
 		inside = n != k->el && within(n, k->el);
 	else /* the content loses n, or el leaves with n */
 		inside = within(n->parent, k->el) || within(k->el, n);
-	if (inside)
+	/* Then the bytes stand for nothing: not for a digest, and not for
+	 * the serializer, whose count the change moves too.  Let go now:
+	 * a send frees the Body's content before the largest buffers come. */
+	if (inside) {
+		let_go(k);
+		k->el = NULL;
 		k->canonical = 0;
+	}
 }
 
 const char *dom__emit_bytes(const dom_doc *doc, const dom_node **el,

@@ -88,6 +88,8 @@ static const canon_case cases[] = {
 	{0, ORDER, "<a y=\"1\" x=\"2\"></a>"},
 	{0, ORDER, "<a z=\"&amp;\" y=\"1\" x=\"&quot;\">t<b d=\"1\" c=\"2\">"
 		   "</b><b c=\"3\" d=\"4\"></b><b d=\"5\" c=\"6\"></b></a>"},
+	{0, ORDER, "<a><b d=\"1\" c=\"2\"></b><e z=\"1\" y=\"2\" x=\"3\"></e>"
+		   "<b d=\"3\" c=\"4\"></b><e y=\"4\" x=\"5\" z=\"6\"></e></a>"},
 	{0, ORDER, "<m:a xmlns:m=\"urn:m\"><m:b m:z=\"1\" w:y=\"2\" a=\"3\">"
 		   "</m:b></m:a>"},
 	{1, ORDER, "<a xmlns=\"urn:d\"><b y=\"1\" x=\"2\"></b></a>"},

@@ -5,7 +5,8 @@
  * dom_replace_parsed.  Exclusive C14N of that Body -- which takes the
  * kept bytes whenever the parser found them canonical -- must equal the
  * C14N of the Body of the host parsed whole with the fragment written in,
- * which walks the nodes.
+ * once as parsed (under emit=canonical the parser's own canonical form)
+ * and once after a change inside that ends what it kept (a walk).
  * Not for: C14N's own correctness (c14n.c) or signatures (receive.c).
  */
 #include <stdint.h>
@@ -38,9 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const wss_c14n_opts exc = {1, 0, NULL, 0, NULL};
 	lab_buf text = LAB_BUF_INIT, got = LAB_BUF_INIT, want = LAB_BUF_INIT;
-	dom_doc *doc = NULL, *ref = NULL;
+	lab_buf all = LAB_BUF_INIT;
+	dom_doc *doc = NULL, *ref = NULL, *whole = NULL;
 	const char *const *h;
-	dom_node *x = NULL;
+	dom_node *x = NULL, *c;
 	lab_err err;
 
 	if (size < 1)
@@ -58,6 +60,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* What does not parse both ways is not this target's question. */
 	if (dom_parse(text.data, text.len, NULL, &ref, &err) != LAB_OK)
 		goto out;
+	if (dom_parse(text.data, text.len, NULL, &whole, &err) != LAB_OK)
+		abort();
+	/* A comment in and out of ref's Body: what ref kept goes. */
+	if (dom_create_comment(ref, "c", 1, &c, &err) != LAB_OK ||
+	    dom_append(body(ref), c, &err) != LAB_OK)
+		abort();
+	dom_node_free(c);
 	text.len = 0;
 	if (lab_buf_put(&text, (const char *)data + 1, size - 1) != LAB_OK)
 		abort();
@@ -65,15 +74,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (dom_replace_parsed(x, &text, 0, size - 1, NULL, &err) != LAB_OK)
 		goto out;
 	if (wss_c14n_buf(body(doc), &exc, &got, &err) != LAB_OK ||
-	    wss_c14n_buf(body(ref), &exc, &want, &err) != LAB_OK)
+	    wss_c14n_buf(body(ref), &exc, &want, &err) != LAB_OK ||
+	    wss_c14n_buf(body(whole), &exc, &all, &err) != LAB_OK)
 		abort();
-	if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0)
+	if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0 ||
+	    all.len != want.len || memcmp(all.data, want.data, all.len) != 0)
 		abort();
 out:
 	lab_buf_free(&text);
 	lab_buf_free(&got);
 	lab_buf_free(&want);
+	lab_buf_free(&all);
 	dom_doc_free(doc);
 	dom_doc_free(ref);
+	dom_doc_free(whole);
 	return 0;
 }

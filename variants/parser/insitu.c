@@ -495,7 +495,9 @@ static int own_room(parser *ps)
 }
 
 /* Adds the input's bytes [from, to) (offsets into the text). */
-static void own_put(parser *ps, size_t from, size_t to)
+static inline __attribute__((always_inline)) void own_put(parser *ps,
+							  size_t from,
+							  size_t to)
 {
 	lab_buf *b = &ps->own_out;
 
@@ -566,20 +568,19 @@ static void own_start(parser *ps, const dom_name *name, size_t n, int empty,
  */
 static int own_reorder(parser *ps, const char *name_end, size_t n)
 {
-	const char *text = ps->in.text;
+	const char *in = ps->in.text;
 	size_t i;
 
 	if (!own_room(ps))
 		return 0;
-	own_put(ps, ps->own_copied, (size_t)(name_end - text));
+	own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
 		size_t k = ps->canon_perm[i];
 		const char *from = k == 0 ? name_end : ps->attrs[k - 1].end;
 
-		own_put(ps, (size_t)(from - text),
-			(size_t)(ps->attrs[k].end - text));
+		own_put(ps, (size_t)(from - in), (size_t)(ps->attrs[k].end - in));
 	}
-	ps->own_copied = (size_t)(ps->attrs[n - 1].end - text);
+	ps->own_copied = (size_t)(ps->attrs[n - 1].end - in);
 	return 1;
 }
 
