@@ -61,8 +61,7 @@ void dom__emit_keep(dom_doc *doc, const dom_node *el, lab_buf *text,
 	k->len = len;
 	k->gen = doc->gen;
 	k->exact = exact;
-	k->canonical = canon != NULL && canon->ok &&
-		       canon->ndeps <= DOM_CANON_DEPS;
+	k->canonical = canon != NULL && canon->ok;
 	k->ndeps = 0;
 	if (k->canonical) {
 		k->ndeps = canon->ndeps;
