@@ -170,15 +170,16 @@ typedef struct dom_canon_dep {
 /*
  * The Exclusive XML Canonicalization (without PrefixList, with or
  * without comments: it holds none) of el's content with el as the apex,
- * when the document keeps it (parser=insitu with emit=source): the bytes
- * dom_replace_parsed parsed into el, or, for a child of the root element
- * of a parsed document, its source with each start tag's attributes in
- * canonical order; the parser proved them canonical, and nothing inside
- * el has changed since.  *deps (*ndeps of them) is what they assume of
- * el's context: they stand for the content only where each holds, which
- * the caller checks (wss/c14n.c, against the bindings it has in scope and
- * rendered at the apex).  Else NULL.  A digest of el's subtree can then
- * take them instead of walking the nodes.
+ * when the document keeps it (parser=insitu, emit other than tree): the
+ * bytes dom_replace_parsed parsed into el, or under emit=canonical, for
+ * a child of the root element of a parsed document, its source with each
+ * start tag's attributes in canonical order; the parser proved them
+ * canonical, and nothing inside el has changed since.  *deps (*ndeps of
+ * them) is what they assume of el's context: they stand for the content
+ * only where each holds, which the caller checks (wss/c14n.c, against
+ * the bindings it has in scope and rendered at the apex).  Else NULL.  A
+ * digest of el's subtree can then take them instead of walking the
+ * nodes.
  */
 const char *dom_canonical_content(const dom_node *el, size_t *len,
 				  const dom_canon_dep **deps, size_t *ndeps);

@@ -23,9 +23,9 @@
  * the apex's own start tag renders (its visibly utilized prefixes bound
  * in scope; prefix NULL is the default namespace).  The parser sets `ok`,
  * and sets it to 0 whenever it is not sure; and `deps`, what the answer
- * took from the apex's context (dom.h's dom_canon_dep).  The insitu
- * parser asks itself the same about each child of a document's root
- * element, and keeps what it finds (dom/emit.h).
+ * took from the apex's context (dom.h's dom_canon_dep).  Under
+ * emit=canonical the insitu parser asks itself the same about each child
+ * of a document's root element, and keeps what it finds (dom/emit.h).
  */
 typedef struct dom_canon {
 	const dom_nsdecl *rendered;
