@@ -113,26 +113,6 @@ static const canon_case cases[] = {
 
 static const wss_c14n_opts exc = {1, 0, NULL, 0, NULL};
 
-/* The host with its placeholder replaced by frag through the buffer
- * dom_replace_parsed takes. */
-static dom_doc *replaced(const char *host, const char *frag)
-{
-	dom_doc *doc = T_PARSE(host);
-	lab_buf text = LAB_BUF_INIT;
-	lab_err err;
-
-	if (doc == NULL)
-		return NULL;
-	CHECK_OK(lab_buf_puts(&text, frag), NULL);
-	if (!CHECK_OK(dom_replace_parsed(t_find(dom_doc_element(doc), "x"),
-					 &text, 0, strlen(frag), NULL, &err),
-		      &err)) {
-		dom_doc_free(doc);
-		return NULL;
-	}
-	return doc;
-}
-
 /* The host with frag written in place of the placeholder. */
 static dom_doc *whole(const char *host, const char *frag)
 {
@@ -225,7 +205,7 @@ static void cases_agree(void)
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const canon_case *k = &cases[i];
-		dom_doc *doc = replaced(hosts[k->host], k->frag);
+		dom_doc *doc = t_replaced(hosts[k->host], k->frag);
 		dom_doc *all = whole(hosts[k->host], k->frag);
 		dom_doc *ref = walked(hosts[k->host], k->frag);
 		size_t len;
@@ -265,7 +245,7 @@ static void shortcut_limits(void)
 	const wss_c14n_opts with_list = {1, 0, listed, 2, NULL};
 	const wss_c14n_opts inclusive = {0, 0, NULL, 0, NULL};
 	const wss_c14n_opts comments = {1, 1, NULL, 0, NULL};
-	dom_doc *docs[2] = {replaced(hosts[0], frag), whole(hosts[0], frag)};
+	dom_doc *docs[2] = {t_replaced(hosts[0], frag), whole(hosts[0], frag)};
 	dom_doc *ref = walked(hosts[0], frag);
 	size_t len, i;
 
@@ -296,7 +276,7 @@ static void change_ends_it(void)
 	for (whole_doc = 0; whole_doc < 2; whole_doc++)
 		for (kind = 0; kind < 4; kind++) {
 			dom_doc *doc = whole_doc ? whole(hosts[0], frag)
-						 : replaced(hosts[0], frag);
+						 : t_replaced(hosts[0], frag);
 			dom_doc *ref = whole(hosts[0], frag);
 			dom_doc *both[2] = {doc, ref};
 			size_t len, i;

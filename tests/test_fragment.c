@@ -317,21 +317,6 @@ static void host_with(lab_buf *b, const char *content)
 		 NULL);
 }
 
-static dom_doc *replaced(const char *frag)
-{
-	dom_doc *doc = T_PARSE(host);
-	lab_buf text = LAB_BUF_INIT;
-	lab_err err;
-
-	if (doc == NULL)
-		return NULL;
-	CHECK_OK(lab_buf_puts(&text, frag), NULL);
-	CHECK_OK(dom_replace_parsed(t_find(dom_doc_element(doc), "x"), &text,
-				    0, strlen(frag), NULL, &err),
-		 &err);
-	return doc;
-}
-
 /*
  * What the serializer writes for replaced content: under emit=source the
  * bytes as they were (entities, quotes, spacing and all) while nothing
@@ -348,7 +333,7 @@ static void replaced_source(void)
 	int source = !t_is_choice("emit", "tree");
 	lab_buf want = LAB_BUF_INIT, got = LAB_BUF_INIT;
 	dom_node *p, *y;
-	dom_doc *doc = replaced(frag), *again = NULL;
+	dom_doc *doc = t_replaced(host, frag), *again = NULL;
 	lab_err err;
 
 	if (doc == NULL)
@@ -402,7 +387,7 @@ static void replaced_changes(void)
 	int kind;
 
 	for (kind = 0; kind < 5; kind++) {
-		dom_doc *doc = replaced(frag);
+		dom_doc *doc = t_replaced(host, frag);
 		lab_buf got = LAB_BUF_INIT, want = LAB_BUF_INIT;
 		dom_node *y, *z, *e = NULL;
 		lab_err err;

@@ -227,3 +227,21 @@ void t_escape_docs(const size_t *longer, size_t nlonger,
 			lab_buf_free(&in);
 		}
 }
+
+dom_doc *t_replaced(const char *host, const char *frag)
+{
+	dom_doc *doc = T_PARSE(host);
+	lab_buf text = LAB_BUF_INIT;
+	lab_err err;
+
+	if (doc == NULL)
+		return NULL;
+	CHECK_OK(lab_buf_puts(&text, frag), NULL);
+	if (!CHECK_OK(dom_replace_parsed(t_find(dom_doc_element(doc), "x"),
+					 &text, 0, strlen(frag), NULL, &err),
+		      &err)) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return doc;
+}

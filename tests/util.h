@@ -55,6 +55,13 @@ int t_gen_at(const char *file, int line, const lab_gen_opts *o,
 /* The first element at or under top, in document order, named local. */
 dom_node *t_find(dom_node *top, const char *local);
 
+/*
+ * host parsed, then its element named x replaced by frag through the
+ * buffer dom_replace_parsed takes (decryption's path); on failure records
+ * it and returns NULL.
+ */
+dom_doc *t_replaced(const char *host, const char *frag);
+
 /* How many children n has. */
 size_t t_nchildren(const dom_node *n);
 
