@@ -55,10 +55,13 @@ static int same_uri(const char *a, const char *b)
 	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
-/* Notes that the answer takes prefix's bindings at the apex: the one in
- * scope there (binds[0..canon_binds), which hold the apex's own) and the
- * one the apex renders.  The caller checks them again (dom_canon_dep). */
-static void depend(parser *ps, const char *prefix)
+/*
+ * The binding the apex renders for prefix (NULL: none), noting that the
+ * answer takes it and prefix's binding in scope at the apex
+ * (binds[0..canon_binds), which hold the apex's own).  The caller checks
+ * both again (dom_canon_dep).
+ */
+static const char *depend(parser *ps, const char *prefix)
 {
 	dom_canon *q = ps->ask;
 	const char *in_scope = NULL, *rendered = NULL;
@@ -66,25 +69,26 @@ static void depend(parser *ps, const char *prefix)
 
 	for (i = 0; i < q->ndeps; i++)
 		if (q->deps[i].prefix == prefix)
-			return;
+			return q->deps[i].rendered;
+	for (i = 0; i < q->nrendered; i++)
+		if (q->rendered[i].prefix == prefix) {
+			rendered = bound(q->rendered[i].uri);
+			break;
+		}
 	if (q->ndeps == DOM_CANON_DEPS) {
 		ps->canon_lost = 1;
-		return;
+		return rendered;
 	}
 	for (i = ps->canon_binds; i-- > 0;)
 		if (ps->binds[i].prefix == prefix) {
 			in_scope = bound(ps->binds[i].uri);
 			break;
 		}
-	for (i = 0; i < q->nrendered; i++)
-		if (q->rendered[i].prefix == prefix) {
-			rendered = bound(q->rendered[i].uri);
-			break;
-		}
 	q->deps[q->ndeps].prefix = prefix;
 	q->deps[q->ndeps].in_scope = in_scope;
 	q->deps[q->ndeps].rendered = rendered;
 	q->ndeps++;
+	return rendered;
 }
 
 /*
@@ -95,17 +99,12 @@ static void depend(parser *ps, const char *prefix)
  */
 static const char *above(parser *ps, const char *prefix, size_t nbind)
 {
-	const dom_canon *q = ps->ask;
 	size_t i;
 
 	for (i = nbind; i-- > ps->canon_binds;)
 		if (ps->binds[i].prefix == prefix)
 			return bound(ps->binds[i].uri);
-	depend(ps, prefix);
-	for (i = 0; i < q->nrendered; i++)
-		if (q->rendered[i].prefix == prefix)
-			return bound(q->rendered[i].uri);
-	return NULL;
+	return depend(ps, prefix);
 }
 
 /* Whether exc-c14n renders a declaration of prefix, bound to ns in
