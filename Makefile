@@ -71,9 +71,6 @@ $(foreach i,$(AXIS_NUMS),$(if $(filter $(word $(i),$(CHOICES)),$(choices_$(word 
   $(error $(word $(i),$(AXES))=$(word $(i),$(CHOICES)) is not one of: $(choices_$(word $(i),$(AXES))))))
 
 # ---- flags ---------------------------------------------------------------------
-# shared/ (conformance vectors, the xmlsec1 reference scripts) sits beside
-# the checkout, on developers' machines and in CI alike.
-SHARED ?= ../shared
 CC ?= cc
 CXX ?= c++
 SUFFIX :=
@@ -155,8 +152,9 @@ XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
 REF_OBJ := $(call obj,harness/ref.c harness/cases_ref.c harness/cmd_ref.c)
 $(REF_OBJ): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(XMLSEC_CFLAGS)
 
-# The tests read the shared conformance vectors by absolute path.
-$(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_SHARED_DIR='"$(abspath $(SHARED))"'
+# The tests read the conformance vectors (tests/vectors/) by absolute path,
+# so test-dom runs from any directory.
+$(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_VECTORS_DIR='"$(abspath tests/vectors)"'
 
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
 
@@ -181,10 +179,10 @@ test:
 	@sh tests/total.sh $(BUILD_DIR)/test-results.txt
 endif
 
-# Test keys are made here, never committed; shared/ (the conformance
-# vectors and the xmlsec1 reference scripts) sits beside the checkout.
+# Test keys are made here, never committed; the conformance vectors are
+# tests/vectors/.
 KEYS_DIR := $(BUILD_DIR)/keys
-TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) DOMLAB_SHARED=$(SHARED)
+TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR)
 
 keys: $(KEYS_DIR)/mallory.cert.pem
 $(KEYS_DIR)/mallory.cert.pem: tests/make-keys.sh

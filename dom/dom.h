@@ -3,7 +3,7 @@
  * and the only way it touches a tree.
  *
  * The internals behind these functions are chosen at build time (see
- * variants/ and DESIGN.md): how attributes are stored and looked up, where
+ * variants/ and docs/design.md): how attributes are stored and looked up, where
  * user data lives, how the tree is built from the parser, what
  * dom_attributes() returns.  Callers see the same behaviour whichever
  * variant is linked; only time and memory differ.

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-/* The values are the command line's exit codes (DESIGN.md); keep them so. */
+/* The values are the command line's exit codes (docs/design.md); keep them so. */
 enum {
 	LAB_OK = 0,
 	LAB_EUSAGE = 1,     /* bad arguments or misuse of an API */

@@ -1,7 +1,7 @@
 /*
  * cases.c - what `domlab bench` measures: the datasets and the table of
  * cases (see harness/bench.h).  Each case isolates one thing an axis
- * changes; the DESIGN.md "Variant axes" table says which.
+ * changes; the docs/design.md "Variant axes" table says which.
  *
  * Not for: timing, repetition or memory accounting (harness/bench.cc),
  * nor checking the DOM's behaviour beyond what keeps a case honest

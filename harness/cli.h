@@ -1,7 +1,7 @@
 /*
  * cli.h - what the domlab commands share: reading the input, writing the
  * output only once it is complete, and reporting errors with the exit
- * code DESIGN.md fixes.  Each command lives in its own harness/cmd_*.c.
+ * code docs/design.md fixes.  Each command lives in its own harness/cmd_*.c.
  */
 #ifndef LAB_CLI_H
 #define LAB_CLI_H

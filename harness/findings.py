@@ -39,9 +39,9 @@ TOKENS_MODEL = (
     "time is the mean over requests 1..R; tokens_lookup/<R> is request "
     "R's store work alone.")
 
-# The findings, in the order of the 2010 history (DESIGN.md).  old: the
+# The findings, in the order of the 2010 history (docs/design.md).  old: the
 # historical choice; cases: where the axis shows, the first one the
-# headline; original: what the original report said, as DESIGN.md and
+# headline; original: what the original report said, as docs/design.md and
 # issue 5 quote it.
 FINDINGS = [
     {"title": "findNamePoint's linear search in the attribute map",

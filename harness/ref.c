@@ -1,8 +1,7 @@
 /*
  * ref.c - the reference peer (harness/ref.h): the WS-Security profile
  * over libxml2's tree and xmlsec1's signature and encryption contexts,
- * ported from shared/reference/xmlsec-wss/wssbench.c, whose pitfalls it
- * keeps in mind: IDs resolve only once registered with xmlAddID, xmlsec
+ * minding the library's pitfalls: IDs resolve only once registered with xmlAddID, xmlsec
  * does not follow a SecurityTokenReference (the key goes in the context),
  * and the WSS encryption layout takes two contexts, one for the Body's
  * EncryptedData and one for the EncryptedKey in the Security header.

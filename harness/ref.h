@@ -1,5 +1,5 @@
 /*
- * ref.h - the reference peer: DESIGN.md's pipeline done by the standard C
+ * ref.h - the reference peer: docs/design.md's pipeline done by the standard C
  * stack, libxml2 + xmlsec1 (OpenSSL backend), through their own APIs, with
  * the same algorithms, keys, message layout and checks as wss/.  It is
  * what `domlab bench --ref` compares the variants with and what `domlab

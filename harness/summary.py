@@ -22,7 +22,7 @@ import platform
 import subprocess
 import sys
 
-# What each axis's flip from best tests (DESIGN.md, "Variant axes") and the
+# What each axis's flip from best tests (docs/design.md, "Variant axes") and the
 # cases where it shows, besides send and receive.
 FINDINGS = {
     "attrs": ("findNamePoint's linear search vs a HashMap and its memory "

@@ -21,7 +21,7 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
 		{"io", wss__io_choice},
 	};
 
-	/* DESIGN.md's order: the pipeline's axes come before `parser`, the
+	/* docs/design.md's order: the pipeline's axes come before `parser`, the
 	 * DOM axis added after them. */
 	for (i = 0; i < n && k < cap; i++) {
 		if (strcmp(dom[i].axis, "parser") == 0) {

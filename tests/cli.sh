@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli.sh DOMLAB - tests the command line of one variant's binary: exit
 # codes, where output goes (and that none is written on failure), and that
-# every command behaves as DESIGN.md says.  The DOM's behaviour itself is
+# every command behaves as docs/design.md says.  The DOM's behaviour itself is
 # tested by test-dom; this is about the process boundary.
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys) for the pipeline's
 # atomic-output checks.

@@ -11,7 +11,7 @@
 # exactly); a log that is not empty fails here too, so a check that only
 # wants "not 0", or a domlab inside a pipe, cannot hide an error.  No
 # --track-origins (it doubles the time): rerun a reported command with it.
-# Environment: as for the suites (DOMLAB_KEYS, DOMLAB_SHARED).
+# Environment: as for the suites (DOMLAB_KEYS).
 set -u
 OUT=${1:?usage: memcheck.sh build/VARIANT RESULTS SUITE...}
 RESULTS=${2:?usage: memcheck.sh build/VARIANT RESULTS SUITE...}

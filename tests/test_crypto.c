@@ -7,10 +7,11 @@
  * and the WS-Security messages xmlsec1 sent with AES-256-GCM and
  * AES-128-CBC).
  *
- * Keys and vectors are the public test material under VECTORS (the
- * shared/ folder beside the checkout, whose absolute path the Makefile
- * passes as DOMLAB_SHARED_DIR; read-only).  Key files the vectors lack (an EC key, an encrypted key, the
- * Phaos DER key as PEM) are written to a temporary directory.
+ * Keys and vectors are the public test material in tests/vectors/
+ * (VECTORS: the Makefile passes its absolute path as DOMLAB_VECTORS_DIR,
+ * so the tests run from any directory; read-only).  Key files the
+ * vectors lack (an EC key, an encrypted key, the Phaos DER key as PEM)
+ * are written to a temporary directory.
  * Not tested here: signing or encrypting documents (the dsig/xenc tests).
  */
 #include <pthread.h>
@@ -25,7 +26,7 @@
 #include "wss/crypto.h"
 #include "wss/keys.h"
 
-#define VECTORS DOMLAB_SHARED_DIR "/vectors"
+#define VECTORS DOMLAB_VECTORS_DIR
 #define KEY_PEM VECTORS "/wss/keys/key.pem"
 #define CERT_PEM VECTORS "/wss/keys/cert.pem"
 #define CERT_DER VECTORS "/wss/keys/cert.der"

@@ -1,5 +1,5 @@
 /*
- * crypto.h - the cryptography of the WS-Security profile (DESIGN.md,
+ * crypto.h - the cryptography of the WS-Security profile (docs/design.md,
  * "The pipeline"), over OpenSSL 3: RSA private keys and X.509
  * certificates, SHA-256 / SHA-1, RSA-SHA256 signatures, RSA-OAEP key
  * transport (rsa-oaep-mgf1p), AES-256-GCM and AES-128-CBC in XML

@@ -1,5 +1,5 @@
 /*
- * profile.h - the names of the WS-Security profile (DESIGN.md: Timestamp,
+ * profile.h - the names of the WS-Security profile (docs/design.md: Timestamp,
  * Signature, Encrypt): namespace URIs, algorithm URIs, and the element and
  * attribute names the pipeline reads, interned once per document so every
  * test in the hot path is a pointer compare.
