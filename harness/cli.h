@@ -14,6 +14,27 @@
 #include "wss/multipart.h"
 #include "wss/wss.h"
 
+/*
+ * One option of a command.  Each command's table (NULL name ends it) is
+ * what `domlab COMMAND --help` and the usage print, which options
+ * lab_io_args takes a value after, and for the pipeline commands which
+ * options are accepted and which are required.
+ */
+typedef struct lab_opt {
+	const char *name;
+	const char *arg;  /* the value's placeholder; NULL: a flag */
+	int required;
+	const char *help; /* what it does */
+} lab_opt;
+
+/* The option named a in opts, or NULL. */
+const lab_opt *lab_opt_find(const lab_opt *opts, const char *a);
+
+/* The options lab_io_args reads for every command that takes them:
+ * -o FILE, and the parser's limits (LIMITS). */
+extern const lab_opt lab_io_opts[];
+extern const lab_opt lab_limit_opts[];
+
 /* Options every command that reads a document and writes one takes. */
 typedef struct lab_io {
 	const char *in;   /* path, or NULL for standard input */
@@ -24,11 +45,11 @@ typedef struct lab_io {
 /*
  * Parses the options common to document commands ("-o FILE", "--max-*",
  * one optional input path) out of argv, leaving the command's own options
- * in order in rest[] (*nrest of them, rest has room for argc): those named
- * in `valued` (NULL-terminated) keep their value right after them.
- * LAB_EUSAGE on a malformed option.
+ * in order in rest[] (*nrest of them, rest has room for argc): those of
+ * opts (the command's table, or NULL) that take a value keep it right
+ * after them.  LAB_EUSAGE on a malformed option.
  */
-int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
+int lab_io_args(int argc, char **argv, const lab_opt *opts, lab_io *io,
 		char **rest, int *nrest, lab_err *err);
 
 /* Reads the whole input (file or stdin). */
@@ -94,31 +115,30 @@ const dom_node *lab_next_node(const dom_node *n);
 /* Parses a non-negative integer option value. */
 int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err);
 
-/* The commands. */
+/* The commands, and each one's table of options. */
 int lab_cmd_gen(int argc, char **argv, lab_err *err);
+extern const lab_opt lab_gen_options[];
 int lab_cmd_parse(int argc, char **argv, lab_err *err);
+extern const lab_opt lab_parse_options[];
 int lab_cmd_c14n(int argc, char **argv, lab_err *err);
-/* The pipeline commands' own options (--key, --cert, --peer-cert, --trust,
- * --cipher, --now, --ttl), shared by `domlab ref`. */
-enum {
-	LAB_NEED_KEY = 1,
-	LAB_NEED_CERT = 2,
-	LAB_NEED_PEER = 4,
-	LAB_NEED_TRUST = 8
-};
+extern const lab_opt lab_c14n_options[];
 
-/* The options that take a value, for lab_io_args. */
-extern const char *const lab_wss_valued[];
+/*
+ * Reads the pipeline's options (--key, --cert, --peer-cert, --trust,
+ * --cipher, --now, --ttl) from rest (as lab_io_args left them) into paths
+ * and o: only those in opts, and each one opts marks required.
+ */
+int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
+		 wss_key_paths *paths, wss_opts *o, lab_err *err);
 
-/* Reads those options from rest (as lab_io_args left them) into paths and
- * o; `need` (LAB_NEED_*) names the files that must be given. */
-int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
-		 wss_opts *o, lab_err *err);
-
-/* sign, verify, encrypt, decrypt, send, receive: `op` names which. */
+/* sign, verify, encrypt, decrypt, send, receive: `op` names which; each
+ * has its own table (NULL for another name). */
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err);
+const lab_opt *lab_wss_options(const char *op);
 int lab_cmd_ref(int argc, char **argv, lab_err *err); /* argv[0]: the op */
+extern const lab_opt lab_ref_options[];
 int lab_cmd_variant(int argc, char **argv, lab_err *err);
 int lab_cmd_bench(int argc, char **argv, lab_err *err);
+extern const lab_opt lab_bench_options[];
 
 #endif

@@ -29,33 +29,50 @@ int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err)
 	return LAB_OK;
 }
 
-static int is_valued(const char *const *valued, const char *a)
+const lab_opt lab_io_opts[] = {
+	{"-o", "FILE", 0,
+	 "write the result to FILE (through a temporary file renamed into "
+	 "place once complete) instead of standard output"},
+	{NULL, NULL, 0, NULL}};
+
+/* "0" keeps a limit's default; a broken limit is exit code 2. */
+const lab_opt lab_limit_opts[] = {
+	{"--max-input", "N", 0, "refuse an input over N bytes (default 1 GiB)"},
+	{"--max-depth", "N", 0,
+	 "refuse elements nested deeper than N (default and maximum 256)"},
+	{"--max-attrs", "N", 0,
+	 "refuse more than N attributes on one element (default 10000)"},
+	{"--max-name", "N", 0,
+	 "refuse a name (prefix:local) over N bytes (default 50000)"},
+	{"--max-text", "N", 0,
+	 "refuse a text node, CDATA section or attribute value over N "
+	 "bytes (default 1 GiB)"},
+	{NULL, NULL, 0, NULL}};
+
+/* Where each of lab_limit_opts, in its order, goes. */
+static const size_t limit_field[] = {
+	offsetof(dom_limits, max_input), offsetof(dom_limits, max_depth),
+	offsetof(dom_limits, max_attrs), offsetof(dom_limits, max_name),
+	offsetof(dom_limits, max_text)};
+
+const lab_opt *lab_opt_find(const lab_opt *opts, const char *a)
 {
-	for (; valued != NULL && *valued != NULL; valued++)
-		if (strcmp(*valued, a) == 0)
-			return 1;
-	return 0;
+	for (; opts != NULL && opts->name != NULL; opts++)
+		if (strcmp(opts->name, a) == 0)
+			return opts;
+	return NULL;
 }
 
-int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
+int lab_io_args(int argc, char **argv, const lab_opt *opts, lab_io *io,
 		char **rest, int *nrest, lab_err *err)
 {
-	static const struct {
-		const char *name;
-		size_t offset;
-	} limits[] = {
-		{"--max-input", offsetof(dom_limits, max_input)},
-		{"--max-depth", offsetof(dom_limits, max_depth)},
-		{"--max-attrs", offsetof(dom_limits, max_attrs)},
-		{"--max-name", offsetof(dom_limits, max_name)},
-		{"--max-text", offsetof(dom_limits, max_text)},
-	};
 	int i, rc;
 
 	memset(io, 0, sizeof *io);
 	*nrest = 0;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
+		const lab_opt *opt = lab_opt_find(opts, a);
 		size_t k;
 
 		if (strcmp(a, "-o") == 0) {
@@ -65,22 +82,22 @@ int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
 			io->out = argv[i];
 			continue;
 		}
-		for (k = 0; k < sizeof limits / sizeof limits[0]; k++)
-			if (strcmp(a, limits[k].name) == 0)
+		for (k = 0; k < sizeof limit_field / sizeof limit_field[0]; k++)
+			if (strcmp(a, lab_limit_opts[k].name) == 0)
 				break;
-		if (k < sizeof limits / sizeof limits[0]) {
+		if (k < sizeof limit_field / sizeof limit_field[0]) {
 			if (++i >= argc)
 				return lab_fail(err, LAB_EUSAGE,
 						"%s needs a value", a);
 			rc = lab_parse_size(a, argv[i],
 					    (size_t *)(void *)((char *)&io->lim +
-							       limits[k].offset),
+							       limit_field[k]),
 					    err);
 			if (rc != LAB_OK)
 				return rc;
 			continue;
 		}
-		if (is_valued(valued, a)) {
+		if (opt != NULL && opt->arg != NULL) {
 			if (++i >= argc)
 				return lab_fail(err, LAB_EUSAGE,
 						"%s needs a value", a);

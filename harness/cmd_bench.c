@@ -29,6 +29,26 @@
 #define DOMLAB_PRESET ""
 #endif
 
+const lab_opt lab_bench_options[] = {
+	{"--quick", NULL, 0,
+	 "a short run: the big datasets left out, less time per case"},
+	{"--full", NULL, 0, "the full-only datasets too (quakes-20m)"},
+	{"--ref", NULL, 0, "the reference peer's cases (libxml2 + xmlsec1)"},
+	{"--floor", NULL, 0,
+	 "the floor's cases: memcpy, memchr and the pure crypto cost"},
+	{"--data-seed", "N", 0, "the datasets' seed (default 0)"},
+	{"--keys", "DIR", 0,
+	 "the test keys (tests/make-keys.sh; default build/keys)"},
+	{"--icount", "CASE", 0,
+	 "run the one case \"stage/dataset\" inside icount_loop(), for "
+	 "callgrind, without Google Benchmark"},
+	{"--icount-iterations", "N", 0,
+	 "how many calls --icount makes (default 3)"},
+	{"--benchmark_*", NULL, 0,
+	 "Google Benchmark's own flags, passed on (--benchmark_filter=RE, "
+	 "--benchmark_out=FILE, ...)"},
+	{NULL, NULL, 0, NULL}};
+
 static const char gb_prefix[] = "--benchmark_";
 static const char filter_prefix[] = "--benchmark_filter=";
 

@@ -53,7 +53,19 @@ static int split_prefixes(char *s, const char **out, size_t *n, lab_err *err)
 	return LAB_OK;
 }
 
-static const char *const valued[] = {"--prefixes", "--id", "--apex", NULL};
+const lab_opt lab_c14n_options[] = {
+	{"--exclusive", NULL, 0,
+	 "Exclusive XML Canonicalization 1.0 (default: Canonical XML 1.0)"},
+	{"--with-comments", NULL, 0, "keep comments (default: left out)"},
+	{"--prefixes", "\"p1 p2\"", 0,
+	 "the InclusiveNamespaces PrefixList, spaces or commas between "
+	 "prefixes, #default for the default namespace (with --exclusive)"},
+	{"--id", "ID", 0,
+	 "only the subtree of the element with this ID, as a \"#ID\" "
+	 "reference selects it"},
+	{"--apex", "{URI}LOCAL", 0,
+	 "only the subtree of the first element with this name"},
+	{NULL, NULL, 0, NULL}};
 
 int lab_cmd_c14n(int argc, char **argv, lab_err *err)
 {
@@ -71,7 +83,7 @@ int lab_cmd_c14n(int argc, char **argv, lab_err *err)
 	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = lab_io_args(argc, argv, valued, &io, rest, &nrest, err);
+	rc = lab_io_args(argc, argv, lab_c14n_options, &io, rest, &nrest, err);
 	for (i = 0; rc == LAB_OK && i < nrest; i++) {
 		const char *a = rest[i];
 

@@ -7,6 +7,18 @@
 #include "datasets/gen.h"
 #include "harness/cli.h"
 
+const lab_opt lab_gen_options[] = {
+	{"--size", "BYTES", 0,
+	 "about this many bytes (exactly, for bytes); wins over --count"},
+	{"--count", "N", 0,
+	 "how many: records (quakes), items (ints, strings), rows (wide), "
+	 "levels (deep), about that many nodes (random)"},
+	{"--seed", "S", 0, "the generator's seed: the same seed, the same bytes"},
+	{"-o", "FILE", 0,
+	 "write to FILE (through a temporary file renamed into place) "
+	 "instead of standard output"},
+	{NULL, NULL, 0, NULL}};
+
 int lab_cmd_gen(int argc, char **argv, lab_err *err)
 {
 	lab_gen_opts o;

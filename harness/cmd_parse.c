@@ -28,6 +28,12 @@ static void print_stats(dom_doc *doc, const dom_mem_stats *mem)
 		s.elements ? (double)s.arena_used / (double)s.elements : 0.0);
 }
 
+const lab_opt lab_parse_options[] = {
+	{"--stats", NULL, 0,
+	 "print the node, attribute and namespace counts and the bytes and "
+	 "allocations the tree holds to standard error"},
+	{NULL, NULL, 0, NULL}};
+
 int lab_cmd_parse(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
@@ -40,7 +46,7 @@ int lab_cmd_parse(int argc, char **argv, lab_err *err)
 	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = lab_io_args(argc, argv, NULL, &io, rest, &nrest, err);
+	rc = lab_io_args(argc, argv, lab_parse_options, &io, rest, &nrest, err);
 	for (i = 0; rc == LAB_OK && i < nrest; i++) {
 		if (strcmp(rest[i], "--stats") == 0)
 			stats = 1;

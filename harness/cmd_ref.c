@@ -26,6 +26,39 @@ static const struct {
 	{"receive", LAB_REF_RECEIVE},
 };
 
+/* Every operation's options; the reference peer says which it needs. */
+const lab_opt lab_ref_options[] = {
+	{"--key", "K.pem", 0,
+	 "the private key (PEM): the sender's (sign, send) or the "
+	 "recipient's (decrypt, receive)"},
+	{"--cert", "C.pem", 0, "the sender's certificate (sign, send)"},
+	{"--peer-cert", "PEER.pem", 0,
+	 "the recipient's certificate (encrypt, send)"},
+	{"--trust", "PEER.pem", 0,
+	 "the one certificate a signature is accepted from (verify, "
+	 "receive)"},
+	{"--cipher", "aes256-gcm|aes128-cbc", 0,
+	 "the Body's cipher (encrypt, send; default aes256-gcm)"},
+	{"--now", "EPOCH", 0,
+	 "the clock, seconds since 1970: the Timestamp's Created (sign, "
+	 "send) or the time it is checked at (verify, receive)"},
+	{"--ttl", "S", 0,
+	 "seconds from Created to the Timestamp's Expires (default 300)"},
+	{"--max-input", "N", 0,
+	 "refuse an input over N bytes (default 1 GiB); libxml2 keeps its "
+	 "own other limits"},
+	{NULL, NULL, 0, NULL}};
+
+/* The first DOM limit other than --max-input that was given, or NULL. */
+static const char *other_limit(const dom_limits *lim)
+{
+	return lim->max_depth != 0   ? "--max-depth"
+	       : lim->max_attrs != 0 ? "--max-attrs"
+	       : lim->max_name != 0  ? "--max-name"
+	       : lim->max_text != 0  ? "--max-text"
+				     : NULL;
+}
+
 int lab_cmd_ref(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
@@ -50,15 +83,15 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = lab_io_args(argc - 1, argv + 1, lab_wss_valued, &io, rest, &nrest,
+	rc = lab_io_args(argc - 1, argv + 1, lab_ref_options, &io, rest, &nrest,
 			 err);
-	if (rc == LAB_OK && (io.lim.max_depth != 0 || io.lim.max_attrs != 0 ||
-			     io.lim.max_name != 0 || io.lim.max_text != 0))
+	if (rc == LAB_OK && other_limit(&io.lim) != NULL)
 		rc = lab_fail(err, LAB_EUSAGE,
-			      "ref takes only --max-input: libxml2 keeps its "
-			      "own limits");
+			      "unknown option '%s': ref takes only "
+			      "--max-input, libxml2 keeps its own limits",
+			      other_limit(&io.lim));
 	if (rc == LAB_OK)
-		rc = lab_wss_args(rest, nrest, 0, &paths, &o, err);
+		rc = lab_wss_args(rest, nrest, lab_ref_options, &paths, &o, err);
 	if (rc == LAB_OK)
 		rc = lab_read_input(io.in, io.lim.max_input, &in, err);
 	if (rc == LAB_OK)

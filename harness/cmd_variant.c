@@ -15,9 +15,10 @@ int lab_cmd_variant(int argc, char **argv, lab_err *err)
 	dom_axis_choice axes[16];
 	size_t n, i;
 
-	(void)argv;
 	if (argc != 0)
-		return lab_fail(err, LAB_EUSAGE, "variant takes no arguments");
+		return lab_fail(err, LAB_EUSAGE,
+				"unexpected argument '%s': variant takes none",
+				argv[0]);
 	if (DOMLAB_PRESET[0] != '\0')
 		printf("preset=%s\n", DOMLAB_PRESET);
 	n = lab_variant_axes(axes, sizeof axes / sizeof axes[0]);

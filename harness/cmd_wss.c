@@ -14,21 +14,72 @@
 #include "wss/keys.h"
 #include "wss/wss.h"
 
+/* The options the operations share, each with what it does there. */
+#define SIGNER_KEY {"--key", "K.pem", 1, "the sender's private key (PEM)"}
+#define SIGNER_CERT                                                          \
+	{"--cert", "C.pem", 1,                                               \
+	 "the sender's certificate, carried in the BinarySecurityToken"}
+#define RECIPIENT_KEY                                                        \
+	{"--key", "K.pem", 1,                                                \
+	 "the recipient's private key (PEM): unwraps the session key"}
+#define PEER_CERT                                                            \
+	{"--peer-cert", "PEER.pem", 1,                                       \
+	 "the recipient's certificate: its key wraps the session key"}
+#define TRUST                                                                \
+	{"--trust", "PEER.pem", 1,                                           \
+	 "the one certificate a signature is accepted from"}
+#define CIPHER                                                               \
+	{"--cipher", "aes256-gcm|aes128-cbc", 0,                             \
+	 "the Body's cipher (default aes256-gcm)"}
+#define NOW_SIGN                                                             \
+	{"--now", "EPOCH", 0,                                                \
+	 "the Timestamp's Created time, seconds since 1970 (default: the "   \
+	 "clock)"}
+#define NOW_CHECK                                                            \
+	{"--now", "EPOCH", 0,                                                \
+	 "the time the Timestamp is checked at, seconds since 1970 "         \
+	 "(default: the clock)"}
+#define TTL                                                                  \
+	{"--ttl", "S", 0,                                                    \
+	 "seconds from Created to the Timestamp's Expires (default 300)"}
+#define END {NULL, NULL, 0, NULL}
+
+static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
+				    END};
+static const lab_opt verify_opts[] = {TRUST, NOW_CHECK, END};
+static const lab_opt encrypt_opts[] = {PEER_CERT, CIPHER, END};
+static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, END};
+static const lab_opt send_opts[] = {
+	SIGNER_KEY, SIGNER_CERT, PEER_CERT, CIPHER, NOW_SIGN, TTL,
+	{"--attach", "FILE", 0,
+	 "sign FILE's bytes with the envelope and write a multipart/related "
+	 "message (SOAP with Attachments)"},
+	END};
+static const lab_opt receive_opts[] = {
+	RECIPIENT_KEY, TRUST, NOW_CHECK,
+	{"--attachment-out", "FILE", 0,
+	 "write a multipart message's verified attachment to FILE (before "
+	 "the envelope, after every check passed)"},
+	END};
+
 static const struct {
 	const char *name;
-	unsigned need;
+	const lab_opt *opts;
 } ops[] = {
-	{"sign", LAB_NEED_KEY | LAB_NEED_CERT},
-	{"verify", LAB_NEED_TRUST},
-	{"encrypt", LAB_NEED_PEER},
-	{"decrypt", LAB_NEED_KEY},
-	{"send", LAB_NEED_KEY | LAB_NEED_CERT | LAB_NEED_PEER},
-	{"receive", LAB_NEED_KEY | LAB_NEED_TRUST},
+	{"sign", sign_opts},       {"verify", verify_opts},
+	{"encrypt", encrypt_opts}, {"decrypt", decrypt_opts},
+	{"send", send_opts},       {"receive", receive_opts},
 };
 
-const char *const lab_wss_valued[] = {"--key", "--cert", "--peer-cert",
-				     "--trust", "--cipher", "--now", "--ttl",
-				     NULL};
+const lab_opt *lab_wss_options(const char *op)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (strcmp(ops[k].name, op) == 0)
+			return ops[k].opts;
+	return NULL;
+}
 
 static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	       const wss_opts *o, lab_err *err)
@@ -47,8 +98,19 @@ static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
 }
 
-int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
-		 wss_opts *o, lab_err *err)
+/* 1 when rest (options and their values) gives the option name. */
+static int given(char **rest, int nrest, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nrest; i += 2)
+		if (strcmp(rest[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
+		 wss_key_paths *paths, wss_opts *o, lab_err *err)
 {
 	int i, rc = LAB_OK;
 
@@ -56,7 +118,9 @@ int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
 		const char *a = rest[i];
 		size_t v;
 
-		if (strcmp(a, "--key") == 0)
+		if (lab_opt_find(opts, a) == NULL)
+			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
+		else if (strcmp(a, "--key") == 0)
 			paths->key = rest[++i];
 		else if (strcmp(a, "--cert") == 0)
 			paths->cert = rest[++i];
@@ -81,17 +145,11 @@ int lab_wss_args(char **rest, int nrest, unsigned need, wss_key_paths *paths,
 		} else
 			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
 	}
-	if (rc != LAB_OK)
-		return rc;
-	if ((need & LAB_NEED_KEY) && paths->key == NULL)
-		return lab_fail(err, LAB_EUSAGE, "--key is required");
-	if ((need & LAB_NEED_CERT) && paths->cert == NULL)
-		return lab_fail(err, LAB_EUSAGE, "--cert is required");
-	if ((need & LAB_NEED_PEER) && paths->peer_cert == NULL)
-		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
-	if ((need & LAB_NEED_TRUST) && paths->trust == NULL)
-		return lab_fail(err, LAB_EUSAGE, "--trust is required");
-	return LAB_OK;
+	for (; rc == LAB_OK && opts->name != NULL; opts++)
+		if (opts->required && !given(rest, nrest, opts->name))
+			rc = lab_fail(err, LAB_EUSAGE, "%s is required",
+				      opts->name);
+	return rc;
 }
 
 /* The attachment options, taken out of rest: --attach for send,
@@ -147,9 +205,7 @@ static int write_result(const char *op, const lab_msg *m, const lab_io *io,
 
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 {
-	static const char *const valued[] = {
-		"--key", "--cert", "--peer-cert", "--trust", "--cipher",
-		"--now", "--ttl", "--attach", "--attachment-out", NULL};
+	const lab_opt *opts = lab_wss_options(op);
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	const char *attach = NULL, *att_out = NULL;
 	lab_msg msg;
@@ -158,24 +214,20 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	char **rest;
 	wss_opts o;
 	lab_io io;
-	size_t k;
 	int nrest, rc;
 
-	for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (strcmp(ops[k].name, op) == 0)
-			break;
-	if (k == sizeof ops / sizeof ops[0])
+	if (opts == NULL)
 		return lab_fail(err, LAB_EUSAGE, "no command '%s'", op);
 	wss_opts_default(&o);
 	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	memset(&msg, 0, sizeof msg);
-	rc = lab_io_args(argc, argv, valued, &io, rest, &nrest, err);
+	rc = lab_io_args(argc, argv, opts, &io, rest, &nrest, err);
 	if (rc == LAB_OK)
 		rc = attach_args(op, rest, &nrest, &attach, &att_out, err);
 	if (rc == LAB_OK)
-		rc = lab_wss_args(rest, nrest, ops[k].need, &paths, &o, err);
+		rc = lab_wss_args(rest, nrest, opts, &paths, &o, err);
 	o.lim = io.lim;
 	if (rc == LAB_OK)
 		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);

@@ -1,82 +1,220 @@
 /*
- * main.c - the domlab command line: finds the command and maps its
- * result to the exit code (0 ok, 1 usage, 2 malformed input, 3 security
- * failure, 4 I/O, 5 out of memory).  Commands live in harness/cmd_*.c.
+ * main.c - the domlab command line: finds the command, answers --help
+ * from its table of options, and maps its result to the exit code (0 ok,
+ * 1 usage, 2 malformed input, 3 security failure, 4 I/O, 5 out of
+ * memory).  Commands live in harness/cmd_*.c, each with its table.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/cli.h"
 
-/* run NULL: a pipeline command, run by lab_cmd_wss under its name. */
-static const struct {
+/* What a command reads besides its own options. */
+enum {
+	TAKES_IO = 1,    /* [FILE] [-o FILE] */
+	TAKES_LIMITS = 2 /* the parser's limits */
+};
+
+/* run NULL: a pipeline command, run by lab_cmd_wss under its name, with
+ * its table from lab_wss_options. */
+static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv, lab_err *err);
-	const char *usage;
+	const char *lead; /* the words before the options, or NULL */
+	const lab_opt *opts;
+	unsigned takes;
+	const char *what;
 } commands[] = {
-	{"gen", lab_cmd_gen,
-	 "gen quakes|ints|strings|wide|deep|random [--size BYTES | --count N] [--seed S] [-o FILE]"},
-	{"parse", lab_cmd_parse, "parse [--stats] [LIMITS] [FILE] [-o FILE]"},
-	{"c14n", lab_cmd_c14n,
-	 "c14n [--exclusive] [--with-comments] [--prefixes \"p1 p2\"] [--id ID | --apex {URI}LOCAL] [LIMITS] [FILE] [-o FILE]"},
-	{"sign", NULL, "sign --key K.pem --cert C.pem [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
-	{"verify", NULL, "verify --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
-	{"encrypt", NULL, "encrypt --peer-cert PEER.pem [--cipher aes256-gcm|aes128-cbc] [FILE] [-o FILE]"},
-	{"decrypt", NULL, "decrypt --key K.pem [FILE] [-o FILE]"},
-	{"send", NULL, "send --key K.pem --cert C.pem --peer-cert PEER.pem [--cipher C] [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
-	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
-	{"ref", lab_cmd_ref,
-	 "ref sign|verify|encrypt|decrypt|send|receive [that command's options] [--max-input N] [FILE] [-o FILE]"},
-	{"variant", lab_cmd_variant, "variant"},
-	{"bench", lab_cmd_bench,
-	 "bench [--quick] [--ref] [--floor] [--full] [--data-seed N] [--keys DIR]"
-	 " [--icount CASE [--icount-iterations N]] [--benchmark_* flags]"},
+	{"gen", lab_cmd_gen, "quakes|ints|strings|wide|deep|random|bytes",
+	 lab_gen_options, 0,
+	 "Writes a generated dataset, the same bytes for the same seed."},
+	{"parse", lab_cmd_parse, NULL, lab_parse_options,
+	 TAKES_IO | TAKES_LIMITS,
+	 "Builds the tree of a document (FILE or standard input) through "
+	 "this variant and serializes it back."},
+	{"c14n", lab_cmd_c14n, NULL, lab_c14n_options, TAKES_IO | TAKES_LIMITS,
+	 "Writes the canonical form of a document or of one element's "
+	 "subtree."},
+	{"sign", NULL, NULL, NULL, TAKES_IO | TAKES_LIMITS,
+	 "Signs a SOAP envelope: a Timestamp, a BinarySecurityToken and a "
+	 "Signature over the Body and the Timestamp."},
+	{"verify", NULL, NULL, NULL, TAKES_IO | TAKES_LIMITS,
+	 "Checks a signed envelope's Timestamp and Signature, then writes "
+	 "it."},
+	{"encrypt", NULL, NULL, NULL, TAKES_IO | TAKES_LIMITS,
+	 "Encrypts the Body's content for the recipient."},
+	{"decrypt", NULL, NULL, NULL, TAKES_IO | TAKES_LIMITS,
+	 "Decrypts the Body's content and writes the envelope."},
+	{"send", NULL, NULL, NULL, TAKES_IO | TAKES_LIMITS,
+	 "Signs, then encrypts an envelope; with --attach, writes a "
+	 "multipart message."},
+	{"receive", NULL, NULL, NULL, TAKES_IO | TAKES_LIMITS,
+	 "Checks the Timestamp, decrypts, verifies, then writes the "
+	 "envelope; reads a multipart message too."},
+	{"ref", lab_cmd_ref, "sign|verify|encrypt|decrypt|send|receive",
+	 lab_ref_options, TAKES_IO,
+	 "The pipeline's commands done by the reference peer (libxml2 + "
+	 "xmlsec1), with the same input, output and exit codes."},
+	{"variant", lab_cmd_variant, NULL, NULL, 0,
+	 "Prints what this binary was built with: preset=NAME when built "
+	 "from a preset, then one axis=choice per line."},
+	{"bench", lab_cmd_bench, NULL, lab_bench_options, 0,
+	 "Runs the benchmark cases under Google Benchmark."},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static const lab_opt help_opts[] = {
+	{"-h, --help", NULL, 0, "print this help"}, {NULL, NULL, 0, NULL}};
+
+static const lab_opt *own_opts(const struct command *c)
+{
+	return c->run != NULL ? c->opts : lab_wss_options(c->name);
+}
+
+static void synopsis(FILE *f, const struct command *c)
+{
+	const lab_opt *o;
+
+	fprintf(f, "domlab %s", c->name);
+	if (c->lead != NULL)
+		fprintf(f, " %s", c->lead);
+	for (o = own_opts(c); o != NULL && o->name != NULL; o++)
+		fprintf(f, " %s%s%s%s%s", o->required ? "" : "[", o->name,
+			o->arg != NULL ? " " : "", o->arg != NULL ? o->arg : "",
+			o->required ? "" : "]");
+	fprintf(f, "%s%s\n", c->takes & TAKES_LIMITS ? " [LIMITS]" : "",
+		c->takes & TAKES_IO ? " [FILE] [-o FILE]" : "");
+}
+
+enum { WIDTH = 79, COL = 28 };
+
+/* Prints text from column col on, lines broken at spaces before WIDTH;
+ * at is the column the cursor is in (at col or past it: a new line
+ * first, so the text never runs into what is before it). */
+static void wrap(int at, int col, const char *text)
+{
+	if (at > 0 && at >= col) {
+		putchar('\n');
+		at = 0;
+	}
+	while (*text != '\0') {
+		size_t n = strlen(text);
+
+		if (n > (size_t)(WIDTH - col)) {
+			n = (size_t)(WIDTH - col);
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = strcspn(text, " ");
+		}
+		printf("%*s%.*s\n", col - at, "", (int)n, text);
+		at = 0;
+		text += n;
+		text += strspn(text, " ");
+	}
+}
+
+/* Each option: its name and value, then what it does. */
+static void describe(const lab_opt *opts)
+{
+	for (; opts != NULL && opts->name != NULL; opts++)
+		wrap(printf("  %s%s%s", opts->name, opts->arg ? " " : "",
+			    opts->arg ? opts->arg : ""),
+		     COL, opts->help);
+}
+
+static int command_help(const struct command *c)
+{
+	fputs("usage: ", stdout);
+	synopsis(stdout, c);
+	wrap(0, 0, c->what);
+	putchar('\n');
+	describe(own_opts(c));
+	if (c->takes & TAKES_IO) {
+		wrap(printf("  FILE"), COL, "the input (default: standard input)");
+		describe(lab_io_opts);
+	}
+	if (c->takes & TAKES_LIMITS) {
+		puts("LIMITS (N = 0 keeps the default; a broken limit is exit "
+		     "code 2, no output):");
+		describe(lab_limit_opts);
+	}
+	describe(help_opts);
+	return fflush(stdout) == 0 ? LAB_OK : LAB_EIO;
+}
 
 static int usage(FILE *f)
 {
 	size_t i;
 
 	fputs("usage: domlab COMMAND [options]\n", f);
-	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  domlab %s\n", commands[i].usage);
+	for (i = 0; i < NCOMMANDS; i++) {
+		fputs("  ", f);
+		synopsis(f, &commands[i]);
+	}
 	fputs("LIMITS: --max-input N --max-depth N --max-attrs N --max-name N "
-	      "--max-text N\n",
+	      "--max-text N\n"
+	      "`domlab COMMAND --help` says what each option does.  Exit "
+	      "codes: 0 ok, 1 usage,\n2 malformed input, 3 security failure, "
+	      "4 I/O, 5 out of memory.\n",
 	      f);
-	return LAB_EUSAGE;
+	return f == stdout ? LAB_OK : LAB_EUSAGE;
+}
+
+static const struct command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			return 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *c;
 	lab_err err;
-	size_t i;
 	int rc;
 
 	if (argc < 2)
 		return usage(stderr);
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		usage(stdout);
-		return LAB_OK;
+	if (wants_help(1, argv + 1) || strcmp(argv[1], "help") == 0) {
+		c = argc > 2 ? find(argv[2]) : NULL;
+		return c != NULL ? command_help(c) : usage(stdout);
 	}
-	for (i = 0; i < NCOMMANDS; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			break;
-	if (i == NCOMMANDS) {
+	c = find(argv[1]);
+	if (c == NULL) {
 		fprintf(stderr, "domlab: unknown command '%s'\n", argv[1]);
 		return usage(stderr);
 	}
+	if (wants_help(argc - 2, argv + 2))
+		return command_help(c);
 	lab_err_clear(&err);
-	rc = commands[i].run != NULL
-		     ? commands[i].run(argc - 2, argv + 2, &err)
-		     : lab_cmd_wss(commands[i].name, argc - 2, argv + 2, &err);
+	rc = c->run != NULL ? c->run(argc - 2, argv + 2, &err)
+			    : lab_cmd_wss(c->name, argc - 2, argv + 2, &err);
 	if (rc == LAB_OK)
 		return LAB_OK;
 	if (err.code == LAB_OK)
 		lab_fail(&err, rc, "%s", lab_strerror(rc));
-	lab_report(commands[i].name, &err);
-	if (rc == LAB_EUSAGE)
-		fprintf(stderr, "usage: domlab %s\n", commands[i].usage);
+	lab_report(c->name, &err);
+	if (rc == LAB_EUSAGE) {
+		fputs("usage: ", stderr);
+		synopsis(stderr, c);
+		fprintf(stderr, "`domlab %s --help` says what each option does.\n",
+			c->name);
+	}
 	return rc;
 }

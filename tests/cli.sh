@@ -219,6 +219,41 @@ fi
 expect 1 "no command" "$DOMLAB"
 expect 1 "unknown command" "$DOMLAB" frobnicate
 expect 1 "unknown option" "$DOMLAB" parse --frob "$T/q.xml"
+grep -q '^usage: domlab parse ' "$T/err" && ok || bad "an unknown option gives no usage on stderr"
+[ ! -s "$T/out" ] && ok || bad "an unknown option wrote to stdout"
+
+# --help: every command's, on stdout with exit 0, mentions every option
+# the command's parser accepts.  The candidates are every option named in
+# the command line's sources; the parser is asked about each (CAND 1
+# --zz-guard: an accepted CAND fails on the guard or later, a refused one
+# is named in the error), so an option added to a parser but not to its
+# table of options fails here.
+expect 0 "domlab --help" "$DOMLAB" --help
+cp "$T/out" "$T/help"
+expect 0 "domlab help" "$DOMLAB" help
+cmp -s "$T/out" "$T/help" && ok || bad "domlab help and domlab --help differ"
+cmds=$(sed -n 's/^  domlab \([a-z0-9]*\).*/\1/p' "$T/help")
+[ "$(echo $cmds | wc -w)" -ge 12 ] && ok || bad "domlab --help lists only: $cmds"
+for opt in --attach --attachment-out bytes; do
+	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
+done
+SRC=$(dirname "$0")/../harness
+cands=$(cat "$SRC"/*.c | grep -oE '"--?[a-z][a-z-]*[a-z]"' | tr -d '"' | sort -u)
+[ "$(echo $cands | wc -w)" -ge 30 ] && ok || bad "found only these options in $SRC: $cands"
+for cmd in $cmds; do
+	lead=
+	[ "$cmd" = ref ] && lead=sign
+	expect 0 "$cmd --help" "$DOMLAB" $cmd --help
+	grep -q "^usage: domlab $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
+		bad "$cmd --help: no usage on stdout, or something on stderr"
+	cp "$T/out" "$T/cmdhelp"
+	for cand in $cands; do
+		"$DOMLAB" $cmd $lead "$cand" 1 --zz-guard </dev/null >/dev/null 2>"$T/err"
+		grep -qE "(unknown option|unexpected argument) '$cand'" "$T/err" && continue
+		grep -qE -- "(^| )$cand( |,|\$)" "$T/cmdhelp" && ok ||
+			bad "$cmd accepts $cand but its --help does not mention it"
+	done
+done
 expect 4 "missing input file" "$DOMLAB" parse "$T/does-not-exist.xml"
 expect 4 "unwritable output" "$DOMLAB" parse "$T/q.xml" -o "$T/no-such-dir/out.xml"
 
