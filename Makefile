@@ -2,7 +2,10 @@
 #
 #   make                         build the default preset (best)
 #   make VARIANT=doom2010        build a preset
-#   make ATTRS=hash BUILD=built  build axis by axis (unnamed axes: best's)
+#   make VARIANT=best+attrs=vector  a preset and what differs from it
+#   make ATTRS=hash BUILD=built  build axis by axis (unnamed axes: best's,
+#                                or the named VARIANT's)
+#   make variant-name ...        print the variant's name (its build folder)
 #   make test                    build and test every preset + coverage variants
 #   make test VARIANT=x          one variant
 #   make bench                   quick benchmark run into results/
@@ -16,59 +19,62 @@
 
 PRESETS := doom2010 xerces best
 
-# The axes, the variable that picks each, and the choices per preset, one
-# word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
-AXES     := attrs  userdata build  attrlist keys   tokens io         parser  emit
-AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER  EMIT
-preset_doom2010 := vector pernode built copy reload list unbuffered libxml2 tree
-preset_xerces   := vector shared direct cached cached hash buffered libxml2 tree
-preset_best     := adaptive shared direct cached cached hash buffered insitu canonical
-
-choices_attrs    := vector hash adaptive
-choices_userdata := pernode shared
-choices_build    := built direct
-choices_attrlist := copy cached
-choices_keys     := reload cached
-choices_tokens   := list hash
-choices_io       := unbuffered buffered
-choices_parser   := libxml2 insitu
-choices_emit     := tree source canonical
-
-NAXES := $(words $(AXES))
-AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
+# The axes, one line each, in the order a variant's name spells them: the
+# axis, the make variable that picks its choice, the choice of each preset
+# (doom2010, xerces, best), then its other choices.  Each choice is
+# variants/<axis>/<choice>.c.  A new axis is one more line here.
+AXES :=
+define axis
+AXES += $(strip $(1))
+var_$(strip $(1)) := $(strip $(2))
+doom2010_$(strip $(1)) := $(strip $(3))
+xerces_$(strip $(1)) := $(strip $(4))
+best_$(strip $(1)) := $(strip $(5))
+choices_$(strip $(1)) := $(sort $(3) $(4) $(5) $(6))
+endef
+#                   axis      variable  doom2010    xerces    best       others
+$(eval $(call axis, attrs,    ATTRS,    vector,     vector,   adaptive,  hash))
+$(eval $(call axis, userdata, USERDATA, pernode,    shared,   shared))
+$(eval $(call axis, build,    BUILD,    built,      direct,   direct))
+$(eval $(call axis, attrlist, ATTRLIST, copy,       cached,   cached))
+$(eval $(call axis, keys,     KEYS,     reload,     cached,   cached))
+$(eval $(call axis, tokens,   TOKENS,   list,       hash,     hash))
+$(eval $(call axis, io,       IO,       unbuffered, buffered, buffered))
+$(eval $(call axis, parser,   PARSER,   libxml2,    libxml2,  insitu))
+$(eval $(call axis, emit,     EMIT,     tree,       tree,     canonical, source))
 
 # Presets plus what it takes to build every choice of every axis once, and
 # each preset with the other parser.
-TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload \
-  vector-pernode-built-copy-reload-list-unbuffered-insitu-tree \
-  vector-shared-direct-cached-cached-hash-buffered-insitu-tree \
-  adaptive-shared-direct-cached-cached-hash-buffered-insitu-source \
-  adaptive-shared-direct-cached-cached-hash-buffered-libxml2
+TEST_VARIANTS := doom2010 xerces best \
+  best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload \
+  doom2010+parser=insitu xerces+parser=insitu best+emit=source \
+  best+parser=libxml2
 
 # ---- which variant ----------------------------------------------------------
-axis_vars := $(strip $(foreach v,$(AXISVARS),$($(v))))
-ifneq ($(axis_vars),)
-  ifneq ($(VARIANT),)
-    $(error give VARIANT or axis variables, not both)
-  endif
-  CHOICES := $(foreach i,$(AXIS_NUMS),$(or $($(word $(i),$(AXISVARS))),$(word $(i),$(preset_best))))
-  VARIANT := $(subst $(eval) ,-,$(CHOICES))
-else
-  VARIANT ?= best
-  ifneq ($(filter $(VARIANT),$(PRESETS)),)
-    CHOICES := $(preset_$(VARIANT))
-    PRESET := $(VARIANT)
-  else
-    # Trailing axes left out take best's choice.
-    given := $(subst -, ,$(VARIANT))
-    CHOICES := $(given) $(wordlist $(words x $(given)),$(NAXES),$(preset_best))
-  endif
+# A variant's name is a preset, then "+axis=choice" for each axis whose
+# choice differs from the preset's, in the order of AXES: best,
+# best+attrs=vector, doom2010+parser=insitu.  VARIANT may give the
+# differing axes in any order, and an axis variable (ATTRS=hash) overrides
+# VARIANT's choice for its axis; NAME is the canonical name, the build
+# folder's.  Without VARIANT the preset is best.
+empty :=
+space := $(empty) $(empty)
+axis_vars := $(strip $(foreach a,$(AXES),$($(var_$(a)))))
+name_words := $(subst +, ,$(or $(VARIANT),best))
+PRESET := $(firstword $(name_words))
+given := $(wordlist 2,$(words $(name_words)),$(name_words))
+ifeq ($(filter $(PRESET),$(PRESETS)),)
+  $(error VARIANT=$(VARIANT) is not a preset ($(PRESETS)) followed by +axis=choice for each axis that differs, as in best+attrs=vector)
 endif
-ifneq ($(words $(CHOICES)),$(NAXES))
-  $(error VARIANT=$(VARIANT) is neither a preset ($(PRESETS)) nor $(NAXES) choices joined by '-' ($(AXES)))
-endif
-$(foreach i,$(AXIS_NUMS),$(if $(filter $(word $(i),$(CHOICES)),$(choices_$(word $(i),$(AXES)))),,\
-  $(error $(word $(i),$(AXES))=$(word $(i),$(CHOICES)) is not one of: $(choices_$(word $(i),$(AXES))))))
+$(foreach g,$(given),$(if $(and $(filter 2,$(words $(subst =, ,$(g)))),\
+  $(filter $(firstword $(subst =, ,$(g))),$(AXES))),,\
+  $(error VARIANT=$(VARIANT): '$(g)' is not axis=choice for an axis of: $(AXES))))
+choice_of = $(or $($(var_$(1))),$(patsubst $(1)=%,%,$(lastword $(filter $(1)=%,$(given)))),$($(PRESET)_$(1)))
+$(foreach a,$(AXES),$(if $(filter $(call choice_of,$(a)),$(choices_$(a))),,\
+  $(error $(a)=$(call choice_of,$(a)) is not one of: $(choices_$(a)))))
+CHOICES := $(foreach a,$(AXES),$(call choice_of,$(a)))
+NAME := $(PRESET)$(subst $(space),,$(foreach a,$(AXES),\
+  $(if $(filter-out $($(PRESET)_$(a)),$(call choice_of,$(a))),+$(a)=$(call choice_of,$(a)))))
 
 # ---- flags ---------------------------------------------------------------------
 CC ?= cc
@@ -95,18 +101,19 @@ ifeq ($(FUZZ),1)
 endif
 # Everything built goes under BUILD_DIR (default build/), one folder per variant.
 BUILD_DIR ?= build
-OUT := $(BUILD_DIR)/$(VARIANT)$(SUFFIX)
+OUT := $(BUILD_DIR)/$(NAME)$(SUFFIX)
 
 XML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || xml2-config --cflags)
 XML2_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || xml2-config --libs)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEPRECATED $(OPT) -g -fno-omit-frame-pointer $(WARN) \
-              -I. $(XML2_CFLAGS) -DDOMLAB_PRESET='"$(PRESET)"' $(CFLAGS)
+              -I. $(XML2_CFLAGS) -DDOMLAB_PRESET='"$(PRESET)"' \
+              -DDOMLAB_VARIANT='"$(NAME)"' $(CFLAGS)
 CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
 LIBS := $(XML2_LIBS) -lcrypto -lpthread
 
-VARIANT_SRC := $(foreach i,$(AXIS_NUMS),variants/$(word $(i),$(AXES))/$(word $(i),$(CHOICES)).c)
+VARIANT_SRC := $(foreach a,$(AXES),variants/$(a)/$(call choice_of,$(a)).c)
 DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
 GEN_SRC := $(wildcard datasets/*.c)
 CLI_SRC := $(wildcard harness/*.c)
@@ -118,18 +125,24 @@ DOM_OBJ := $(call obj,$(DOM_SRC) $(GEN_SRC))
 CLI_OBJ := $(call obj,$(CLI_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all test test-one test-threads bench compare profile clean deps lint keys
+.PHONY: all domlab variant-name test test-one test-threads bench compare profile clean deps lint keys
 all: $(OUT)/domlab $(OUT)/test-dom
+
+# The binary alone.  Scripts name it through these two targets: a path
+# with '=' in it would be a variable assignment on make's command line.
+domlab: $(OUT)/domlab
+variant-name:
+	@echo $(NAME)
 
 $(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
 	@mkdir -p $(@D)
 	@echo "  CC  $(OUT): $<"
-	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	@$(CC) $(CFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
 
 $(OUT)/obj/%.o: %.cc $(MAKEFILE_LIST)
 	@mkdir -p $(@D)
 	@echo "  CXX $(OUT): $<"
-	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
+	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
 
 $(OUT)/libdom.a: $(DOM_OBJ)
 	@echo "  AR  $@"
@@ -161,7 +174,7 @@ $(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_VECTORS_DIR='"$(abspath tests/vectors)"'
 # ---- tests ---------------------------------------------------------------------
 # `make test`: every test variant, then one total line.  `make test VARIANT=x`:
 # that one.  Each run prints "N passed, N failed"; tests/total.sh sums them.
-ifeq ($(origin VARIANT)$(axis_vars),file)
+ifeq ($(origin VARIANT)$(axis_vars),undefined)
 test:
 	@sh .ci/deps.sh build
 	@rm -f $(BUILD_DIR)/test-results.txt
@@ -200,10 +213,10 @@ SHELL_SUITES := cli interop refpeer harness attach
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
-	@echo "== variant $(VARIANT)$(SUFFIX)"
-	@$(RUN_SUITE) test-dom env $(TEST_ENV) $(OUT)/test-dom tests/data
+	@echo "== variant $(NAME)$(SUFFIX)"
+	@$(TEST_ENV) $(RUN_SUITE) test-dom $(OUT)/test-dom tests/data
 	@for s in $(SHELL_SUITES); do \
-	  $(RUN_SUITE) $$s.sh env $(TEST_ENV) sh tests/$$s.sh $(OUT)/domlab; \
+	  $(TEST_ENV) $(RUN_SUITE) $$s.sh sh tests/$$s.sh $(OUT)/domlab; \
 	done
 
 # The threads test under ThreadSanitizer, on one variant: the one whose
@@ -211,8 +224,8 @@ test-one: all keys
 # under it.  test-dom alone is built, so it costs well under a minute.
 TSAN_VARIANT := best
 test-threads: $(OUT)/test-dom keys
-	@echo "== variant $(VARIANT)$(SUFFIX): threads"
-	@$(RUN_SUITE) test-dom-threads env $(TEST_ENV) $(OUT)/test-dom tests/data threads_
+	@echo "== variant $(NAME)$(SUFFIX): threads"
+	@$(TEST_ENV) $(RUN_SUITE) test-dom-threads $(OUT)/test-dom tests/data threads_
 
 # ---- fuzzing -------------------------------------------------------------------
 # Every tests/fuzz/*.c is a libFuzzer target, linked against a library
@@ -229,8 +242,7 @@ test-threads: $(OUT)/test-dom keys
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
 # verdict), then every input under tests/fuzz/regress/<target>/.
-FUZZ_VARIANTS := best adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
-  adaptive-shared-built-cached-cached-hash-buffered-libxml2
+FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2
 FUZZ_BUILD_TARGETS := parse
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
@@ -253,11 +265,11 @@ fuzz-build: $(FUZZ_BIN)
 
 # The seeds need a plain domlab of the same variant to make messages.
 fuzz-run:
-	@$(MAKE) --no-print-directory -s VARIANT=$(VARIANT) FUZZ= SANITIZE= all keys
-	@$(MAKE) --no-print-directory -s VARIANT=$(VARIANT) FUZZ=1 fuzz-build
-	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(VARIANT)/domlab $(KEYS_DIR) $(FUZZ_NOW) \
-	  $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz/seeds
-	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(VARIANT)-fuzz/fuzz \
+	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ= SANITIZE= all keys
+	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
+	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(NAME)/domlab $(KEYS_DIR) $(FUZZ_NOW) \
+	  $(BUILD_DIR)/$(NAME)-fuzz/fuzz/seeds
+	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(NAME)-fuzz/fuzz \
 	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS)/$(FUZZ_SMOKE_SECONDS),$(FUZZ_SECONDS)) \
 	  $(or $(FUZZ_RESULTS),-) $(FUZZ_TARGETS)
 
@@ -283,7 +295,7 @@ fuzz fuzz-smoke:
 # once (each takes minutes); the all-presets run keeps one for the total.
 .PHONY: memcheck memcheck-one
 MEMCHECK_RESULTS ?= $(OUT)/memcheck-results.txt
-ifeq ($(origin VARIANT)$(axis_vars),file)
+ifeq ($(origin VARIANT)$(axis_vars),undefined)
 memcheck:
 	@sh .ci/deps.sh memcheck
 	@rm -f $(BUILD_DIR)/memcheck-results.txt
@@ -301,7 +313,7 @@ memcheck:
 endif
 
 memcheck-one: all keys
-	@echo "== memcheck $(VARIANT)$(SUFFIX)"
+	@echo "== memcheck $(NAME)$(SUFFIX)"
 	@$(TEST_ENV) sh tests/memcheck.sh $(OUT) $(MEMCHECK_RESULTS) \
 	  $(SHELL_SUITES)
 
@@ -311,15 +323,10 @@ memcheck-one: all keys
 # so its flip is measured there alone: the last variant against the one
 # before it (best with build=built would be best's own code again).
 BENCH_VARIANTS := doom2010 xerces best \
-  hash-shared-direct-cached-cached vector-shared-direct-cached-cached \
-  adaptive-pernode-direct-cached-cached \
-  adaptive-shared-direct-copy-cached adaptive-shared-direct-cached-reload \
-  adaptive-shared-direct-cached-cached-list \
-  adaptive-shared-direct-cached-cached-hash-unbuffered \
-  adaptive-shared-direct-cached-cached-hash-buffered-insitu-source \
-  adaptive-shared-direct-cached-cached-hash-buffered-insitu-tree \
-  adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
-  adaptive-shared-built-cached-cached-hash-buffered-libxml2
+  best+attrs=hash best+attrs=vector best+userdata=pernode \
+  best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
+  best+emit=source best+emit=tree \
+  best+parser=libxml2 best+build=built+parser=libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;
@@ -340,7 +347,7 @@ DATASET ?= quakes-200k
 STAGE ?= send
 profile:
 	@sh .ci/deps.sh profile
-	@BUILD_DIR=$(BUILD_DIR) sh harness/profile.sh $(VARIANT) $(DATASET) $(STAGE)
+	@BUILD_DIR=$(BUILD_DIR) sh harness/profile.sh $(NAME) $(DATASET) $(STAGE)
 
 deps:
 	@sh .ci/deps.sh

@@ -25,8 +25,9 @@
 #include "harness/cli.h"
 #include "harness/ref.h"
 
-#ifndef DOMLAB_PRESET
-#define DOMLAB_PRESET ""
+/* The build's name as the Makefile spells it (best+attrs=vector). */
+#ifndef DOMLAB_VARIANT
+#define DOMLAB_VARIANT ""
 #endif
 
 const lab_opt lab_bench_options[] = {
@@ -290,35 +291,16 @@ static int icount(const bench_opts *o, const lab_bench_job *jobs,
 
 /* What the JSON output's "context" records beside Google Benchmark's own. */
 typedef struct bench_context {
-	char variant[128];
 	char seed[32];
 	char libxml[32];
 	char malloc_cfg[96];
 	lab_bench_kv kv[6];
 } bench_context;
 
-/* The build's name as `make VARIANT=` spells it. */
-static void variant_name(char *out, size_t cap)
-{
-	dom_axis_choice axes[16];
-	size_t n = lab_variant_axes(axes, sizeof axes / sizeof axes[0]);
-	size_t i, len = 0;
-
-	if (DOMLAB_PRESET[0] != '\0') {
-		snprintf(out, cap, "%s", DOMLAB_PRESET);
-		return;
-	}
-	out[0] = '\0';
-	for (i = 0; i < n && len < cap; i++)
-		len += (size_t)snprintf(out + len, cap - len, "%s%s",
-					i > 0 ? "-" : "", axes[i].choice);
-}
-
 static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 {
 	int v = atoi(xmlParserVersion);
 
-	variant_name(bc->variant, sizeof bc->variant);
 	snprintf(bc->seed, sizeof bc->seed, "%zu", o->seed);
 	snprintf(bc->libxml, sizeof bc->libxml, "%d.%d.%d", v / 10000,
 		 v / 100 % 100, v % 100);
@@ -328,7 +310,7 @@ static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 			 LAB_BENCH_TRIM_THRESHOLD, LAB_BENCH_MMAP_THRESHOLD);
 	else
 		snprintf(bc->malloc_cfg, sizeof bc->malloc_cfg, "glibc refused");
-	bc->kv[0] = (lab_bench_kv){"domlab_variant", bc->variant};
+	bc->kv[0] = (lab_bench_kv){"domlab_variant", DOMLAB_VARIANT};
 	bc->kv[1] = (lab_bench_kv){"data_seed", bc->seed};
 	bc->kv[2] = (lab_bench_kv){"quick", o->quick ? "yes" : "no"};
 	bc->kv[3] = (lab_bench_kv){"full", o->full ? "yes" : "no"};

@@ -1,6 +1,8 @@
 /*
- * cmd_variant.c - `domlab variant`: which preset and choices this binary
- * was built with, so scripts and reports never have to trust a path name.
+ * cmd_variant.c - `domlab variant`: the variant's name (a preset and
+ * what differs from it, as the Makefile spells it), the preset, and the
+ * choice of every axis this binary was built with, so scripts and reports
+ * never have to trust a path name.
  */
 #include <stdio.h>
 
@@ -8,6 +10,9 @@
 
 #ifndef DOMLAB_PRESET
 #define DOMLAB_PRESET ""
+#endif
+#ifndef DOMLAB_VARIANT
+#define DOMLAB_VARIANT ""
 #endif
 
 int lab_cmd_variant(int argc, char **argv, lab_err *err)
@@ -19,8 +24,7 @@ int lab_cmd_variant(int argc, char **argv, lab_err *err)
 		return lab_fail(err, LAB_EUSAGE,
 				"unexpected argument '%s': variant takes none",
 				argv[0]);
-	if (DOMLAB_PRESET[0] != '\0')
-		printf("preset=%s\n", DOMLAB_PRESET);
+	printf("variant=%s\npreset=%s\n", DOMLAB_VARIANT, DOMLAB_PRESET);
 	n = lab_variant_axes(axes, sizeof axes / sizeof axes[0]);
 	for (i = 0; i < n; i++)
 		printf("%s=%s\n", axes[i].axis, axes[i].choice);

@@ -16,6 +16,11 @@
 #
 #   sh harness/compare.sh VARIANT...
 #
+# VARIANT is a name as the Makefile takes it (best, best+attrs=vector);
+# each is built and reported under its canonical name (`make
+# variant-name`).  Names hold '+' and '=': a build path is never an
+# argument to env or to make, which would read it as an assignment.
+#
 # Environment (the Makefile passes its variables of the same names):
 #   BUILD_DIR   where the variants are built (default build)
 #   QUICK=1     the quick compare `make bench` is: 3 repetitions
@@ -93,6 +98,13 @@ paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
 paired_flags="$paired_flags --benchmark_report_aggregates_only=true"
 paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
 
+names=""
+for v in "$@"; do
+	v=$(make -s --no-print-directory VARIANT="$v" variant-name) || exit 1
+	names="$names${names:+ }$v"
+done
+# shellcheck disable=SC2086
+set -- $names
 n=$#
 k=0
 : >"$out/variants.txt"
@@ -100,12 +112,12 @@ for v in "$@"; do
 	k=$((k + 1))
 	echo "[build $k/$n] $v ($(elapsed) s)"
 	if ! make -s -j"$(nproc)" BUILD_DIR="$BUILD_DIR" VARIANT="$v" \
-		"$BUILD_DIR/$v/domlab" >"$out/build-$v.log" 2>&1; then
+		domlab >"$out/build-$v.log" 2>&1; then
 		cat "$out/build-$v.log" >&2
 		exit 1
 	fi
 	# summary.py reads each variant's choices from here.
-	echo "$v $("$BUILD_DIR/$v/domlab" variant | grep -v '^preset=' |
+	echo "$v $("$BUILD_DIR/$v/domlab" variant | grep -v '^preset=\|^variant=' |
 		tr '\n' ' ')" >>"$out/variants.txt"
 done
 
@@ -214,13 +226,13 @@ bench() {
 	: >"$out/$1.log"
 	# The command as run, for FINDINGS.md (harness/findings.py).
 	# shellcheck disable=SC2046,SC2086
-	printf '%s\t%s\n' "$1" "$(words env GLIBC_TUNABLES="$tunables" \
+	printf '%s\t%s\n' "$1" "$(words GLIBC_TUNABLES="$tunables" \
 		"$b_bin" bench $data $(args "$1") --keys "$keys" $b_flags \
 		--benchmark_out="$out/$1.json" --benchmark_out_format=json)" \
 		>>"$out/commands.tsv"
 	# shellcheck disable=SC2046,SC2086
 	{
-		if env GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
+		if GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
 			$(args "$1") --keys "$keys" $b_flags \
 			--benchmark_out="$out/$1.json" \
 			--benchmark_out_format=json 2>&1; then
@@ -262,7 +274,7 @@ print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
 		i_k=$((i_k + 1))
 		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
 		echo "[icount $2/$nruns $1] $i_k/$i_total $c ($(elapsed) s)"
-		env GLIBC_TUNABLES="$tunables" valgrind --tool=callgrind \
+		GLIBC_TUNABLES="$tunables" valgrind --tool=callgrind \
 			--toggle-collect='icount_loop*' \
 			--callgrind-out-file="$i_file.out" \
 			"$i_bin" bench $data --keys "$keys" --icount "$c" \

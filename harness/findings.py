@@ -122,7 +122,7 @@ class Run:
         found, seen = [], set()
         ran = [v for v in self.axes if v in self.rows]
         # A spelled-out ablation before a preset with the same choices.
-        ran.sort(key=lambda v: (v != "best", "-" not in v))
+        ran.sort(key=lambda v: (v != "best", "+" not in v))
         for new in ran:
             n = self.axes[new]
             if axis not in n or n[axis] == old:

@@ -56,8 +56,9 @@ static const struct command {
 	 "The pipeline's commands done by the reference peer (libxml2 + "
 	 "xmlsec1), with the same input, output and exit codes."},
 	{"variant", lab_cmd_variant, NULL, NULL, 0,
-	 "Prints what this binary was built with: preset=NAME when built "
-	 "from a preset, then one axis=choice per line."},
+	 "Prints what this binary was built with: variant=NAME (a preset "
+	 "and what differs from it, best+attrs=vector), preset=PRESET, then "
+	 "one axis=choice per line."},
 	{"bench", lab_cmd_bench, NULL, lab_bench_options, 0,
 	 "Runs the benchmark cases under Google Benchmark."},
 };

@@ -25,7 +25,8 @@ done
 profiler=$(ls /usr/lib/*/libprofiler.so 2>/dev/null | head -n 1)
 [ -n "$profiler" ] || { echo "profile: libprofiler.so not found (libgoogle-perftools-dev)" >&2; exit 1; }
 
-make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" "$BUILD_DIR/$variant/domlab" keys
+variant=$(make -s --no-print-directory VARIANT="$variant" variant-name) || exit 1
+make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" domlab keys
 bin=$BUILD_DIR/$variant/domlab
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
 run=${RUN_ID:-$(date -u +%Y%m%dT%H%M%SZ)-$commit}

@@ -388,7 +388,7 @@ def axes_table(run):
         diff = [ax for ax, c in choices.items() if best.get(ax) != c]
         # Ablations are spelled out; a preset one flip from best
         # (xerces) would repeat a spelled-out row under another name.
-        if "-" not in v or len(diff) != 1 or v not in run.labels:
+        if "+" not in v or len(diff) != 1 or v not in run.labels:
             continue
         ax = diff[0]
         finding, cases = FINDINGS.get(ax, ("-", []))

@@ -24,10 +24,17 @@ expect() {
 	if [ "$rc" -eq "$code" ]; then ok; else bad "$name: exit $rc, wanted $code: $(head -c 300 "$T/err")"; fi
 }
 
-# variant: preset line first when built from a preset, then the four axes.
+# variant: the name, the preset it starts with, then every axis; each
+# axis=choice the name spells out is the binary's own.
 expect 0 "variant" "$DOMLAB" variant
-for axis in attrs userdata build attrlist keys tokens io; do
+for axis in attrs userdata build attrlist keys tokens io parser emit; do
 	grep -q "^$axis=" "$T/out" && ok || bad "variant lacks $axis"
+done
+name=$(sed -n '1s/^variant=//p' "$T/out")
+[ "$(sed -n '2s/^preset=//p' "$T/out")" = "${name%%+*}" ] && [ -n "$name" ] && ok ||
+	bad "variant: name '$name' and preset line disagree: $(head -n 2 "$T/out")"
+for pair in $(echo "$name" | tr '+' ' ' | cut -d' ' -f2-); do
+	case $pair in *=*) grep -qx "$pair" "$T/out" && ok || bad "variant $name, but not $pair" ;; esac
 done
 expect 1 "variant with an argument" "$DOMLAB" variant extra
 

@@ -60,7 +60,8 @@ fi
 ok
 
 # One line per failed check on stdout, then "checked N".
-"$PY" - "$T/run.json" >"$T/checks" 2>&1 <<'EOF'
+name=$("$DOMLAB" variant | sed -n 's/^variant=//p')
+"$PY" - "$T/run.json" "$name" >"$T/checks" 2>&1 <<'EOF'
 import json, sys
 n = 0
 def check(cond, what):
@@ -70,7 +71,9 @@ def check(cond, what):
         print(what)
 doc = json.load(open(sys.argv[1]))
 ctx = doc.get("context", {})
-check(ctx.get("domlab_variant"), "context has no domlab_variant")
+check(ctx.get("domlab_variant") == sys.argv[2],
+      f"context's domlab_variant is {ctx.get('domlab_variant')!r}, "
+      f"not {sys.argv[2]!r}")
 check(ctx.get("quick") == "yes", "context does not say quick")
 byname = {b["name"]: b for b in doc.get("benchmarks", [])}
 for name in ("parse/quakes-2k", "floor:sha256/quakes-2k"):
@@ -203,7 +206,7 @@ tally_checks
 # find the pair from variants.txt, report 3.00, quote the recorded
 # commands, and say "not measured" for every other finding.
 mkdir -p "$T/run"
-axes=$("$DOMLAB" variant | grep -v '^preset=' | tr '\n' ' ')
+axes=$("$DOMLAB" variant | grep -v '^preset=\|^variant=' | tr '\n' ' ')
 old=$(echo "$axes" | sed 's/attrs=[a-z]*/attrs=vector/')
 new=$(echo "$axes" | sed 's/attrs=[a-z]*/attrs=adaptive/')
 printf 'best %s\nflipped %s\n' "$new" "$old" >"$T/run/variants.txt"
@@ -247,6 +250,33 @@ if "$PY" "$HERE/harness/summary.py" --dir "$T/run" --commit test \
 else
 	bad "summary.py (latency, threads) failed: $(tail -n 3 "$T/err")"
 fi
+
+# Variant names (the Makefile): a preset, then +axis=choice for each axis
+# that differs, in axis order, however VARIANT and the axis variables
+# spell it; what is not a preset and axis=choice pairs is refused.
+# The environment is emptied: the variables of a make running this suite
+# (VARIANT, axis variables, MAKEFLAGS) would otherwise reach this one.
+name_of() { # name_of WANT MAKE-ARGS...
+	n_want=$1
+	shift
+	n_got=$(env -i PATH="$PATH" make -C "$HERE" -s --no-print-directory "$@" variant-name 2>&1)
+	[ "$n_got" = "$n_want" ] && ok || bad "make $* variant-name: '$n_got', want '$n_want'"
+}
+name_of best
+name_of best VARIANT=best
+name_of best VARIANT=best+attrs=adaptive
+name_of doom2010+parser=insitu VARIANT=doom2010+parser=insitu
+name_of best+build=built+parser=libxml2 VARIANT=best+parser=libxml2+build=built
+name_of best+attrs=hash+build=built ATTRS=hash BUILD=built
+name_of doom2010+parser=insitu VARIANT=doom2010 PARSER=insitu
+name_of xerces VARIANT=xerces+attrs=hash ATTRS=vector
+for v in nope best+attrs=nope best+color=red best+attrs adaptive-shared-direct; do
+	env -i PATH="$PATH" make -C "$HERE" -s --no-print-directory VARIANT="$v" variant-name >"$T/out" 2>"$T/err" &&
+		bad "make VARIANT=$v was accepted: $(cat "$T/out")" ||
+		{ grep -q "VARIANT=$v\|is not one of" "$T/err" && ok || bad "make VARIANT=$v: $(cat "$T/err")"; }
+done
+# This binary's own name is the canonical one.
+name_of "$name" VARIANT="$name"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
