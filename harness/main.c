@@ -187,21 +187,23 @@ static int wants_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	const char *name;
 	lab_err err;
-	int rc;
+	int rc, help;
 
 	if (argc < 2)
 		return usage(stderr);
-	if (wants_help(1, argv + 1) || strcmp(argv[1], "help") == 0) {
-		c = argc > 2 ? find(argv[2]) : NULL;
-		return c != NULL ? command_help(c) : usage(stdout);
-	}
-	c = find(argv[1]);
+	/* `domlab help [COMMAND]` is `domlab [COMMAND] --help`. */
+	help = strcmp(argv[1], "help") == 0;
+	if (wants_help(1, argv + 1) || (help && argc == 2))
+		return usage(stdout);
+	name = argv[help ? 2 : 1];
+	c = find(name);
 	if (c == NULL) {
-		fprintf(stderr, "domlab: unknown command '%s'\n", argv[1]);
+		fprintf(stderr, "domlab: unknown command '%s'\n", name);
 		return usage(stderr);
 	}
-	if (wants_help(argc - 2, argv + 2))
+	if (help || wants_help(argc - 2, argv + 2))
 		return command_help(c);
 	lab_err_clear(&err);
 	rc = c->run != NULL ? c->run(argc - 2, argv + 2, &err)

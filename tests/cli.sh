@@ -239,6 +239,8 @@ expect 0 "domlab --help" "$DOMLAB" --help
 cp "$T/out" "$T/help"
 expect 0 "domlab help" "$DOMLAB" help
 cmp -s "$T/out" "$T/help" && ok || bad "domlab help and domlab --help differ"
+expect 1 "domlab help of an unknown command" "$DOMLAB" help frobnicate
+grep -q '^usage: domlab COMMAND' "$T/err" && ok || bad "help frobnicate gives no usage on stderr"
 cmds=$(sed -n 's/^  domlab \([a-z0-9]*\).*/\1/p' "$T/help")
 [ "$(echo $cmds | wc -w)" -ge 12 ] && ok || bad "domlab --help lists only: $cmds"
 for opt in --attach --attachment-out bytes; do
@@ -254,6 +256,8 @@ for cmd in $cmds; do
 	grep -q "^usage: domlab $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
 		bad "$cmd --help: no usage on stdout, or something on stderr"
 	cp "$T/out" "$T/cmdhelp"
+	"$DOMLAB" help $cmd >"$T/out" 2>&1 && cmp -s "$T/out" "$T/cmdhelp" && ok ||
+		bad "domlab help $cmd differs from domlab $cmd --help"
 	for cand in $cands; do
 		grep -qE -- "(^| )$cand( |,|\$)" "$T/cmdhelp" && continue
 		"$DOMLAB" $cmd $lead "$cand" 1 --zz-guard </dev/null >/dev/null 2>"$T/err"
