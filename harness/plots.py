@@ -66,6 +66,11 @@ def doc_bytes(run, dataset):
     return None
 
 
+def size(n):
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} KB" \
+        if n >= 1e4 else f"{n / 1e3:.1f} KB"
+
+
 def quakes(run, stage):
     """The quakes datasets the stage ran on, smallest first."""
     sets = [d for d in run.datasets if d.startswith("quakes-")
@@ -94,16 +99,24 @@ def headline(run, _rundir, plt):
             ax.plot([p[0] for p in pts], [p[1] for p in pts],
                     label=LEGEND_NAME.get(label, label), linewidth=1.8,
                     markersize=6, **STYLE[label])
-        best, ref = run.time(stage, sets[-1], "best"), \
-            run.time(stage, sets[-1], "ref")
+        last = sets[-1]
+        best, ref = run.time(stage, last, "best"), run.time(stage, last,
+                                                             "ref")
+        fl = run.floor_sum(floors[stage], last)
         if best and ref:
-            ax.annotate(f"best: {ref / best:.1f}x faster than ref",
-                        xy=(doc_bytes(run, sets[-1]), best / 1e3),
-                        xytext=(-8, -18), textcoords="offset points",
-                        ha="right", fontsize=8, color=STYLE["best"]["color"])
+            note = f"at {size(doc_bytes(run, last))}: best {ref / best:.1f}x " \
+                "faster than ref"
+            if fl:
+                note += f",\n{best / fl:.2f}x the floor"
+            ax.text(0.97, 0.04, note, transform=ax.transAxes, ha="right",
+                    va="bottom", fontsize=8, color=STYLE["best"]["color"])
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("document size (bytes, quakes)")
+        ticks = [doc_bytes(run, d) for d in sets]
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([size(t) for t in ticks])
+        ax.minorticks_off()
+        ax.set_xlabel("document size (quakes)")
         ax.set_ylabel("CPU time per message (ms)")
         ax.set_title(stage)
         ax.grid(True, which="major", alpha=0.3)
@@ -188,8 +201,8 @@ def ablation(run, _rundir, plt):
             rows.append((name, bars, historical(axis, choice)))
     if not rows:
         return None
-    fig, ax = plt.subplots(figsize=(8.5, 0.62 * len(rows) + 1.6))
-    height = 0.36
+    fig, ax = plt.subplots(figsize=(10, 0.8 * len(rows) + 1.4))
+    height = 0.3
     colors = {"own": "#0072B2", "pipe": "#E69F00"}
     for i, (_, bars, hist) in enumerate(rows):
         for c, (r, ci) in bars:
@@ -200,36 +213,47 @@ def ablation(run, _rundir, plt):
                 err = [[max(r - ci[0], 0)], [max(ci[1] - r, 0)]]
             ax.barh(y, r - 1, left=1, height=height, color=colors[kind],
                     xerr=err, ecolor="#333333", capsize=2)
-            ax.text(max(r, 1) * 1.04, y, f"{r:.2f}x  {c}", va="center",
+            right = max(r, 1, ci[1] if ci else 0)
+            ax.text(right * 1.04, y, f"{r:.2f}x  {c}", va="center",
                     fontsize=7)
         if hist:
-            ax.plot(hist, [i - height, i - height], color="black",
-                    linewidth=3, solid_capstyle="butt")
-            ax.plot([hist[0]], [i - height], marker="|", color="black",
-                    markersize=8)
+            ax.errorbar([(hist[0] + hist[1]) / 2], [i - 0.42],
+                        xerr=[[(hist[1] - hist[0]) / 2]] * 2,
+                        color="black", linewidth=2.5, capsize=3,
+                        marker="|" if hist[0] == hist[1] else "")
+            ax.text(hist[1] * 1.04, i - 0.42, "original", va="center",
+                    fontsize=7)
     ax.axvline(1, color="black", linewidth=0.8)
     ax.set_xscale("log")
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([r[0] for r in rows], fontsize=8)
-    ax.invert_yaxis()
-    hi = max(max(r for _, (r, _) in b) for _, b, _ in rows)
-    ax.set_xlim(left=min(0.5, min(min(r for _, (r, _) in b)
-                                  for _, b, _ in rows) / 1.2),
-                right=hi * 8)
+    ax.set_ylim(len(rows) - 0.5, -0.6)
+    ratios = [r for _, b, _ in rows for _, (r, _) in b]
+    lo, hi = min(0.8, min(ratios) / 1.2), max(ratios) * 8
+    ax.set_xlim(lo, hi)
+    # Fine steps near 1 only when the range leaves room for them.
+    steps = (0.5, 0.8, 1, 1.25, 1.5, 2, 3, 5, 10) if hi / lo < 30 else \
+        (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+    ticks = [t for t in steps if lo <= t <= hi]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}x" for t in ticks], fontsize=8)
+    ax.minorticks_off()
     ax.set_xlabel("time with the axis flipped / time without "
-                  "(median CPU time; log scale; > 1: the flip costs)")
+                  "(median CPU time, log scale; > 1: the flip costs)",
+                  fontsize=8)
     from matplotlib.patches import Patch
     from matplotlib.lines import Line2D
     handles = [Patch(color=colors["own"], label="the axis's own case"),
                Patch(color=colors["pipe"], label=PIPELINE_CASE),
-               Line2D([], [], color="black", linewidth=3,
+               Line2D([], [], color="black", linewidth=2.5,
                       label="the original report's figure"),
                Line2D([], [], color="#333333", marker="|", linestyle="",
-                      label="95% interval over the repetitions")]
-    ax.legend(handles=handles, loc="upper center", fontsize=8, ncol=2,
-              bbox_to_anchor=(0.5, -0.12 - 0.3 / len(rows)), frameon=False)
+                      markersize=8,
+                      label="confidence interval over the repetitions")]
     ax.set_title("Each axis flipped from best: what it costs")
     fig.tight_layout()
+    fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=8,
+               bbox_to_anchor=(0.5, 0.0), frameon=False)
     return fig
 
 
@@ -266,7 +290,8 @@ def memory(run, _rundir, plt):
     if elems:
         elems.sort(key=lambda e: e[1])
         ax.barh(range(len(elems)), [e[1] for e in elems],
-                color=[STYLE.get(e[2], {}).get("color", "#56B4E9")
+                color=[STYLE.get(e[2], {}).get(
+                    "color", "#CC79A7" if e[2] == "pugixml" else "#56B4E9")
                        for e in elems])
         for i, e in enumerate(elems):
             ax.text(e[1], i, f" {e[1]:.0f}", va="center", fontsize=7)
@@ -292,8 +317,9 @@ def memory(run, _rundir, plt):
         ax.set_yticks(range(len(peaks)))
         ax.set_yticklabels([p[0] for p in peaks], fontsize=8)
         ax.invert_yaxis()
-        ax.set_xlabel("peak heap / input bytes")
-        ax.set_title(f"Peak heap per message byte ({dp})", fontsize=10)
+        ax.set_xlabel("peak heap / document bytes")
+        ax.set_title(f"Peak heap per document byte ({dp}, "
+                     f"{size(doc_bytes(run, dp))})", fontsize=10)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15),
                   ncol=2, fontsize=8, frameon=False)
         ax.set_xlim(right=max(max(x or 0 for x in p[1])
