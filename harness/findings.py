@@ -420,7 +420,11 @@ def main():
           "ratio whose interval holds 1 is \"no measurable difference\".  "
           "share of old = (old - new) / old, the part of the old variant's "
           "time the choice costs, which is what the original percentages "
-          "measure.  summary.md has every case; results/README.md explains "
+          "measure.  The interval is the spread of the repetitions within "
+          "each variant's process; drift of the machine between the two "
+          "processes, minutes apart, is not in it, and the instruction "
+          "ratio (with ICOUNT=1), which no load moves, is the check on "
+          "it.  summary.md has every case; results/README.md explains "
           "the columns.\n")
     if a.cases:
         print(f"This run measured only the cases matching `{a.cases}` "

@@ -33,7 +33,7 @@ def num(x):
 
 
 def ratio(a, b):
-    return f"{a / b:.2f}" if a and b else "-"
+    return num(a / b) if a and b else "-"
 
 
 def size(n):

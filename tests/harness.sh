@@ -318,7 +318,7 @@ if "$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
 	ok
 	expect_lines "$T/README.md" '^before$' '^after$' \
 		'^Run `R1` (commit abc1234, default mode)' \
-		'^| quakes-2m (2.1 MB) | send | 5,000 | 100,000 | 20.00 | 1.25 | 12.00 |$' \
+		'^| quakes-2m (2.1 MB) | send | 5,000 | 100,000 | 20.0 | 1.25 | 12.0 |$' \
 		'^| best (insitu parser) | 1,900 | 292 |$' \
 		'one process, their repetitions interleaved at random'
 	if grep -q '^old table$' "$T/README.md"; then
