@@ -277,9 +277,9 @@ def memory(run, _rundir, plt):
             row = []
             for s in ("send", "receive"):
                 b = run.table.get((s, dp, v))
-                size = summary.input_bytes(b) if b else 0
-                row.append(b["peak_bytes"] / size
-                           if b and size and b.get("peak_bytes") else None)
+                nbytes = summary.input_bytes(b) if b else 0
+                row.append(b["peak_bytes"] / nbytes
+                           if b and nbytes and b.get("peak_bytes") else None)
             if any(x is not None for x in row):
                 peaks.append((v, row))
     if not elems and not peaks:

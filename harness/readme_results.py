@@ -5,7 +5,7 @@ summary.json (harness/summary.py writes it; `make reference` runs this
 on results/reference/).  Everything else in the README is left as it is.
 
 Not for: making or judging measurements; the table only restates the
-run's own numbers.  Standard library only.
+run's own numbers.  Standard library only (and summary.py's format).
 
     python3 harness/readme_results.py [--run results/reference] [--readme README.md]
 """
@@ -14,6 +14,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summary import num  # noqa: E402  (summary.md's number format)
+
 BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
 PARSE_LABELS = [("best", "best (insitu parser)"),
@@ -21,15 +24,6 @@ PARSE_LABELS = [("best", "best (insitu parser)"),
                 ("xerces", "xerces (libxml2 SAX, tree built directly)"),
                 ("doom2010", "doom2010"),
                 ("ref", "libxml2's own tree (xmlReadMemory)")]
-
-
-def num(x):
-    """About three significant digits, as summary.md writes them."""
-    if x is None:
-        return "-"
-    if abs(x) >= 100:
-        return f"{x:,.0f}"
-    return f"{x:.1f}" if abs(x) >= 10 else f"{x:.2f}"
 
 
 def ratio(a, b):

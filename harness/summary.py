@@ -157,13 +157,18 @@ def ratio(a, b):
     return num(a / b) if a is not None and b else "-"
 
 
-def gcc_version():
+def version(cmd):
+    """The first line a tool prints about its version, or "unknown"."""
     try:
-        out = subprocess.run(["gcc", "--version"], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True,
+                             check=True).stdout
         return out.splitlines()[0]
-    except (OSError, subprocess.CalledProcessError):
+    except (OSError, subprocess.CalledProcessError, IndexError):
         return "unknown"
+
+
+def gcc_version():
+    return version(["gcc", "--version"])
 
 
 class Run:
@@ -662,7 +667,9 @@ def machine(run, a):
         f"kernel: {platform.release()}",
         f"compiler: {gcc_version()}",
         f"libxml2: {ctx.get('libxml2', '?')}",
-        f"load average at start: "
+        f"xmlsec1: {version(['pkg-config', '--modversion', 'xmlsec1'])}",
+        f"openssl: {version(['openssl', 'version'])}",
+        "load average at start: "
         + " ".join(f"{x:.2f}" for x in ctx.get("load_avg", [])),
         f"mode: {a.mode}; flags: {a.flags.strip()}",
         f"instruction counts: {'yes' if run.has_icount() else 'no'}",
