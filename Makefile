@@ -12,6 +12,8 @@
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
 #   make compare CASES='^(tokens|attachment)'  only the cases matching
 #                                an extended regex (ref/pugixml/floor too)
+#   make reference               make compare ICOUNT=1 into results/reference/,
+#                                and the README's results table from it
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
 #   make memcheck                the whole test suite under valgrind, every preset
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
@@ -125,7 +127,7 @@ DOM_OBJ := $(call obj,$(DOM_SRC) $(GEN_SRC))
 CLI_OBJ := $(call obj,$(CLI_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab variant-name test test-one test-threads bench compare profile clean deps lint keys
+.PHONY: all domlab variant-name test test-one test-threads bench compare reference profile clean deps lint keys
 all: $(OUT)/domlab $(OUT)/test-dom
 
 # The binary alone.  Scripts name it through these two targets: a path
@@ -341,6 +343,21 @@ compare bench:
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) CASES='$(CASES)' sh harness/compare.sh $(BENCH_VARIANTS)
+
+# make reference: the run the documentation quotes, committed.  A whole
+# compare with instruction counts; its summary, findings, plots and
+# machine.txt replace results/reference/, and the README's results table
+# is rewritten from its summary.json (results/README.md).
+REFERENCE_DIR := results/reference
+reference:
+	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= compare
+	@run=results/$$(readlink results/latest) && \
+	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR) && \
+	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
+	    $$run/machine.txt $(REFERENCE_DIR)/ && \
+	  cp -R $$run/plots $(REFERENCE_DIR)/plots
+	@python3 harness/readme_results.py --run $(REFERENCE_DIR) --readme README.md
+	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
 
 # make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
 DATASET ?= quakes-200k

@@ -87,7 +87,7 @@ elif [ "$QUICK" = 1 ]; then
 	reps=3
 fi
 flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$reps"
-flags="$flags --benchmark_report_aggregates_only=true"
+flags="$flags --benchmark_display_aggregates_only=true"
 # paired: best's send and receive, ref's and the floor's parts, in one
 # process with their repetitions in random order, so that what the
 # machine does meanwhile falls on all three alike; the runs sit minutes
@@ -95,7 +95,7 @@ flags="$flags --benchmark_report_aggregates_only=true"
 # "Side by side" table.  Only in a run that has all three and no CASES.
 paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
 paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
-paired_flags="$paired_flags --benchmark_report_aggregates_only=true"
+paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
 paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
 
 names=""

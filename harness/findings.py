@@ -10,6 +10,12 @@ a newer one, measured on the same cases.  A finding whose pair or cases
 the run does not have says "not measured in this run": no number here
 comes from anywhere but the run's own JSON.
 
+Each ratio carries its spread over the repetitions (harness/spread.py):
+a confidence interval, a Mann-Whitney U test, and "no measurable
+difference" when the interval holds 1; the instruction-count ratio when
+the run counted instructions; bytes per element and peak heap for the
+findings about memory.
+
 Not for: running anything (harness/compare.sh does) or the per-stage
 tables (harness/summary.py).  Standard library only.
 
@@ -21,6 +27,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spread  # noqa: E402  (the interval and the U test)
 import summary  # noqa: E402  (the JSON and variants.txt readers)
 
 NOT_MEASURED = "not measured in this run"
@@ -39,26 +46,31 @@ TOKENS_MODEL = (
     "time is the mean over requests 1..R; tokens_lookup/<R> is request "
     "R's store work alone.")
 
-# The findings, in the order of the 2010 history (docs/design.md).  old: the
+# The findings, in the order of the 2010 history (docs/findings.md).  old: the
 # historical choice; cases: where the axis shows, the first one the
-# headline; original: what the original report said, as docs/design.md and
-# issue 5 quote it.
+# headline; original: what the original report said; memory: the finding
+# is about memory too, so its table gives bytes per element and peak heap;
+# historical: the original figure as a range of old / new time ratios,
+# where it has one (the ablation chart draws it).
 FINDINGS = [
     {"title": "findNamePoint's linear search in the attribute map",
      "axis": "attrs", "old": "vector",
      "cases": ["attr_lookup/wide", "attr_lookup/quakes-200k"],
      "original": "a linear search where a HashMap would do, and the "
-                 "HashMap's memory cost (no separate figure)"},
+                 "HashMap's memory cost (no separate figure)",
+     "memory": True},
     {"title": "a user-data table allocated for every node",
      "axis": "userdata", "old": "pernode",
      "cases": ["userdata/quakes-200k", "parse/quakes-200k",
                "send/quakes-200k"],
-     "original": "the per-node Hashtable cost 4-6% of CPU"},
+     "original": "the per-node Hashtable cost 4-6% of CPU",
+     "memory": True, "historical": (1 / 0.96, 1 / 0.94)},
     {"title": "getAttributes() building a fresh map on every call",
      "axis": "attrlist", "old": "copy",
      "cases": ["c14n/quakes-200k", "attr_walk/quakes-200k"],
      "original": "~10% of all CPU under the canonicalizer, <1% once the "
-                 "map was kept"},
+                 "map was kept",
+     "historical": (1 / 0.90, 1 / 0.90)},
     {"title": "the OM tree then the DOOM tree: every message built twice",
      "axis": "build", "old": "built",
      "cases": ["parse/quakes-200k", "parse/quakes-2m"],
@@ -74,6 +86,7 @@ FINDINGS = [
      "cases": ["tokens/100", "tokens/700"],
      "original": "33 -> 45 ms per request over 600 requests before the "
                  "fix, flat at about 23 ms after",
+     "historical": (33 / 23, 45 / 23),
      "model": TOKENS_MODEL},
     {"title": "the same token store, its own work per request alone "
               "(store, look up, forget)",
@@ -86,7 +99,8 @@ FINDINGS = [
      "axis": "io", "old": "unbuffered",
      "cases": ["attachment/150k", "attachment/4m", "attachment_file/150k",
                "attachment_file/4m"],
-     "original": "attachments 3-12x faster once buffered"},
+     "original": "attachments 3-12x faster once buffered",
+     "historical": (3.0, 12.0)},
 ]
 
 
@@ -105,12 +119,13 @@ class Run:
     def __init__(self, rundir, names):
         self.axes = summary.load_variants(
             os.path.join(rundir, "variants.txt"))
-        self.rows, self.icount = {}, {}
+        self.rows, self.icount, self.reps = {}, {}, {}
         for v in names:
             path = os.path.join(rundir, v + ".json")
             if v in ("ref", "floor") or not os.path.exists(path):
                 continue
             self.rows[v] = summary.load(path)[1]
+            self.reps[v] = spread.repetitions(path)
             self.icount[v] = summary.load_icount(
                 os.path.join(rundir, v + ".icount.tsv"))
         self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
@@ -141,6 +156,12 @@ class Run:
 
     def entry(self, variant, case):
         return self.rows.get(variant, {}).get(case)
+
+    def spread(self, old, new, case):
+        """old / new's Spread on case, None without repetitions."""
+        xs = self.reps.get(old, {}).get(case)
+        ys = self.reps.get(new, {}).get(case)
+        return spread.Spread(xs, ys) if xs and ys else None
 
 
 def share(old, new):
@@ -184,6 +205,30 @@ def commands(run, variants, cases):
     return lines
 
 
+def headline(ratio, sp, case, what):
+    """The summary table's cell: the ratio with its interval, or "no
+    measurable difference" when the interval holds 1."""
+    if sp is None or sp.low is None:
+        why = sp.verdict() if sp else "no repetitions"
+        return f"{ratio}x ({what}, {case}; {why})"
+    if not sp.measured():
+        return (f"no measurable difference ({what}, {case}: "
+                f"{ratio}x, interval {sp.interval()})")
+    return f"{ratio}x, interval {sp.interval()} ({what}, {case})"
+
+
+def memory_cells(bo, bn):
+    """Bytes per element and peak heap of old and new, where counted."""
+    def one(b, key):
+        x = b.get(key)
+        if x is None:
+            return "-"
+        return summary.num(x) if key == "bytes_per_element" \
+            else summary.count(x)
+    return [one(bo, "bytes_per_element"), one(bn, "bytes_per_element"),
+            one(bo, "peak_bytes"), one(bn, "peak_bytes")]
+
+
 def ratio_finding(run, f):
     """(headline, detail lines) for an old/new ratio on each case."""
     pairs = run.pairs(f["axis"], f["old"])
@@ -192,31 +237,45 @@ def ratio_finding(run, f):
             f"{NOT_MEASURED}: no two variants of this run differ only in "
             f"`{f['axis']}` with one of them `{f['axis']}={f['old']}`."]
     head = ["case", "old", "new", "old us", "new us", "old / new",
-            "share of old"]
+            "interval", "p", "verdict", "share of old"]
     ic = any(run.icount.get(v) for p in pairs for v in p)
     if ic:
         head.append("instr old / new")
-    rows, headline, used = [], None, []
+    if f.get("memory"):
+        head += ["old B/elem", "new B/elem", "old peak", "new peak"]
+    rows, first, used = [], None, []
     for old, new in pairs:
         for c in f["cases"]:
             bo, bn = run.entry(old, c), run.entry(new, c)
             if bo is None or bn is None:
                 continue
             to, tn = summary.us(bo), summary.us(bn)
+            sp = run.spread(old, new, c)
             cells = [c, f"{f['axis']}={run.axes[old][f['axis']]} ({old})",
                      f"{f['axis']}={run.axes[new][f['axis']]} ({new})",
                      summary.num(to), summary.num(tn),
-                     summary.ratio(to, tn), share(to, tn)]
+                     summary.ratio(to, tn),
+                     sp.interval() if sp else "-",
+                     f"{sp.p:.3f}" if sp else "-",
+                     sp.verdict() if sp else "no repetitions",
+                     share(to, tn)]
+            ir = None
             if ic:
-                cells.append(summary.ratio(run.icount[old].get(c),
-                                           run.icount[new].get(c)))
+                ir = summary.ratio(run.icount[old].get(c),
+                                   run.icount[new].get(c))
+                cells.append(ir)
+            if f.get("memory"):
+                cells += memory_cells(bo, bn)
             rows.append(cells)
             used += [v for v in (old, new) if v not in used]
-            if headline is None:
-                headline = (f"{summary.ratio(to, tn)}x "
-                            f"({run.axes[old][f['axis']]} / "
-                            f"{run.axes[new][f['axis']]}, {c}; share "
-                            f"{share(to, tn)})")
+            if first is None:
+                what = (f"{run.axes[old][f['axis']]} / "
+                        f"{run.axes[new][f['axis']]}")
+                first = headline(summary.ratio(to, tn), sp, c, what)
+                if ir not in (None, "-"):
+                    first += f"; instructions {ir}x"
+                if f.get("memory"):
+                    first += memory_headline(run, old, new, f["cases"])
     if not rows:
         return NOT_MEASURED, [
             f"{NOT_MEASURED}: the pair "
@@ -224,7 +283,22 @@ def ratio_finding(run, f):
             + " ran, but none of " + ", ".join(f["cases"]) + "."]
     lines = table(head, rows)
     lines += commands(run, used, f["cases"])
-    return headline, lines
+    return first, lines
+
+
+def memory_headline(run, old, new, cases):
+    """Bytes per element of the two trees, from the finding's first case
+    that counts them, else a parse."""
+    parses = sorted(c for c in run.rows.get(old, {})
+                    if c.startswith("parse/"))
+    for c in cases + parses:
+        bo, bn = run.entry(old, c), run.entry(new, c)
+        if bo and bn and bo.get("bytes_per_element") and \
+                bn.get("bytes_per_element"):
+            return (f"; {summary.num(bo['bytes_per_element'])} against "
+                    f"{summary.num(bn['bytes_per_element'])} bytes per "
+                    f"element ({c})")
+    return ""
 
 
 def request_counts(run, variants, prefix):
@@ -291,7 +365,7 @@ def per_r_table(run, pairs, prefix, per, unit, scale):
             continue
         ic = run.icount.get(old) and run.icount.get(new)
         head = ["R", f"{old} {unit}/request", f"{new} {unit}/request",
-                "old / new"]
+                "old / new", "interval", "verdict"]
         if ic:
             head += ["old instr/request", "new instr/request",
                      "instr old / new"]
@@ -300,8 +374,10 @@ def per_r_table(run, pairs, prefix, per, unit, scale):
             c = f"{prefix}/{r}"
             to = per_request(run.entry(old, c), c, per) / scale
             tn = per_request(run.entry(new, c), c, per) / scale
+            sp = run.spread(old, new, c)
             cells = [f"{r:,}", summary.num(to), summary.num(tn),
-                     summary.ratio(to, tn)]
+                     summary.ratio(to, tn), sp.interval() if sp else "-",
+                     sp.verdict() if sp else "no repetitions"]
             if ic:
                 n = 1 if per == "iteration" else r
                 io, inew = run.icount[old].get(c), run.icount[new].get(c)
@@ -338,10 +414,18 @@ def main():
     print("Each historical finding beside what this run measured for it: "
           "two variants that differ in that finding's axis alone, the old "
           "choice against the newer one, on the same cases.  old / new is "
-          "the ratio of their median CPU times; share of old = (old - new) "
-          "/ old, the part of the old variant's time the choice costs, "
-          "which is what the original percentages measure.  summary.md has "
-          "every case; results/README.md explains the columns.\n")
+          "the ratio of their median CPU times; interval: its confidence "
+          "interval over the repetitions (Hodges-Lehmann, exact "
+          "Mann-Whitney bounds), p: the two-sided Mann-Whitney U test; a "
+          "ratio whose interval holds 1 is \"no measurable difference\".  "
+          "share of old = (old - new) / old, the part of the old variant's "
+          "time the choice costs, which is what the original percentages "
+          "measure.  The interval is the spread of the repetitions within "
+          "each variant's process; drift of the machine between the two "
+          "processes, minutes apart, is not in it, and the instruction "
+          "ratio (with ICOUNT=1), which no load moves, is the check on "
+          "it.  summary.md has every case; results/README.md explains "
+          "the columns.\n")
     if a.cases:
         print(f"This run measured only the cases matching `{a.cases}` "
               "(CASES): a finding whose cases did not run says "

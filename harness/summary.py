@@ -22,7 +22,9 @@ import platform
 import subprocess
 import sys
 
-# What each axis's flip from best tests (docs/design.md, "Variant axes") and the
+import spread
+
+# What each axis's flip from best tests (docs/findings.md) and the
 # cases where it shows, besides send and receive.
 FINDINGS = {
     "attrs": ("findNamePoint's linear search vs a HashMap and its memory "
@@ -61,7 +63,7 @@ THREAD_STAGES = ["threads_send", "threads_receive"]
 THREAD_CONTROL = "threads_control"
 
 # The floor of a stage: floor cases and how many times each counts.  The
-# send and receive floors are issue 4's: SHA-256 over the canonical bytes
+# send and receive floors: SHA-256 over the canonical bytes
 # twice, AES-256-GCM (the pipeline's default) over the Body, one RSA
 # signature operation and one RSA-OAEP operation.
 SEND_FLOOR = {"sha256": 2, "aes256gcm": 1, "rsa_sign": 1,
@@ -155,13 +157,18 @@ def ratio(a, b):
     return num(a / b) if a is not None and b else "-"
 
 
-def gcc_version():
+def version(cmd):
+    """The first line a tool prints about its version, or "unknown"."""
     try:
-        out = subprocess.run(["gcc", "--version"], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True,
+                             check=True).stdout
         return out.splitlines()[0]
-    except (OSError, subprocess.CalledProcessError):
+    except (OSError, subprocess.CalledProcessError, IndexError):
         return "unknown"
+
+
+def gcc_version():
+    return version(["gcc", "--version"])
 
 
 class Run:
@@ -175,11 +182,14 @@ class Run:
         self.floor_ir = {}
         self.threads = {}  # (stage, dataset, label, threads) -> entry
         self.context = None
+        self.reps = {}  # run -> {case: [CPU us of each repetition]}
         for r in names:
             ctx, rows = load(os.path.join(rundir, r + ".json"))
             # The machine's context as the first variant's run saw it.
             if self.context is None or r == names[0]:
                 self.context = ctx
+            self.reps[r] = spread.repetitions(os.path.join(rundir,
+                                                           r + ".json"))
             counts = load_icount(os.path.join(rundir, r + ".icount.tsv"))
             for name, b in rows.items():
                 self.add(r, name, b, counts.get(name))
@@ -589,104 +599,81 @@ def input_bytes(b):
 
 
 def plots(run, rundir):
-    """PNGs into rundir/plots; returns their names, or None without
-    matplotlib."""
+    """PNGs into rundir/plots (harness/plots.py); returns their names, or
+    None without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    outdir = os.path.join(rundir, "plots")
-    os.makedirs(outdir, exist_ok=True)
-    made = []
-    stages = [s for s in run.stages
-              if any((s, AXIS_DATASET, v) in run.table for v in run.labels)]
+    import plots as charts  # needs matplotlib; imports this module
+    return charts.plots(run, rundir, plt)
 
-    def bars(fname, title, value, unit):
-        if not stages:
-            return
-        cols = min(3, len(stages))
-        nrows = (len(stages) + cols - 1) // cols
-        fig, axs = plt.subplots(nrows, cols, squeeze=False,
-                                figsize=(5 * cols, 0.35 * len(run.labels)
-                                         * nrows + 1.5 * nrows))
-        for i, s in enumerate(stages):
-            ax = axs[i // cols][i % cols]
-            labels = [v for v in run.labels
-                      if (s, AXIS_DATASET, v) in run.table]
-            vals = [value(run.table[s, AXIS_DATASET, v]) for v in labels]
-            colors = ["tab:gray" if v == "ref" else
-                      "tab:green" if v == "best" else "tab:blue"
-                      for v in labels]
-            ax.barh(range(len(labels)), vals, color=colors)
-            ax.set_yticks(range(len(labels)))
-            ax.set_yticklabels(labels, fontsize=7)
-            ax.invert_yaxis()
-            ax.set_title(f"{s}/{AXIS_DATASET}", fontsize=9)
-            ax.set_xlabel(unit, fontsize=8)
-            parts = STAGE_FLOOR.get(s)
-            fl = run.floor_sum(parts, AXIS_DATASET) if parts else None
-            if fl and value is us_value:
-                ax.axvline(fl, color="black", linestyle=":",
-                           label="floor")
-                ax.legend(fontsize=7)
-        for j in range(len(stages), nrows * cols):
-            axs[j // cols][j % cols].axis("off")
-        fig.suptitle(title)
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, fname), dpi=90)
-        plt.close(fig)
-        made.append(fname)
 
-    def us_value(b):
-        return us(b)
+def numbers(run, a):
+    """What the README's results table is made from (summary.json):
+    send and receive per quakes dataset, side by side when the paired run
+    ran, else from the separate runs; parse and memory at the largest."""
+    out = {"run": os.path.basename(os.path.normpath(a.dir)),
+           "commit": a.commit, "mode": a.mode, "cases": a.cases,
+           "instructions": run.has_icount(), "pipeline": [], "parse": []}
+    paired = {}
+    path = os.path.join(a.dir, "paired.json")
+    if os.path.exists(path):
+        paired = {n: us(b) for n, b in load(path)[1].items()}
+    floors = {"send": SEND_FLOOR, "receive": RECEIVE_FLOOR}
+    for d in run.datasets:
+        for s in ("send", "receive"):
+            if run.time(s, d, "best") is None:
+                continue
+            row = {"dataset": d, "stage": s, "paired": f"{s}/{d}" in paired,
+                   "bytes": input_bytes(run.table[s, d, "best"])}
+            if row["paired"]:
+                fl = 0.0
+                for part, times in floors[s].items():
+                    x = paired.get(f"floor:{part}/{d}")
+                    fl = None if x is None or fl is None else fl + times * x
+                row.update(best=paired[f"{s}/{d}"],
+                           ref=paired.get(f"ref:{s}/{d}"), floor=fl)
+            else:
+                row.update(best=run.time(s, d, "best"),
+                           ref=run.time(s, d, "ref"),
+                           floor=run.floor_sum(floors[s], d))
+            row["best_instr"] = run.icount.get((s, d, "best"))
+            row["ref_instr"] = run.icount.get((s, d, "ref"))
+            b = run.table[s, d, "best"]
+            row["best_peak"] = b.get("peak_bytes")
+            out["pipeline"].append(row)
+    for d in run.datasets:
+        for v in run.labels:
+            b = run.table.get(("parse", d, v))
+            if b is not None:
+                out["parse"].append({"dataset": d, "label": v, "us": us(b),
+                                     "bytes_per_element":
+                                         b.get("bytes_per_element")})
+    return out
 
-    bars("time_by_stage.png", f"CPU time per stage ({AXIS_DATASET})",
-         us_value, "us")
-    bars("memory_by_stage.png", f"peak heap per stage ({AXIS_DATASET})",
-         lambda b: b.get("peak_bytes", 0) / 1e6, "MB")
 
-    size_stages = [s for s in ("parse", "send", "receive")
-                   if s in run.stages]
-    if size_stages:
-        fig, axs = plt.subplots(1, len(size_stages), squeeze=False,
-                                figsize=(5 * len(size_stages), 4.5))
-        for i, s in enumerate(size_stages):
-            ax = axs[0][i]
-            for v in run.labels:
-                pts = sorted((input_bytes(b), us(b))
-                             for (st, d, lab), b in run.table.items()
-                             if st == s and lab == v
-                             and d.startswith("quakes-"))
-                if len(pts) < 2:
-                    continue
-                style = "--" if v == "ref" else "-"
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
-                        marker="o", markersize=3, label=v, linewidth=1)
-            parts = STAGE_FLOOR.get(s)
-            fpts = []
-            for (st, d, lab), b in run.table.items():
-                fl = run.floor_sum(parts, d) if parts else None
-                if st == s and lab == run.labels[0] and fl and \
-                        d.startswith("quakes-"):
-                    fpts.append((input_bytes(b), fl))
-            fpts.sort()
-            if len(fpts) >= 2:
-                ax.plot([p[0] for p in fpts], [p[1] for p in fpts], ":",
-                        color="black", label="floor")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("message bytes")
-            ax.set_ylabel("CPU us")
-            ax.set_title(s)
-            ax.legend(fontsize=6)
-        fig.suptitle("time vs message size (quakes)")
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, "time_vs_size.png"), dpi=90)
-        plt.close(fig)
-        made.append("time_vs_size.png")
-    return made
+def machine(run, a):
+    """machine.txt: where and from what the run was made."""
+    ctx = run.context
+    return "\n".join([
+        f"run: {os.path.basename(os.path.normpath(a.dir))}",
+        f"commit: {a.commit}",
+        f"date: {ctx['date']}",
+        f"cpus: {len(os.sched_getaffinity(0))} usable, {ctx['num_cpus']} "
+        f"at {ctx['mhz_per_cpu']} MHz",
+        f"kernel: {platform.release()}",
+        f"compiler: {gcc_version()}",
+        f"libxml2: {ctx.get('libxml2', '?')}",
+        f"xmlsec1: {version(['pkg-config', '--modversion', 'xmlsec1'])}",
+        f"openssl: {version(['openssl', 'version'])}",
+        "load average at start: "
+        + " ".join(f"{x:.2f}" for x in ctx.get("load_avg", [])),
+        f"mode: {a.mode}; flags: {a.flags.strip()}",
+        f"instruction counts: {'yes' if run.has_icount() else 'no'}",
+        f"wall time (builds included): {a.elapsed} s", ""])
 
 
 def main():
@@ -703,6 +690,12 @@ def main():
     a = ap.parse_args()
 
     run = Run(a.dir, a.runs)
+    with open(os.path.join(a.dir, "summary.json"), "w",
+              encoding="utf-8") as f:
+        json.dump(numbers(run, a), f, indent=1)
+    with open(os.path.join(a.dir, "machine.txt"), "w",
+              encoding="utf-8") as f:
+        f.write(machine(run, a))
     header(run, a)
     if a.plots:
         made = plots(run, a.dir)

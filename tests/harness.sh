@@ -4,7 +4,10 @@
 # counters and context are checked, and harness/summary.py turns it into
 # the tables; the latency and threaded cases likewise, and
 # harness/findings.py finds a finding's pair in a two-variant run made
-# from one.  Checks shape, never timing: a time only has to be > 0.
+# from one, with the interval and the U test over repetitions made up
+# for it; summary.py's charts, summary.json and machine.txt, and
+# readme_results.py on a summary.json written here.  Checks shape, never
+# timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
 set -u
@@ -202,9 +205,14 @@ EOF2
 tally_checks
 
 # A two-variant run made from that one: best as it ran, and the attrs
-# ablation with attr_lookup/wide three times slower; findings.py must
-# find the pair from variants.txt, report 3.00, quote the recorded
-# commands, and say "not measured" for every other finding.
+# ablation.  attr_lookup/wide gets three repetitions a side, the
+# ablation's each three times one of best's, so old / new is 3.00 and the
+# interval the whole range of the pairwise ratios, 3 x 1.00 / 1.04 to
+# 3 x 1.04 / 1.00 (90%: all that 3 + 3 repetitions allow), p = 2 / 20;
+# attr_lookup/quakes-200k gets interleaved repetitions, which must read
+# "no measurable difference".  findings.py must find the pair from
+# variants.txt, quote the recorded commands, and say "not measured" for
+# every other finding.
 mkdir -p "$T/run"
 axes=$("$DOMLAB" variant | grep -v '^preset=\|^variant=' | tr '\n' ' ')
 old=$(echo "$axes" | sed 's/attrs=[a-z]*/attrs=vector/')
@@ -212,21 +220,37 @@ new=$(echo "$axes" | sed 's/attrs=[a-z]*/attrs=adaptive/')
 printf 'best %s\nflipped %s\n' "$new" "$old" >"$T/run/variants.txt"
 printf 'best\tdomlab bench --one\nflipped\tdomlab bench --two\n' \
 	>"$T/run/commands.tsv"
-cp "$T/small.json" "$T/run/best.json"
-"$PY" - "$T/small.json" "$T/run/flipped.json" <<'EOF2'
-import json, sys
+"$PY" - "$T/small.json" "$T/run/best.json" "$T/run/flipped.json" <<'EOF2'
+import copy, json, sys
 doc = json.load(open(sys.argv[1]))
-for b in doc["benchmarks"]:
-    if b["name"] == "attr_lookup/wide":
-        b["cpu_time"] *= 3
-json.dump(doc, open(sys.argv[2], "w"))
+wide = next(b for b in doc["benchmarks"] if b["name"] == "attr_lookup/wide")
+keep = [b for b in doc["benchmarks"] if b["run_name"] != "attr_lookup/wide"]
+def reps(name, factors, scale):
+    out = []
+    for i, f in enumerate(factors):
+        b = copy.deepcopy(wide)
+        b.update(name=name, run_name=name, run_type="iteration",
+                 repetitions=3, repetition_index=i,
+                 cpu_time=wide["cpu_time"] * f * scale)
+        out.append(b)
+    med = copy.deepcopy(out[1])
+    med.update(name=name + "_median", run_type="aggregate",
+               aggregate_name="median")
+    return out + [med]
+for path, scale, lookup in ((sys.argv[2], 1, (1.00, 1.02, 1.04)),
+                            (sys.argv[3], 3, (1.01, 1.03, 1.05))):
+    d = dict(doc, benchmarks=keep
+             + reps("attr_lookup/wide", (1.00, 1.02, 1.04), scale)
+             + reps("attr_lookup/quakes-200k", lookup, 1))
+    json.dump(d, open(path, "w"))
 EOF2
 if "$PY" "$HERE/harness/findings.py" --dir "$T/run" best flipped ref \
 	floor >"$T/FINDINGS.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/FINDINGS.md" '^# Findings of run run$' \
-		'^| findNamePoint.* | `attrs` | .* | 3\.00x (vector / adaptive, attr_lookup/wide; share 67%) |$' \
-		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 3\.00 | 67% |$' \
+		'^| findNamePoint.* | `attrs` | .* | 3\.00x, interval 2\.88-3\.12 (90%) (vector / adaptive, attr_lookup/wide); [0-9,.]* against [0-9,.]* bytes per element (attr_lookup/wide) |$' \
+		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 3\.00 | 2\.88-3\.12 (90%) | 0\.100 | old slower | 67% | ' \
+		'^| attr_lookup/quakes-200k | attrs=vector (flipped) | attrs=adaptive (best) | .* | 1\.01 | 0\.97-1\.05 (90%) | 0\.700 | no measurable difference | ' \
 		'^- flipped: `domlab bench --two`$' \
 		"^- \`domlab bench --one --benchmark_filter='^(attr_lookup/wide|attr_lookup/quakes-200k)\$'\`\$" \
 		'^| the token store .* | not measured in this run |$' \
@@ -277,6 +301,74 @@ for v in nope best+attrs=nope best+color=red best+attrs adaptive-shared-direct; 
 done
 # This binary's own name is the canonical one.
 name_of "$name" VARIANT="$name"
+# The charts: this run has one axis flipped, so the ablation chart alone
+# (the headline and memory charts need send and parse over several sizes).
+if "$PY" "$HERE/harness/summary.py" --dir "$T/run" --commit test \
+	--flags test --elapsed 0 --plots best flipped >"$T/summary.md" \
+	2>"$T/err"; then
+	ok
+	if "$PY" -c 'import matplotlib' 2>/dev/null; then
+		expect_lines "$T/summary.md" '^Plots: \[ablation.png\](plots/ablation.png)$'
+		if [ "$(head -c 4 "$T/run/plots/ablation.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+			ok
+		else
+			bad "plots/ablation.png is not a PNG"
+		fi
+	else
+		expect_lines "$T/summary.md" '^Plots: matplotlib is missing'
+	fi
+	# summary.json and machine.txt beside summary.md.
+	if "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["run"] == "run" and d["commit"] == "test" and "pipeline" in d))' \
+		"$T/run/summary.json"; then ok; else
+		bad "summary.json: $(head -c 200 "$T/run/summary.json")"
+	fi
+	expect_lines "$T/run/machine.txt" '^commit: test$' '^cpus: '
+else
+	bad "summary.py --plots failed: $(tail -n 3 "$T/err")"
+fi
+
+# readme_results.py: the table between the markers from a summary.json,
+# the rest of the README untouched, the same README when run again, and a
+# README without markers refused.
+mkdir -p "$T/ref"
+cat >"$T/ref/summary.json" <<'EOF2'
+{"run": "R1", "commit": "abc1234", "mode": "default", "cases": "",
+ "instructions": true,
+ "pipeline": [{"dataset": "quakes-2m", "stage": "send", "paired": true,
+   "bytes": 2097193, "best": 5000, "ref": 100000, "floor": 4000,
+   "best_instr": 1e8, "ref_instr": 1.2e9, "best_peak": 1}],
+ "parse": [{"dataset": "quakes-2m", "label": "best", "us": 1900,
+   "bytes_per_element": 291.7}]}
+EOF2
+printf 'before\n<!-- results:begin -->\nold table\n<!-- results:end -->\nafter\n' \
+	>"$T/README.md"
+if "$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
+	--readme "$T/README.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/README.md" '^before$' '^after$' \
+		'^Run `R1` (commit abc1234, default mode)' \
+		'^| quakes-2m (2.1 MB) | send | 5,000 | 100,000 | 20.0 | 1.25 | 12.0 |$' \
+		'^| best (insitu parser) | 1,900 | 292 |$' \
+		'one process, their repetitions interleaved at random'
+	if grep -q '^old table$' "$T/README.md"; then
+		bad "readme_results.py left the old table"
+	else ok; fi
+	cp "$T/README.md" "$T/README.first"
+	"$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
+		--readme "$T/README.md"
+	if cmp -s "$T/README.md" "$T/README.first"; then ok; else
+		bad "readme_results.py changed its own table"
+	fi
+else
+	bad "readme_results.py failed: $(cat "$T/err")"
+fi
+printf 'no markers\n' >"$T/README.md"
+if "$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
+	--readme "$T/README.md" 2>"$T/err"; then
+	bad "readme_results.py took a README without markers"
+elif grep -q 'needs one <!-- results:begin -->' "$T/err"; then ok; else
+	bad "readme_results.py without markers: $(cat "$T/err")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
