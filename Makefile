@@ -18,11 +18,11 @@ PRESETS := doom2010 xerces best
 
 # The axes, the variable that picks each, and the choices per preset, one
 # word per axis in this order.  Each choice is variants/<axis>/<choice>.c.
-AXES     := attrs  userdata build  attrlist keys   tokens io         parser  emit
-AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER  EMIT
-preset_doom2010 := vector pernode built copy reload list unbuffered libxml2 tree
-preset_xerces   := vector shared direct cached cached hash buffered libxml2 tree
-preset_best     := adaptive shared direct cached cached hash buffered insitu canonical
+AXES     := attrs  userdata build  attrlist keys   tokens io         parser  emit      hash
+AXISVARS := ATTRS  USERDATA BUILD  ATTRLIST KEYS   TOKENS IO         PARSER  EMIT      HASH
+preset_doom2010 := vector pernode built copy reload list unbuffered libxml2 tree fixed
+preset_xerces   := vector shared direct cached cached hash buffered libxml2 tree fixed
+preset_best     := adaptive shared direct cached cached hash buffered insitu canonical keyed
 
 choices_attrs    := vector hash adaptive
 choices_userdata := pernode shared
@@ -33,15 +33,17 @@ choices_tokens   := list hash
 choices_io       := unbuffered buffered
 choices_parser   := libxml2 insitu
 choices_emit     := tree source canonical
+choices_hash     := fixed keyed
 
 NAXES := $(words $(AXES))
-AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9)
+AXIS_NUMS := $(wordlist 1,$(NAXES),1 2 3 4 5 6 7 8 9 10)
 
 # Presets plus what it takes to build every choice of every axis once, and
-# each preset with the other parser.
+# each preset with the other parser (and its own hash: fixed under insitu;
+# best's keyed under libxml2).
 TEST_VARIANTS := doom2010 xerces best hash-pernode-direct-copy-reload \
-  vector-pernode-built-copy-reload-list-unbuffered-insitu-tree \
-  vector-shared-direct-cached-cached-hash-buffered-insitu-tree \
+  vector-pernode-built-copy-reload-list-unbuffered-insitu-tree-fixed \
+  vector-shared-direct-cached-cached-hash-buffered-insitu-tree-fixed \
   adaptive-shared-direct-cached-cached-hash-buffered-insitu-source \
   adaptive-shared-direct-cached-cached-hash-buffered-libxml2
 
@@ -320,6 +322,7 @@ BENCH_VARIANTS := doom2010 xerces best \
   adaptive-shared-direct-cached-cached-hash-unbuffered \
   adaptive-shared-direct-cached-cached-hash-buffered-insitu-source \
   adaptive-shared-direct-cached-cached-hash-buffered-insitu-tree \
+  adaptive-shared-direct-cached-cached-hash-buffered-insitu-canonical-fixed \
   adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
   adaptive-shared-built-cached-cached-hash-buffered-libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and

@@ -8,6 +8,8 @@
  */
 #include "dom/insitu_parse.h"
 
+#include "dom/hash.h"
+
 /*
  * The first attribute whose key (k1, k2) an earlier one has, or -1.
  * byns: the key is (namespace, local) and declarations are left out;
@@ -45,7 +47,7 @@ long dom__insitu_duplicate(parser *ps, size_t n, int byns)
 
 		if (SKIP(a))
 			continue;
-		for (j = hash2(K1(a), K2(a)) & mask; ps->seen[j] != 0;
+		for (j = dom_hash_ptrs(K1(a), K2(a), NULL) & mask; ps->seen[j] != 0;
 		     j = (j + 1) & mask) {
 			const rawattr *b = &ps->attrs[ps->seen[j] - 1];
 
