@@ -124,6 +124,12 @@ int dom__insitu_declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 		ps->binds[ps->nbinds].uri = uri;
 		ps->nbinds++;
 		ps->scope++;
+		/* Bounds the work of each lookup (dom__insitu_lookup, c14n's
+		 * stacks) and libxml2's; the same limit on both parsers. */
+		if (ps->nbinds > ps->lim->max_ns)
+			return MALFORMED(ps, a->end, "%zu namespace declarations "
+					 "in scope, over the limit of %zu",
+					 ps->nbinds, ps->lim->max_ns);
 		(*ndecls)++;
 	}
 	return LAB_OK;

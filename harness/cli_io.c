@@ -49,6 +49,7 @@ int lab_io_args(int argc, char **argv, const char *const *valued, lab_io *io,
 		{"--max-attrs", offsetof(dom_limits, max_attrs)},
 		{"--max-name", offsetof(dom_limits, max_name)},
 		{"--max-text", offsetof(dom_limits, max_text)},
+		{"--max-ns", offsetof(dom_limits, max_ns)},
 	};
 	int i, rc;
 
@@ -114,19 +115,30 @@ int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err)
 	return rc;
 }
 
+/*
+ * The limit holds while reading: at most max + 1 bytes are ever asked
+ * for, so an endless pipe costs the limit's worth of memory and is
+ * refused as soon as one byte more than it arrives.
+ */
 int lab_read_fd(int fd, const char *path, size_t max, lab_buf *out,
 		lab_err *err)
 {
 	int rc = LAB_OK;
 
+	if (max == 0)
+		max = DOM_DEFAULT_MAX_INPUT;
 	for (;;) {
+		size_t room;
 		ssize_t n;
 
 		if (lab_buf_reserve(out, 1 << 16) != LAB_OK) {
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 			break;
 		}
-		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		room = out->cap - out->len - 1;
+		if (out->len <= max && room > max + 1 - out->len)
+			room = max + 1 - out->len;
+		n = read(fd, out->data + out->len, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -139,7 +151,7 @@ int lab_read_fd(int fd, const char *path, size_t max, lab_buf *out,
 			break;
 		out->len += (size_t)n;
 		out->data[out->len] = '\0';
-		if (max > 0 && out->len > max) {
+		if (out->len > max) {
 			rc = lab_fail(err, LAB_EMALFORMED,
 				      "input is over the limit of %zu bytes",
 				      max);

@@ -53,7 +53,8 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 	rc = lab_io_args(argc - 1, argv + 1, lab_wss_valued, &io, rest, &nrest,
 			 err);
 	if (rc == LAB_OK && (io.lim.max_depth != 0 || io.lim.max_attrs != 0 ||
-			     io.lim.max_name != 0 || io.lim.max_text != 0))
+			     io.lim.max_name != 0 || io.lim.max_text != 0 ||
+			     io.lim.max_ns != 0))
 		rc = lab_fail(err, LAB_EUSAGE,
 			      "ref takes only --max-input: libxml2 keeps its "
 			      "own limits");

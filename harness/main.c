@@ -43,7 +43,7 @@ static int usage(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  domlab %s\n", commands[i].usage);
 	fputs("LIMITS: --max-input N --max-depth N --max-attrs N --max-name N "
-	      "--max-text N\n",
+	      "--max-text N --max-ns N\n",
 	      f);
 	return LAB_EUSAGE;
 }
