@@ -15,7 +15,8 @@ static const struct {
 	const char *usage;
 } commands[] = {
 	{"gen", lab_cmd_gen,
-	 "gen quakes|ints|strings|wide|deep|random [--size BYTES | --count N] [--seed S] [-o FILE]"},
+	 "gen quakes|ints|strings|wide|deep|random|bytes [--size BYTES | --count N] [--seed S] [-o FILE]\n"
+	 "  domlab gen collide-names|collide-attrs|collide-ids|wide-ns|deep|many-attrs --size BYTES [--count PREFIXES] [--seed S] [-o FILE]"},
 	{"parse", lab_cmd_parse, "parse [--stats] [LIMITS] [FILE] [-o FILE]"},
 	{"c14n", lab_cmd_c14n,
 	 "c14n [--exclusive] [--with-comments] [--prefixes \"p1 p2\"] [--id ID | --apex {URI}LOCAL] [LIMITS] [FILE] [-o FILE]"},
