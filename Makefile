@@ -200,7 +200,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 
 # The shell suites, each tests/<name>.sh taking the domlab binary: one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach
+SHELL_SUITES := cli interop refpeer harness attach hostile
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
