@@ -83,6 +83,7 @@ int dom__siphash(const void *in, const size_t inlen, const void *k, uint8_t *out
     uint64_t v3 = UINT64_C(0x7465646279746573);
     uint64_t k0 = U8TO64_LE(kk);
     uint64_t k1 = U8TO64_LE(kk + 8);
+    /* cppcheck-suppress variableScope ; kept as published */
     uint64_t m;
     int i;
     const unsigned char *end = ni + inlen - (inlen % sizeof(uint64_t));

@@ -243,10 +243,11 @@ int dom__xml2_check_tags(const char *buf, size_t len, const dom_limits *lim,
 	lab_buf s = LAB_BUF_INIT;
 	const char *e;
 	size_t n = 0;
-	int rc, big = 0, width = wide(b, len, &big);
+	int big = 0, width = wide(b, len, &big);
 
 	if (width != 0) {
-		rc = skeleton(b, len, width, big, &s);
+		int rc = skeleton(b, len, width, big, &s);
+
 		if (rc == LAB_OK)
 			rc = dom__xml2_count_tags(s.data, s.len, lim, err);
 		else
