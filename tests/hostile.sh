@@ -21,19 +21,10 @@ RECV="$DOMLAB receive --key $K/bob.key.pem --trust $K/alice.cert.pem --now $NOW"
 KEY1=000102030405060708090a0b0c0d0e0f
 KEY2=f0e1d2c3b4a5968778695a4b3c2d1e0f
 
-# expect CODE NAME CMD...
-expect() {
-	code=$1 name=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ "$rc" -eq "$code" ]; then ok; else bad "$name: exit $rc, wanted $code: $(head -c 300 "$T/err")"; fi
-}
 # says NAME TEXT: the last command's message holds TEXT.
 says() {
 	grep -qF -- "$2" "$T/err" && ok || bad "$1: message lacks '$2': $(head -c 300 "$T/err")"
 }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
 # digest NAME FILE SHA: FILE's digest is SHA (gen's output is fixed by its
 # seed, so these are the same on every variant).
 digest() {
