@@ -44,9 +44,11 @@ $(eval $(call axis, tokens,   TOKENS,   list,       hash,     hash))
 $(eval $(call axis, io,       IO,       unbuffered, buffered, buffered))
 $(eval $(call axis, parser,   PARSER,   libxml2,    libxml2,  insitu))
 $(eval $(call axis, emit,     EMIT,     tree,       tree,     canonical, source))
+$(eval $(call axis, hash,     HASH,     fixed,      fixed,    keyed))
 
 # Presets plus what it takes to build every choice of every axis once, and
-# each preset with the other parser.
+# each preset with the other parser (and so hash=fixed under insitu,
+# hash=keyed under libxml2).
 TEST_VARIANTS := doom2010 xerces best \
   best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload \
   doom2010+parser=insitu xerces+parser=insitu best+emit=source \
@@ -211,7 +213,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 
 # The shell suites, each tests/<name>.sh taking the domlab binary: one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach
+SHELL_SUITES := cli interop refpeer harness attach hostile
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -327,7 +329,7 @@ memcheck-one: all keys
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
-  best+emit=source best+emit=tree \
+  best+emit=source best+emit=tree best+hash=fixed \
   best+parser=libxml2 best+build=built+parser=libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).

@@ -10,6 +10,8 @@
  */
 #include "datasets/gen.h"
 
+#include "datasets/hostile.h"
+
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -828,7 +830,8 @@ static void gen_random(struct gen *g, size_t count)
 /* ---- public ---- */
 
 static const char *const kind_name[] = {
-	"quakes", "ints", "strings", "wide", "deep", "random", "bytes"};
+	"quakes", "ints", "strings", "wide", "deep", "random", "bytes",
+	"collide-names", "collide-attrs", "collide-ids", "wide-ns", "many-attrs"};
 
 int lab_gen_kind_parse(const char *name, lab_gen_kind *out)
 {
@@ -860,8 +863,13 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 		return lab_fail(err, LAB_EUSAGE, "gen: unknown kind %d", (int)o->kind);
 	if (o->kind == LAB_GEN_BYTES && o->count != 0)
 		return lab_fail(err, LAB_EUSAGE, "gen: bytes takes a size, not a count");
-	if (o->kind >= LAB_GEN_DEEP && o->kind != LAB_GEN_BYTES && o->size != 0)
+	if (o->kind == LAB_GEN_RANDOM && o->size != 0)
 		return lab_fail(err, LAB_EUSAGE, "gen: %s takes a count, not a size",
+				kind_name[o->kind]);
+	if ((o->kind == LAB_GEN_DEEP && o->size != 0 && o->count != 0) ||
+	    (o->kind > LAB_GEN_BYTES && o->kind != LAB_GEN_WIDE_NS &&
+	     o->count != 0))
+		return lab_fail(err, LAB_EUSAGE, "gen: %s takes a size, not a count",
 				kind_name[o->kind]);
 	if (o->kind == LAB_GEN_DEEP && o->count > DEEP_MAX)
 		return lab_fail(err, LAB_EUSAGE, "gen: deep: depth %zu is over %d",
@@ -870,7 +878,9 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 	g.b = out;
 	g.rc = LAB_OK;
 	start = out->len;
-	if (o->kind == LAB_GEN_BYTES) {
+	if (o->kind > LAB_GEN_BYTES || (o->kind == LAB_GEN_DEEP && o->size != 0)) {
+		g.rc = lab_gen_hostile(o->kind, o->size, o->count, o->seed, out);
+	} else if (o->kind == LAB_GEN_BYTES) {
 		gen_bytes(&g, o->size != 0 ? o->size : BYTES_DEFAULT);
 	} else if (o->kind == LAB_GEN_DEEP) {
 		gen_deep(&g, o->count != 0 ? o->count : DEEP_DEFAULT);

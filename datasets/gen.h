@@ -23,7 +23,13 @@ typedef enum lab_gen_kind {
 	LAB_GEN_WIDE,
 	LAB_GEN_DEEP,
 	LAB_GEN_RANDOM,
-	LAB_GEN_BYTES   /* not XML: an attachment's binary content */
+	LAB_GEN_BYTES,  /* not XML: an attachment's binary content */
+	/* Hostile shapes (datasets/hostile.c), scaled by size. */
+	LAB_GEN_COLLIDE_NAMES,
+	LAB_GEN_COLLIDE_ATTRS,
+	LAB_GEN_COLLIDE_IDS,
+	LAB_GEN_WIDE_NS,
+	LAB_GEN_MANY_ATTRS
 } lab_gen_kind;
 
 typedef struct lab_gen_opts {
@@ -33,8 +39,9 @@ typedef struct lab_gen_opts {
 	uint64_t seed; /* same opts => same bytes, on every machine */
 } lab_gen_opts;
 
-/* "quakes", "ints", "strings", "wide", "deep", "random" or "bytes"; else
- * LAB_EUSAGE. */
+/* "quakes", "ints", "strings", "wide", "deep", "random", "bytes",
+ * "collide-names", "collide-attrs", "collide-ids", "wide-ns" or
+ * "many-attrs"; else LAB_EUSAGE. */
 int lab_gen_kind_parse(const char *name, lab_gen_kind *out);
 
 /* The name lab_gen_kind_parse accepts, or "unknown". */

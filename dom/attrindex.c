@@ -3,10 +3,14 @@
  * position + 1 (0 is empty); the table stays at most half full, so a miss
  * ends within a couple of probes.  Removals rebuild in place rather than
  * leave tombstones: attributes are removed rarely, looked up often.
+ * Slots come from the hash axis (dom/hash.h), keyed by the two interned
+ * pointers.
  */
 #include "dom/attrindex.h"
 
 #include <string.h>
+
+#include "dom/hash.h"
 
 typedef struct attr_index {
 	uint32_t cap; /* power of two */
@@ -15,10 +19,7 @@ typedef struct attr_index {
 
 static uint32_t slot_of(const char *ns, const char *local, uint32_t mask)
 {
-	uint64_t h = (uint64_t)(uintptr_t)local * 0x9e3779b97f4a7c15ULL ^
-		     (uint64_t)(uintptr_t)ns * 0xc2b2ae3d27d4eb4fULL;
-
-	return (uint32_t)(h >> 32) & mask;
+	return dom_hash_ptrs(local, ns, NULL) & mask;
 }
 
 long dom__attrindex_find(const dom_attrs *a, const char *ns,

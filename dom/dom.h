@@ -97,6 +97,10 @@ typedef struct dom_attr_list {
 	void *owned;
 } dom_attr_list;
 
+/* The default of dom_limits.max_input, which readers of the input apply
+ * while reading, before a parser sees it. */
+#define DOM_DEFAULT_MAX_INPUT ((size_t)1 << 30)
+
 /* Bounds the parser enforces; zero fields take the defaults. */
 typedef struct dom_limits {
 	size_t max_input;   /* bytes of input (default 1 GiB) */
@@ -104,6 +108,9 @@ typedef struct dom_limits {
 	size_t max_attrs;   /* attributes per element (default 10000) */
 	size_t max_name;    /* bytes in a name (default 50000) */
 	size_t max_text;    /* bytes in one text node or value (default 1 GiB) */
+	/* namespace declarations in scope at an element (default 256): a
+	 * prefix is looked up among them, by libxml2 and by c14n in turn */
+	size_t max_ns;
 } dom_limits;
 
 /* ---- documents ------------------------------------------------------ */

@@ -8,6 +8,8 @@
  */
 #include "dom/insitu_parse.h"
 
+#include "dom/hash.h"
+
 /*
  * The first attribute whose key (k1, k2) an earlier one has, or -1.
  * byns: the key is (namespace, local) and declarations are left out;
@@ -45,7 +47,7 @@ long dom__insitu_duplicate(parser *ps, size_t n, int byns)
 
 		if (SKIP(a))
 			continue;
-		for (j = hash2(K1(a), K2(a)) & mask; ps->seen[j] != 0;
+		for (j = dom_hash_ptrs(K1(a), K2(a), NULL) & mask; ps->seen[j] != 0;
 		     j = (j + 1) & mask) {
 			const rawattr *b = &ps->attrs[ps->seen[j] - 1];
 
@@ -122,6 +124,12 @@ int dom__insitu_declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 		ps->binds[ps->nbinds].uri = uri;
 		ps->nbinds++;
 		ps->scope++;
+		/* Bounds the work of each lookup (dom__insitu_lookup, c14n's
+		 * stacks) and libxml2's; the same limit on both parsers. */
+		if (ps->nbinds > ps->lim->max_ns)
+			return MALFORMED(ps, a->end, "%zu namespace declarations "
+					 "in scope, over the limit of %zu",
+					 ps->nbinds, ps->lim->max_ns);
 		(*ndecls)++;
 	}
 	return LAB_OK;

@@ -398,6 +398,11 @@ static inline const char *intern(parser *ps, const char *s, size_t n)
 	return *m;
 }
 
+/*
+ * A quick mix of two pointers for may_clash's 64-bit filter in
+ * variants/parser/insitu.c, which a repeat only sends to the duplicate
+ * check (a table through the hash axis): not a table, so not the axis's.
+ */
 static inline uint32_t hash2(const void *a, const void *b)
 {
 	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^

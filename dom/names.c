@@ -1,7 +1,9 @@
 /*
  * names.c - interning: open addressing with linear probing, the full
  * 32-bit hash kept beside each slot so a probe compares bytes only when
- * the hashes already match.  Grows at half load.
+ * the hashes already match.  Grows at half load.  Both tables hash
+ * through the hash axis (dom/hash.h): the names by their bytes, the
+ * records by their three interned pointers.
  */
 #include "names.h"
 
@@ -10,30 +12,6 @@
 #include "alloc.h"
 
 enum { NAMES_MIN_CAP = 64 };
-
-uint32_t dom_hash_bytes(const void *p, size_t len)
-{
-	/* FNV-1a over 8-byte words, folded: fast on short names, good enough
-	 * spread for a table that also compares the full hash. */
-	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL ^ len;
-
-	while (len >= 8) {
-		uint64_t w;
-
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
-		s += 8;
-		len -= 8;
-	}
-	while (len > 0) {
-		h = (h ^ *s++) * 0x100000001b3ULL;
-		len--;
-	}
-	h ^= h >> 32;
-	return (uint32_t)h;
-}
 
 void dom_names_init(dom_names *t)
 {
@@ -133,16 +111,6 @@ const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
 	return copy;
 }
 
-/* The three pointers are interned, so mixing the addresses is enough. */
-static size_t qhash(const char *ns, const char *prefix, const char *local)
-{
-	uint64_t h = (uint64_t)(uintptr_t)local * 0x9e3779b97f4a7c15ULL ^
-		     (uint64_t)(uintptr_t)ns * 0xc2b2ae3d27d4eb4fULL ^
-		     (uint64_t)(uintptr_t)prefix * 0x165667b19e3779f9ULL;
-
-	return (size_t)(h >> 29);
-}
-
 static int qgrow(dom_names *t)
 {
 	size_t cap = t->qcap ? t->qcap * 2 : NAMES_MIN_CAP;
@@ -157,7 +125,7 @@ static int qgrow(dom_names *t)
 
 		if (q == NULL)
 			continue;
-		j = qhash(q->ns, q->prefix, q->local) & (cap - 1);
+		j = dom_hash_ptrs(q->local, q->ns, q->prefix) & (cap - 1);
 		while (slots[j] != NULL)
 			j = (j + 1) & (cap - 1);
 		slots[j] = q;
@@ -178,7 +146,7 @@ const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
 	if ((t->qcount + 1) * 2 > t->qcap && qgrow(t) != 0)
 		return NULL;
 	mask = t->qcap - 1;
-	for (i = qhash(ns, prefix, local) & mask; t->qslots[i] != NULL;
+	for (i = dom_hash_ptrs(local, ns, prefix) & mask; t->qslots[i] != NULL;
 	     i = (i + 1) & mask) {
 		const dom_name *s = t->qslots[i];
 

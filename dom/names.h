@@ -24,6 +24,7 @@
 
 #include "arena.h"
 #include "dom.h"
+#include "hash.h"
 
 typedef struct dom_names {
 	const char **slots; /* open addressing, NULL = empty */
@@ -70,8 +71,6 @@ static inline size_t dom_names_len(const char *interned)
 
 	return h->len;
 }
-
-uint32_t dom_hash_bytes(const void *p, size_t len);
 
 /*
  * Canonical XML's two orders, as qsort compares: namespace declarations

@@ -18,10 +18,14 @@ static_assert(offsetof(dom_doc, node) - offsetof(dom_doc, node_slot) ==
 
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 {
-	dom_doc *doc = dom_calloc(1, sizeof *doc);
-	int rc = LAB_ENOMEM;
+	dom_doc *doc;
+	int rc = dom_hash_ready(err);
 
 	*out = NULL;
+	if (rc != LAB_OK)
+		return rc;
+	rc = LAB_ENOMEM;
+	doc = dom_calloc(1, sizeof *doc);
 	if (doc == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	/* Our tree of an XML text takes about 1.5x its bytes. */

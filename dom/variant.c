@@ -7,6 +7,7 @@
 #include "dom/attrs.h"
 #include "dom/build.h"
 #include "dom/emit.h"
+#include "dom/hash.h"
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
@@ -17,6 +18,7 @@ static const dom_axis_choice axes[] = {
 	{"attrlist", dom__attrlist_choice},
 	{"parser", dom__parser_choice},
 	{"emit", dom__emit_choice},
+	{"hash", dom__hash_choice},
 };
 
 size_t dom_variant_axes(const dom_axis_choice **out)

@@ -19,16 +19,18 @@ enum {
 
 dom_limits dom__limits(const dom_limits *lim)
 {
-	dom_limits l = {0, 0, 0, 0, 0};
+	dom_limits l = {0};
 
 	if (lim != NULL)
 		l = *lim;
 	if (l.max_input == 0)
-		l.max_input = (size_t)1 << 30;
+		l.max_input = DOM_DEFAULT_MAX_INPUT;
 	if (l.max_depth == 0 || l.max_depth > 256)
 		l.max_depth = 256;
 	if (l.max_attrs == 0)
 		l.max_attrs = 10000;
+	if (l.max_ns == 0)
+		l.max_ns = 256;
 	if (l.max_name == 0)
 		l.max_name = 50000;
 	if (l.max_text == 0)
@@ -112,6 +114,13 @@ int dom__xml2_enter(xmlParserCtxtPtr ctxt, const xmlChar *local,
 			       g->lim->max_depth);
 		return -1;
 	}
+	if ((size_t)ctxt->nsNr / 2 > g->lim->max_ns) {
+		dom__xml2_fail(ctxt, LAB_EMALFORMED,
+			       "%zu namespace declarations in scope, over the "
+			       "limit of %zu",
+			       (size_t)ctxt->nsNr / 2, g->lim->max_ns);
+		return -1;
+	}
 	if ((size_t)nb_attributes > g->lim->max_attrs) {
 		dom__xml2_fail(ctxt, LAB_EMALFORMED,
 			       "%d attributes on <%s>, over the limit of %zu",
@@ -173,6 +182,7 @@ xmlEntityPtr dom__xml2_get_entity(xmlParserCtxtPtr ctxt, const xmlChar *name)
 {
 	dom_xml2_guard *g = ctxt->_private;
 	xmlEntityPtr ent = xmlSAX2GetEntity(ctxt, name);
+	lab_err tags;
 
 	/* Only a document with an external subset or a parameter entity
 	 * gets here with an undeclared name; libxml2 would drop the
@@ -187,6 +197,14 @@ xmlEntityPtr dom__xml2_get_entity(xmlParserCtxtPtr ctxt, const xmlChar *name)
 				       : "");
 	if (ent == NULL || g == NULL || ent->length <= 0)
 		return ent;
+	/* libxml2 reads the replacement text's tags as it reads the
+	 * document's: counted first, the same way. */
+	if (ent->content != NULL && !g->failed &&
+	    dom__xml2_count_tags((const char *)ent->content,
+				 (size_t)ent->length, g->lim, &tags) != LAB_OK) {
+		dom__xml2_fail(ctxt, tags.code, "%s", tags.msg);
+		return NULL;
+	}
 	g->expanded += (size_t)ent->length;
 	if (g->expanded > g->budget)
 		dom__xml2_fail(ctxt, LAB_EMALFORMED,
@@ -245,6 +263,8 @@ xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
 	guard->ctxt = ctxt;
 	guard->expanded = 0;
 	guard->budget = 10 * len + ((size_t)1 << 20);
+	guard->text = buf;
+	guard->text_len = len;
 	return ctxt;
 }
 
@@ -252,6 +272,9 @@ int dom__xml2_run(xmlParserCtxtPtr ctxt, dom_xml2_guard *guard)
 {
 	const xmlError *e;
 
+	if (dom__xml2_check_tags(guard->text, guard->text_len, guard->lim,
+				 guard->err) != LAB_OK)
+		return guard->err->code;
 	xmlParseDocument(ctxt);
 	if (guard->failed)
 		return guard->err->code;

@@ -27,6 +27,8 @@ typedef struct dom_xml2_guard {
 	size_t run;    /* bytes of the character data being read */
 	size_t expanded; /* bytes of entity replacement text referenced */
 	size_t budget;   /* how many it may be (dom__xml2_ctxt sets it) */
+	const char *text; /* the document's bytes, as dom__xml2_ctxt got them */
+	size_t text_len;
 } dom_xml2_guard;
 
 /* The limits with every zero field replaced by its default. */
@@ -42,6 +44,19 @@ dom_limits dom__limits(const dom_limits *lim);
 xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
 				const xmlSAXHandler *sax, void *user,
 				dom_xml2_guard *guard);
+
+/*
+ * The attributes and declarations of every start tag in buf counted
+ * against lim (filled: dom__limits) before libxml2 reads it, so a tag
+ * over a limit costs a linear pass, not libxml2's quadratic duplicate
+ * checks (dom/xml2_tags.c); dom__xml2_run does it for the document and
+ * the entity hook for each entity's replacement text.
+ */
+int dom__xml2_check_tags(const char *buf, size_t len, const dom_limits *lim,
+			 lab_err *err);
+/* The same on UTF-8 text. */
+int dom__xml2_count_tags(const char *buf, size_t len, const dom_limits *lim,
+			 lab_err *err);
 
 /* Runs the parse; LAB_OK or the first error with line and column. */
 int dom__xml2_run(xmlParserCtxtPtr ctxt, dom_xml2_guard *guard);

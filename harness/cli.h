@@ -52,7 +52,8 @@ typedef struct lab_io {
 int lab_io_args(int argc, char **argv, const lab_opt *opts, lab_io *io,
 		char **rest, int *nrest, lab_err *err);
 
-/* Reads the whole input (file or stdin). */
+/* Reads the whole input (file or stdin), refusing it (LAB_EMALFORMED) as
+ * soon as it holds more than max bytes (0: DOM_DEFAULT_MAX_INPUT). */
 int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err);
 
 /* Appends the rest of fd to out (path names it in messages; NULL: standard

@@ -47,13 +47,16 @@ const lab_opt lab_limit_opts[] = {
 	{"--max-text", "N", 0,
 	 "refuse a text node, CDATA section or attribute value over N "
 	 "bytes (default 1 GiB)"},
+	{"--max-ns", "N", 0,
+	 "refuse an element with more than N namespace declarations "
+	 "in scope (default 256)"},
 	{NULL, NULL, 0, NULL}};
 
 /* Where each of lab_limit_opts, in its order, goes. */
 static const size_t limit_field[] = {
 	offsetof(dom_limits, max_input), offsetof(dom_limits, max_depth),
 	offsetof(dom_limits, max_attrs), offsetof(dom_limits, max_name),
-	offsetof(dom_limits, max_text)};
+	offsetof(dom_limits, max_text), offsetof(dom_limits, max_ns)};
 
 const lab_opt *lab_opt_find(const lab_opt *opts, const char *a)
 {
@@ -131,19 +134,30 @@ int lab_read_input(const char *path, size_t max, lab_buf *out, lab_err *err)
 	return rc;
 }
 
+/*
+ * The limit holds while reading: at most max + 1 bytes are ever asked
+ * for, so an endless pipe costs the limit's worth of memory and is
+ * refused as soon as one byte more than it arrives.
+ */
 int lab_read_fd(int fd, const char *path, size_t max, lab_buf *out,
 		lab_err *err)
 {
 	int rc = LAB_OK;
 
+	if (max == 0)
+		max = DOM_DEFAULT_MAX_INPUT;
 	for (;;) {
+		size_t room;
 		ssize_t n;
 
 		if (lab_buf_reserve(out, 1 << 16) != LAB_OK) {
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 			break;
 		}
-		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		room = out->cap - out->len - 1;
+		if (out->len <= max && room > max + 1 - out->len)
+			room = max + 1 - out->len;
+		n = read(fd, out->data + out->len, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -156,7 +170,7 @@ int lab_read_fd(int fd, const char *path, size_t max, lab_buf *out,
 			break;
 		out->len += (size_t)n;
 		out->data[out->len] = '\0';
-		if (max > 0 && out->len > max) {
+		if (out->len > max) {
 			rc = lab_fail(err, LAB_EMALFORMED,
 				      "input is over the limit of %zu bytes",
 				      max);

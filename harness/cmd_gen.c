@@ -12,7 +12,8 @@ const lab_opt lab_gen_options[] = {
 	 "about this many bytes (exactly, for bytes); wins over --count"},
 	{"--count", "N", 0,
 	 "how many: records (quakes), items (ints, strings), rows (wide), "
-	 "levels (deep), about that many nodes (random)"},
+	 "levels (deep), about that many nodes (random), prefixes "
+	 "declared (wide-ns)"},
 	{"--seed", "S", 0, "the generator's seed: the same seed, the same bytes"},
 	{"-o", "FILE", 0,
 	 "write to FILE (through a temporary file renamed into place) "

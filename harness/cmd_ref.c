@@ -56,6 +56,7 @@ static const char *other_limit(const dom_limits *lim)
 	       : lim->max_attrs != 0 ? "--max-attrs"
 	       : lim->max_name != 0  ? "--max-name"
 	       : lim->max_text != 0  ? "--max-text"
+	       : lim->max_ns != 0    ? "--max-ns"
 				     : NULL;
 }
 

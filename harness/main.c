@@ -25,9 +25,12 @@ static const struct command {
 	unsigned takes;
 	const char *what;
 } commands[] = {
-	{"gen", lab_cmd_gen, "quakes|ints|strings|wide|deep|random|bytes",
+	{"gen", lab_cmd_gen,
+	 "quakes|ints|strings|wide|deep|random|bytes|collide-names|"
+	 "collide-attrs|collide-ids|wide-ns|many-attrs",
 	 lab_gen_options, 0,
-	 "Writes a generated dataset, the same bytes for the same seed."},
+	 "Writes a generated dataset, the same bytes for the same seed; "
+	 "collide-* to many-attrs are the hostile shapes (datasets/README.md)."},
 	{"parse", lab_cmd_parse, NULL, lab_parse_options,
 	 TAKES_IO | TAKES_LIMITS,
 	 "Builds the tree of a document (FILE or standard input) through "
@@ -155,7 +158,7 @@ static int usage(FILE *f)
 		synopsis(f, &commands[i]);
 	}
 	fputs("LIMITS: --max-input N --max-depth N --max-attrs N --max-name N "
-	      "--max-text N\n"
+	      "--max-text N --max-ns N\n"
 	      "`domlab COMMAND --help` says what each option does.  Exit "
 	      "codes: 0 ok, 1 usage,\n2 malformed input, 3 security failure, "
 	      "4 I/O, 5 out of memory.\n",

@@ -23,16 +23,6 @@ BODY="{http://schemas.xmlsoap.org/soap/envelope/}Body"
 ATT_SHA=dbd80562d380ebac14ce1bca4b32fca5c9573abbfeb6b7ff448d75b57d02ca07
 BODY_SHA=f8daa8058713799c643709385d1906456c5c2edcf5586c3b4d1aa0570df14237
 
-# expect CODE NAME CMD...
-expect() {
-	code=$1 name=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ "$rc" -eq "$code" ]; then ok; else bad "$name: exit $rc, wanted $code: $(head -c 300 "$T/err")"; fi
-}
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-
 "$DOMLAB" gen bytes --size 150000 --seed 5 -o "$T/att.bin"
 [ "$(sha "$T/att.bin")" = "$ATT_SHA" ] && ok || bad "gen bytes is not the fixed content"
 "$DOMLAB" gen quakes --seed 5 -o "$T/q.xml"

@@ -6,23 +6,9 @@
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys) for the pipeline's
 # atomic-output checks.
 set -u
+SUITE=cli
 DOMLAB=${1:?usage: cli.sh path/to/domlab}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL cli: $*"; }
-
-# expect CODE NAME CMD...: runs CMD with stdout to $T/out, stderr to $T/err.
-expect() {
-	code=$1 name=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ "$rc" -eq "$code" ]; then ok; else bad "$name: exit $rc, wanted $code: $(head -c 300 "$T/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # variant: the name, the preset it starts with, then every axis; each
 # axis=choice the name spells out is the binary's own.
@@ -268,5 +254,4 @@ done
 expect 4 "missing input file" "$DOMLAB" parse "$T/does-not-exist.xml"
 expect 4 "unwritable output" "$DOMLAB" parse "$T/q.xml" -o "$T/no-such-dir/out.xml"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

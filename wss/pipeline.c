@@ -18,7 +18,7 @@ void wss_opts_default(wss_opts *o)
 	o->now = time(NULL);
 	o->ttl = 300;
 	o->cipher = WSS_AES256_GCM;
-	o->lim = (dom_limits){0, 0, 0, 0, 0};
+	o->lim = (dom_limits){0};
 	o->att = NULL;
 	o->natt = 0;
 }

@@ -245,7 +245,7 @@ static int convert(dom_doc *doc, xmlNodePtr xparent, dom_node *parent,
 int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
 	       const dom_limits *lim, lab_err *err)
 {
-	dom_xml2_guard guard = {NULL, lim, err, 0, 0, 0, 0, 0};
+	dom_xml2_guard guard = {NULL, lim, err, 0, 0, 0, 0, 0, NULL, 0};
 	xmlParserCtxtPtr ctxt;
 	xmlSAXHandler sax;
 	int rc;

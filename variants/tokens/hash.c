@@ -4,8 +4,8 @@
  * requests still waiting for a reply and every operation costs the same
  * however many requests came before.
  *
- * Separate chaining; the identifier is a SHA-1, so its first bytes are
- * already uniform and serve as the hash.  The table doubles when it holds
+ * Separate chaining, the bucket from the hash axis (dom/hash.h): the
+ * identifier is a SHA-1 a client computes, but a peer names tokens too.  The table doubles when it holds
  * more tokens than buckets and never shrinks (a client's outstanding
  * requests are few).
  */
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dom/alloc.h"
+#include "dom/hash.h"
 
 const char wss__tokens_choice[] = "hash";
 
@@ -33,19 +34,18 @@ struct wss_token_store {
 
 static size_t slot(const unsigned char id[WSS_SHA1_LEN], size_t nb)
 {
-	size_t h = 0;
-	size_t i;
-
-	for (i = 0; i < sizeof h; i++)
-		h = h << 8 | id[i];
-	return h & (nb - 1);
+	return dom_hash_bytes(id, WSS_SHA1_LEN) & (nb - 1);
 }
 
 int wss_tokens_new(wss_token_store **out, lab_err *err)
 {
-	wss_token_store *s = dom_calloc(1, sizeof *s);
+	wss_token_store *s;
+	int rc = dom_hash_ready(err);
 
 	*out = NULL;
+	if (rc != LAB_OK)
+		return rc;
+	s = dom_calloc(1, sizeof *s);
 	if (s == NULL || (s->b = dom_calloc(MIN_BUCKETS, sizeof *s->b)) == NULL) {
 		dom_free(s);
 		return lab_fail(err, LAB_ENOMEM,
