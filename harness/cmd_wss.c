@@ -4,7 +4,9 @@
  * variant, runs the stage on the tree and writes the result only when
  * every step succeeded.  send and receive also carry attachments
  * (harness/cli_attach.c): `send --attach FILE`, and `receive` of a
- * multipart message with `--attachment-out FILE`.
+ * multipart message with `--attachment-out FILE`.  verify, decrypt and
+ * receive take the caps on pre-authentication work that apply to them
+ * (`--max-references` and the others of wss/caps.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +16,25 @@
 #include "wss/keys.h"
 #include "wss/wss.h"
 
+/* The caps (wss/caps.h) a command takes, as bits 1 << wss_cap_kind. */
+#define CAPS_DSIG                                                     \
+	((1u << WSS_CAP_REFERENCES) | (1u << WSS_CAP_TRANSFORMS) |    \
+	 (1u << WSS_CAP_SIGNEDINFO))
+#define CAPS_XENC                                                     \
+	((1u << WSS_CAP_ENCRYPTED_KEYS) | (1u << WSS_CAP_DATA_REFS) | \
+	 (1u << WSS_CAP_DATA_REFS_TOTAL))
+
 static const struct {
 	const char *name;
 	unsigned need;
+	unsigned caps;
 } ops[] = {
-	{"sign", LAB_NEED_KEY | LAB_NEED_CERT},
-	{"verify", LAB_NEED_TRUST},
-	{"encrypt", LAB_NEED_PEER},
-	{"decrypt", LAB_NEED_KEY},
-	{"send", LAB_NEED_KEY | LAB_NEED_CERT | LAB_NEED_PEER},
-	{"receive", LAB_NEED_KEY | LAB_NEED_TRUST},
+	{"sign", LAB_NEED_KEY | LAB_NEED_CERT, 0},
+	{"verify", LAB_NEED_TRUST, CAPS_DSIG},
+	{"encrypt", LAB_NEED_PEER, 0},
+	{"decrypt", LAB_NEED_KEY, CAPS_XENC},
+	{"send", LAB_NEED_KEY | LAB_NEED_CERT | LAB_NEED_PEER, 0},
+	{"receive", LAB_NEED_KEY | LAB_NEED_TRUST, CAPS_DSIG | CAPS_XENC},
 };
 
 const char *const lab_wss_valued[] = {"--key", "--cert", "--peer-cert",
@@ -123,6 +134,28 @@ static int attach_args(const char *op, char **rest, int *nrest,
 	return LAB_OK;
 }
 
+/* The caps the command takes (`allowed`), taken out of rest into
+ * caps; the others stay, for lab_wss_args to refuse. */
+static int caps_args(unsigned allowed, char **rest, int *nrest,
+		     wss_caps *caps, lab_err *err)
+{
+	int i, k = 0, rc = LAB_OK;
+
+	for (i = 0; i < *nrest && rc == LAB_OK; i++) {
+		wss_cap_kind c = wss_cap_by_flag(rest[i]);
+
+		if (c == WSS_NCAPS || !(allowed & (1u << c)) ||
+		    i + 1 == *nrest) {
+			rest[k++] = rest[i];
+			continue;
+		}
+		rc = lab_parse_size(rest[i], rest[i + 1], &caps->max[c], err);
+		i++;
+	}
+	*nrest = k;
+	return rc;
+}
+
 /* Output: the envelope, or with attachments to send the multipart
  * message; receive writes the attachment first, so the envelope appears
  * only when both could be written. */
@@ -149,7 +182,10 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 {
 	static const char *const valued[] = {
 		"--key", "--cert", "--peer-cert", "--trust", "--cipher",
-		"--now", "--ttl", "--attach", "--attachment-out", NULL};
+		"--now", "--ttl", "--attach", "--attachment-out",
+		"--max-encrypted-keys", "--max-data-refs",
+		"--max-data-refs-total", "--max-references",
+		"--max-transforms", "--max-signedinfo", NULL};
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	const char *attach = NULL, *att_out = NULL;
 	lab_msg msg;
@@ -174,6 +210,8 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	rc = lab_io_args(argc, argv, valued, &io, rest, &nrest, err);
 	if (rc == LAB_OK)
 		rc = attach_args(op, rest, &nrest, &attach, &att_out, err);
+	if (rc == LAB_OK)
+		rc = caps_args(ops[k].caps, rest, &nrest, &o.caps, err);
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, ops[k].need, &paths, &o, err);
 	o.lim = io.lim;

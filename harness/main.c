@@ -20,11 +20,11 @@ static const struct {
 	{"c14n", lab_cmd_c14n,
 	 "c14n [--exclusive] [--with-comments] [--prefixes \"p1 p2\"] [--id ID | --apex {URI}LOCAL] [LIMITS] [FILE] [-o FILE]"},
 	{"sign", NULL, "sign --key K.pem --cert C.pem [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
-	{"verify", NULL, "verify --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
+	{"verify", NULL, "verify --trust PEER.pem [--now EPOCH] [DSIG CAPS] [FILE] [-o FILE]"},
 	{"encrypt", NULL, "encrypt --peer-cert PEER.pem [--cipher aes256-gcm|aes128-cbc] [FILE] [-o FILE]"},
-	{"decrypt", NULL, "decrypt --key K.pem [FILE] [-o FILE]"},
+	{"decrypt", NULL, "decrypt --key K.pem [XENC CAPS] [FILE] [-o FILE]"},
 	{"send", NULL, "send --key K.pem --cert C.pem --peer-cert PEER.pem [--cipher C] [--now EPOCH] [--ttl S] [FILE] [-o FILE]"},
-	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [FILE] [-o FILE]"},
+	{"receive", NULL, "receive --key K.pem --trust PEER.pem [--now EPOCH] [DSIG CAPS] [XENC CAPS] [FILE] [-o FILE]"},
 	{"ref", lab_cmd_ref,
 	 "ref sign|verify|encrypt|decrypt|send|receive [that command's options] [--max-input N] [FILE] [-o FILE]"},
 	{"variant", lab_cmd_variant, "variant"},
@@ -43,7 +43,12 @@ static int usage(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  domlab %s\n", commands[i].usage);
 	fputs("LIMITS: --max-input N --max-depth N --max-attrs N --max-name N "
-	      "--max-text N\n",
+	      "--max-text N\n"
+	      "DSIG CAPS (0: default): --max-references N (30) "
+	      "--max-transforms N (5) --max-signedinfo BYTES (65536)\n"
+	      "XENC CAPS (0: default): --max-encrypted-keys N (5) "
+	      "--max-data-refs N (100, one ReferenceList) "
+	      "--max-data-refs-total N (200)\n",
 	      f);
 	return LAB_EUSAGE;
 }
