@@ -15,7 +15,8 @@ static const struct {
 	const char *usage;
 } commands[] = {
 	{"gen", lab_cmd_gen,
-	 "gen quakes|ints|strings|wide|deep|random [--size BYTES | --count N] [--seed S] [-o FILE]"},
+	 "gen quakes|ints|strings|wide|deep|random [--size BYTES | --count N] [--seed S] [-o FILE]\n"
+	 "  domlab gen many-enc|many-enc-body|signedinfo-junk [--key K.pem --cert C.pem] [--peer-cert PEER.pem] [--now EPOCH] [--size BYTES | --count N] [-o FILE]"},
 	{"parse", lab_cmd_parse, "parse [--stats] [LIMITS] [FILE] [-o FILE]"},
 	{"c14n", lab_cmd_c14n,
 	 "c14n [--exclusive] [--with-comments] [--prefixes \"p1 p2\"] [--id ID | --apex {URI}LOCAL] [LIMITS] [FILE] [-o FILE]"},
