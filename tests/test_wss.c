@@ -1032,63 +1032,6 @@ static dom_doc *split_msg(const keys *k, size_t n, size_t nkeys,
 	return doc;
 }
 
-static const char keys_over[] = "more than 5 EncryptedKeys in the Security "
-				"header: over the limit of 5 "
-				"(--max-encrypted-keys)";
-
-/* Each cap on decryption at its limit (accepted) and one over (refused,
- * naming the limit and its flag), at the default and as set. */
-static void caps_on_decryption(void)
-{
-	static const struct {
-		size_t n, nkeys;
-		wss_cap_kind cap;
-		size_t limit; /* 0: the default */
-		const char *reason;
-	} cases[] = {
-		{5, 5, WSS_CAP_ENCRYPTED_KEYS, 0, NULL},
-		{6, 6, WSS_CAP_ENCRYPTED_KEYS, 0, keys_over},
-		{3, 3, WSS_CAP_ENCRYPTED_KEYS, 3, NULL},
-		{3, 3, WSS_CAP_ENCRYPTED_KEYS, 2,
-		 "more than 2 EncryptedKeys in the Security header: over the "
-		 "limit of 2 (--max-encrypted-keys)"},
-		{100, 1, WSS_CAP_DATA_REFS, 0, NULL},
-		{101, 1, WSS_CAP_DATA_REFS, 0,
-		 "more than 100 DataReferences in one ReferenceList: over the "
-		 "limit of 100 (--max-data-refs)"},
-		{4, 1, WSS_CAP_DATA_REFS, 4, NULL},
-		{4, 1, WSS_CAP_DATA_REFS, 3,
-		 "more than 3 DataReferences in one ReferenceList: over the "
-		 "limit of 3 (--max-data-refs)"},
-		{200, 2, WSS_CAP_DATA_REFS_TOTAL, 0, NULL},
-		{201, 3, WSS_CAP_DATA_REFS_TOTAL, 0,
-		 "more than 200 DataReferences in the Security header: over "
-		 "the limit of 200 (--max-data-refs-total)"},
-		{4, 2, WSS_CAP_DATA_REFS_TOTAL, 4, NULL},
-		{4, 2, WSS_CAP_DATA_REFS_TOTAL, 3,
-		 "more than 3 DataReferences in the Security header: over the "
-		 "limit of 3 (--max-data-refs-total)"},
-	};
-	keys k;
-	size_t i;
-
-	if (!load_keys(&k))
-		goto out;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		wss_caps caps;
-
-		memset(&caps, 0, sizeof caps);
-		caps.max[cases[i].cap] = cases[i].limit;
-		t_context("%zu parts under %zu keys, %s %zu", cases[i].n,
-			  cases[i].nkeys, wss_cap_flag(cases[i].cap),
-			  cases[i].limit);
-		outcome(split_msg(&k, cases[i].n, cases[i].nkeys, NULL),
-			k.bob_key, k.alice, NOW, &caps, cases[i].reason);
-	}
-out:
-	free_keys(&k);
-}
-
 /* alice's signed message with `extra` more References (to the
  * BinarySecurityToken, digested) and `transforms` exc-c14n Transforms
  * in the first, signed again. */
@@ -1129,16 +1072,84 @@ static dom_doc *refs_msg(const keys *k, size_t extra, size_t transforms)
 	return doc;
 }
 
-/* The caps on References and Transforms, as caps_on_decryption; two
- * Transforms under the default cap meet the profile's whitelist. */
+/* One case of a cap: the message (a and b as caps_on_* say), the cap
+ * set (limit 0: the default), and the reason it is refused (NULL: it is
+ * accepted). */
+typedef struct cap_case {
+	size_t a, b;
+	wss_cap_kind cap;
+	size_t limit;
+	const char *reason;
+} cap_case;
+
+/* Runs n cases on split_msg(a parts, b keys) received, or with `dsig` on
+ * refs_msg(a more References, b Transforms) verified. */
+static void cap_cases(const cap_case *c, size_t n, int dsig)
+{
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < n; i++) {
+		wss_caps caps;
+
+		memset(&caps, 0, sizeof caps);
+		caps.max[c[i].cap] = c[i].limit;
+		t_context("%zu, %zu, %s %zu", c[i].a, c[i].b,
+			  wss_cap_flag(c[i].cap), c[i].limit);
+		if (dsig)
+			outcome(refs_msg(&k, c[i].a, c[i].b), NULL, k.alice,
+				NOW, &caps, c[i].reason);
+		else
+			outcome(split_msg(&k, c[i].a, c[i].b, NULL), k.bob_key,
+				k.alice, NOW, &caps, c[i].reason);
+	}
+out:
+	free_keys(&k);
+}
+
+/* Each cap on decryption at its limit (accepted) and one over (refused,
+ * naming the limit and its flag), at the default and as set: a parts
+ * encrypted under b keys. */
+static void caps_on_decryption(void)
+{
+	static const cap_case cases[] = {
+		{5, 5, WSS_CAP_ENCRYPTED_KEYS, 0, NULL},
+		{6, 6, WSS_CAP_ENCRYPTED_KEYS, 0,
+		 "more than 5 EncryptedKeys in the Security header: over the "
+		 "limit of 5 (--max-encrypted-keys)"},
+		{3, 3, WSS_CAP_ENCRYPTED_KEYS, 3, NULL},
+		{3, 3, WSS_CAP_ENCRYPTED_KEYS, 2,
+		 "more than 2 EncryptedKeys in the Security header: over the "
+		 "limit of 2 (--max-encrypted-keys)"},
+		{100, 1, WSS_CAP_DATA_REFS, 0, NULL},
+		{101, 1, WSS_CAP_DATA_REFS, 0,
+		 "more than 100 DataReferences in one ReferenceList: over the "
+		 "limit of 100 (--max-data-refs)"},
+		{4, 1, WSS_CAP_DATA_REFS, 4, NULL},
+		{4, 1, WSS_CAP_DATA_REFS, 3,
+		 "more than 3 DataReferences in one ReferenceList: over the "
+		 "limit of 3 (--max-data-refs)"},
+		{200, 2, WSS_CAP_DATA_REFS_TOTAL, 0, NULL},
+		{201, 3, WSS_CAP_DATA_REFS_TOTAL, 0,
+		 "more than 200 DataReferences in the Security header: over "
+		 "the limit of 200 (--max-data-refs-total)"},
+		{4, 2, WSS_CAP_DATA_REFS_TOTAL, 4, NULL},
+		{4, 2, WSS_CAP_DATA_REFS_TOTAL, 3,
+		 "more than 3 DataReferences in the Security header: over the "
+		 "limit of 3 (--max-data-refs-total)"},
+	};
+
+	cap_cases(cases, sizeof cases / sizeof cases[0], 0);
+}
+
+/* The caps on References and Transforms, as caps_on_decryption: a more
+ * References, b Transforms in the first; two Transforms under the
+ * default cap meet the profile's whitelist. */
 static void caps_on_references(void)
 {
-	static const struct {
-		size_t extra, transforms;
-		wss_cap_kind cap;
-		size_t limit;
-		const char *reason;
-	} cases[] = {
+	static const cap_case cases[] = {
 		{28, 1, WSS_CAP_REFERENCES, 0, NULL},
 		{29, 1, WSS_CAP_REFERENCES, 0,
 		 "more than 30 References in SignedInfo: over the limit of 30 "
@@ -1156,24 +1167,8 @@ static void caps_on_references(void)
 		 "more than 5 Transforms in one Reference: over the limit of 5 "
 		 "(--max-transforms)"},
 	};
-	keys k;
-	size_t i;
 
-	if (!load_keys(&k))
-		goto out;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		wss_caps caps;
-
-		memset(&caps, 0, sizeof caps);
-		caps.max[cases[i].cap] = cases[i].limit;
-		t_context("%zu more References, %zu Transforms, %s %zu",
-			  cases[i].extra, cases[i].transforms,
-			  wss_cap_flag(cases[i].cap), cases[i].limit);
-		outcome(refs_msg(&k, cases[i].extra, cases[i].transforms), NULL,
-			k.alice, NOW, &caps, cases[i].reason);
-	}
-out:
-	free_keys(&k);
+	cap_cases(cases, sizeof cases / sizeof cases[0], 1);
 }
 
 /* SignedInfo's size: accepted at exactly its size, refused a byte under;
