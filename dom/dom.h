@@ -157,6 +157,9 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
  * Decryption puts plaintext where its EncryptedData was with it.  Under
  * emit=source, when old was the parent's only child, dom_serialize writes
  * the parent's content as these bytes until the document next changes.
+ * An ID index that dom_get_by_id built before the call is updated for the
+ * IDs that leave with old and come with the fragment instead of being
+ * rebuilt, so decrypting N elements does not cost N walks of the tree.
  */
 int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
@@ -343,7 +346,9 @@ int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,
 /*
  * The element whose ID attribute (wsu:Id, Id or ID without namespace) has
  * this value, or NULL.  *count receives how many elements carry it, so a
- * caller can refuse duplicates (signature wrapping relies on them).
+ * caller can refuse duplicates (signature wrapping relies on them).  The
+ * index behind it is built at the first lookup after a change to the
+ * tree, except across dom_replace_parsed, which keeps it up to date.
  */
 dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count);
 

@@ -1,12 +1,14 @@
 /*
  * ids.c - ID lookup: which element carries a given wsu:Id, Id or ID.
  *
- * The index is built on first use and rebuilt after any change to the
- * tree or to attributes (the document's generation counter), because the
- * pipeline looks IDs up in bursts -- all References of a signature, after
- * all decryption -- and a stale index would be a security bug.  Each entry
- * counts how many elements carry the value, so duplicates are visible to
- * the caller instead of silently resolved to the first.
+ * The index is built on first use and rebuilt after a change to the tree
+ * or to attributes (the document's generation counter), because a stale
+ * index would be a security bug -- except across dom_replace_parsed,
+ * which brings a current index up to date itself (dom__ids_replaced):
+ * decryption replaces one element after another, and a rebuild after
+ * each would make N decryptions cost N walks of the document.  Each
+ * entry counts how many elements carry the value, so duplicates are
+ * visible to the caller instead of silently resolved to the first.
  */
 #include <string.h>
 
@@ -15,17 +17,28 @@
 #define WSU_NS \
 	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
 
+/* An entry stays once made, with count 0 when no element carries its
+ * value any more; its value is the first carrier's, in the arena. */
 typedef struct id_entry {
 	const char *value; /* NULL = empty slot */
-	dom_node *el;      /* first in document order */
+	dom_node *el;      /* first in document order; NULL: none, or not
+			    * known after an update (the next lookup of it
+			    * rebuilds) */
 	size_t count;
 } id_entry;
 
 struct dom_ids {
 	id_entry *slots;
-	size_t cap; /* power of two */
+	size_t cap;  /* power of two */
+	size_t used; /* entries */
 	uint64_t gen;
 };
+
+/* The interned names that make an attribute an ID (NULL: not in the
+ * document, so no attribute has it). */
+typedef struct id_names {
+	const char *wsu, *id, *ID;
+} id_names;
 
 void dom__ids_free(dom_doc *doc)
 {
@@ -67,40 +80,102 @@ static int grow(struct dom_ids *ids)
 	return LAB_OK;
 }
 
-static int add(struct dom_ids *ids, size_t *used, dom_node *el,
-	       const dom_attr *at)
+static void names_of(const dom_doc *doc, id_names *k)
+{
+	k->wsu = dom_intern_find(doc, WSU_NS, sizeof WSU_NS - 1);
+	k->id = dom_intern_find(doc, "Id", 2);
+	k->ID = dom_intern_find(doc, "ID", 2);
+}
+
+static int is_id(const id_names *k, const dom_attr *at)
+{
+	const dom_name *nm = at->name;
+
+	return (nm->local == k->id && k->id != NULL &&
+		(nm->ns == NULL || nm->ns == k->wsu)) ||
+	       (nm->local == k->ID && k->ID != NULL && nm->ns == NULL);
+}
+
+/* el carries at's value.  `in_order`: every carrier added so far comes
+ * before el in document order (a build's walk), so the first stays
+ * first; otherwise which is first among several is not known. */
+static int add(struct dom_ids *ids, dom_node *el, const dom_attr *at,
+	       int in_order)
 {
 	id_entry *e;
 
-	if (*used * 2 >= ids->cap) {
+	if (ids->used * 2 >= ids->cap) {
 		if (grow(ids) != LAB_OK)
 			return LAB_ENOMEM;
 	}
 	e = slot_for(ids, at->value, at->len);
 	if (e->value == NULL) {
 		e->value = at->value;
-		e->el = el;
-		++*used;
+		ids->used++;
 	}
+	if (e->count == 0)
+		e->el = el;
+	else if (!in_order)
+		e->el = NULL;
 	e->count++;
 	return LAB_OK;
 }
 
+/* el, no longer in the document, carried at's value.  LAB_EUSAGE when
+ * the index did not have it: then it was not current. */
+static int drop(struct dom_ids *ids, const dom_node *el, const dom_attr *at)
+{
+	id_entry *e = slot_for(ids, at->value, at->len);
+
+	if (e->value == NULL || e->count == 0)
+		return LAB_EUSAGE;
+	e->count--;
+	if (e->el == el)
+		e->el = NULL;
+	return LAB_OK;
+}
+
+/* add (in_order as add's) or drop every ID attribute in top's subtree;
+ * the attribute arrays are read directly, and interned names compare as
+ * pointers.  wsu:Id, Id and ID each count, so an element carrying two of
+ * them with one value is a duplicate, as it must be. */
+static int each_id(struct dom_ids *ids, const id_names *k, dom_node *top,
+		   int adding, int in_order)
+{
+	dom_node *n;
+
+	for (n = top; n != NULL; n = dom__walk_next(n, top)) {
+		const dom_attrs *as;
+		uint32_t i;
+
+		if (n->type != DOM_ELEMENT)
+			continue;
+		as = &dom__el(n)->attrs;
+		for (i = 0; i < as->count; i++) {
+			const dom_attr *at = &as->items[i];
+			int rc;
+
+			if (!is_id(k, at))
+				continue;
+			rc = adding ? add(ids, n, at, in_order)
+				    : drop(ids, n, at);
+			if (rc != LAB_OK)
+				return rc;
+		}
+	}
+	return LAB_OK;
+}
+
 /*
- * One walk, the attribute arrays read directly (interned names compare
- * as pointers): wsu:Id, Id and ID each count, so an element carrying two
- * of them with one value is a duplicate, as it must be.  The table keeps
+ * One walk of the whole document, in document order.  The table keeps
  * its size from the last build and doubles as it fills.
  */
 static int rebuild(dom_doc *doc)
 {
-	const char *wsu = dom_intern_find(doc, WSU_NS, sizeof WSU_NS - 1);
-	const char *id = dom_intern_find(doc, "Id", 2);
-	const char *ID = dom_intern_find(doc, "ID", 2);
 	struct dom_ids *ids = doc->ids;
-	size_t used = 0;
-	dom_node *n;
+	id_names k;
 
+	names_of(doc, &k);
 	if (ids == NULL) {
 		ids = dom_calloc(1, sizeof *ids);
 		if (ids == NULL)
@@ -111,33 +186,36 @@ static int rebuild(dom_doc *doc)
 		memset(ids->slots, 0, ids->cap * sizeof *ids->slots);
 	else if (grow(ids) != LAB_OK)
 		return LAB_ENOMEM;
+	ids->used = 0;
 	ids->gen = doc->gen;
 	/* Every name in the tree has a record, so when none is an ID's, no
 	 * element carries one: a sender's message before it adds its own. */
-	if ((id == NULL || !dom_names_has_local(&doc->names, id)) &&
-	    (ID == NULL || !dom_names_has_local(&doc->names, ID)))
+	if ((k.id == NULL || !dom_names_has_local(&doc->names, k.id)) &&
+	    (k.ID == NULL || !dom_names_has_local(&doc->names, k.ID)))
 		return LAB_OK;
-	for (n = &doc->node; n != NULL; n = dom__walk_next(n, &doc->node)) {
-		const dom_attrs *as;
-		uint32_t i;
+	return each_id(ids, &k, &doc->node, 1, 1);
+}
 
-		if (n->type != DOM_ELEMENT)
-			continue;
-		as = &dom__el(n)->attrs;
-		for (i = 0; i < as->count; i++) {
-			const dom_attr *at = &as->items[i];
+void dom__ids_replaced(dom_doc *doc, uint64_t gen, dom_node *old,
+		       dom_node *first, const dom_node *stop)
+{
+	struct dom_ids *ids = doc->ids;
+	dom_node *n;
+	id_names k;
 
-			const dom_name *nm = at->name;
-
-			if ((nm->local == id && id != NULL &&
-			     (nm->ns == NULL || nm->ns == wsu)) ||
-			    (nm->local == ID && ID != NULL && nm->ns == NULL)) {
-				if (add(ids, &used, n, at) != LAB_OK)
-					return LAB_ENOMEM;
-			}
-		}
+	if (ids == NULL || ids->gen != gen)
+		return;
+	names_of(doc, &k);
+	if (k.id == NULL && k.ID == NULL) {
+		ids->gen = doc->gen;
+		return;
 	}
-	return LAB_OK;
+	if (each_id(ids, &k, old, 0, 0) != LAB_OK)
+		return;
+	for (n = first; n != stop; n = n->next)
+		if (each_id(ids, &k, n, 1, 0) != LAB_OK)
+			return;
+	ids->gen = doc->gen;
 }
 
 dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count)
@@ -151,6 +229,14 @@ dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count)
 		return NULL;
 	}
 	e = slot_for(doc->ids, id, strlen(id));
+	/* An update left which carrier is first unknown: a build finds it. */
+	if (e->count > 0 && e->el == NULL) {
+		if (rebuild(doc) != LAB_OK) {
+			dom__ids_free(doc);
+			return NULL;
+		}
+		e = slot_for(doc->ids, id, strlen(id));
+	}
 	*count = e->count;
 	return e->el;
 }

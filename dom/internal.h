@@ -179,6 +179,17 @@ int dom__intern_name(dom_doc *doc, const char *ns, const char *qname,
 void dom__ids_free(dom_doc *doc);
 
 /*
+ * dom_replace_parsed's change, for the ID index: `old` (detached, its
+ * subtree intact) gave way to the siblings from `first` up to `stop`
+ * (exclusive, NULL: to the end); `gen` is the document's change counter
+ * before the replacement.  An index that was current then is updated for
+ * the IDs that left and came instead of being rebuilt at the next
+ * lookup; any other is left to be rebuilt.
+ */
+void dom__ids_replaced(dom_doc *doc, uint64_t gen, dom_node *old,
+		       dom_node *first, const dom_node *stop);
+
+/*
  * The node after c in document order within top's subtree, or NULL.
  * Every whole-tree walk uses it: iteration, not recursion, because a tree
  * built through the API has no depth bound and must not overflow the stack.

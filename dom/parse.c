@@ -214,10 +214,11 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
-	dom_node *parent = old->parent;
+	dom_node *parent = old->parent, *before, *after = old->next;
 	lab_buf open = LAB_BUF_INIT;
 	dom_canon canon, *ask = NULL;
 	dom_nsdecl *rendered = NULL;
+	uint64_t gen = dom__doc(old)->gen;
 	int alone, rc;
 
 	if (parent == NULL) {
@@ -230,6 +231,7 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	}
 	memset(&canon, 0, sizeof canon);
 	alone = parent->first == old && old->next == NULL;
+	before = parent->first == old ? NULL : old->prev;
 	rc = check_into(parent, old, len, &l, err);
 	if (rc == LAB_OK)
 		rc = wrapper_open(parent, &open, err);
@@ -257,6 +259,8 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	if (rc != LAB_OK)
 		goto out;
 	dom_node_free(old);
+	dom__ids_replaced(dom__doc(parent), gen, old,
+			  before != NULL ? before->next : parent->first, after);
 	/* Kept only when the bytes are all of the parent's content. */
 	if (alone && parent->first != NULL)
 		dom__emit_keep(dom__doc(parent), parent, text, at, len, 1,

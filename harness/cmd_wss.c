@@ -4,7 +4,9 @@
  * variant, runs the stage on the tree and writes the result only when
  * every step succeeded.  send and receive also carry attachments
  * (harness/cli_attach.c): `send --attach FILE`, and `receive` of a
- * multipart message with `--attachment-out FILE`.
+ * multipart message with `--attachment-out FILE`.  verify, decrypt and
+ * receive take the caps on pre-authentication work that apply to them
+ * (`--max-references` and the others of wss/caps.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +44,32 @@
 #define TTL                                                                  \
 	{"--ttl", "S", 0,                                                    \
 	 "seconds from Created to the Timestamp's Expires (default 300)"}
+/* The caps on pre-authentication work (wss/caps.h); 0 keeps a default. */
+#define DSIG_CAPS                                                            \
+	{"--max-references", "N", 0,                                         \
+	 "refuse more than N References in SignedInfo (default 30)"},        \
+	    {"--max-transforms", "N", 0,                                     \
+	     "refuse more than N Transforms in one Reference (default 5)"},  \
+	    {"--max-signedinfo", "BYTES", 0,                                 \
+	     "refuse a SignedInfo over BYTES, measured before it is "        \
+	     "canonicalized (default 65536)"}
+#define XENC_CAPS                                                            \
+	{"--max-encrypted-keys", "N", 0,                                     \
+	 "refuse more than N EncryptedKeys in the Security header (default " \
+	 "5)"},                                                              \
+	    {"--max-data-refs", "N", 0,                                      \
+	     "refuse more than N DataReferences in one ReferenceList "       \
+	     "(default 100)"},                                               \
+	    {"--max-data-refs-total", "N", 0,                                \
+	     "refuse more than N DataReferences in the Security header "     \
+	     "(default 200)"}
 #define END {NULL, NULL, 0, NULL}
 
 static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
 				    END};
-static const lab_opt verify_opts[] = {TRUST, NOW_CHECK, END};
+static const lab_opt verify_opts[] = {TRUST, NOW_CHECK, DSIG_CAPS, END};
 static const lab_opt encrypt_opts[] = {PEER_CERT, CIPHER, END};
-static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, END};
+static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, XENC_CAPS, END};
 static const lab_opt send_opts[] = {
 	SIGNER_KEY, SIGNER_CERT, PEER_CERT, CIPHER, NOW_SIGN, TTL,
 	{"--attach", "FILE", 0,
@@ -56,7 +77,7 @@ static const lab_opt send_opts[] = {
 	 "message (SOAP with Attachments)"},
 	END};
 static const lab_opt receive_opts[] = {
-	RECIPIENT_KEY, TRUST, NOW_CHECK,
+	RECIPIENT_KEY, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
 	{"--attachment-out", "FILE", 0,
 	 "write a multipart message's verified attachment to FILE (before "
 	 "the envelope, after every check passed)"},
@@ -142,7 +163,10 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 				rc = lab_fail(err, LAB_EUSAGE,
 					      "--ttl must be 1..31536000");
 			o->ttl = (unsigned)v;
-		} else
+		} else if (wss_cap_by_flag(a) != WSS_NCAPS)
+			rc = lab_parse_size(a, rest[++i],
+					    &o->caps.max[wss_cap_by_flag(a)], err);
+		else
 			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
 	}
 	for (; rc == LAB_OK && opts->name != NULL; opts++)

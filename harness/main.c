@@ -27,10 +27,12 @@ static const struct command {
 } commands[] = {
 	{"gen", lab_cmd_gen,
 	 "quakes|ints|strings|wide|deep|random|bytes|collide-names|"
-	 "collide-attrs|collide-ids|wide-ns|many-attrs",
+	 "collide-attrs|collide-ids|wide-ns|many-attrs|many-enc|"
+	 "many-enc-body|signedinfo-junk",
 	 lab_gen_options, 0,
 	 "Writes a generated dataset, the same bytes for the same seed; "
-	 "collide-* to many-attrs are the hostile shapes (datasets/README.md)."},
+	 "collide-* to signedinfo-junk are the hostile shapes "
+	 "(datasets/README.md)."},
 	{"parse", lab_cmd_parse, NULL, lab_parse_options,
 	 TAKES_IO | TAKES_LIMITS,
 	 "Builds the tree of a document (FILE or standard input) through "

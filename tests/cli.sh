@@ -204,6 +204,35 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive did not give the plaintext back"
 	expect 0 "receive mallory's, trusting mallory" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/mallory.cert.pem" --now $NOW "$T/mallory.xml"
 	nothing_written 1 "gen with a bad count" "$DOMLAB" gen deep --count 1000
+	# Caps on pre-authentication work: exit 3 and a message that names
+	# the limit and its flag; at the limit the message is taken.
+	# has TEXT: the last command's stderr says TEXT.
+	has() { grep -qF -- "$1" "$T/err" && ok || bad "stderr lacks '$1': $(head -c 300 "$T/err")"; }
+	R="$DOMLAB receive --key $K/bob.key.pem --trust $K/alice.cert.pem --now $NOW"
+	V="$DOMLAB verify --trust $K/alice.cert.pem --now $NOW"
+	expect 0 "receive --max-encrypted-keys 1 --max-data-refs 1" $R --max-encrypted-keys 1 --max-data-refs 1 --max-data-refs-total 1 "$T/sent.xml"
+	expect 0 "verify --max-references 2 --max-transforms 1" $V --max-references 2 --max-transforms 1 "$T/signed.xml"
+	expect 3 "verify --max-references 1" $V --max-references 1 "$T/signed.xml"
+	has "more than 1 References in SignedInfo: over the limit of 1 (--max-references)"
+	expect 3 "receive --max-signedinfo 100" $R --max-signedinfo 100 "$T/sent.xml"
+	has "more than 100 bytes in SignedInfo: over the limit of 100 (--max-signedinfo)"
+	expect 1 "sign takes no caps" "$DOMLAB" sign --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --max-references 3 "$T/q.xml"
+	expect 1 "verify takes no decryption caps" $V --max-data-refs 3 "$T/signed.xml"
+	expect 1 "a cap that is not a number" $R --max-references x "$T/sent.xml"
+	# many-enc: EncryptedData in an unsigned header block, for bob.
+	"$DOMLAB" gen many-enc --count 3 --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW -o "$T/many.xml" && ok || bad "gen many-enc"
+	expect 1 "gen many-enc without --peer-cert" "$DOMLAB" gen many-enc --count 3
+	nothing_written 3 "receive of many-enc" $R "$T/many.xml"
+	has "DataReference '#hx-0' names an EncryptedData outside the soap:Body"
+	expect 3 "receive of many-enc, --max-data-refs 2" $R --max-data-refs 2 "$T/many.xml"
+	has "more than 2 DataReferences in one ReferenceList: over the limit of 2 (--max-data-refs)"
+	expect 3 "decrypt of many-enc, --max-data-refs-total 2" "$DOMLAB" decrypt --key "$K/bob.key.pem" --max-data-refs-total 2 "$T/many.xml"
+	has "(--max-data-refs-total)"
+	expect 3 "decrypt of many-enc, --max-encrypted-keys 1" "$DOMLAB" decrypt --key "$K/bob.key.pem" --max-encrypted-keys 1 "$T/many.xml"
+	has "more than 1 EncryptedKeys in the Security header: over the limit of 1 (--max-encrypted-keys)"
+	"$DOMLAB" gen signedinfo-junk --size 70000 --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --now $NOW -o "$T/junk.xml" && ok || bad "gen signedinfo-junk"
+	nothing_written 3 "receive of signedinfo-junk" $R "$T/junk.xml"
+	has "over the limit of 65536 (--max-signedinfo)"
 else
 	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
 fi

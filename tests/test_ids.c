@@ -3,7 +3,8 @@
  * WS-Security utility namespace whatever its prefix, Id and ID with no
  * namespace; not an Id in another namespace, not lowercase id), the
  * duplicate count signature-wrapping checks rely on, and an index that
- * follows every change to attributes and to the tree.
+ * follows every change to attributes and to the tree, and is updated
+ * across dom_replace_parsed as a build would have it.
  * Not tested here: the pipeline's rules on duplicates (wss/).
  */
 #include "tests/util.h"
@@ -165,11 +166,72 @@ static void follows_changes(void)
 	dom_doc_free(doc);
 }
 
+/*
+ * dom_replace_parsed brings a built index up to date itself: every ID
+ * then looks up as in the same document parsed afresh, whose index is
+ * built by a walk.  The replaced <b> takes IDs with it (OLD, C, one of
+ * A's two carriers, Z's first carrier), and the fragment brings new ones
+ * (F), one that left (C), and duplicates of IDs outside on either side
+ * of it (D after, W before), with the fragment parsed in place and from
+ * a copy.
+ */
+static void replaced_like_rebuilt(void)
+{
+	static const char text[] =
+		"<r xmlns:wsu=\"" WSU "\"><a Id=\"A\"/><w Id=\"W\"/>"
+		"<b Id=\"OLD\"><c Id=\"C\"/><x Id=\"A\"/><y Id=\"Z\"/></b>"
+		"<d Id=\"D\"/><z wsu:Id=\"Z\"/></r>";
+	static const char frag[] = "<f Id=\"F\"/><g Id=\"D\"/>"
+				   "<k wsu:Id=\"C\"/><v ID=\"W\"/>";
+	static const struct {
+		const char *id, *want;
+		size_t count;
+	} after[] = {
+		{"A", "a", 1}, {"OLD", NULL, 0}, {"C", "k", 1}, {"F", "f", 1},
+		{"D", "g", 2}, {"W", "w", 2},	 {"Z", "z", 1},
+	};
+	size_t at, i;
+
+	for (at = 0; at <= 512; at += 512) {
+		dom_doc *doc = T_PARSE(text), *fresh = NULL;
+		lab_buf b = LAB_BUF_INIT, out = LAB_BUF_INIT;
+		lab_err err;
+
+		t_context("fragment at %zu", at);
+		if (doc == NULL)
+			continue;
+		id_is(doc, "A", "a", 2);
+		id_is(doc, "Z", "y", 2);
+		if (CHECK(lab_buf_reserve(&b, at + sizeof frag) == LAB_OK)) {
+			memset(b.data, ' ', at);
+			memcpy(b.data + at, frag, sizeof frag - 1);
+			b.len = at + sizeof frag - 1;
+		}
+		if (CHECK_OK(dom_replace_parsed(t_find(dom_doc_element(doc), "b"),
+						&b, at, sizeof frag - 1, NULL,
+						&err),
+			     &err) &&
+		    T_SERIALIZE(dom_doc_node(doc), &out))
+			fresh = T_PARSE_N(out.data, out.len);
+		for (i = 0; fresh != NULL && i < sizeof after / sizeof after[0];
+		     i++) {
+			id_is(doc, after[i].id, after[i].want, after[i].count);
+			id_is(fresh, after[i].id, after[i].want,
+			      after[i].count);
+		}
+		lab_buf_free(&b);
+		lab_buf_free(&out);
+		dom_doc_free(fresh);
+		dom_doc_free(doc);
+	}
+}
+
 const t_case tests_ids[] = {
 	{"ids/which_attributes", which_attributes},
 	{"ids/no_ids_at_all", no_ids_at_all},
 	{"ids/first_id_added", first_id_added},
 	{"ids/duplicates", duplicates},
 	{"ids/follows_changes", follows_changes},
+	{"ids/replaced_like_rebuilt", replaced_like_rebuilt},
 	{NULL, NULL},
 };

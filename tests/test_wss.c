@@ -13,10 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "datasets/preauth.h"
 #include "tests/util.h"
 #include "wss/base64.h"
 #include "wss/c14n.h"
 #include "wss/crypto.h"
+#include "wss/dsig.h"
+#include "wss/msg.h"
 #include "wss/wss.h"
 
 /* 2026-11-30T00:53:20Z: inside every window below. */
@@ -107,10 +110,12 @@ static dom_doc *wire(dom_doc *doc)
 	return out;
 }
 
-/* verify (or receive, with key) must refuse doc with `reason` in the
+/* verify (or receive, with key) of doc, under caps (NULL: defaults):
+ * accepted when reason is NULL, else refused with `reason` in the
  * message; frees doc. */
-static void refused(dom_doc *doc, const wss_privkey *key,
-		    const wss_cert *trust, time_t now, const char *reason)
+static void outcome(dom_doc *doc, const wss_privkey *key,
+		    const wss_cert *trust, time_t now, const wss_caps *caps,
+		    const char *reason)
 {
 	wss_opts o;
 	lab_err err;
@@ -120,13 +125,28 @@ static void refused(dom_doc *doc, const wss_privkey *key,
 	if (doc == NULL)
 		return;
 	opts_at(&o, now, WSS_AES256_GCM);
+	if (caps != NULL)
+		o.caps = *caps;
 	lab_err_clear(&err);
 	rc = key != NULL ? wss_receive_doc(doc, key, trust, &o, &err)
 			 : wss_verify_doc(doc, trust, &o, &err);
-	CHECK_EQ_INT(rc, LAB_ESECURITY);
-	CHECK_MSG(strstr(err.msg, reason) != NULL,
-		  "message \"%s\" does not say \"%s\"", err.msg, reason);
+	if (reason == NULL) {
+		CHECK_OK(rc, &err);
+	} else {
+		CHECK_EQ_INT(rc, LAB_ESECURITY);
+		CHECK_MSG(strstr(err.msg, reason) != NULL,
+			  "message \"%s\" does not say \"%s\"", err.msg,
+			  reason);
+	}
 	dom_doc_free(doc);
+}
+
+/* verify (or receive, with key) must refuse doc with `reason` in the
+ * message; frees doc. */
+static void refused(dom_doc *doc, const wss_privkey *key,
+		    const wss_cert *trust, time_t now, const char *reason)
+{
+	outcome(doc, key, trust, now, NULL, reason);
 }
 
 static dom_node *el(dom_doc *doc, const char *local)
@@ -888,6 +908,373 @@ out:
 	free_keys(&k);
 }
 
+/* ---- caps on pre-authentication work (wss/caps.h) ---- */
+
+/* Parses `text` into parent before ref (NULL: at the end). */
+static int put_xml(dom_node *parent, dom_node *ref, const lab_buf *text)
+{
+	lab_err err;
+
+	return CHECK_OK(dom_parse_into(parent, ref, text->data, text->len,
+				       NULL, &err),
+			&err);
+}
+
+/* An EncryptedData "sp-i" holding el's bytes under key, in el's place. */
+static int encrypt_part(dom_node *el, size_t i, const unsigned char *key)
+{
+	lab_buf pt = LAB_BUF_INIT, ct = LAB_BUF_INIT, x = LAB_BUF_INIT;
+	lab_err err;
+	int ok = T_SERIALIZE(el, &pt) &&
+		 CHECK_OK(wss_encrypt(WSS_AES256_GCM, key, pt.data, pt.len,
+				      &ct, &err),
+			  &err) &&
+		 CHECK(lab_buf_printf(&x,
+				      "<xenc:EncryptedData xmlns:xenc=\"%s\" "
+				      "Id=\"sp-%zu\" Type=\"%s\">"
+				      "<xenc:EncryptionMethod Algorithm=\"%s\"/>"
+				      "<xenc:CipherData><xenc:CipherValue>",
+				      WSS_NS_XENC, i, WSS_TYPE_CONTENT,
+				      wss_cipher_uri(WSS_AES256_GCM)) ==
+			       LAB_OK &&
+		       wss_base64_encode(ct.data, ct.len, 0, &x) == LAB_OK &&
+		       lab_buf_puts(&x, "</xenc:CipherValue></xenc:CipherData>"
+					"</xenc:EncryptedData>") == LAB_OK) &&
+		 put_xml(dom_parent(el), el, &x);
+
+	if (ok)
+		dom_node_free(el);
+	lab_buf_free(&pt);
+	lab_buf_free(&ct);
+	lab_buf_free(&x);
+	return ok;
+}
+
+/* The EncryptedKey for bob holding key, naming sp-i for every i < n with
+ * i % nkeys == j, first in the Security header. */
+static int add_key(dom_doc *doc, const keys *k, const unsigned char *key,
+		   size_t j, size_t n, size_t nkeys)
+{
+	lab_buf w = LAB_BUF_INIT, x = LAB_BUF_INIT;
+	dom_node *sec = el(doc, "Security");
+	lab_err err;
+	size_t i;
+	int ok = sec != NULL &&
+		 CHECK_OK(wss_rsa_oaep_wrap(k->bob, key, 32, &w, &err), &err) &&
+		 CHECK(lab_buf_printf(&x,
+				      "<xenc:EncryptedKey xmlns:xenc=\"%s\">"
+				      "<xenc:EncryptionMethod Algorithm=\"%s\"/>"
+				      "<xenc:CipherData><xenc:CipherValue>",
+				      WSS_NS_XENC, WSS_ALG_RSA_OAEP) == LAB_OK &&
+		       wss_base64_encode(w.data, w.len, 0, &x) == LAB_OK &&
+		       lab_buf_puts(&x, "</xenc:CipherValue></xenc:CipherData>"
+					"<xenc:ReferenceList>") == LAB_OK);
+
+	for (i = j; ok && i < n; i += nkeys)
+		ok = CHECK(lab_buf_printf(&x, "<xenc:DataReference "
+					      "URI=\"#sp-%zu\"/>",
+					  i) == LAB_OK);
+	ok = ok && CHECK(lab_buf_puts(&x, "</xenc:ReferenceList>"
+					  "</xenc:EncryptedKey>") == LAB_OK) &&
+	     put_xml(sec, dom_first_child(sec), &x);
+	lab_buf_free(&w);
+	lab_buf_free(&x);
+	return ok;
+}
+
+/*
+ * Signed by alice: a Body of n elements (the first with Id `id` unless
+ * NULL), each then encrypted on its own for bob, their DataReferences
+ * spread over nkeys EncryptedKeys (element i under key i % nkeys).
+ * Received whole, it is accepted: a sender that encrypts Body parts
+ * separately, which is what the caps count.
+ */
+static dom_doc *split_msg(const keys *k, size_t n, size_t nkeys,
+			  const char *id)
+{
+	unsigned char key[8][32];
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	dom_node *c;
+	wss_opts o;
+	lab_err err;
+	size_t i;
+	int ok = CHECK(nkeys <= 8) &&
+		 lab_buf_printf(&text, "<soap:Envelope xmlns:soap=\"%s\">"
+				       "<soap:Header/><soap:Body>", SOAP) ==
+			 LAB_OK;
+
+	for (i = 0; ok && i < n; i++)
+		ok = lab_buf_printf(&text, "<p:x xmlns:p=\"urn:p\"%s%s%s>%zu"
+					   "</p:x>", i == 0 && id ? " Id=\"" : "",
+				    i == 0 && id ? id : "",
+				    i == 0 && id ? "\"" : "", i) == LAB_OK;
+	ok = ok && lab_buf_puts(&text, "</soap:Body></soap:Envelope>") == LAB_OK &&
+	     (doc = T_PARSE_N(text.data, text.len)) != NULL &&
+	     CHECK_OK(wss_random(key, sizeof key, &err), &err);
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	ok = ok && CHECK_OK(wss_sign_doc(doc, k->alice_key, k->alice, &o, &err),
+			    &err);
+	for (i = 0, c = ok ? wss_first_el(el(doc, "Body")) : NULL;
+	     ok && c != NULL; i++) {
+		dom_node *next = wss_next_el(c);
+
+		ok = encrypt_part(c, i, key[i % nkeys]);
+		c = next;
+	}
+	for (i = 0; ok && i < nkeys; i++)
+		ok = add_key(doc, k, key[i], i, n, nkeys);
+	lab_buf_free(&text);
+	if (!ok) {
+		dom_doc_free(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+/* alice's signed message with `extra` more References (to the
+ * BinarySecurityToken, digested) and `transforms` exc-c14n Transforms
+ * in the first, signed again. */
+static dom_doc *refs_msg(const keys *k, size_t extra, size_t transforms)
+{
+	unsigned char d[WSS_SHA256_LEN];
+	dom_doc *doc = signed_msg(k->alice_key, k->alice);
+	dom_node *bst = doc != NULL ? el(doc, "BinarySecurityToken") : NULL;
+	const dom_attr *id = bst != NULL ? dom_attr_get_str(bst, WSU, "Id")
+					 : NULL;
+	lab_buf x = LAB_BUF_INIT;
+	lab_err err;
+	size_t i;
+	int ok = id != NULL && CHECK_OK(wss_digest(bst, NULL, 0, d, &err), &err);
+
+	for (i = 0; ok && i < extra; i++) {
+		x.len = 0;
+		ok = lab_buf_printf(&x, "<ds:Reference URI=\"#%s\"><ds:Transforms>"
+					"<ds:Transform Algorithm=\"%s\"/>"
+					"</ds:Transforms><ds:DigestMethod "
+					"Algorithm=\"%s\"/><ds:DigestValue>",
+				    id->value, WSS_ALG_EXC_C14N,
+				    WSS_ALG_SHA256) == LAB_OK &&
+		     wss_base64_encode(d, sizeof d, 0, &x) == LAB_OK &&
+		     lab_buf_puts(&x, "</ds:DigestValue></ds:Reference>") ==
+			     LAB_OK &&
+		     put_xml(el(doc, "SignedInfo"), NULL, &x);
+	}
+	for (i = 1; ok && i < transforms; i++) {
+		x.len = 0;
+		ok = lab_buf_printf(&x, "<ds:Transform Algorithm=\"%s\"/>",
+				    WSS_ALG_EXC_C14N) == LAB_OK &&
+		     put_xml(el(doc, "Transforms"), NULL, &x);
+	}
+	lab_buf_free(&x);
+	if (ok)
+		resign(doc, k->alice_key);
+	return doc;
+}
+
+/* One case of a cap: the message (a and b as caps_on_* say), the cap
+ * set (limit 0: the default), and the reason it is refused (NULL: it is
+ * accepted). */
+typedef struct cap_case {
+	size_t a, b;
+	wss_cap_kind cap;
+	size_t limit;
+	const char *reason;
+} cap_case;
+
+/* Runs n cases on split_msg(a parts, b keys) received, or with `dsig` on
+ * refs_msg(a more References, b Transforms) verified. */
+static void cap_cases(const cap_case *c, size_t n, int dsig)
+{
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < n; i++) {
+		wss_caps caps;
+
+		memset(&caps, 0, sizeof caps);
+		caps.max[c[i].cap] = c[i].limit;
+		t_context("%zu, %zu, %s %zu", c[i].a, c[i].b,
+			  wss_cap_flag(c[i].cap), c[i].limit);
+		if (dsig)
+			outcome(refs_msg(&k, c[i].a, c[i].b), NULL, k.alice,
+				NOW, &caps, c[i].reason);
+		else
+			outcome(split_msg(&k, c[i].a, c[i].b, NULL), k.bob_key,
+				k.alice, NOW, &caps, c[i].reason);
+	}
+out:
+	free_keys(&k);
+}
+
+/* Each cap on decryption at its limit (accepted) and one over (refused,
+ * naming the limit and its flag), at the default and as set: a parts
+ * encrypted under b keys. */
+static void caps_on_decryption(void)
+{
+	static const cap_case cases[] = {
+		{5, 5, WSS_CAP_ENCRYPTED_KEYS, 0, NULL},
+		{6, 6, WSS_CAP_ENCRYPTED_KEYS, 0,
+		 "more than 5 EncryptedKeys in the Security header: over the "
+		 "limit of 5 (--max-encrypted-keys)"},
+		{3, 3, WSS_CAP_ENCRYPTED_KEYS, 3, NULL},
+		{3, 3, WSS_CAP_ENCRYPTED_KEYS, 2,
+		 "more than 2 EncryptedKeys in the Security header: over the "
+		 "limit of 2 (--max-encrypted-keys)"},
+		{100, 1, WSS_CAP_DATA_REFS, 0, NULL},
+		{101, 1, WSS_CAP_DATA_REFS, 0,
+		 "more than 100 DataReferences in one ReferenceList: over the "
+		 "limit of 100 (--max-data-refs)"},
+		{4, 1, WSS_CAP_DATA_REFS, 4, NULL},
+		{4, 1, WSS_CAP_DATA_REFS, 3,
+		 "more than 3 DataReferences in one ReferenceList: over the "
+		 "limit of 3 (--max-data-refs)"},
+		{200, 2, WSS_CAP_DATA_REFS_TOTAL, 0, NULL},
+		{201, 3, WSS_CAP_DATA_REFS_TOTAL, 0,
+		 "more than 200 DataReferences in the Security header: over "
+		 "the limit of 200 (--max-data-refs-total)"},
+		{4, 2, WSS_CAP_DATA_REFS_TOTAL, 4, NULL},
+		{4, 2, WSS_CAP_DATA_REFS_TOTAL, 3,
+		 "more than 3 DataReferences in the Security header: over the "
+		 "limit of 3 (--max-data-refs-total)"},
+	};
+
+	cap_cases(cases, sizeof cases / sizeof cases[0], 0);
+}
+
+/* The caps on References and Transforms, as caps_on_decryption: a more
+ * References, b Transforms in the first; two Transforms under the
+ * default cap meet the profile's whitelist. */
+static void caps_on_references(void)
+{
+	static const cap_case cases[] = {
+		{28, 1, WSS_CAP_REFERENCES, 0, NULL},
+		{29, 1, WSS_CAP_REFERENCES, 0,
+		 "more than 30 References in SignedInfo: over the limit of 30 "
+		 "(--max-references)"},
+		{1, 1, WSS_CAP_REFERENCES, 3, NULL},
+		{1, 1, WSS_CAP_REFERENCES, 2,
+		 "more than 2 References in SignedInfo: over the limit of 2 "
+		 "(--max-references)"},
+		{0, 1, WSS_CAP_TRANSFORMS, 1, NULL},
+		{0, 2, WSS_CAP_TRANSFORMS, 1,
+		 "more than 1 Transforms in one Reference: over the limit of 1 "
+		 "(--max-transforms)"},
+		{0, 2, WSS_CAP_TRANSFORMS, 0, "more than one Transform"},
+		{0, 6, WSS_CAP_TRANSFORMS, 0,
+		 "more than 5 Transforms in one Reference: over the limit of 5 "
+		 "(--max-transforms)"},
+	};
+
+	cap_cases(cases, sizeof cases / sizeof cases[0], 1);
+}
+
+/* SignedInfo's size: accepted at exactly its size, refused a byte under;
+ * the junk shape refused at the default before it is canonicalized. */
+static void cap_on_signed_info(void)
+{
+	lab_hostile_opts h = {LAB_HOSTILE_SIGNEDINFO_JUNK, 100000, 0, NULL,
+			      NULL, NULL, NOW};
+	lab_buf text = LAB_BUF_INIT, want = LAB_BUF_INIT;
+	dom_doc *doc;
+	wss_caps caps;
+	lab_err err;
+	size_t size = 1;
+	keys k;
+
+	memset(&caps, 0, sizeof caps);
+	if (!load_keys(&k) || (doc = signed_msg(k.alice_key, k.alice)) == NULL)
+		goto out;
+	while (!wss_cap_size_within(el(doc, "SignedInfo"), size))
+		size++;
+	CHECK(size > 500);
+	t_context("at its size, %zu", size);
+	caps.max[WSS_CAP_SIGNEDINFO] = size;
+	outcome(doc, NULL, k.alice, NOW, &caps, NULL);
+	t_context("a byte under");
+	caps.max[WSS_CAP_SIGNEDINFO] = size - 1;
+	lab_buf_printf(&want, "more than %zu bytes in SignedInfo: over the "
+			      "limit of %zu (--max-signedinfo)",
+		       size - 1, size - 1);
+	outcome(signed_msg(k.alice_key, k.alice), NULL, k.alice, NOW, &caps,
+		want.data);
+	t_context("the junk shape");
+	h.key = k.alice_key;
+	h.cert = k.alice;
+	if (CHECK_OK(lab_hostile(&h, &text, &err), &err) &&
+	    (doc = T_PARSE_N(text.data, text.len)) != NULL)
+		outcome(doc, k.bob_key, k.alice, NOW, NULL,
+			"over the limit of 65536 (--max-signedinfo)");
+out:
+	lab_buf_free(&text);
+	lab_buf_free(&want);
+	free_keys(&k);
+}
+
+/*
+ * The many-enc shape: refused before any decryption, by the cap at the
+ * default scale and for where its EncryptedData stand below it; in the
+ * Body they are decrypted and the changed Body refused by its digest.
+ * The ID of a decrypted element that is the BinarySecurityToken's
+ * (renamed to it after sending: KeyInfo is not signed) makes a duplicate
+ * across the decryption, refused like any other.
+ */
+static void many_encrypted(void)
+{
+	static const struct {
+		lab_hostile_kind kind;
+		size_t count;
+		const char *reason;
+	} cases[] = {
+		{LAB_HOSTILE_MANY_ENC, 101, "(--max-data-refs)"},
+		{LAB_HOSTILE_MANY_ENC, 3, "outside the soap:Body"},
+		{LAB_HOSTILE_MANY_ENC_BODY, 3, "digest of '#Body-1' does not match"},
+	};
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		lab_hostile_opts h = {cases[i].kind, 0, cases[i].count,
+				      k.alice_key, k.alice, k.bob, NOW};
+		lab_buf text = LAB_BUF_INIT;
+		dom_doc *doc;
+		lab_err err;
+
+		t_context("%zu EncryptedData, %s", cases[i].count,
+			  cases[i].reason);
+		if (CHECK_OK(lab_hostile(&h, &text, &err), &err) &&
+		    (doc = T_PARSE_N(text.data, text.len)) != NULL)
+			outcome(doc, k.bob_key, k.alice, NOW, NULL,
+				cases[i].reason);
+		lab_buf_free(&text);
+	}
+	t_context("a decrypted ID that is the token's");
+	{
+		dom_doc *doc = split_msg(&k, 2, 1, "X509-1");
+		dom_node *bst = doc != NULL ? el(doc, "BinarySecurityToken")
+					    : NULL;
+		lab_err err;
+
+		if (bst != NULL &&
+		    CHECK_OK(dom_attr_set(bst, WSU, "wsu:Id", "X509-1", 6,
+					  &err),
+			     &err)) {
+			set_attr(t_find(el(doc, "KeyInfo"), "Reference"), "URI",
+				 "#X509-1");
+			outcome(doc, k.bob_key, k.alice, NOW, NULL,
+				"ID 'X509-1' is carried by 2 elements");
+		} else {
+			dom_doc_free(doc);
+		}
+	}
+out:
+	free_keys(&k);
+}
+
 const t_case tests_wss[] = {
 	{"wss/sign_then_verify", sign_then_verify},
 	{"wss/send_then_receive", send_then_receive},
@@ -899,5 +1286,9 @@ const t_case tests_wss[] = {
 	{"wss/forged_encryption", forged_encryption},
 	{"wss/forged_then_encrypted", forged_then_encrypted},
 	{"wss/weak_encryption_algorithms", weak_encryption_algorithms},
+	{"wss/caps_on_decryption", caps_on_decryption},
+	{"wss/caps_on_references", caps_on_references},
+	{"wss/cap_on_signed_info", cap_on_signed_info},
+	{"wss/many_encrypted", many_encrypted},
 	{NULL, NULL},
 };

@@ -317,6 +317,43 @@ static int check_signature_value(const dom_node *si, const prefix_list *pl,
 	return rc;
 }
 
+/* How many element children el has, counting stops past `cap`. */
+static size_t count_els(const dom_node *el, size_t cap)
+{
+	const dom_node *c;
+	size_t n = 0;
+
+	for (c = wss_first_el(el); c != NULL && n <= cap; c = wss_next_el(c))
+		n++;
+	return n;
+}
+
+/*
+ * The caps on what canonicalizing SignedInfo and checking its References
+ * costs, checked before any of it: SignedInfo's size, then how many
+ * References it holds (besides its two methods) and Transforms each has.
+ */
+static int check_caps(const wss_msg *m, const dom_node *si, lab_err *err)
+{
+	size_t refs = wss_cap(m->caps, WSS_CAP_REFERENCES);
+	size_t transforms = wss_cap(m->caps, WSS_CAP_TRANSFORMS);
+	const dom_node *c;
+
+	if (!wss_cap_size_within(si, wss_cap(m->caps, WSS_CAP_SIGNEDINFO)))
+		return wss_cap_refuse(m->caps, WSS_CAP_SIGNEDINFO, err);
+	if (count_els(si, refs + 2) > refs + 2)
+		return wss_cap_refuse(m->caps, WSS_CAP_REFERENCES, err);
+	for (c = wss_first_el(si); c != NULL; c = wss_next_el(c)) {
+		const dom_node *tr = wss_first_el(c);
+
+		if (dom_is(c, m->n.ds, m->n.Reference) && tr != NULL &&
+		    dom_is(tr, m->n.ds, m->n.Transforms) &&
+		    count_els(tr, transforms) > transforms)
+			return wss_cap_refuse(m->caps, WSS_CAP_TRANSFORMS, err);
+	}
+	return LAB_OK;
+}
+
 int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp,
 	       lab_err *err)
 {
@@ -339,6 +376,9 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 	    sv == NULL || !dom_is(sv, m->n.ds, m->n.SignatureValue) ||
 	    (ki != NULL && wss_next_el(ki) != NULL))
 		return refuse(err, "Signature", si);
+	rc = check_caps(m, si, err);
+	if (rc != LAB_OK)
+		return rc;
 	c = wss_first_el(si);
 	rc = expect_alg(m, c, m->n.CanonicalizationMethod, WSS_ALG_EXC_C14N,
 			&pl, err);

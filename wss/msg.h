@@ -8,6 +8,7 @@
 #define WSS_MSG_H
 
 #include "dom/dom.h"
+#include "wss/caps.h"
 #include "wss/profile.h"
 
 struct wss_attachment;
@@ -28,6 +29,9 @@ typedef struct wss_msg {
 	 * the IV in those bytes instead of moving the plaintext). */
 	lab_buf *content;
 	size_t content_at;
+	/* The receiver's caps on pre-authentication work, from wss_opts
+	 * (NULL: the defaults). */
+	const wss_caps *caps;
 	/* The message's attachments (wss/attach.h), from wss_opts. */
 	const struct wss_attachment *att;
 	size_t natt;

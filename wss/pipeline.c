@@ -7,6 +7,7 @@
 #include "wss/wss.h"
 
 #include <openssl/crypto.h>
+#include <string.h>
 
 #include "wss/dsig.h"
 #include "wss/msg.h"
@@ -19,6 +20,7 @@ void wss_opts_default(wss_opts *o)
 	o->ttl = 300;
 	o->cipher = WSS_AES256_GCM;
 	o->lim = (dom_limits){0};
+	memset(&o->caps, 0, sizeof o->caps);
 	o->att = NULL;
 	o->natt = 0;
 }
@@ -43,6 +45,7 @@ int wss_verify_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 
 	m.att = o->att;
 	m.natt = o->natt;
+	m.caps = &o->caps;
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	return rc != LAB_OK ? rc : wss_dsig_verify(&m, trust, ts, err);
@@ -63,6 +66,7 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 	wss_msg m;
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 
+	m.caps = &o->caps;
 	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
 }
 
@@ -141,6 +145,7 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 
 	m.att = o->att;
 	m.natt = o->natt;
+	m.caps = &o->caps;
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)

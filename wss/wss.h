@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "dom/dom.h"
+#include "wss/caps.h"
 #include "wss/crypto.h"
 
 typedef struct wss_opts {
@@ -18,14 +19,15 @@ typedef struct wss_opts {
 	unsigned ttl;      /* Timestamp lifetime in seconds */
 	wss_cipher cipher;
 	dom_limits lim;    /* for the decrypted plaintext */
+	wss_caps caps;     /* pre-authentication work (wss/caps.h) */
 	/* Attachments signed with the message or required signed in it
 	 * (wss/attach.h); none by default. */
 	const struct wss_attachment *att;
 	size_t natt;
 } wss_opts;
 
-/* Defaults: the real clock, 300 s, AES-256-GCM, default limits, no
- * attachments. */
+/* Defaults: the real clock, 300 s, AES-256-GCM, default limits and
+ * caps, no attachments. */
 void wss_opts_default(wss_opts *o);
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dom/alloc.h"
 #include "wss/wsse.h"
 
 /* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */
@@ -258,15 +259,11 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 	lab_buf ct = LAB_BUF_INIT;
 	const char *type = dom_attr_value(ed, NULL, m->n.Type);
 	const char *alg = method_of(m, ed);
-	dom_node *parent = dom_parent(ed);
 	size_t off = 0, len = 0;
 	wss_cipher cipher;
 	lab_err ignored;
 	int rc;
 
-	if (!dom_is(ed, m->n.xenc, m->n.EncryptedData) || parent == NULL)
-		return lab_fail(err, LAB_ESECURITY,
-				"DataReference does not name an EncryptedData");
 	if (type == NULL || strcmp(type, WSS_TYPE_CONTENT) != 0)
 		return lab_fail(err, LAB_ESECURITY,
 				"EncryptedData Type '%s' is not allowed",
@@ -305,54 +302,163 @@ out:
 	return rc;
 }
 
+/* One DataReference: the EncryptedData it names and the EncryptedKey
+ * whose session key decrypts it. */
+typedef struct data_ref {
+	dom_node *ed;
+	const dom_node *ek;
+} data_ref;
+
+/* The DataReferences of ek's ReferenceList, counted against the caps
+ * (*total across EncryptedKeys so far) before any is resolved. */
+static int count_refs(const wss_msg *m, const dom_node *ek, size_t *total,
+		      lab_err *err)
+{
+	size_t count, n = 0;
+	const dom_node *rl = wss_child(ek, m->n.xenc, m->n.ReferenceList,
+				       &count), *dr;
+
+	if (rl == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"EncryptedKey has no ReferenceList");
+	for (dr = wss_first_el(rl); dr != NULL; dr = wss_next_el(dr)) {
+		if (!dom_is(dr, m->n.xenc, m->n.DataReference))
+			return lab_fail(err, LAB_ESECURITY,
+					"ReferenceList holds <%s>",
+					dom_local_name(dr));
+		if (++n > wss_cap(m->caps, WSS_CAP_DATA_REFS))
+			return wss_cap_refuse(m->caps, WSS_CAP_DATA_REFS, err);
+		if (++*total > wss_cap(m->caps, WSS_CAP_DATA_REFS_TOTAL))
+			return wss_cap_refuse(m->caps, WSS_CAP_DATA_REFS_TOTAL,
+					      err);
+	}
+	return LAB_OK;
+}
+
+/*
+ * What a DataReference may name: an EncryptedData that is a child of the
+ * Envelope's Body, named by no other DataReference.  The profile
+ * encrypts the Body's content, which the signature covers; an
+ * EncryptedData anywhere else (an unsigned header block) would be
+ * decrypted into content no signature vouches for, at the cost of a
+ * decryption per element, for anyone who has the receiver's public
+ * certificate.  refs[0..n) are those already accepted.
+ */
+static int check_target(const wss_msg *m, const char *uri, const dom_node *ed,
+			const data_ref *refs, size_t n, lab_err *err)
+{
+	size_t i;
+
+	if (!dom_is(ed, m->n.xenc, m->n.EncryptedData))
+		return lab_fail(err, LAB_ESECURITY,
+				"DataReference does not name an EncryptedData");
+	if (dom_parent(ed) != m->body)
+		return lab_fail(err, LAB_ESECURITY,
+				"DataReference '%.60s' names an EncryptedData "
+				"outside the soap:Body: only the Body's "
+				"content is decrypted",
+				uri);
+	for (i = 0; i < n; i++)
+		if (refs[i].ed == ed)
+			return lab_fail(err, LAB_ESECURITY,
+					"EncryptedData '%.60s' is named by "
+					"two DataReferences",
+					uri);
+	return LAB_OK;
+}
+
+/* Every DataReference of ek resolved, once, and checked, appended to
+ * refs (*n so far). */
+static int collect_refs(const wss_msg *m, const dom_node *ek, data_ref *refs,
+			size_t *n, lab_err *err)
+{
+	size_t count;
+	const dom_node *rl = wss_child(ek, m->n.xenc, m->n.ReferenceList,
+				       &count), *dr;
+	int rc = LAB_OK;
+
+	for (dr = wss_first_el(rl); dr != NULL && rc == LAB_OK;
+	     dr = wss_next_el(dr)) {
+		const char *uri = dom_attr_value(dr, NULL, m->n.URI);
+		dom_node *ed;
+
+		rc = wss_resolve(m->doc, uri, &ed, err);
+		if (rc == LAB_OK)
+			rc = check_target(m, uri, ed, refs, *n, err);
+		if (rc == LAB_OK) {
+			refs[*n].ed = ed;
+			refs[(*n)++].ek = ek;
+		}
+	}
+	return rc;
+}
+
+/* Unwraps ek's session key and decrypts refs[0..n) that belong to it. */
 static int decrypt_key(wss_msg *m, const dom_node *ek, const wss_privkey *key,
-		       const dom_limits *lim, lab_err *err)
+		       const data_ref *refs, size_t n, const dom_limits *lim,
+		       lab_err *err)
 {
 	unsigned char session[MAX_KEY];
-	const dom_node *rl, *dr;
-	size_t len = 0, count;
+	size_t len = 0, i;
 	int bad = 0, rc;
 
 	rc = unwrap(m, ek, key, session, &len, &bad, err);
-	if (rc != LAB_OK)
-		goto out;
-	rl = wss_child(ek, m->n.xenc, m->n.ReferenceList, &count);
-	if (rl == NULL) {
-		rc = lab_fail(err, LAB_ESECURITY,
-			      "EncryptedKey has no ReferenceList");
-		goto out;
-	}
-	for (dr = wss_first_el(rl); dr != NULL && rc == LAB_OK;
-	     dr = wss_next_el(dr)) {
-		dom_node *ed;
-
-		if (!dom_is(dr, m->n.xenc, m->n.DataReference)) {
-			rc = lab_fail(err, LAB_ESECURITY,
-				      "ReferenceList holds <%s>",
-				      dom_local_name(dr));
-			break;
-		}
-		rc = wss_resolve(m->doc, dom_attr_value(dr, NULL, m->n.URI),
-				 &ed, err);
-		if (rc == LAB_OK)
-			rc = decrypt_data(m, ed, session, len, bad, lim, err);
-	}
-out:
+	for (i = 0; i < n && rc == LAB_OK; i++)
+		if (refs[i].ek == ek)
+			rc = decrypt_data(m, refs[i].ed, session, len, bad,
+					  lim, err);
 	OPENSSL_cleanse(session, sizeof session);
 	return rc;
 }
 
+/* The Security header's EncryptedKeys, counted against their cap, and
+ * their DataReferences against theirs. */
+static int count_keys(const wss_msg *m, size_t *total, lab_err *err)
+{
+	const dom_node *c;
+	size_t keys = 0;
+	int rc = LAB_OK;
+
+	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
+	     c = wss_next_el(c)) {
+		if (!dom_is(c, m->n.xenc, m->n.EncryptedKey))
+			continue;
+		if (++keys > wss_cap(m->caps, WSS_CAP_ENCRYPTED_KEYS))
+			return wss_cap_refuse(m->caps, WSS_CAP_ENCRYPTED_KEYS,
+					      err);
+		rc = count_refs(m, c, total, err);
+	}
+	return rc;
+}
+
+/*
+ * Everything is counted, resolved and checked before the first private
+ * key operation or decryption: the caps bound the work, each reference
+ * is resolved once against one build of the ID index, and decryption
+ * then only replaces EncryptedData the checks accepted.
+ */
 int wss_xenc_decrypt(wss_msg *m, const wss_privkey *key, const dom_limits *lim,
 		lab_err *err)
 {
 	const dom_node *c;
-	int rc = LAB_OK;
+	data_ref *refs = NULL;
+	size_t total = 0, n = 0;
+	int rc;
 
 	if (m->security == NULL)
 		return lab_fail(err, LAB_ESECURITY, "no wsse:Security header");
+	rc = count_keys(m, &total, err);
+	if (rc == LAB_OK && total > 0 &&
+	    (refs = dom_calloc(total, sizeof *refs)) == NULL)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
 	     c = wss_next_el(c))
 		if (dom_is(c, m->n.xenc, m->n.EncryptedKey))
-			rc = decrypt_key(m, c, key, lim, err);
+			rc = collect_refs(m, c, refs, &n, err);
+	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
+	     c = wss_next_el(c))
+		if (dom_is(c, m->n.xenc, m->n.EncryptedKey))
+			rc = decrypt_key(m, c, key, refs, n, lim, err);
+	dom_free(refs);
 	return rc;
 }

@@ -15,7 +15,10 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 
 /*
  * Decrypts what every EncryptedKey of the Security header references and
- * puts the plaintext back in place.  Every failure after the structure
+ * puts the plaintext back in place.  Only EncryptedData that are children
+ * of the Body are decrypted, each named once; the counts are held to
+ * m->caps (wss/caps.h), and all of it is checked before the first
+ * decryption.  Every failure after the structure
  * checks -- wrong key, bad tag or padding, plaintext that does not parse
  * -- is the same LAB_ESECURITY "decryption failed", so the receiver is no
  * oracle.  On failure the document may be partly decrypted: callers write

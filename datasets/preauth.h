@@ -1,0 +1,55 @@
+/*
+ * preauth.h - messages shaped to make a WS-Security receiver work before
+ * it can authenticate them (`domlab gen many-enc|many-enc-body|
+ * signedinfo-junk`), for the tests and the worst-case measurements of the
+ * pipeline's caps (wss/caps.h).  They are built on a quakes envelope and
+ * need keys, so unlike gen.h their bytes differ from run to run (RSA-OAEP
+ * padding and IVs are random); their shape does not.
+ *
+ * Not for: colliding names or IDs and other parser-side shapes (gen.h),
+ * or messages a receiver should accept.
+ */
+#ifndef LAB_PREAUTH_H
+#define LAB_PREAUTH_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "dom/buf.h"
+#include "dom/err.h"
+#include "wss/crypto.h"
+
+typedef enum lab_hostile_kind {
+	/* One EncryptedKey for the receiver with N DataReferences, and N
+	 * EncryptedData in an unsigned header block. */
+	LAB_HOSTILE_MANY_ENC,
+	/* The same, the N EncryptedData put first in the Body, each
+	 * decrypting to an element with an Id. */
+	LAB_HOSTILE_MANY_ENC_BODY,
+	/* A signed message whose SignedInfo declares P junk prefixes and
+	 * holds junk elements that use them all. */
+	LAB_HOSTILE_SIGNEDINFO_JUNK
+} lab_hostile_kind;
+
+typedef struct lab_hostile_opts {
+	lab_hostile_kind kind;
+	size_t size;  /* target bytes; 0 = use count */
+	size_t count; /* many-enc*: N (default 100); junk: P (default by size) */
+	/* The sender's key and certificate: the base message is signed (and
+	 * encrypted for peer when given) at `now`.  many-enc* without them:
+	 * an unsigned envelope.  signedinfo-junk needs them. */
+	const wss_privkey *key;
+	const wss_cert *cert;
+	const wss_cert *peer; /* the receiver's; many-enc* need it */
+	time_t now;
+} lab_hostile_opts;
+
+/* "many-enc", "many-enc-body" or "signedinfo-junk": 1 and *out set;
+ * else 0. */
+int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out);
+
+/* Appends the message to out.  LAB_EUSAGE when a key it needs is
+ * missing; the pipeline's codes otherwise. */
+int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err);
+
+#endif
