@@ -249,7 +249,12 @@ $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(OUT)/libdom.a $(K
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
 	  -DFUZZ_KEYS_DIR='"$(abspath $(KEYS_DIR))"' -DFUZZ_NOW=$(FUZZ_NOW) \
-	  -o $@ $< $(OUT)/libdom.a $(LIBS)
+	  -o $@ $< $(FUZZ_LINK) $(OUT)/libdom.a $(LIBS)
+
+# receive_diff runs the reference peer too: its objects, and xmlsec1.
+FUZZ_REF_OBJ := $(call obj,harness/ref.c harness/cli_io.c)
+$(OUT)/fuzz/bin/receive_diff: $(FUZZ_REF_OBJ)
+$(OUT)/fuzz/bin/receive_diff: FUZZ_LINK := $(FUZZ_REF_OBJ) $(XMLSEC_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 
