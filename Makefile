@@ -10,6 +10,7 @@
 #   make compare CASES='^(tokens|attachment)'  only the cases matching
 #                                an extended regex (ref/pugixml/floor too)
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
+#   make oss-fuzz-check          the OSS-Fuzz build (tests/fuzz/oss-fuzz/), simulated
 #   make memcheck                the whole test suite under valgrind, every preset
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
 #   TSAN=1                       ThreadSanitizer build (build/<variant>-tsan/)
@@ -220,9 +221,10 @@ test-threads: $(OUT)/test-dom keys
 # Every tests/fuzz/*.c is a libFuzzer target, linked against a library
 # built with clang, ASan and UBSan (FUZZ=1, build/<variant>-fuzz/).  The
 # first of FUZZ_VARIANTS (best: parser=insitu) runs every target; the
-# others run FUZZ_BUILD_TARGETS, the targets whose code differs with them:
-# parser=libxml2 with the tree built from SAX events (direct) and through
-# libxml2's own tree (built).
+# others run FUZZ_BUILD_TARGETS, the targets whose code differs with them
+# (the parser, and the receive path, which parses the message and the
+# decrypted content): parser=libxml2 with the tree built from SAX events
+# (direct) and through libxml2's own tree (built).
 # Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
 # from the generators and the test keys.
 # `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
@@ -233,7 +235,7 @@ test-threads: $(OUT)/test-dom keys
 # verdict), then every input under tests/fuzz/regress/<target>/.
 FUZZ_VARIANTS := best adaptive-shared-direct-cached-cached-hash-buffered-libxml2 \
   adaptive-shared-built-cached-cached-hash-buffered-libxml2
-FUZZ_BUILD_TARGETS := parse
+FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 FUZZ_SMOKE_SECONDS ?= 8
@@ -241,7 +243,7 @@ FUZZ_NOW := 1796000000
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
 FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
-.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
 
 # libFuzzer's entry points have no header to declare them in.
 $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(OUT)/libdom.a $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
@@ -279,6 +281,23 @@ fuzz fuzz-smoke:
 	    FUZZ_TARGETS="$$targets" \
 	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
 	done
+
+# What tests/fuzz/oss-fuzz/build.sh builds, so the lists live here only:
+# "now SECONDS", then one line per variant, its name and its targets.
+fuzz-list:
+	@echo "now $(FUZZ_NOW)"
+	@first=1; for v in $(FUZZ_VARIANTS); do \
+	  if [ $$first = 1 ]; then echo "$$v $(FUZZ_TARGETS)"; \
+	  else echo "$$v $(FUZZ_BUILD_TARGETS)"; fi; first=0; \
+	done
+
+# `make oss-fuzz-check`: tests/fuzz/oss-fuzz/build.sh in a simulated
+# OSS-Fuzz environment (temporary $SRC, $WORK and $OUT, clang, ASan and
+# UBSan, libFuzzer as the engine), then every fuzzer it made on its seed
+# zip and for a short bounded run.  Prints "N passed, N failed".
+oss-fuzz-check:
+	@sh .ci/deps.sh build
+	@sh tests/fuzz/oss-fuzz/check.sh
 
 # ---- memcheck ------------------------------------------------------------------
 # `make memcheck`: every preset's test-dom and shell suites with every
