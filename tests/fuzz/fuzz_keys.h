@@ -1,5 +1,7 @@
 /*
- * fuzz_keys.h - where a target that needs the test keys finds them: the
+ * fuzz_keys.h - the receiver the receive targets run: bob's receive at
+ * the fixed clock FUZZ_NOW + 1 (a compile definition, the time the seed
+ * messages were made), and where the test keys are found: the
  * folder FUZZ_KEYS_DIR when the build names one (the Makefile's, made by
  * tests/make-keys.sh), else the folder domlab-keys beside the fuzzer
  * binary (tests/fuzz/oss-fuzz/build.sh makes it in $OUT: OSS-Fuzz runs
@@ -7,18 +9,24 @@
  * of ours).  Bob receives; alice is the one trusted sender.
  * Defines LLVMFuzzerInitialize, so a target includes it at most once and
  * defines no initializer of its own.
- * Not for: the clock (FUZZ_NOW, a compile definition) or key material in
- * the source.
+ * Not for: key material in the source, or checking the verdict (each
+ * target does).
  */
 #ifndef FUZZ_KEYS_H
 #define FUZZ_KEYS_H
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wss/keys.h"
+#include "wss/wss.h"
+
+#ifndef FUZZ_NOW
+#error "FUZZ_NOW: the clock the seed messages were made at"
+#endif
 
 static char fuzz_bob_key[PATH_MAX], fuzz_bob_cert[PATH_MAX],
 	fuzz_alice_key[PATH_MAX], fuzz_alice_cert[PATH_MAX];
@@ -61,6 +69,39 @@ static wss_key_paths fuzz_receiver_paths(void)
 	wss_key_paths p = {fuzz_bob_key, NULL, NULL, fuzz_alice_cert};
 
 	return p;
+}
+
+
+/* The receiver's options: the default ones at the fixed clock. */
+static wss_opts fuzz_opts(void)
+{
+	wss_opts o;
+
+	wss_opts_default(&o);
+	o.now = (time_t)FUZZ_NOW + 1;
+	return o;
+}
+
+/* Bob's receive of data[0..size) with alice trusted: LAB_OK or why not
+ * in *err.  *doc is the parsed document, NULL when it did not parse; the
+ * caller frees it. */
+static int fuzz_receive(const uint8_t *data, size_t size, dom_doc **doc,
+			lab_err *err)
+{
+	const wss_key_paths paths = fuzz_receiver_paths();
+	const wss_opts o = fuzz_opts();
+	void *handle = NULL;
+	wss_keyset ks;
+	int rc;
+
+	*doc = NULL;
+	if (wss_keys_acquire(&paths, &ks, &handle, err) != LAB_OK)
+		abort(); /* the keys are fixed: not finding them is a setup error */
+	rc = dom_parse((const char *)data, size, NULL, doc, err);
+	if (rc == LAB_OK)
+		rc = wss_receive_doc(*doc, ks.key, ks.trust, &o, err);
+	wss_keys_release(handle);
+	return rc;
 }
 
 #endif

@@ -155,64 +155,83 @@ static int mm_names(const char *s, size_t n, size_t i, const char *local,
 	       memcmp(s + i + 1 + colon, local, ll) == 0;
 }
 
+/* Whether s[i] starts what a mm_kth caller looks for. */
+typedef int (*mm_match_fn)(const char *s, size_t n, size_t i,
+			   const char *what);
+
+/* Where the k-th place that matches is, k counted modulo how many there
+ * are; n when there is none. */
+static size_t mm_kth(const char *s, size_t n, unsigned k, mm_match_fn match,
+		     const char *what)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < n; i++)
+		found += (size_t)match(s, n, i, what);
+	if (found == 0)
+		return n;
+	k %= (unsigned)found;
+	for (i = 0; i < n; i++)
+		if (match(s, n, i, what) && k-- == 0)
+			return i;
+	return n;
+}
+
+/* A start tag named `local`. */
+static int mm_is_start(const char *s, size_t n, size_t i, const char *local)
+{
+	size_t qlen;
+
+	return i + 1 < n && s[i] == '<' && strchr("/?!", s[i + 1]) == NULL &&
+	       mm_names(s, n, i, local, &qlen);
+}
+
+/* The text `key`. */
+static int mm_is_key(const char *s, size_t n, size_t i, const char *key)
+{
+	size_t kl = strlen(key);
+
+	return i + kl < n && memcmp(s + i, key, kl) == 0;
+}
+
 /* The k-th element named `local` (k counted modulo how many there are):
  * [*b, *e) from its '<' to past its end tag; 0 when there is none. */
 static int mm_find(const char *s, size_t n, const char *local, unsigned k,
 		   size_t *b, size_t *e)
 {
-	size_t i, qlen, found = 0, pass;
+	size_t i = mm_kth(s, n, k, mm_is_start, local), te, j, qlen, depth = 1;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i + 1 < n; i++) {
-			size_t te, j, depth = 1;
+	if (i == n)
+		return 0;
+	mm_names(s, n, i, local, &qlen);
+	te = mm_tag_end(s, n, i);
+	if (te == 0)
+		return 0;
+	*b = i;
+	if (s[te - 2] == '/') {
+		*e = te;
+		return 1;
+	}
+	/* The matching end tag: same qualified name, nested ones counted. */
+	for (j = te; j + qlen + 2 < n; j++) {
+		size_t q2;
 
-			if (s[i] != '<' || strchr("/?!", s[i + 1]) != NULL ||
-			    !mm_names(s, n, i, local, &qlen))
-				continue;
-			if (pass == 0) {
-				found++;
-				continue;
-			}
-			if (k-- != 0)
-				continue;
-			te = mm_tag_end(s, n, i);
-			if (te == 0)
-				return 0;
-			*b = i;
-			if (s[te - 2] == '/') {
-				*e = te;
-				return 1;
-			}
-			/* The matching end tag: same qualified name, nested
-			 * ones counted. */
-			for (j = te; j + qlen + 2 < n; j++) {
-				size_t q2;
-
-				if (s[j] != '<')
-					continue;
-				if (s[j + 1] == '/' &&
-				    memcmp(s + j + 2, s + i + 1, qlen) == 0 &&
-				    s[j + 2 + qlen] == '>' && --depth == 0) {
-					*e = j + qlen + 3;
-					return 1;
-				}
-				if (s[j + 1] != '/' &&
-				    mm_names(s, n, j, local, &q2) &&
-				    q2 == qlen &&
-				    memcmp(s + j + 1, s + i + 1, qlen) == 0) {
-					size_t t2 = mm_tag_end(s, n, j);
-
-					if (t2 == 0)
-						return 0;
-					if (s[t2 - 2] != '/')
-						depth++;
-				}
-			}
-			return 0;
+		if (s[j] != '<')
+			continue;
+		if (s[j + 1] == '/' && memcmp(s + j + 2, s + i + 1, qlen) == 0 &&
+		    s[j + 2 + qlen] == '>' && --depth == 0) {
+			*e = j + qlen + 3;
+			return 1;
 		}
-		if (found == 0)
-			return 0;
-		k %= (unsigned)found;
+		if (s[j + 1] != '/' && mm_names(s, n, j, local, &q2) &&
+		    q2 == qlen && memcmp(s + j + 1, s + i + 1, qlen) == 0) {
+			size_t t2 = mm_tag_end(s, n, j);
+
+			if (t2 == 0)
+				return 0;
+			if (s[t2 - 2] != '/')
+				depth++;
+		}
 	}
 	return 0;
 }
@@ -277,32 +296,17 @@ static size_t mm_move(uint8_t *d, size_t n, size_t max, mm_rng *r, int keep)
 static int mm_find_attr(const char *s, size_t n, const char *key, unsigned k,
 			size_t *b, size_t *e)
 {
-	size_t kl = strlen(key), i, found = 0, pass;
+	size_t kl = strlen(key), i = mm_kth(s, n, k, mm_is_key, key);
+	const char *q;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i + kl < n; i++) {
-			const char *q;
-
-			if (memcmp(s + i, key, kl) != 0)
-				continue;
-			if (pass == 0) {
-				found++;
-				continue;
-			}
-			if (k-- != 0)
-				continue;
-			q = memchr(s + i + kl, '"', n - i - kl);
-			if (q == NULL)
-				return 0;
-			*b = i + kl;
-			*e = (size_t)(q - s);
-			return 1;
-		}
-		if (found == 0)
-			return 0;
-		k %= (unsigned)found;
-	}
-	return 0;
+	if (i == n)
+		return 0;
+	q = memchr(s + i + kl, '"', n - i - kl);
+	if (q == NULL)
+		return 0;
+	*b = i + kl;
+	*e = (size_t)(q - s);
+	return 1;
 }
 
 /* An attribute value replaced: by a listed one, by another attribute's

@@ -20,32 +20,16 @@
 #include "dom/dom.h"
 #include "tests/fuzz/fuzz_keys.h"
 #include "tests/fuzz/msg_mutate.h"
-#include "wss/wss.h"
-
-#ifndef FUZZ_NOW
-#error "FUZZ_NOW: the clock the seed messages were made at"
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const wss_key_paths paths = fuzz_receiver_paths();
 	lab_buf out = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
-	void *handle = NULL;
-	wss_keyset ks;
-	wss_opts o;
 	lab_err err;
-	int rc;
+	int rc = fuzz_receive(data, size, &doc, &err);
 
-	wss_opts_default(&o);
-	o.now = (time_t)FUZZ_NOW + 1;
-	if (wss_keys_acquire(&paths, &ks, &handle, &err) != LAB_OK)
-		abort(); /* the keys are fixed: not finding them is a setup error */
-	rc = dom_parse((const char *)data, size, NULL, &doc, &err);
-	if (rc == LAB_OK)
-		rc = wss_receive_doc(doc, ks.key, ks.trust, &o, &err);
 	if (rc == LAB_OK && dom_serialize(dom_doc_node(doc), &out, &err) !=
 				    LAB_OK)
 		abort();
@@ -56,7 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			err.msg);
 		abort();
 	}
-	wss_keys_release(handle);
 	dom_doc_free(doc);
 	lab_buf_free(&out);
 	return 0;

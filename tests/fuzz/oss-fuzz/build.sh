@@ -30,7 +30,7 @@ sh tests/fuzz/seeds.sh "$W/plain/best/domlab" "$OUT/domlab-keys" "$now" \
 	"$W/seeds"
 
 # Each -lNAME as its archive, when every one (the C library's own left
-# out) has one; else the flags as they are.
+# out) has one; else the flags as they are, and status 1.
 link_libs() {
 	local out=() f a
 	for f in "$@"; do
@@ -40,7 +40,7 @@ link_libs() {
 			a=$($CC -print-file-name="lib${f#-l}.a")
 			if [ "$a" = "lib${f#-l}.a" ]; then
 				echo "$*"
-				return
+				return 1
 			fi
 			out+=("$a")
 			;;
@@ -72,9 +72,9 @@ while read -r v targets; do
 		fi
 		# shellcheck disable=SC2086 # flag lists
 		$CC $CFLAGS $cflags -c "tests/fuzz/$t.c" -o "$W/$name.o"
-		linked=$(link_libs $libs)
-		[ "$linked" = "$libs" ] &&
-			echo "build.sh: $name: no static archive for every library; linked shared: $libs"
+		if ! linked=$(link_libs $libs); then
+			echo "build.sh: $name: not every library has a static archive; linked shared: $libs"
+		fi
 		# shellcheck disable=SC2086
 		$CXX $CXXFLAGS "$W/$name.o" "${extra[@]}" "$lib/libdom.a" \
 			$LIB_FUZZING_ENGINE $linked -o "$OUT/$name"
