@@ -24,7 +24,8 @@ PRESETS := doom2010 xerces best
 # The axes, one line each, in the order a variant's name spells them: the
 # axis, the make variable that picks its choice, the choice of each preset
 # (doom2010, xerces, best), then its other choices.  Each choice is
-# variants/<axis>/<choice>.c.  A new axis is one more line here.
+# variants/<axis>/<choice>.c, or every .c file in variants/<axis>/<choice>/
+# when it needs several.  A new axis is one more line here.
 AXES :=
 define axis
 AXES += $(strip $(1))
@@ -117,7 +118,9 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEP
 CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
 LIBS := $(XML2_LIBS) -lcrypto -lpthread
 
-VARIANT_SRC := $(foreach a,$(AXES),variants/$(a)/$(call choice_of,$(a)).c)
+# A choice's sources: its folder's .c files, else its one file.
+choice_src = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
+VARIANT_SRC := $(foreach a,$(AXES),$(call choice_src,$(a),$(call choice_of,$(a))))
 DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
 GEN_SRC := $(wildcard datasets/*.c)
 CLI_SRC := $(wildcard harness/*.c)

@@ -76,7 +76,7 @@ static inline size_t dom_names_len(const char *interned)
  * Canonical XML's two orders, as qsort compares: namespace declarations
  * by prefix, the default (NULL) first; attributes by namespace URI, none
  * (NULL) first, then by local name.  wss/c14n.c sorts by them, and the
- * insitu parser (dom/insitu_canon.c) checks that bytes already are in
+ * insitu parser (variants/parser/insitu/canon.c) checks that bytes already are in
  * them.  strcmp's order, which on UTF-8 is the code points' order; most
  * names differ in their first byte, which then decides without a call.
  */

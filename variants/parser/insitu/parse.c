@@ -4,7 +4,7 @@
  * references), building our tree directly.
  *
  * It works on a mutable copy of the input in the document's arena
- * (dom/insitu_input.c).  Text, CDATA, comments, PI data and attribute
+ * (variants/parser/insitu/input.c).  Text, CDATA, comments, PI data and attribute
  * values become slices of that copy: references are decoded, line ends
  * and attribute white space normalized in place (the result is never
  * longer than its source, so a write cursor trails the read cursor), and
@@ -20,15 +20,15 @@
  *
  * This file is the hot path: the document, text, start and end tags and
  * attributes, kept together so that they inline into one loop.  The rest
- * is in dom/insitu_markup.c, dom/insitu_ns.c and dom/insitu_scan.c
- * (dom/insitu_parse.h has the state they share).
+ * is in variants/parser/insitu/markup.c, variants/parser/insitu/ns.c and variants/parser/insitu/scan.c
+ * (variants/parser/insitu/state.h has the state they share).
  * Not for: DTDs (refused), encodings beyond UTF-8, UTF-16, ISO-8859-1.
  */
 #include <string.h>
 
 #include "dom/attrs.h"
 #include "dom/emit.h"
-#include "dom/insitu_parse.h"
+#include "variants/parser/insitu/state.h"
 #include "dom/parser.h"
 
 const char dom__parser_choice[] = "insitu";

@@ -1,12 +1,12 @@
 /*
- * insitu_parse.h - the insitu parser's state and the small helpers its
- * files share.  The parser is variants/parser/insitu.c (the document,
+ * state.h - the insitu parser's state and the small helpers its
+ * files share.  The parser is variants/parser/insitu/parse.c (the document,
  * text, tags and attributes: the hot path, one file so that it inlines)
- * with dom/insitu_markup.c (comments, CDATA, PIs, the XML declaration),
- * dom/insitu_ns.c (namespace bindings, and attribute uniqueness by
- * prefix or namespace) and dom/insitu_scan.c (error reports and the full
+ * with variants/parser/insitu/markup.c (comments, CDATA, PIs, the XML declaration),
+ * variants/parser/insitu/ns.c (namespace bindings, and attribute uniqueness by
+ * prefix or namespace) and variants/parser/insitu/scan.c (error reports and the full
  * name scanner).
- * Not for: anything outside the insitu parser (dom/insitu.h has the
+ * Not for: anything outside the insitu parser (variants/parser/insitu/insitu.h has the
  * byte classes and the input, which are ideas of their own).
  */
 #ifndef DOM_INSITU_PARSE_H
@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "dom/insitu.h"
+#include "variants/parser/insitu/insitu.h"
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
@@ -95,7 +95,7 @@ typedef struct parser {
 	/* dom/parser.h's question, when asked (ask != NULL): canon stays 1
 	 * while everything read in the content could be exc-c14n output;
 	 * binds[canon_binds..] are the content's own declarations, which
-	 * are then the ones rendered (dom/insitu_canon.c).  canon_lost: a
+	 * are then the ones rendered (variants/parser/insitu/canon.c).  canon_lost: a
 	 * dependency more than dom_canon holds. */
 	int canon;
 	int canon_lost;
@@ -208,7 +208,7 @@ static inline char *skip_space(char *p)
 /*
  * Past the run of IS_ATTR bytes at q, 16 bytes a test where SSE2 is
  * there; q itself elsewhere.  The attribute value's twin of
- * dom__insitu_skip_text (dom/insitu.h), with the same contract: the
+ * dom__insitu_skip_text (variants/parser/insitu/insitu.h), with the same contract: the
  * caller's table loop finishes the run, so the table stays the
  * definition.  The bytes that end a run are those outside IS_ATTR: below
  * 0x20 (TAB and LF too: they become spaces), 0x80 and above, either
@@ -400,7 +400,7 @@ static inline const char *intern(parser *ps, const char *s, size_t n)
 
 /*
  * A quick mix of two pointers for may_clash's 64-bit filter in
- * variants/parser/insitu.c, which a repeat only sends to the duplicate
+ * variants/parser/insitu/parse.c, which a repeat only sends to the duplicate
  * check (a table through the hash axis): not a table, so not the axis's.
  */
 static inline uint32_t hash2(const void *a, const void *b)
