@@ -161,6 +161,20 @@ int dom__insitu_canon_ref(const char *r, int attr);
 int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
 			  size_t nbind);
 
+/*
+ * The copy of a whole document's children of the root element in
+ * canonical form (tee.c, emit=canonical).  own_start: such a child's
+ * start tag (name, n attributes, empty or not) was read up to p.
+ * own_reorder: a start tag inside it, its name ending at name_end, is
+ * canonical once its n attributes are in ps->canon_perm's order (0: no
+ * memory, which only ends the question).  own_end: its end tag starts
+ * at lt ("</").
+ */
+void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
+			   int empty, const char *p);
+int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n);
+void dom__insitu_own_end(parser *ps, const char *lt);
+
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);
 
