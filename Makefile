@@ -121,7 +121,7 @@ LIBS := $(XML2_LIBS) -lcrypto -lpthread
 # A choice's sources: its folder's .c files, else its one file.
 choice_src = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
 VARIANT_SRC := $(foreach a,$(AXES),$(call choice_src,$(a),$(call choice_of,$(a))))
-DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
+DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
 GEN_SRC := $(wildcard datasets/*.c)
 CLI_SRC := $(wildcard harness/*.c)
 BENCH_CXX := $(wildcard harness/*.cc)
@@ -379,7 +379,7 @@ deps:
 LINT := cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
   --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem
 lint:
-	$(LINT) -itests/fuzz dom variants wss datasets harness tests
+	$(LINT) -itests/fuzz util dom variants wss datasets harness tests
 	$(LINT) -DFUZZ_KEYS_DIR='"keys"' -DFUZZ_NOW=0 tests/fuzz
 
 clean:

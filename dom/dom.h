@@ -25,9 +25,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 
 typedef struct dom_doc dom_doc;
 typedef struct dom_node dom_node;
@@ -52,6 +53,88 @@ typedef struct dom_name {
 	const char *ns;
 	const char *prefix;
 } dom_name;
+
+/*
+ * ---- interned names, for the XML writers ----
+ * Every name and namespace URI in a tree is interned per document
+ * (dom/names.h): one copy, its length stored in front of it.  What
+ * follows is what both XML writers (dom/serialize.c, wss/c14n.c) need of
+ * that: the length without a scan, canonical XML's two orders, and a
+ * name written out; inline, as they ask it of every name they write.
+ */
+
+/* Header stored just before an interned string's bytes. */
+typedef struct dom_name_hdr {
+	uint32_t len;
+	uint32_t hash;
+} dom_name_hdr;
+
+/* Length of an interned string: inline, as both XML writers ask it for
+ * every name they write. */
+static inline size_t dom_names_len(const char *interned)
+{
+	const dom_name_hdr *h = (const dom_name_hdr *)(const void *)interned - 1;
+
+	return h->len;
+}
+
+/*
+ * Canonical XML's two orders, as qsort compares: namespace declarations
+ * by prefix, the default (NULL) first; attributes by namespace URI, none
+ * (NULL) first, then by local name.  wss/c14n.c sorts by them, and the
+ * insitu parser (variants/parser/insitu/canon.c) checks that bytes already are in
+ * them.  strcmp's order, which on UTF-8 is the code points' order; most
+ * names differ in their first byte, which then decides without a call.
+ */
+static inline int dom_names_cmp(const char *x, const char *y)
+{
+	if (*x != *y)
+		return (unsigned char)*x - (unsigned char)*y;
+	return strcmp(x, y);
+}
+
+static inline int dom_names_c14n_prefix_cmp(const char *x, const char *y)
+{
+	if (x == NULL || y == NULL)
+		return (x != NULL) - (y != NULL);
+	return dom_names_cmp(x, y);
+}
+
+static inline int dom_names_c14n_attr_cmp(const dom_name *x,
+					  const dom_name *y)
+{
+	/* Interned: the same pointer is the same URI. */
+	if (x->ns != y->ns) {
+		int r = dom_names_c14n_prefix_cmp(x->ns, y->ns);
+
+		if (r != 0)
+			return r;
+	}
+	return dom_names_cmp(x->local, y->local);
+}
+
+/*
+ * Writes lead, then "prefix:" when prefix is not NULL (pl bytes before
+ * the colon), local (ll bytes) and tail at o, and returns the end.  The
+ * caller has checked the room: nlead + pl + 1 + ll + ntail bytes.  Both
+ * XML writers (dom/serialize.c, wss/c14n.c) put every name through it;
+ * inlined so that the short copies of constant length become stores.
+ */
+static inline __attribute__((always_inline)) char *
+dom_names_put_qname(char *o, const char *lead, size_t nlead,
+		    const char *prefix, size_t pl, const char *local,
+		    size_t ll, const char *tail, size_t ntail)
+{
+	memcpy(o, lead, nlead);
+	o += nlead;
+	if (prefix != NULL) {
+		o = lab_copy(o, prefix, pl);
+		*o++ = ':';
+	}
+	o = lab_copy(o, local, ll);
+	memcpy(o, tail, ntail);
+	return o + ntail;
+}
 
 /*
  * An attribute: its interned name; `value` is NUL-terminated, `len` bytes

@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "dom/attrs.h"
-#include "dom/emit.h"
 #include "variants/parser/insitu/state.h"
 #include "dom/parser.h"
 
@@ -678,7 +677,7 @@ static inline void tag_canonical(parser *ps, const tag *t,
 	if (ps->depth == 0) {
 		ps->canon = t->canon;
 		ps->canon_binds = ps->nbinds;
-	} else if (ps->whole && ps->depth == 1) {
+	} else if (ps->own != NULL && ps->depth == 1) {
 		dom__insitu_own_start(ps, name, t->n, t->empty, p);
 	} else if (ps->canon) {
 		int answer = dom__insitu_canon_tag(ps, name, t->n, t->nbind);
@@ -686,7 +685,7 @@ static inline void tag_canonical(parser *ps, const tag *t,
 		/* Only the parser's own question has somewhere to write the
 		 * attributes in order. */
 		if (answer == 2)
-			answer = ps->ask == &ps->own &&
+			answer = ps->ask == ps->own &&
 				 dom__insitu_own_reorder(ps, t->name_end, t->n);
 		ps->canon = answer != 0;
 	}
@@ -754,7 +753,8 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
-			if (ps->depth == 2 && ps->ask == &ps->own)
+			if (ps->depth == 2 && ps->own != NULL &&
+		    ps->ask == ps->own)
 				dom__insitu_own_end(ps, name - 2);
 			unbind(ps, f->nbind);
 			ps->depth--;
@@ -786,7 +786,8 @@ static int end_tag(parser *ps, char **pp)
 						f->qname);
 	/* Only white space before '>' takes this path: not exc-c14n's. */
 	ps->canon = 0;
-	if (ps->depth == 2 && ps->ask == &ps->own)
+	if (ps->depth == 2 && ps->own != NULL &&
+		    ps->ask == ps->own)
 		dom__insitu_own_end(ps, name - 2);
 	unbind(ps, f->nbind);
 	ps->depth--;
@@ -901,16 +902,17 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	ps.stack[0].node = parent;
 	ps.stack[0].last = parent->first != NULL ? parent->first->prev : NULL;
 	ps.stack[0].nbind = 0;
-	/* Asked of a wrapped fragment in UTF-8 only: other input is not
-	 * the bytes the answer is about. */
-	ps.ask = canon;
-	ps.canon = canon != NULL && parent->type == DOM_ELEMENT &&
-		   !ps.in.transcoded;
-	/* A document's own question, where the emit axis wants it. */
-	ps.whole = canon == NULL && parent->type == DOM_DOCUMENT &&
-		   dom__emit_whole && !ps.in.transcoded;
+	/* Answered in UTF-8 only: other input is not the bytes the answer
+	 * is about.  A whole document's question is asked of each child of
+	 * its root element (tee.c); a wrapped fragment's, of all of it. */
+	if (parent->type == DOM_DOCUMENT) {
+		ps.own = ps.in.transcoded ? NULL : canon;
+	} else {
+		ps.ask = canon;
+		ps.canon = canon != NULL && !ps.in.transcoded;
+	}
 	rc = document(&ps);
-	if (canon != NULL)
+	if (canon != NULL && parent->type != DOM_DOCUMENT)
 		canon->ok = rc == LAB_OK && ps.canon && !ps.canon_lost;
 out:
 	dom__insitu_input_done(&ps.in);

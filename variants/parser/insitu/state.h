@@ -104,13 +104,13 @@ typedef struct parser {
 	canon_memo canon_seen[CANON_SLOTS];
 	uint8_t canon_perm[CANON_PERM];
 	/* The same question about each child of a whole document's root
-	 * element (whole), asked of itself (own, own_rendered): the answer
-	 * is written as the content is read, into own_out, with the input
-	 * copied up to own_copied (an offset into the text, as are the
-	 * content's start own_from) and each start tag's attributes in
-	 * canonical order. */
-	int whole;
-	dom_canon own;
+	 * element, when the caller asks it (own, NULL: not asked; its
+	 * rendered bindings in own_rendered): the answer is written as the
+	 * content is read, into own_out, with the input copied up to
+	 * own_copied (an offset into the text, as are the content's start
+	 * own_from) and each start tag's attributes in canonical order
+	 * (tee.c). */
+	dom_canon *own;
 	dom_nsdecl own_rendered[CANON_APEX];
 	lab_buf own_out;
 	size_t own_from, own_copied;

@@ -40,7 +40,7 @@ static inline __attribute__((always_inline)) void own_put(parser *ps,
  * binding in scope, unless it is xml or bound to nothing.  0: no room. */
 static int own_renders(parser *ps, const char *prefix)
 {
-	dom_canon *q = &ps->own;
+	dom_canon *q = ps->own;
 	const char *uri;
 	size_t i;
 
@@ -65,7 +65,7 @@ static int own_renders(parser *ps, const char *prefix)
 void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 			   int empty, const char *p)
 {
-	dom_canon *q = &ps->own;
+	dom_canon *q = ps->own;
 	size_t i;
 
 	ps->canon = 0;
@@ -119,7 +119,7 @@ int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
  * larger than any kept before (the Body, not the Header). */
 void dom__insitu_own_end(parser *ps, const char *lt)
 {
-	dom_canon *q = &ps->own;
+	dom_canon *q = ps->own;
 	size_t to = (size_t)(lt - ps->in.text);
 
 	ps->ask = NULL;
