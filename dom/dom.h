@@ -81,9 +81,9 @@ static inline size_t dom_names_len(const char *interned)
 /*
  * Canonical XML's two orders, as qsort compares: namespace declarations
  * by prefix, the default (NULL) first; attributes by namespace URI, none
- * (NULL) first, then by local name.  wss/c14n.c sorts by them, and the
- * insitu parser (variants/parser/insitu/canon.c) checks that bytes already are in
- * them.  strcmp's order, which on UTF-8 is the code points' order; most
+ * (NULL) first, then by local name.  wss/c14n.c sorts by them, and a
+ * parser that answers dom/parser.h's question checks that bytes already
+ * are in them.  strcmp's order, which on UTF-8 is the code points' order; most
  * names differ in their first byte, which then decides without a call.
  */
 static inline int dom_names_cmp(const char *x, const char *y)
@@ -171,8 +171,8 @@ typedef struct dom_nsdecl {
 
 /*
  * What dom_attributes() returns: `count` attributes in document order.
- * Release it with dom_attr_list_release() whichever variant is linked;
- * under attrlist=copy it owns a fresh array, under cached it is a view.
+ * Release it with dom_attr_list_release() whichever variant is linked:
+ * it may own a fresh array or be a view of the element's own.
  */
 typedef struct dom_attr_list {
 	const dom_attr *items;
@@ -237,9 +237,10 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
  * When the `at` bytes in front can hold the start tag of the wrapper the
  * fragment is parsed in, the bytes are not copied (around them the text
  * is overwritten and may grow).  On failure the parent is unchanged.
- * Decryption puts plaintext where its EncryptedData was with it.  Under
- * emit=source, when old was the parent's only child, dom_serialize writes
- * the parent's content as these bytes until the document next changes.
+ * Decryption puts plaintext where its EncryptedData was with it.  When
+ * the document keeps the bytes (dom/emit.h) and old was the parent's only
+ * child, dom_serialize writes the parent's content as these bytes until
+ * the document next changes.
  * An ID index that dom_get_by_id built before the call is updated for the
  * IDs that leave with old and come with the fragment instead of being
  * rebuilt, so decrypting N elements does not cost N walks of the tree.
@@ -263,10 +264,10 @@ typedef struct dom_canon_dep {
 /*
  * The Exclusive XML Canonicalization (without PrefixList, with or
  * without comments: it holds none) of el's content with el as the apex,
- * when the document keeps it (parser=insitu, emit other than tree): the
- * bytes dom_replace_parsed parsed into el, or under emit=canonical, for
- * a child of the root element of a parsed document, its source with each
- * start tag's attributes in canonical order; the parser proved them
+ * when the document keeps it (dom/emit.h, dom/parser.h): the bytes
+ * dom_replace_parsed parsed into el, or, for a child of the root element
+ * of a parsed document, its source with each start tag's attributes in
+ * canonical order, where the parser was asked for it; the parser proved them
  * canonical, and nothing inside el has changed since.  *deps (*ndeps of
  * them) is what they assume of el's context: they stand for the content
  * only where each holds, which the caller checks (wss/c14n.c, against
