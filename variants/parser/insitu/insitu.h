@@ -1,9 +1,8 @@
 /*
- * insitu.h - the pieces of the insitu parser (variants/parser/insitu/parse.c)
- * that are ideas of their own: the byte classes and UTF-8 and reference
- * decoding (variants/parser/insitu/chars.c), and the input as the parser sees it --
- * a mutable UTF-8 copy in the document's arena, and positions in it
- * (variants/parser/insitu/input.c).
+ * insitu.h - the pieces of the insitu parser (parse.c) that are ideas of
+ * their own: the byte classes and UTF-8 and reference decoding
+ * (chars.c), and the input as the parser sees it -- a mutable UTF-8 copy
+ * in the document's arena, and positions in it (input.c).
  * Not for: anything the libxml2 parser uses.
  */
 #ifndef DOM_INSITU_H

@@ -20,15 +20,15 @@
  *
  * This file is the hot path: the document, text, start and end tags and
  * attributes, kept together so that they inline into one loop.  The rest
- * is in variants/parser/insitu/markup.c, variants/parser/insitu/ns.c and variants/parser/insitu/scan.c
- * (variants/parser/insitu/state.h has the state they share).
+ * is in this folder: markup.c, ns.c, scan.c, canon.c, tee.c (state.h
+ * has the state they share).
  * Not for: DTDs (refused), encodings beyond UTF-8, UTF-16, ISO-8859-1.
  */
 #include <string.h>
 
 #include "dom/attrs.h"
-#include "variants/parser/insitu/state.h"
 #include "dom/parser.h"
+#include "variants/parser/insitu/state.h"
 
 const char dom__parser_choice[] = "insitu";
 

@@ -1,13 +1,13 @@
 /*
- * state.h - the insitu parser's state and the small helpers its
- * files share.  The parser is variants/parser/insitu/parse.c (the document,
- * text, tags and attributes: the hot path, one file so that it inlines)
- * with variants/parser/insitu/markup.c (comments, CDATA, PIs, the XML declaration),
- * variants/parser/insitu/ns.c (namespace bindings, and attribute uniqueness by
- * prefix or namespace) and variants/parser/insitu/scan.c (error reports and the full
- * name scanner).
- * Not for: anything outside the insitu parser (variants/parser/insitu/insitu.h has the
- * byte classes and the input, which are ideas of their own).
+ * state.h - the insitu parser's state and the small helpers its files
+ * share.  The parser is parse.c (the document, text, tags and
+ * attributes: the hot path, one file so that it inlines) with markup.c
+ * (comments, CDATA, PIs, the XML declaration), ns.c (namespace bindings,
+ * and attribute uniqueness by prefix or namespace), scan.c (error reports
+ * and the full name scanner), canon.c (dom/parser.h's question) and
+ * tee.c (a document's own canonical copy), all in this folder.
+ * Not for: anything outside the insitu parser (insitu.h has the byte
+ * classes and the input, which are ideas of their own).
  */
 #ifndef DOM_INSITU_PARSE_H
 #define DOM_INSITU_PARSE_H
