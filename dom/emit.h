@@ -15,10 +15,10 @@
  * canonical.  For a digest, only a change inside the element ends
  * their standing (dom__emit_changed): what they take from outside, the
  * bindings at the apex, the digest checks itself (dom_canon_dep).
- * `canonical` is source's, and makes the insitu parser write the
- * canonical form of a parsed document's largest child of the root
- * element (the Body of a message to sign); under source only the bytes
- * dom_replace_parsed took are kept.
+ * `canonical` is source's, and asks a document's parse for the canonical
+ * form of the largest child of its root element (the Body of a message
+ * to sign), which the insitu parser writes as it reads; under source
+ * only the bytes dom_replace_parsed took are kept.
  * Choices: variants/emit/{tree,source,canonical}.c, each the code that
  * differs; the kept bytes, which tree never fills: dom/kept.c.
  * Not for: serializing a whole document, whose input is the caller's
