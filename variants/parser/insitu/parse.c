@@ -520,12 +520,12 @@ static inline int tag_name(parser *ps, char **pp, tag *t)
 static inline int tag_attrs(parser *ps, char **pp, tag *t)
 {
 	char *p = *pp;
-	rawattr *a;
 	uint64_t locals = 0;
-	int rc;
 
 	for (;;) {
 		char *before = p;
+		rawattr *a;
+		int rc;
 
 		/* One space before the next attribute is the common case;
 		 * any byte above ' ' is not white space. */
@@ -597,9 +597,11 @@ static inline int tag_unique(parser *ps, const tag *t, int byns)
  * the sequence of names unless it was predicted, then resolved. */
 static inline int tag_resolve(parser *ps, tag *t, const dom_name **name)
 {
-	int rc, undeclared = 0;
+	int undeclared = 0;
 
 	if (!t->hit) {
+		int rc;
+
 		if (t->colon != NULL &&
 		    is_xmlns(t->qname, (size_t)(t->colon - t->qname)))
 			return MALFORMED(ps, t->name_end, "element names cannot "
