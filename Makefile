@@ -25,7 +25,8 @@ PRESETS := doom2010 xerces best
 # The axes, one line each, in the order a variant's name spells them: the
 # axis, the make variable that picks its choice, the choice of each preset
 # (doom2010, xerces, best), then its other choices.  Each choice is
-# variants/<axis>/<choice>.c.  A new axis is one more line here.
+# variants/<axis>/<choice>.c, or every .c file in variants/<axis>/<choice>/
+# when it needs several.  A new axis is one more line here.
 AXES :=
 define axis
 AXES += $(strip $(1))
@@ -118,8 +119,10 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEP
 CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
 LIBS := $(XML2_LIBS) -lcrypto -lpthread
 
-VARIANT_SRC := $(foreach a,$(AXES),variants/$(a)/$(call choice_of,$(a)).c)
-DOM_SRC := $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
+# A choice's sources: its folder's .c files, else its one file.
+choice_src = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
+VARIANT_SRC := $(foreach a,$(AXES),$(call choice_src,$(a),$(call choice_of,$(a))))
+DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
 GEN_SRC := $(wildcard datasets/*.c)
 CLI_SRC := $(wildcard harness/*.c)
 BENCH_CXX := $(wildcard harness/*.cc)
@@ -400,7 +403,7 @@ deps:
 LINT := cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
   --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem
 lint:
-	$(LINT) -itests/fuzz dom variants wss datasets harness tests
+	$(LINT) -itests/fuzz util dom variants wss datasets harness tests
 	$(LINT) -DFUZZ_KEYS_DIR='"keys"' -DFUZZ_NOW=0 tests/fuzz
 
 clean:

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 #include "wss/crypto.h"
 
 typedef enum lab_hostile_kind {

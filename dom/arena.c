@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "util/alloc.h"
 
 enum {
 	ARENA_MIN_CHUNK = 4096,

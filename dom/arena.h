@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alloc.h"
+#include "util/alloc.h"
 
 typedef struct dom_chunk dom_chunk;
 

@@ -25,9 +25,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 
 typedef struct dom_doc dom_doc;
 typedef struct dom_node dom_node;
@@ -52,6 +53,88 @@ typedef struct dom_name {
 	const char *ns;
 	const char *prefix;
 } dom_name;
+
+/*
+ * ---- interned names, for the XML writers ----
+ * Every name and namespace URI in a tree is interned per document
+ * (dom/names.h): one copy, its length stored in front of it.  What
+ * follows is what both XML writers (dom/serialize.c, wss/c14n.c) need of
+ * that: the length without a scan, canonical XML's two orders, and a
+ * name written out; inline, as they ask it of every name they write.
+ */
+
+/* Header stored just before an interned string's bytes. */
+typedef struct dom_name_hdr {
+	uint32_t len;
+	uint32_t hash;
+} dom_name_hdr;
+
+/* Length of an interned string: inline, as both XML writers ask it for
+ * every name they write. */
+static inline size_t dom_names_len(const char *interned)
+{
+	const dom_name_hdr *h = (const dom_name_hdr *)(const void *)interned - 1;
+
+	return h->len;
+}
+
+/*
+ * Canonical XML's two orders, as qsort compares: namespace declarations
+ * by prefix, the default (NULL) first; attributes by namespace URI, none
+ * (NULL) first, then by local name.  wss/c14n.c sorts by them, and a
+ * parser that answers dom/parser.h's question checks that bytes already
+ * are in them.  strcmp's order, which on UTF-8 is the code points' order; most
+ * names differ in their first byte, which then decides without a call.
+ */
+static inline int dom_names_cmp(const char *x, const char *y)
+{
+	if (*x != *y)
+		return (unsigned char)*x - (unsigned char)*y;
+	return strcmp(x, y);
+}
+
+static inline int dom_names_c14n_prefix_cmp(const char *x, const char *y)
+{
+	if (x == NULL || y == NULL)
+		return (x != NULL) - (y != NULL);
+	return dom_names_cmp(x, y);
+}
+
+static inline int dom_names_c14n_attr_cmp(const dom_name *x,
+					  const dom_name *y)
+{
+	/* Interned: the same pointer is the same URI. */
+	if (x->ns != y->ns) {
+		int r = dom_names_c14n_prefix_cmp(x->ns, y->ns);
+
+		if (r != 0)
+			return r;
+	}
+	return dom_names_cmp(x->local, y->local);
+}
+
+/*
+ * Writes lead, then "prefix:" when prefix is not NULL (pl bytes before
+ * the colon), local (ll bytes) and tail at o, and returns the end.  The
+ * caller has checked the room: nlead + pl + 1 + ll + ntail bytes.  Both
+ * XML writers (dom/serialize.c, wss/c14n.c) put every name through it;
+ * inlined so that the short copies of constant length become stores.
+ */
+static inline __attribute__((always_inline)) char *
+dom_names_put_qname(char *o, const char *lead, size_t nlead,
+		    const char *prefix, size_t pl, const char *local,
+		    size_t ll, const char *tail, size_t ntail)
+{
+	memcpy(o, lead, nlead);
+	o += nlead;
+	if (prefix != NULL) {
+		o = lab_copy(o, prefix, pl);
+		*o++ = ':';
+	}
+	o = lab_copy(o, local, ll);
+	memcpy(o, tail, ntail);
+	return o + ntail;
+}
 
 /*
  * An attribute: its interned name; `value` is NUL-terminated, `len` bytes
@@ -88,8 +171,8 @@ typedef struct dom_nsdecl {
 
 /*
  * What dom_attributes() returns: `count` attributes in document order.
- * Release it with dom_attr_list_release() whichever variant is linked;
- * under attrlist=copy it owns a fresh array, under cached it is a view.
+ * Release it with dom_attr_list_release() whichever variant is linked:
+ * it may own a fresh array or be a view of the element's own.
  */
 typedef struct dom_attr_list {
 	const dom_attr *items;
@@ -154,9 +237,10 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
  * When the `at` bytes in front can hold the start tag of the wrapper the
  * fragment is parsed in, the bytes are not copied (around them the text
  * is overwritten and may grow).  On failure the parent is unchanged.
- * Decryption puts plaintext where its EncryptedData was with it.  Under
- * emit=source, when old was the parent's only child, dom_serialize writes
- * the parent's content as these bytes until the document next changes.
+ * Decryption puts plaintext where its EncryptedData was with it.  When
+ * the document keeps the bytes (dom/emit.h) and old was the parent's only
+ * child, dom_serialize writes the parent's content as these bytes until
+ * the document next changes.
  * An ID index that dom_get_by_id built before the call is updated for the
  * IDs that leave with old and come with the fragment instead of being
  * rebuilt, so decrypting N elements does not cost N walks of the tree.
@@ -180,10 +264,10 @@ typedef struct dom_canon_dep {
 /*
  * The Exclusive XML Canonicalization (without PrefixList, with or
  * without comments: it holds none) of el's content with el as the apex,
- * when the document keeps it (parser=insitu, emit other than tree): the
- * bytes dom_replace_parsed parsed into el, or under emit=canonical, for
- * a child of the root element of a parsed document, its source with each
- * start tag's attributes in canonical order; the parser proved them
+ * when the document keeps it (dom/emit.h, dom/parser.h): the bytes
+ * dom_replace_parsed parsed into el, or, for a child of the root element
+ * of a parsed document, its source with each start tag's attributes in
+ * canonical order, where the parser was asked for it; the parser proved them
  * canonical, and nothing inside el has changed since.  *deps (*ndeps of
  * them) is what they assume of el's context: they stand for the content
  * only where each holds, which the caller checks (wss/c14n.c, against

@@ -15,11 +15,12 @@
  * canonical.  For a digest, only a change inside the element ends
  * their standing (dom__emit_changed): what they take from outside, the
  * bindings at the apex, the digest checks itself (dom_canon_dep).
- * `canonical` is source's, and makes the insitu parser write the
- * canonical form of a parsed document's largest child of the root
- * element (the Body of a message to sign); under source only the bytes
- * dom_replace_parsed took are kept.
- * Choices: variants/emit/{tree,source,canonical}.c; the work: dom/kept.c.
+ * `canonical` is source's, and asks a document's parse for the canonical
+ * form of the largest child of its root element (the Body of a message
+ * to sign), which the insitu parser writes as it reads; under source
+ * only the bytes dom_replace_parsed took are kept.
+ * Choices: variants/emit/{tree,source,canonical}.c, each the code that
+ * differs; the kept bytes, which tree never fills: dom/kept.c.
  * Not for: serializing a whole document, whose input is the caller's
  * (and which the insitu parser rewrites in its copy).
  */
@@ -28,11 +29,7 @@
 
 #include "dom/parser.h"
 
-/* The choice, as constants (variants/emit/); dom/kept.c does the rest.
- * keeps: bytes are kept at all; whole: the insitu parser writes and
- * keeps the canonical form of a parsed document's content. */
-extern const int dom__emit_keeps;
-extern const int dom__emit_whole;
+/* ---- what differs: each choice's code (variants/emit/) ---- */
 
 /*
  * Takes *text (left empty): its `len` bytes at `at` are all of el's
@@ -40,9 +37,21 @@ extern const int dom__emit_whole;
  * may write them, and they are wiped when let go);
  * `canon`, unless NULL: canon->ok says they are that content's exclusive
  * canonical form with el as the apex, under canon->deps (dom/parser.h).
+ * tree wipes them; source and canonical keep them (dom__emit_store).
  */
 void dom__emit_keep(dom_doc *doc, const dom_node *el, lab_buf *text,
 		    size_t at, size_t len, int exact, const dom_canon *canon);
+
+/* The question a whole document's parse is asked (dom__parse_tree's
+ * canon), with q as its room: canonical asks it (q), tree and source do
+ * not (NULL). */
+dom_canon *dom__emit_question(dom_canon *q);
+
+/* ---- the kept bytes (dom/kept.c) ---- */
+
+/* dom__emit_keep's arguments: keeps the bytes in place of any kept. */
+void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
+		     size_t at, size_t len, int exact, const dom_canon *canon);
 
 /* How many bytes are kept for a digest (0: none): the insitu parser
  * keeps the larger of two contents. */

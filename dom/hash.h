@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dom/err.h"
+#include "util/err.h"
 
 /*
  * Sets the key up, once per process and thread-safe; every entry point

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "dom/arena.h"
 #include "dom/dom.h"
 #include "dom/names.h"

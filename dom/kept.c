@@ -1,6 +1,6 @@
 /*
  * kept.c - the bytes a document keeps for one element's content, for the
- * emit axis (dom/emit.h; the choices are constants in variants/emit/):
+ * emit axis (dom/emit.h; emit=source and emit=canonical keep them):
  * the last bytes dom_replace_parsed took, or the larger of the insitu
  * parser's canonical forms, and the serializer writes them for the
  * element's content while the document is unchanged.
@@ -35,16 +35,12 @@ static void let_go(dom_kept *k)
 		lab_buf_free(&k->buf);
 }
 
-void dom__emit_keep(dom_doc *doc, const dom_node *el, lab_buf *text,
-		    size_t at, size_t len, int exact, const dom_canon *canon)
+void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
+		     size_t at, size_t len, int exact, const dom_canon *canon)
 {
 	dom_kept *k = &doc->kept;
 	char *fit;
 
-	if (!dom__emit_keeps) {
-		dom__emit_wipe(text);
-		return;
-	}
 	let_go(k);
 	k->buf = *text;
 	*text = (lab_buf)LAB_BUF_INIT;

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "alloc.h"
+#include "util/alloc.h"
 
 enum { NAMES_MIN_CAP = 64 };
 

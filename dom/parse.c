@@ -15,6 +15,7 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 {
 	dom_limits l = dom__limits(lim);
 	dom_doc *doc = NULL;
+	dom_canon own;
 	int rc;
 
 	*out = NULL;
@@ -27,7 +28,8 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	rc = dom__doc_new(len, &doc, err);
 	if (rc != LAB_OK)
 		return rc;
-	rc = dom__parse_tree(doc, &doc->node, buf, len, &l, NULL, err);
+	rc = dom__parse_tree(doc, &doc->node, buf, len, &l,
+			     dom__emit_question(&own), err);
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {

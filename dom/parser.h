@@ -23,9 +23,9 @@
  * the apex's own start tag renders (its visibly utilized prefixes bound
  * in scope; prefix NULL is the default namespace).  The parser sets `ok`,
  * and sets it to 0 whenever it is not sure; and `deps`, what the answer
- * took from the apex's context (dom.h's dom_canon_dep).  Under
- * emit=canonical the insitu parser asks itself the same about each child
- * of a document's root element, and keeps what it finds (dom/emit.h).
+ * took from the apex's context (dom.h's dom_canon_dep).  A document's
+ * parse may be asked the same about each child of its root element
+ * (dom/emit.h's dom__emit_question), and keeps what it finds.
  */
 typedef struct dom_canon {
 	const dom_nsdecl *rendered;
@@ -39,8 +39,13 @@ typedef struct dom_canon {
  * Parses buf into doc, appending what it reads under `parent` (the
  * document node for a whole document, an element holding the wrapped
  * fragment otherwise).  lim has its defaults filled in.  canon, when not
- * NULL, asks the question above about a wrapped fragment.  On failure the
- * caller frees what was appended; err holds the reason, line and column.
+ * NULL, asks the question above: about a wrapped fragment, or for a
+ * whole document about each child of its root element, whose canonical
+ * form the parser keeps (dom__emit_keep) when the answer is yes and it
+ * is the largest so far; canon is then the parser's room for the answers
+ * and `ok` says nothing.  A parser that cannot tell answers no.  On
+ * failure the caller frees what was appended; err holds the reason, line
+ * and column.
  */
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		    size_t len, const dom_limits *lim, dom_canon *canon,

@@ -20,7 +20,7 @@
 #endif
 
 #include "dom/emit.h"
-#include "dom/escscan.h"
+#include "util/escscan.h"
 #include "dom/internal.h"
 
 /*
@@ -64,7 +64,7 @@ enum { ESC_DIRECT = 4096 };
 #define STORE32(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 
 /*
- * dom__esc_put_blocks (dom/escscan.h) with 32-byte blocks, two a step
+ * dom__esc_put_blocks (util/escscan.h) with 32-byte blocks, two a step
  * while nothing needs replacing, for CPUs with AVX2 (the caller checks):
  * the same loop, stores, backing up and room, leaving fewer than 32
  * bytes.

@@ -1,13 +1,13 @@
 // bench.cc - the one C++ file: registers the C case table (harness/cases.c)
 // with Google Benchmark, times each case, and reports what it allocates
-// through dom/alloc.h's counters.
+// through util/alloc.h's counters.
 //
 // Not for: case logic (harness/cases.c) or options (harness/cmd_bench.c).
 // Nothing here may let a C++ exception reach the C caller.
 //
 // Every case gets, before timing, one cold call (its first in the
 // process; its CPU time is reported as cold_ns) and one warm call measured
-// with dom/alloc.h (a case that asks is reset after each call, untimed),
+// with util/alloc.h (a case that asks is reset after each call, untimed),
 // whose allocs, heap_allocs, alloc_bytes and peak_bytes are user counters
 // so they survive into the repetition aggregates.  A threaded case
 // (harness/cases_threads.c) does that on each thread, for a context of the
@@ -30,8 +30,8 @@
 // The project's C headers carry no linkage blocks of their own.
 extern "C" {
 #include "datasets/gen.h"
-#include "dom/alloc.h"
-#include "dom/err.h"
+#include "util/alloc.h"
+#include "util/err.h"
 }
 #include "harness/bench.h"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "datasets/gen.h"
-#include "dom/err.h"
+#include "util/err.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -236,7 +236,7 @@ typedef struct lab_bench_kv {
 } lab_bench_kv;
 
 /*
- * Routes libxml2's allocator through dom/alloc.h and applies the malloc
+ * Routes libxml2's allocator through util/alloc.h and applies the malloc
  * settings above (*malloc_tuned: whether glibc took them).  Must run
  * before anything calls libxml2.
  */

@@ -12,7 +12,7 @@
 
 #include <libxml/parser.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "dom/dom.h"
 #include "harness/bench.h"
 

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 #include "wss/c14n.h"
 #include "wss/crypto.h"

@@ -19,7 +19,7 @@
  * Not for: checking what the calls produce (tests/ does) or sizes beyond
  * small messages (the send and receive cases cover those).
  */
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "dom/dom.h"
 #include "harness/bench.h"
 #include "harness/ref.h"

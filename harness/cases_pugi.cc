@@ -11,7 +11,7 @@
 // makes a fresh document); serialization is format_raw into one buffer.
 // pugixml does not resolve namespaces nor check all of well-formedness;
 // that is the peer's choice, not ours.  Its memory goes through
-// pugi::set_memory_management_functions into dom/alloc.h's counters --
+// pugi::set_memory_management_functions into util/alloc.h's counters --
 // process-wide, set once before the first pugixml document exists.
 //
 // Not for: anything domlab's cases do not also measure.
@@ -22,9 +22,9 @@
 #include <new>
 
 extern "C" {
-#include "dom/alloc.h"
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/err.h"
 }
 #include "harness/bench.h"
 

@@ -9,7 +9,7 @@
  * Not for: anything domlab's cases do not also measure.
  */
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 #include "harness/ref.h"
 

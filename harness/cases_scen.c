@@ -44,7 +44,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 #include "wss/attach.h"
 #include "wss/io.h"

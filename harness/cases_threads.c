@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 
 typedef struct control_ctx {

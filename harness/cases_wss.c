@@ -8,7 +8,7 @@
  */
 #include <time.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 #include "wss/c14n.h"
 #include "wss/keys.h"

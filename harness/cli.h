@@ -6,9 +6,9 @@
 #ifndef LAB_CLI_H
 #define LAB_CLI_H
 
-#include "dom/buf.h"
+#include "util/buf.h"
 #include "dom/dom.h"
-#include "dom/err.h"
+#include "util/err.h"
 #include "wss/attach.h"
 #include "wss/keys.h"
 #include "wss/multipart.h"

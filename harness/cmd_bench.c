@@ -20,7 +20,7 @@
 
 #include <libxml/parser.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 #include "harness/cli.h"
 #include "harness/ref.h"

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/cli.h"
 #include "wss/c14n.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/cli.h"
 
 static void print_stats(dom_doc *doc, const dom_mem_stats *mem)

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/cli.h"
 #include "harness/ref.h"
 

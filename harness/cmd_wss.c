@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/cli.h"
 #include "wss/keys.h"
 #include "wss/wss.h"

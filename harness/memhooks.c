@@ -1,6 +1,6 @@
 /*
  * memhooks.c - process-wide memory set-up for `domlab bench`: libxml2 and
- * OpenSSL allocate through dom/alloc.h, so the trees libxml2 builds
+ * OpenSSL allocate through util/alloc.h, so the trees libxml2 builds
  * (build=built, the reference cases) and the crypto objects show in the
  * same counters as ours, and glibc keeps freed memory instead of
  * returning it to the kernel.
@@ -13,7 +13,7 @@
 #include <libxml/xmlmemory.h>
 #include <openssl/crypto.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/bench.h"
 
 /* OpenSSL's allocator signatures carry the caller's file and line. */

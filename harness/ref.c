@@ -34,7 +34,7 @@
 #include <xmlsec/xmlenc.h>
 #include <xmlsec/xmlsec.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "harness/cli.h"
 #include "wss/profile.h"
 #include "wss/wsse.h"

@@ -21,8 +21,8 @@
 
 #include <libxml/tree.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 #include "wss/keys.h"
 #include "wss/wss.h"
 

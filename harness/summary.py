@@ -279,7 +279,7 @@ def header(run, a):
     print("\nTimes are CPU time per iteration, medians of the repetitions "
           "(cv: their coefficient of variation); instr is instructions per "
           "iteration under callgrind; allocs, bytes and peak are per "
-          "iteration, from dom/alloc.h.  x ref, x best, x floor: time "
+          "iteration, from util/alloc.h.  x ref, x best, x floor: time "
           "divided by ref's, best's or the floor's on the same dataset.  "
           "See results/README.md.\n")
 

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "dom/err.h"
+#include "util/err.h"
 
 typedef struct t_case {
 	const char *name;

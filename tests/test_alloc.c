@@ -1,13 +1,13 @@
 /*
- * test_alloc.c - the allocation accounting of dom/alloc.h: a parse
+ * test_alloc.c - the allocation accounting of util/alloc.h: a parse
  * counts allocations and bytes, peak never trails live, and once a
  * document (or a failed parse, or a result the API handed out) is freed,
  * live bytes are back where they were: the counters leak nothing; and
- * how much a lab_buf takes when it grows (dom/buf.h).
+ * how much a lab_buf takes when it grows (util/buf.h).
  * Not tested here: libxml2's or OpenSSL's memory (the harness routes
  * those), or how many bytes a variant should use.
  */
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "tests/util.h"
 
 static void reset(void)

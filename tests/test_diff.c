@@ -309,7 +309,7 @@ static void markup_seeds(void)
 /*
  * Documents that repeat sequences of tag and attribute names and then
  * break them: insitu takes a name that comes where the same name came
- * last time without scanning it (variants/parser/insitu.c, predicted()),
+ * last time without scanning it (variants/parser/insitu/parse.c, predicted()),
  * so a name continued past the predicted one, an element named xmlns
  * where an xmlns attribute comes next, a prefix rebound between repeats,
  * and more attribute names than the memo has slots must all still parse

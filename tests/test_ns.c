@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "tests/util.h"
 
 #define XML_NS "http://www.w3.org/XML/1998/namespace"

@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 
 /*
  * Appends the encoding of p[0..n).  line_len 0 writes one line; otherwise

@@ -17,7 +17,7 @@
  * apex tags the buffer is, where it has room, the free end of the content
  * buffer itself, so the content is mostly written once and digested from
  * where it stays.  A value up to a few KB is escaped straight into the
- * buffer under one room check for its worst case (dom/escscan.h);
+ * buffer under one room check for its worst case (util/escscan.h);
  * longer ones in runs.  Siblings of one kind repeat themselves, so the
  * walk remembers the last attribute order it sorted and, per prefix, its
  * namespace answers while the stacks stand.
@@ -29,9 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dom/alloc.h"
-#include "dom/escscan.h"
-#include "dom/names.h"
+#include "util/alloc.h"
+#include "util/escscan.h"
 
 enum { OUT_BUF = 16384 };
 

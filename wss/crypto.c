@@ -28,7 +28,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 
 enum {
 	RSA_MIN_BITS = 2048,

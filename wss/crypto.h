@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 
 /* ---- keys and certificates --------------------------------------------- */
 

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "dom/err.h"
+#include "util/err.h"
 
 typedef struct wss_io wss_io;
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "wss/crypto.h"
 
 enum {

@@ -18,8 +18,8 @@
 
 #include <stddef.h>
 
-#include "dom/buf.h"
-#include "dom/err.h"
+#include "util/buf.h"
+#include "util/err.h"
 #include "wss/io.h"
 
 enum {

@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-#include "dom/err.h"
+#include "util/err.h"
 #include "wss/crypto.h"
 
 /* The largest key material a token holds: an RSA-4096 wrapped key. */

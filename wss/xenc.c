@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "wss/wsse.h"
 
 /* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 
 const char wss__io_choice[] = "unbuffered";
 

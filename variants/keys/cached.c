@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 
 const char wss__keys_choice[] = "cached";
 

@@ -5,7 +5,7 @@
  */
 #include "wss/keys.h"
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 
 const char wss__keys_choice[] = "reload";
 

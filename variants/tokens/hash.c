@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "dom/hash.h"
 
 const char wss__tokens_choice[] = "hash";

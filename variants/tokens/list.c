@@ -40,7 +40,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dom/alloc.h"
+#include "util/alloc.h"
 #include "dom/dom.h"
 #include "wss/base64.h"
 #include "wss/profile.h"

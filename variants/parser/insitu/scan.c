@@ -1,14 +1,14 @@
 /*
- * insitu_scan.c - the insitu parser's error reports, with line and
+ * scan.c - the insitu parser's error reports, with line and
  * column, and its full name scanner for what the inline ASCII one
- * (scan_name in dom/insitu_parse.h) does not take: non-ASCII names and
+ * (scan_name in variants/parser/insitu/state.h) does not take: non-ASCII names and
  * names that are not names.
  * Not for: the hot path, which never comes here on well-formed ASCII.
  */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "dom/insitu_parse.h"
+#include "variants/parser/insitu/state.h"
 
 int dom__insitu_fail_at(parser *ps, const char *at, int code,
 			const char *fmt, ...)

@@ -2,14 +2,14 @@
  * buf.c - lab_buf.  Growth doubles, so appending n bytes one at a time
  * costs O(n) copies overall.
  */
-#include "buf.h"
+#include "util/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "err.h"
+#include "util/alloc.h"
+#include "util/err.h"
 
 /* Room for extra more bytes and the NUL; `exact` grows to just that. */
 static int reserve(lab_buf *b, size_t extra, int exact)

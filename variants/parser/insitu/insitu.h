@@ -1,9 +1,8 @@
 /*
- * insitu.h - the pieces of the insitu parser (variants/parser/insitu.c)
- * that are ideas of their own: the byte classes and UTF-8 and reference
- * decoding (dom/insitu_chars.c), and the input as the parser sees it --
- * a mutable UTF-8 copy in the document's arena, and positions in it
- * (dom/insitu_input.c).
+ * insitu.h - the pieces of the insitu parser (parse.c) that are ideas of
+ * their own: the byte classes and UTF-8 and reference decoding
+ * (chars.c), and the input as the parser sees it -- a mutable UTF-8 copy
+ * in the document's arena, and positions in it (input.c).
  * Not for: anything the libxml2 parser uses.
  */
 #ifndef DOM_INSITU_H
@@ -18,7 +17,7 @@
 #include <emmintrin.h>
 #endif
 
-/* ---- byte classes (insitu_chars.c) ---- */
+/* ---- byte classes (chars.c) ---- */
 
 enum {
 	IS_TEXT = 1,    /* text that needs no work: not < & ] CR, not >= 0x80 */
@@ -103,7 +102,7 @@ size_t dom__insitu_ref(const char *s, char *out, size_t *used,
  */
 int dom__insitu_uri_chars(const char *s, size_t n);
 
-/* ---- the input (insitu_input.c) ---- */
+/* ---- the input (input.c) ---- */
 
 /* NUL bytes after the text: the terminator, and room to read a word
  * (or, for dom__insitu_skip_text, 16 bytes) from any byte of it. */

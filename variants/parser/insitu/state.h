@@ -1,20 +1,20 @@
 /*
- * insitu_parse.h - the insitu parser's state and the small helpers its
- * files share.  The parser is variants/parser/insitu.c (the document,
- * text, tags and attributes: the hot path, one file so that it inlines)
- * with dom/insitu_markup.c (comments, CDATA, PIs, the XML declaration),
- * dom/insitu_ns.c (namespace bindings, and attribute uniqueness by
- * prefix or namespace) and dom/insitu_scan.c (error reports and the full
- * name scanner).
- * Not for: anything outside the insitu parser (dom/insitu.h has the
- * byte classes and the input, which are ideas of their own).
+ * state.h - the insitu parser's state and the small helpers its files
+ * share.  The parser is parse.c (the document, text, tags and
+ * attributes: the hot path, one file so that it inlines) with markup.c
+ * (comments, CDATA, PIs, the XML declaration), ns.c (namespace bindings,
+ * and attribute uniqueness by prefix or namespace), scan.c (error reports
+ * and the full name scanner), canon.c (dom/parser.h's question) and
+ * tee.c (a document's own canonical copy), all in this folder.
+ * Not for: anything outside the insitu parser (insitu.h has the byte
+ * classes and the input, which are ideas of their own).
  */
 #ifndef DOM_INSITU_PARSE_H
 #define DOM_INSITU_PARSE_H
 
 #include <string.h>
 
-#include "dom/insitu.h"
+#include "variants/parser/insitu/insitu.h"
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
@@ -95,7 +95,7 @@ typedef struct parser {
 	/* dom/parser.h's question, when asked (ask != NULL): canon stays 1
 	 * while everything read in the content could be exc-c14n output;
 	 * binds[canon_binds..] are the content's own declarations, which
-	 * are then the ones rendered (dom/insitu_canon.c).  canon_lost: a
+	 * are then the ones rendered (variants/parser/insitu/canon.c).  canon_lost: a
 	 * dependency more than dom_canon holds. */
 	int canon;
 	int canon_lost;
@@ -104,13 +104,13 @@ typedef struct parser {
 	canon_memo canon_seen[CANON_SLOTS];
 	uint8_t canon_perm[CANON_PERM];
 	/* The same question about each child of a whole document's root
-	 * element (whole), asked of itself (own, own_rendered): the answer
-	 * is written as the content is read, into own_out, with the input
-	 * copied up to own_copied (an offset into the text, as are the
-	 * content's start own_from) and each start tag's attributes in
-	 * canonical order. */
-	int whole;
-	dom_canon own;
+	 * element, when the caller asks it (own, NULL: not asked; its
+	 * rendered bindings in own_rendered): the answer is written as the
+	 * content is read, into own_out, with the input copied up to
+	 * own_copied (an offset into the text, as are the content's start
+	 * own_from) and each start tag's attributes in canonical order
+	 * (tee.c). */
+	dom_canon *own;
 	dom_nsdecl own_rendered[CANON_APEX];
 	lab_buf own_out;
 	size_t own_from, own_copied;
@@ -161,6 +161,20 @@ int dom__insitu_canon_ref(const char *r, int attr);
 int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
 			  size_t nbind);
 
+/*
+ * The copy of a whole document's children of the root element in
+ * canonical form (tee.c, emit=canonical).  own_start: such a child's
+ * start tag (name, n attributes, empty or not) was read up to p.
+ * own_reorder: a start tag inside it, its name ending at name_end, is
+ * canonical once its n attributes are in ps->canon_perm's order (0: no
+ * memory, which only ends the question).  own_end: its end tag starts
+ * at lt ("</").
+ */
+void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
+			   int empty, const char *p);
+int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n);
+void dom__insitu_own_end(parser *ps, const char *lt);
+
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);
 
@@ -208,7 +222,7 @@ static inline char *skip_space(char *p)
 /*
  * Past the run of IS_ATTR bytes at q, 16 bytes a test where SSE2 is
  * there; q itself elsewhere.  The attribute value's twin of
- * dom__insitu_skip_text (dom/insitu.h), with the same contract: the
+ * dom__insitu_skip_text (variants/parser/insitu/insitu.h), with the same contract: the
  * caller's table loop finishes the run, so the table stays the
  * definition.  The bytes that end a run are those outside IS_ATTR: below
  * 0x20 (TAB and LF too: they become spaces), 0x80 and above, either
@@ -400,7 +414,7 @@ static inline const char *intern(parser *ps, const char *s, size_t n)
 
 /*
  * A quick mix of two pointers for may_clash's 64-bit filter in
- * variants/parser/insitu.c, which a repeat only sends to the duplicate
+ * variants/parser/insitu/parse.c, which a repeat only sends to the duplicate
  * check (a table through the hash axis): not a table, so not the axis's.
  */
 static inline uint32_t hash2(const void *a, const void *b)

@@ -15,8 +15,8 @@
  * than the one that allocated it is subtracted from the freeing thread.
  * Not for: pooling or reuse policy; that is the arena's business.
  */
-#ifndef DOM_ALLOC_H
-#define DOM_ALLOC_H
+#ifndef UTIL_ALLOC_H
+#define UTIL_ALLOC_H
 
 #include <stddef.h>
 #include <stdint.h>

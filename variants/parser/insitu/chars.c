@@ -1,14 +1,14 @@
 /*
- * insitu_chars.c - what the insitu parser knows about characters: one
+ * chars.c - what the insitu parser knows about characters: one
  * table of byte classes (so its hot loops are one load and one test per
  * byte), UTF-8 checked against XML's Char production, XML 1.0 (5th
  * edition) name characters beyond ASCII, and the references the SOAP
  * profile allows (the five predefined entities and character references).
- * Not for: scanning or building (variants/parser/insitu.c).
+ * Not for: scanning or building (variants/parser/insitu/parse.c).
  */
 #include <string.h>
 
-#include "dom/insitu.h"
+#include "variants/parser/insitu/insitu.h"
 
 /* Generated: see the IS_ bits in insitu.h. */
 const uint8_t dom__insitu_class[256] = {

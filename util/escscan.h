@@ -16,14 +16,13 @@
  * stays the definition of each set.
  * Not for: the replacement strings (each writer spells its own).
  */
-#ifndef DOM_ESCSCAN_H
-#define DOM_ESCSCAN_H
+#ifndef UTIL_ESCSCAN_H
+#define UTIL_ESCSCAN_H
 
 #include <stddef.h>
 #include <string.h>
 
-#include "dom/buf.h"
-#include "dom/names.h"
+#include "util/buf.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

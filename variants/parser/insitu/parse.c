@@ -4,7 +4,7 @@
  * references), building our tree directly.
  *
  * It works on a mutable copy of the input in the document's arena
- * (dom/insitu_input.c).  Text, CDATA, comments, PI data and attribute
+ * (variants/parser/insitu/input.c).  Text, CDATA, comments, PI data and attribute
  * values become slices of that copy: references are decoded, line ends
  * and attribute white space normalized in place (the result is never
  * longer than its source, so a write cursor trails the read cursor), and
@@ -20,16 +20,15 @@
  *
  * This file is the hot path: the document, text, start and end tags and
  * attributes, kept together so that they inline into one loop.  The rest
- * is in dom/insitu_markup.c, dom/insitu_ns.c and dom/insitu_scan.c
- * (dom/insitu_parse.h has the state they share).
+ * is in this folder: markup.c, ns.c, scan.c, canon.c, tee.c (state.h
+ * has the state they share).
  * Not for: DTDs (refused), encodings beyond UTF-8, UTF-16, ISO-8859-1.
  */
 #include <string.h>
 
 #include "dom/attrs.h"
-#include "dom/emit.h"
-#include "dom/insitu_parse.h"
 #include "dom/parser.h"
+#include "variants/parser/insitu/state.h"
 
 const char dom__parser_choice[] = "insitu";
 
@@ -482,162 +481,51 @@ static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 	return LAB_OK;
 }
 
-/* ---- the canonical form of a child of the root element ---- */
+/* A start tag as start_tag's steps read it. */
+typedef struct tag {
+	char *qname, *colon, *name_end; /* colon: unset when hit */
+	const char *prefix, *local;      /* the name, once split */
+	qmemo *memo;   /* the name's */
+	qmemo *prev;   /* the memo before the name, when not predicted */
+	qmemo *first;  /* the first attribute's, NULL: none */
+	size_t n;      /* attributes read, declarations among them */
+	size_t longest;    /* the longest attribute value */
+	size_t xmlns_seen; /* declarations */
+	size_t guessed;    /* attributes whose name was guessed */
+	size_t nbind;      /* the bindings in scope before the tag */
+	uint32_t scope;    /* ps->scope before the tag */
+	int empty, clash, hit;
+	int canon;         /* ps->canon before the tag */
+} tag;
 
-/* Room for the canonical form, taken at its first byte: it is the
- * content's bytes rearranged, so the rest of the input is room enough. */
-static int own_room(parser *ps)
+/* The element name at *pp: the one predicted, or scanned. */
+static inline int tag_name(parser *ps, char **pp, tag *t)
 {
-	lab_buf *b = &ps->own_out;
-
-	return b->cap != 0 ||
-	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from) == LAB_OK;
-}
-
-/* Adds the input's bytes [from, to) (offsets into the text). */
-static inline __attribute__((always_inline)) void own_put(parser *ps,
-							  size_t from,
-							  size_t to)
-{
-	lab_buf *b = &ps->own_out;
-
-	b->len = (size_t)(lab_copy(b->data + b->len, ps->in.orig + from,
-				   to - from) -
-			  b->data);
-}
-
-/* What the apex renders for prefix (dom/parse.c's rendered_by): its
- * binding in scope, unless it is xml or bound to nothing.  0: no room. */
-static int own_renders(parser *ps, const char *prefix)
-{
-	dom_canon *q = &ps->own;
-	const char *uri;
-	size_t i;
-
-	if (prefix != NULL && prefix == ps->doc->xml_prefix)
-		return 1;
-	for (i = 0; i < q->nrendered; i++)
-		if (ps->own_rendered[i].prefix == prefix)
-			return 1;
-	uri = dom__insitu_lookup(ps, prefix);
-	if (uri == NULL || uri[0] == '\0')
-		return 1;
-	if (q->nrendered == CANON_APEX)
-		return 0;
-	ps->own_rendered[q->nrendered].prefix = prefix;
-	ps->own_rendered[q->nrendered].uri = uri;
-	q->nrendered++;
-	return 1;
-}
-
-/* A child of the root element starts, its start tag (name, n attributes)
- * read up to p: the question about its content, with it as the apex. */
-static void own_start(parser *ps, const dom_name *name, size_t n, int empty,
-		      const char *p)
-{
-	dom_canon *q = &ps->own;
-	size_t i;
-
-	ps->canon = 0;
-	ps->ask = NULL;
-	q->nrendered = 0;
-	q->ndeps = 0;
-	q->ok = 0;
-	if (empty || !own_renders(ps, name->prefix))
-		return;
-	for (i = 0; i < n; i++)
-		if (!ps->attrs[i].decl && ps->attrs[i].prefix != NULL &&
-		    !own_renders(ps, ps->attrs[i].prefix))
-			return;
-	q->rendered = ps->own_rendered;
-	/* The memo's answers took the last apex's bindings. */
-	memset(ps->canon_seen, 0, sizeof ps->canon_seen);
-	ps->canon_lost = 0;
-	ps->canon_binds = ps->nbinds;
-	ps->own_from = ps->own_copied = (size_t)(p - ps->in.text);
-	ps->own_out.len = 0;
-	ps->ask = q;
-	ps->canon = 1;
-}
-
-/*
- * The start tag just read, at depth 2 or deeper, is canonical once its n
- * attributes are in ps->canon_perm's order: the input up to its name,
- * then its attributes (each one space, name, '=', quoted value) in that
- * order.  0: no memory, which only ends the question.
- */
-static int own_reorder(parser *ps, const char *name_end, size_t n)
-{
-	const char *in = ps->in.text;
-	size_t i;
-
-	if (!own_room(ps))
-		return 0;
-	own_put(ps, ps->own_copied, (size_t)(name_end - in));
-	for (i = 0; i < n; i++) {
-		size_t k = ps->canon_perm[i];
-		const char *from = k == 0 ? name_end : ps->attrs[k - 1].end;
-
-		own_put(ps, (size_t)(from - in), (size_t)(ps->attrs[k].end - in));
-	}
-	ps->own_copied = (size_t)(ps->attrs[n - 1].end - in);
-	return 1;
-}
-
-/* The child of the root element whose end tag starts at lt ("</") ends:
- * its content's canonical form, if it still is one, is kept when it is
- * larger than any kept before (the Body, not the Header). */
-static void own_end(parser *ps, const char *lt)
-{
-	dom_canon *q = &ps->own;
-	size_t to = (size_t)(lt - ps->in.text);
-
-	ps->ask = NULL;
-	q->ok = ps->canon && !ps->canon_lost && to > ps->own_from &&
-		to - ps->own_from > dom__emit_canonical_len(ps->doc) &&
-		own_room(ps);
-	ps->canon = 0;
-	if (q->ok) {
-		own_put(ps, ps->own_copied, to);
-		dom__emit_keep(ps->doc, ps->stack[ps->depth].node,
-			       &ps->own_out, 0, ps->own_out.len, 0, q);
-	}
-}
-
-/* At the name after '<'. */
-static int start_tag(parser *ps, char **pp)
-{
-	char *p = *pp, *qname = p, *colon, *name_end;
-	const char *prefix = NULL, *local;
-	const dom_name *name;
-	qmemo *memo, *prev = NULL, *first = NULL;
-	rawattr *a;
-	size_t n = 0, ndecls, nxmlns, nattrs, i, nbind = ps->nbinds;
-	size_t longest = 0, xmlns_seen = 0, guessed = 0;
-	uint32_t scope = ps->scope;
-	uint64_t locals = 0;
-	int empty, rc, clash = 0, undeclared = 0, hit = 0;
-	/* The fragment wrapper's tag (at depth 0) is not the fragment's. */
-	int wrapper = ps->depth == 0, canon = ps->canon;
-	long dup;
-
-	if (predicted(ps, &p, &memo)) {
+	if (predicted(ps, pp, &t->memo)) {
 		/* Taken now: an attribute's name may take over the memo. */
-		prefix = memo->prefix;
-		local = memo->local;
-		hit = 1;
-	} else {
-		/* The name is split after the attributes (its errors come
-		 * after theirs), so it is fitted into the sequence then. */
-		prev = ps->last;
-		ps->last = NULL;
-		rc = scan_name(ps, &p, &colon, "an element name");
-		if (rc != LAB_OK)
-			return rc;
+		t->prefix = t->memo->prefix;
+		t->local = t->memo->local;
+		t->hit = 1;
+		return LAB_OK;
 	}
-	name_end = p;
+	/* The name is split after the attributes (its errors come after
+	 * theirs), so it is fitted into the sequence then. */
+	t->prev = ps->last;
+	ps->last = NULL;
+	return scan_name(ps, pp, &t->colon, "an element name");
+}
+
+/* The attributes from *pp (after the name) to '>' or "/>", past which
+ * *pp is left. */
+static inline int tag_attrs(parser *ps, char **pp, tag *t)
+{
+	char *p = *pp;
+	uint64_t locals = 0;
+
 	for (;;) {
 		char *before = p;
+		rawattr *a;
+		int rc;
 
 		/* One space before the next attribute is the common case;
 		 * any byte above ' ' is not white space. */
@@ -649,80 +537,108 @@ static int start_tag(parser *ps, char **pp)
 		}
 		if (*p == '>') {
 			ps->canon &= p == before;
-			p++;
-			empty = 0;
-			break;
+			*pp = p + 1;
+			t->empty = 0;
+			return LAB_OK;
 		}
 		if (p[0] == '/' && p[1] == '>') {
 			ps->canon = 0;
-			p += 2;
-			empty = 1;
-			break;
+			*pp = p + 2;
+			t->empty = 1;
+			return LAB_OK;
 		}
 		if (p == before || *p == '\0')
 			return p == ps->end ? dom__insitu_bad_char(ps, p, "a start tag")
 					    : MALFORMED(ps, p, "'>', '/>' or white "
 							"space and an attribute "
 							"expected");
-		if (grow((void **)&ps->attrs, &ps->capattrs, n + 1,
+		if (grow((void **)&ps->attrs, &ps->capattrs, t->n + 1,
 			 sizeof *ps->attrs) != 0)
 			return nomem(ps);
-		a = &ps->attrs[n];
+		a = &ps->attrs[t->n];
 		rc = attribute(ps, &p, a);
 		if (rc != LAB_OK)
 			return rc;
-		if (!a->decl && a->vlen > longest)
-			longest = a->vlen;
-		xmlns_seen += a->decl != 0;
-		guessed += a->decl == 0 && a->name != NULL;
-		if (a->decl == 0 && first == NULL)
-			first = a->memo;
-		clash |= may_clash(ps, a, &locals);
-		n++;
+		if (!a->decl && a->vlen > t->longest)
+			t->longest = a->vlen;
+		t->xmlns_seen += a->decl != 0;
+		t->guessed += a->decl == 0 && a->name != NULL;
+		if (a->decl == 0 && t->first == NULL)
+			t->first = a->memo;
+		t->clash |= may_clash(ps, a, &locals);
+		t->n++;
 	}
-	dup = clash ? dom__insitu_duplicate(ps, n, 0) : -1;
+}
+
+/* No attribute twice: by prefix and local name (byns 0, before the
+ * declarations are bound), or by namespace and local name (byns 1). */
+static inline int tag_unique(parser *ps, const tag *t, int byns)
+{
+	long dup = t->clash ? dom__insitu_duplicate(ps, t->n, byns) : -1;
+	const rawattr *a;
+
 	if (dup == -2)
 		return nomem(ps);
-	if (dup >= 0) {
-		a = &ps->attrs[dup];
-		return MALFORMED(ps, a->end, "%s '%s%s%s' appears twice",
-				 a->decl ? "namespace declaration" : "attribute",
-				 a->decl ? "xmlns" : a->prefix ? a->prefix : "",
-				 a->decl ? (a->local ? ":" : "")
-					 : a->prefix ? ":" : "",
-				 a->local ? a->local : "");
-	}
-	ndecls = nxmlns = 0;
-	rc = xmlns_seen > 0 ? dom__insitu_declare(ps, n, &ndecls, &nxmlns) : LAB_OK;
-	if (rc != LAB_OK)
-		return rc;
-	if (!hit) {
-		if (colon != NULL && is_xmlns(qname, (size_t)(colon - qname)))
-			return MALFORMED(ps, name_end, "element names cannot "
+	if (dup < 0)
+		return LAB_OK;
+	a = &ps->attrs[dup];
+	if (byns)
+		return MALFORMED(ps, a->end, "attribute '%s' in namespace "
+				 "'%s' appears twice", a->local, a->name->ns);
+	return MALFORMED(ps, a->end, "%s '%s%s%s' appears twice",
+			 a->decl ? "namespace declaration" : "attribute",
+			 a->decl ? "xmlns" : a->prefix ? a->prefix : "",
+			 a->decl ? (a->local ? ":" : "")
+				 : a->prefix ? ":" : "",
+			 a->local ? a->local : "");
+}
+
+/* The element's name record, into *name: the name split and fitted into
+ * the sequence of names unless it was predicted, then resolved. */
+static inline int tag_resolve(parser *ps, tag *t, const dom_name **name)
+{
+	int undeclared = 0;
+
+	if (!t->hit) {
+		int rc;
+
+		if (t->colon != NULL &&
+		    is_xmlns(t->qname, (size_t)(t->colon - t->qname)))
+			return MALFORMED(ps, t->name_end, "element names cannot "
 					 "use the xmlns prefix");
-		rc = split_qname(ps, qname, (size_t)(name_end - qname), colon,
-				 &prefix, &local, &memo);
+		rc = split_qname(ps, t->qname, (size_t)(t->name_end - t->qname),
+				 t->colon, &t->prefix, &t->local, &t->memo);
 		if (rc != LAB_OK)
 			return rc;
-		if (prev != NULL && predictable(ps, memo))
-			prev->next = memo;
-		if (first != NULL)
-			memo->next = first;
+		if (t->prev != NULL && predictable(ps, t->memo))
+			t->prev->next = t->memo;
+		if (t->first != NULL)
+			t->memo->next = t->first;
 		else
-			ps->last = memo;
+			ps->last = t->memo;
 	}
-	name = resolve(ps, memo, prefix, local, 0, &undeclared);
-	if (name == NULL)
-		return undeclared ? MALFORMED(ps, name_end, "namespace prefix "
-					      "'%s' of <%.*s> is not declared",
-					      prefix, (int)(name_end - qname),
-					      qname)
-				  : nomem(ps);
-	/* Unless every guess holds, resolve those that may not. */
-	for (i = 0; (guessed + xmlns_seen < n || ps->scope != scope) && i < n;
+	*name = resolve(ps, t->memo, t->prefix, t->local, 0, &undeclared);
+	if (*name != NULL)
+		return LAB_OK;
+	return undeclared ? MALFORMED(ps, t->name_end, "namespace prefix '%s' "
+				      "of <%.*s> is not declared", t->prefix,
+				      (int)(t->name_end - t->qname), t->qname)
+			  : nomem(ps);
+}
+
+/* The attributes' name records: unless every guess holds, those that
+ * may not are resolved. */
+static inline int tag_resolve_attrs(parser *ps, const tag *t)
+{
+	size_t i;
+	int undeclared = 0;
+
+	for (i = 0; (t->guessed + t->xmlns_seen < t->n ||
+		     ps->scope != t->scope) && i < t->n;
 	     i++) {
-		a = &ps->attrs[i];
-		if (a->decl || (a->name != NULL && ps->scope == scope))
+		rawattr *a = &ps->attrs[i];
+
+		if (a->decl || (a->name != NULL && ps->scope == t->scope))
 			continue;
 		a->name = resolve(ps, a->memo, a->prefix, a->local, 1,
 				  &undeclared);
@@ -734,47 +650,95 @@ static int start_tag(parser *ps, char **pp)
 						      a->local)
 					  : nomem(ps);
 	}
-	dup = clash ? dom__insitu_duplicate(ps, n, 1) : -1;
-	if (dup == -2)
-		return nomem(ps);
-	if (dup >= 0)
-		return MALFORMED(ps, ps->attrs[dup].end, "attribute '%s' in "
-				 "namespace '%s' appears twice",
-				 ps->attrs[dup].local, ps->attrs[dup].name->ns);
-	/* The limits, in the order and words of the libxml2 path. */
-	nattrs = n - nxmlns;
+	return LAB_OK;
+}
+
+/* The limits, in the order and words of the libxml2 path. */
+static inline int tag_limits(parser *ps, const tag *t, size_t nattrs,
+			     const char *p)
+{
 	if (ps->depth + 1 > ps->lim->max_depth)
 		return MALFORMED(ps, p, "elements nested deeper than the limit "
 				 "of %zu", ps->lim->max_depth);
 	if (nattrs > ps->lim->max_attrs)
 		return MALFORMED(ps, p, "%zu attributes on <%s>, over the limit "
-				 "of %zu", nattrs, local, ps->lim->max_attrs);
-	if (longest > ps->lim->max_text)
+				 "of %zu", nattrs, t->local, ps->lim->max_attrs);
+	if (t->longest > ps->lim->max_text)
 		return MALFORMED(ps, p, "attribute value of %zu bytes is over "
-				 "the limit of %zu", longest, ps->lim->max_text);
-	if (wrapper) {
-		ps->canon = canon;
+				 "the limit of %zu", t->longest, ps->lim->max_text);
+	return LAB_OK;
+}
+
+/* dom/parser.h's question about the tag read up to p: the fragment
+ * wrapper's (at depth 0) is not the fragment's, a child of a whole
+ * document's root element starts the document's own question (tee.c),
+ * and any other tag is asked while the answer is still yes. */
+static inline void tag_canonical(parser *ps, const tag *t,
+				 const dom_name *name, const char *p)
+{
+	if (ps->depth == 0) {
+		ps->canon = t->canon;
 		ps->canon_binds = ps->nbinds;
-	} else if (ps->whole && ps->depth == 1) {
-		own_start(ps, name, n, empty, p);
+	} else if (ps->own != NULL && ps->depth == 1) {
+		dom__insitu_own_start(ps, name, t->n, t->empty, p);
 	} else if (ps->canon) {
-		int answer = dom__insitu_canon_tag(ps, name, n, nbind);
+		int answer = dom__insitu_canon_tag(ps, name, t->n, t->nbind);
 
 		/* Only the parser's own question has somewhere to write the
 		 * attributes in order. */
 		if (answer == 2)
-			answer = ps->ask == &ps->own &&
-				 own_reorder(ps, name_end, n);
+			answer = ps->ask == ps->own &&
+				 dom__insitu_own_reorder(ps, t->name_end, t->n);
 		ps->canon = answer != 0;
 	}
-	rc = build(ps, name, n, ndecls, nattrs, empty, qname,
-		   (size_t)(name_end - qname));
+}
+
+/* At the name after '<': the tag read, checked, resolved, asked about
+ * and built, in that order. */
+static int start_tag(parser *ps, char **pp)
+{
+	char *p = *pp;
+	const dom_name *name = NULL;
+	size_t ndecls = 0, nxmlns = 0;
+	int rc;
+	tag t;
+
+	t.qname = p;
+	t.prefix = NULL;
+	t.prev = t.first = NULL;
+	t.n = t.longest = t.xmlns_seen = t.guessed = 0;
+	t.nbind = ps->nbinds;
+	t.scope = ps->scope;
+	t.clash = t.hit = 0;
+	t.canon = ps->canon;
+	rc = tag_name(ps, &p, &t);
 	if (rc != LAB_OK)
 		return rc;
-	if (empty)
-		unbind(ps, nbind);
+	t.name_end = p;
+	rc = tag_attrs(ps, &p, &t);
+	if (rc == LAB_OK)
+		rc = tag_unique(ps, &t, 0);
+	if (rc == LAB_OK && t.xmlns_seen > 0)
+		rc = dom__insitu_declare(ps, t.n, &ndecls, &nxmlns);
+	if (rc == LAB_OK)
+		rc = tag_resolve(ps, &t, &name);
+	if (rc == LAB_OK)
+		rc = tag_resolve_attrs(ps, &t);
+	if (rc == LAB_OK)
+		rc = tag_unique(ps, &t, 1);
+	if (rc == LAB_OK)
+		rc = tag_limits(ps, &t, t.n - nxmlns, p);
+	if (rc != LAB_OK)
+		return rc;
+	tag_canonical(ps, &t, name, p);
+	rc = build(ps, name, t.n, ndecls, t.n - nxmlns, t.empty, t.qname,
+		   (size_t)(t.name_end - t.qname));
+	if (rc != LAB_OK)
+		return rc;
+	if (t.empty)
+		unbind(ps, t.nbind);
 	else
-		ps->stack[ps->depth].nbind = nbind;
+		ps->stack[ps->depth].nbind = t.nbind;
 	*pp = p;
 	return LAB_OK;
 }
@@ -791,8 +755,9 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
-			if (ps->depth == 2 && ps->ask == &ps->own)
-				own_end(ps, name - 2);
+			if (ps->depth == 2 && ps->own != NULL &&
+		    ps->ask == ps->own)
+				dom__insitu_own_end(ps, name - 2);
 			unbind(ps, f->nbind);
 			ps->depth--;
 			*pp = p + f->qlen + 1;
@@ -823,8 +788,9 @@ static int end_tag(parser *ps, char **pp)
 						f->qname);
 	/* Only white space before '>' takes this path: not exc-c14n's. */
 	ps->canon = 0;
-	if (ps->depth == 2 && ps->ask == &ps->own)
-		own_end(ps, name - 2);
+	if (ps->depth == 2 && ps->own != NULL &&
+		    ps->ask == ps->own)
+		dom__insitu_own_end(ps, name - 2);
 	unbind(ps, f->nbind);
 	ps->depth--;
 	*pp = p + 1;
@@ -938,16 +904,17 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	ps.stack[0].node = parent;
 	ps.stack[0].last = parent->first != NULL ? parent->first->prev : NULL;
 	ps.stack[0].nbind = 0;
-	/* Asked of a wrapped fragment in UTF-8 only: other input is not
-	 * the bytes the answer is about. */
-	ps.ask = canon;
-	ps.canon = canon != NULL && parent->type == DOM_ELEMENT &&
-		   !ps.in.transcoded;
-	/* A document's own question, where the emit axis wants it. */
-	ps.whole = canon == NULL && parent->type == DOM_DOCUMENT &&
-		   dom__emit_whole && !ps.in.transcoded;
+	/* Answered in UTF-8 only: other input is not the bytes the answer
+	 * is about.  A whole document's question is asked of each child of
+	 * its root element (tee.c); a wrapped fragment's, of all of it. */
+	if (parent->type == DOM_DOCUMENT) {
+		ps.own = ps.in.transcoded ? NULL : canon;
+	} else {
+		ps.ask = canon;
+		ps.canon = canon != NULL && !ps.in.transcoded;
+	}
 	rc = document(&ps);
-	if (canon != NULL)
+	if (canon != NULL && parent->type != DOM_DOCUMENT)
 		canon->ok = rc == LAB_OK && ps.canon && !ps.canon_lost;
 out:
 	dom__insitu_input_done(&ps.in);

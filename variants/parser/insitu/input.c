@@ -1,5 +1,5 @@
 /*
- * insitu_input.c - the text the insitu parser works on: a copy of the
+ * input.c - the text the insitu parser works on: a copy of the
  * input in the document's arena (the tree's strings point into it, so it
  * lives as long as the document), NUL-terminated so scanning loops need
  * no bounds test, in UTF-8 whatever it came in (UTF-16 with a BOM,
@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "dom/insitu.h"
+#include "variants/parser/insitu/insitu.h"
 
 enum { ENC_UTF8, ENC_LATIN1, ENC_UTF16LE, ENC_UTF16BE };
 

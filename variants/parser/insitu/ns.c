@@ -1,12 +1,12 @@
 /*
- * insitu_ns.c - namespaces in the insitu parser: the bindings a start
+ * ns.c - namespaces in the insitu parser: the bindings a start
  * tag's declarations make (checked as libxml2 checks them), looking a
  * prefix up in them, and the two uniqueness rules for a tag's attributes
  * (no name twice, no (namespace, local) twice).
  * Not for: resolving names on the hot path, which the spelling memo in
- * variants/parser/insitu.c answers without coming here.
+ * variants/parser/insitu/parse.c answers without coming here.
  */
-#include "dom/insitu_parse.h"
+#include "variants/parser/insitu/state.h"
 
 #include "dom/hash.h"
 

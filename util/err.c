@@ -2,7 +2,7 @@
  * err.c - filling a lab_err.  Formatting only; no policy on what is an
  * error lives here.
  */
-#include "err.h"
+#include "util/err.h"
 
 #include <stdarg.h>
 #include <stdio.h>

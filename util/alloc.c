@@ -6,7 +6,7 @@
  * the foreign libraries the harness also routes here (libxml2, OpenSSL)
  * free without telling us the size.
  */
-#include "alloc.h"
+#include "util/alloc.h"
 
 #include <malloc.h>
 #include <stdlib.h>

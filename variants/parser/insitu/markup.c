@@ -1,11 +1,11 @@
 /*
- * insitu_markup.c - the insitu parser's markup other than elements:
+ * markup.c - the insitu parser's markup other than elements:
  * comments, CDATA sections, processing instructions and the XML
  * declaration, each read in place like text (line ends normalized, a NUL
  * written where it ends).
- * Not for: elements and text (variants/parser/insitu.c).
+ * Not for: elements and text (variants/parser/insitu/parse.c).
  */
-#include "dom/insitu_parse.h"
+#include "variants/parser/insitu/state.h"
 
 /*
  * The content of a comment, PI or CDATA section from *pp up to `term`

@@ -1,11 +1,11 @@
 /*
- * insitu_canon.c - the insitu parser's answer to dom/parser.h's question:
+ * canon.c - the insitu parser's answer to dom/parser.h's question:
  * are a fragment's bytes already the Exclusive XML Canonicalization
  * (without PrefixList) of what they parse to, with the element they go
  * into as the apex?  And the same about the content of each child of a
  * whole document's root element, where a start tag whose attributes are
  * only out of order still passes: the parser writes that content's
- * canonical form with them in order (variants/parser/insitu.c).
+ * canonical form with them in order (variants/parser/insitu/parse.c).
  *
  * The parser clears ps->canon where the bytes show a form exc-c14n never
  * writes: a comment, PI or CDATA section, a CR, a '>' in text, a
@@ -21,7 +21,7 @@
  * Not for: deciding anything when unsure -- every doubt is a "no", which
  * costs only the walk the answer would have saved.
  */
-#include "dom/insitu_parse.h"
+#include "variants/parser/insitu/state.h"
 
 int dom__insitu_canon_ref(const char *r, int attr)
 {

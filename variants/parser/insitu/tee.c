@@ -1,0 +1,135 @@
+/*
+ * tee.c - the insitu parser's copy of a document's Body in canonical form
+ * (emit=canonical): while a whole document is read, each child of the
+ * root element is asked dom/parser.h's question about its content, and
+ * its canonical form is written as the content is read -- the input as
+ * it is, each start tag's attributes put in canonical order -- and kept
+ * through the emit axis (dom/emit.h) when it is the largest so far.
+ * Not for: the question's checks on each tag and reference
+ * (variants/parser/insitu/canon.c), or fragments, whose question the
+ * caller asks.
+ */
+#include <string.h>
+
+#include "dom/emit.h"
+#include "variants/parser/insitu/state.h"
+
+/* Room for the canonical form, taken at its first byte: it is the
+ * content's bytes rearranged, so the rest of the input is room enough. */
+static int own_room(parser *ps)
+{
+	lab_buf *b = &ps->own_out;
+
+	return b->cap != 0 ||
+	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from) == LAB_OK;
+}
+
+/* Adds the input's bytes [from, to) (offsets into the text). */
+static inline __attribute__((always_inline)) void own_put(parser *ps,
+							  size_t from,
+							  size_t to)
+{
+	lab_buf *b = &ps->own_out;
+
+	b->len = (size_t)(lab_copy(b->data + b->len, ps->in.orig + from,
+				   to - from) -
+			  b->data);
+}
+
+/* What the apex renders for prefix (dom/parse.c's rendered_by): its
+ * binding in scope, unless it is xml or bound to nothing.  0: no room. */
+static int own_renders(parser *ps, const char *prefix)
+{
+	dom_canon *q = ps->own;
+	const char *uri;
+	size_t i;
+
+	if (prefix != NULL && prefix == ps->doc->xml_prefix)
+		return 1;
+	for (i = 0; i < q->nrendered; i++)
+		if (ps->own_rendered[i].prefix == prefix)
+			return 1;
+	uri = dom__insitu_lookup(ps, prefix);
+	if (uri == NULL || uri[0] == '\0')
+		return 1;
+	if (q->nrendered == CANON_APEX)
+		return 0;
+	ps->own_rendered[q->nrendered].prefix = prefix;
+	ps->own_rendered[q->nrendered].uri = uri;
+	q->nrendered++;
+	return 1;
+}
+
+/* A child of the root element starts, its start tag (name, n attributes)
+ * read up to p: the question about its content, with it as the apex. */
+void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
+			   int empty, const char *p)
+{
+	dom_canon *q = ps->own;
+	size_t i;
+
+	ps->canon = 0;
+	ps->ask = NULL;
+	q->nrendered = 0;
+	q->ndeps = 0;
+	q->ok = 0;
+	if (empty || !own_renders(ps, name->prefix))
+		return;
+	for (i = 0; i < n; i++)
+		if (!ps->attrs[i].decl && ps->attrs[i].prefix != NULL &&
+		    !own_renders(ps, ps->attrs[i].prefix))
+			return;
+	q->rendered = ps->own_rendered;
+	/* The memo's answers took the last apex's bindings. */
+	memset(ps->canon_seen, 0, sizeof ps->canon_seen);
+	ps->canon_lost = 0;
+	ps->canon_binds = ps->nbinds;
+	ps->own_from = ps->own_copied = (size_t)(p - ps->in.text);
+	ps->own_out.len = 0;
+	ps->ask = q;
+	ps->canon = 1;
+}
+
+/*
+ * The start tag just read, at depth 2 or deeper, is canonical once its n
+ * attributes are in ps->canon_perm's order: the input up to its name,
+ * then its attributes (each one space, name, '=', quoted value) in that
+ * order.  0: no memory, which only ends the question.
+ */
+int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
+{
+	const char *in = ps->in.text;
+	size_t i;
+
+	if (!own_room(ps))
+		return 0;
+	own_put(ps, ps->own_copied, (size_t)(name_end - in));
+	for (i = 0; i < n; i++) {
+		size_t k = ps->canon_perm[i];
+		const char *from = k == 0 ? name_end : ps->attrs[k - 1].end;
+
+		own_put(ps, (size_t)(from - in), (size_t)(ps->attrs[k].end - in));
+	}
+	ps->own_copied = (size_t)(ps->attrs[n - 1].end - in);
+	return 1;
+}
+
+/* The child of the root element whose end tag starts at lt ("</") ends:
+ * its content's canonical form, if it still is one, is kept when it is
+ * larger than any kept before (the Body, not the Header). */
+void dom__insitu_own_end(parser *ps, const char *lt)
+{
+	dom_canon *q = ps->own;
+	size_t to = (size_t)(lt - ps->in.text);
+
+	ps->ask = NULL;
+	q->ok = ps->canon && !ps->canon_lost && to > ps->own_from &&
+		to - ps->own_from > dom__emit_canonical_len(ps->doc) &&
+		own_room(ps);
+	ps->canon = 0;
+	if (q->ok) {
+		own_put(ps, ps->own_copied, to);
+		dom__emit_keep(ps->doc, ps->stack[ps->depth].node,
+			       &ps->own_out, 0, ps->own_out.len, 0, q);
+	}
+}
