@@ -274,30 +274,30 @@ SRC=$(dirname "$0")/../harness
 cands=$(cat "$SRC"/*.c | grep -oE '"--?[a-z][a-z-]*[a-z]"' | tr -d '"' | sort -u)
 [ "$(echo $cands | wc -w)" -ge 30 ] && ok || bad "found only these options in $SRC: $cands"
 helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
-	bin=$1 name=$2
+	h_bin=$1 h_name=$2
 	shift 2
-	expect 0 "$name --help" "$bin" --help
+	expect 0 "$h_name --help" "$h_bin" --help
 	cp "$T/out" "$T/help"
-	expect 0 "$name help" "$bin" help
-	cmp -s "$T/out" "$T/help" && ok || bad "$name help and $name --help differ"
-	expect 1 "$name help of an unknown command" "$bin" help frobnicate
-	grep -q "^usage: $name COMMAND" "$T/err" && ok || bad "$name help frobnicate gives no usage on stderr"
-	cmds=$(sed -n "s/^  $name \([a-z0-9]*\).*/\1/p" "$T/help")
-	[ "$(echo $cmds)" = "$*" ] && ok || bad "$name --help lists $cmds, not $*"
+	expect 0 "$h_name help" "$h_bin" help
+	cmp -s "$T/out" "$T/help" && ok || bad "$h_name help and $h_name --help differ"
+	expect 1 "$h_name help of an unknown command" "$h_bin" help frobnicate
+	grep -q "^usage: $h_name COMMAND" "$T/err" && ok || bad "$h_name help frobnicate gives no usage on stderr"
+	cmds=$(sed -n "s/^  $h_name \([a-z0-9]*\).*/\1/p" "$T/help")
+	[ "$(echo $cmds)" = "$*" ] && ok || bad "$h_name --help lists $cmds, not $*"
 	for cmd in $cmds; do
 		lead=
 		[ "$cmd" = ref ] && lead=sign
-		expect 0 "$name $cmd --help" "$bin" $cmd --help
-		grep -q "^usage: $name $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
-			bad "$name $cmd --help: no usage on stdout, or something on stderr"
+		expect 0 "$h_name $cmd --help" "$h_bin" $cmd --help
+		grep -q "^usage: $h_name $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
+			bad "$h_name $cmd --help: no usage on stdout, or something on stderr"
 		cp "$T/out" "$T/cmdhelp"
-		"$bin" help $cmd >"$T/out" 2>&1 && cmp -s "$T/out" "$T/cmdhelp" && ok ||
-			bad "$name help $cmd differs from $name $cmd --help"
+		"$h_bin" help $cmd >"$T/out" 2>&1 && cmp -s "$T/out" "$T/cmdhelp" && ok ||
+			bad "$h_name help $cmd differs from $h_name $cmd --help"
 		for cand in $cands; do
 			grep -qE -- "(^| )$cand( |,|\$)" "$T/cmdhelp" && continue
-			"$bin" $cmd $lead "$cand" 1 --zz-guard </dev/null >/dev/null 2>"$T/err"
+			"$h_bin" $cmd $lead "$cand" 1 --zz-guard </dev/null >/dev/null 2>"$T/err"
 			grep -qE "(unknown option|unexpected argument) '$cand'" "$T/err" && ok ||
-				bad "$name $cmd accepts $cand but its --help does not mention it"
+				bad "$h_name $cmd accepts $cand but its --help does not mention it"
 		done
 	done
 }

@@ -11,9 +11,7 @@
  * Not tested here: what the keys do (test_crypto.c).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -26,40 +24,10 @@
 
 static char dir[256];
 
-static int tmp_dir(void)
-{
-	const char *base = getenv("TMPDIR");
-
-	snprintf(dir, sizeof dir, "%s/domlab-keyfile-XXXXXX",
-		 base != NULL && base[0] != '\0' ? base : "/tmp");
-	return CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
-}
-
 /* Writes b to dir/name; path gets its name. */
 static int put(const char *name, const lab_buf *b, char *path, size_t cap)
 {
-	FILE *f;
-	int ok;
-
-	snprintf(path, cap, "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL)
-		return CHECK_MSG(0, "cannot create %s", path);
-	ok = fwrite(b->data, 1, b->len, f) == b->len;
-	ok = fclose(f) == 0 && ok;
-	return CHECK_MSG(ok, "cannot write %s", path);
-}
-
-static void rm_dir(const char *const *names, size_t n)
-{
-	char path[512];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		unlink(path);
-	}
-	CHECK_MSG(rmdir(dir) == 0, "cannot remove %s", dir);
+	return t_write_tmp(dir, name, b->data, b->len, path, cap);
 }
 
 /* src with every "\n" made "\r\n": a shape only the PEM reader takes. */
@@ -152,7 +120,7 @@ static void key_shapes_agree(void)
 		   0) ||
 	    !crlf(&pem, &other) || !traditional(&pem, NULL, &trad) ||
 	    !CHECK(strstr(trad.data, "BEGIN RSA PRIVATE KEY") != NULL) ||
-	    !tmp_dir())
+	    !t_tmp_dir(dir, sizeof dir))
 		goto out;
 	if (put(names[0], &pem, p1, sizeof p1) &&
 	    put(names[1], &other, p2, sizeof p2) &&
@@ -161,7 +129,7 @@ static void key_shapes_agree(void)
 		CHECK_EQ_MEM(s1.data, s1.len, s2.data, s2.len);
 		CHECK_EQ_MEM(s1.data, s1.len, s3.data, s3.len);
 	}
-	rm_dir(names, 3);
+	t_rm_tmp(dir, names, 3);
 out:
 	lab_buf_free(&pem);
 	lab_buf_free(&other);
@@ -200,7 +168,7 @@ static void key_refusals(void)
 	    !CHECK_EQ_INT(lab_buf_puts(&empty, "-----BEGIN PRIVATE KEY-----\n"
 					       "-----END PRIVATE KEY-----\n"),
 			  LAB_OK) ||
-	    !tmp_dir())
+	    !t_tmp_dir(dir, sizeof dir))
 		goto out;
 	while (big.len <= (1u << 20))
 		if (!CHECK_EQ_INT(lab_buf_put(&big, pem.data, pem.len), LAB_OK))
@@ -224,7 +192,7 @@ static void key_refusals(void)
 	key_refused(KEYS "/cert.pem", LAB_EMALFORMED,
 		    "no unencrypted PEM private key");
 	t_context(NULL);
-	rm_dir(names, 4);
+	t_rm_tmp(dir, names, 4);
 out:
 	lab_buf_free(&pem);
 	lab_buf_free(&bad);
@@ -245,7 +213,8 @@ static void cert_shapes(void)
 
 	lab_err_clear(&err);
 	if (!CHECK_EQ_INT(t_read_file(KEYS "/cert.pem", &pem), 0) ||
-	    !crlf(&pem, &other) || !damaged(&pem, 10, '*', &bad) || !tmp_dir())
+	    !crlf(&pem, &other) || !damaged(&pem, 10, '*', &bad) ||
+	    !t_tmp_dir(dir, sizeof dir))
 		goto out;
 	if (CHECK_OK(wss_cert_load(KEYS "/cert.pem", &a, &err), &err) &&
 	    put(names[0], &other, path, sizeof path) &&
@@ -258,7 +227,7 @@ static void cert_shapes(void)
 			  "message '%s', not '%s...'", err.msg, want);
 	}
 	CHECK(c == NULL);
-	rm_dir(names, 2);
+	t_rm_tmp(dir, names, 2);
 out:
 	wss_cert_free(a);
 	wss_cert_free(b);
