@@ -15,6 +15,7 @@
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
+#   make oss-fuzz-check          the OSS-Fuzz build (tests/fuzz/oss-fuzz/), simulated
 #   make memcheck                the whole test suite under valgrind, every preset
 #   SANITIZE=1                   ASan + UBSan build (build/<variant>-asan/)
 #   TSAN=1                       ThreadSanitizer build (build/<variant>-tsan/)
@@ -270,9 +271,10 @@ test-threads: $(OUT)/test-libdomlab keys
 # Every tests/fuzz/*.c is a libFuzzer target, linked against a library
 # built with clang, ASan and UBSan (FUZZ=1, build/<variant>-fuzz/).  The
 # first of FUZZ_VARIANTS (best: parser=insitu) runs every target; the
-# others run FUZZ_BUILD_TARGETS, the targets whose code differs with them:
-# parser=libxml2 with the tree built from SAX events (direct) and through
-# libxml2's own tree (built).
+# others run FUZZ_BUILD_TARGETS, the targets whose code differs with them
+# (the parser, and the receive path, which parses the message and the
+# decrypted content): parser=libxml2 with the tree built from SAX events
+# (direct) and through libxml2's own tree (built).
 # Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
 # from the generators and the test keys.
 # `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
@@ -282,7 +284,7 @@ test-threads: $(OUT)/test-libdomlab keys
 # ends first (only how much is explored depends on the machine, never the
 # verdict), then every input under tests/fuzz/regress/<target>/.
 FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2
-FUZZ_BUILD_TARGETS := parse
+FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 FUZZ_SMOKE_SECONDS ?= 8
@@ -290,7 +292,7 @@ FUZZ_NOW := 1796000000
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
 FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
-.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
 
 # libFuzzer's entry points have no header to declare them in.
 $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
@@ -298,7 +300,12 @@ $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KE
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
 	  -DFUZZ_KEYS_DIR='"$(abspath $(KEYS_DIR))"' -DFUZZ_NOW=$(FUZZ_NOW) \
-	  -o $@ $< $(LIBS_DOMLAB) $(LIBS)
+	  -o $@ $< $(FUZZ_LINK) $(LIBS_DOMLAB) $(LIBS)
+
+# receive_diff runs the reference peer too: its objects, and xmlsec1.
+FUZZ_REF_OBJ := $(call obj,harness/ref.c harness/cli_io.c)
+$(OUT)/fuzz/bin/receive_diff: $(FUZZ_REF_OBJ)
+$(OUT)/fuzz/bin/receive_diff: FUZZ_LINK := $(FUZZ_REF_OBJ) $(XMLSEC_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 
@@ -323,6 +330,23 @@ fuzz fuzz-smoke:
 	    FUZZ_TARGETS="$$targets" \
 	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
 	done
+
+# What tests/fuzz/oss-fuzz/build.sh builds, so the lists live here only:
+# "now SECONDS", then one line per variant, its name and its targets.
+fuzz-list:
+	@echo "now $(FUZZ_NOW)"
+	@first=1; for v in $(FUZZ_VARIANTS); do \
+	  if [ $$first = 1 ]; then echo "$$v $(FUZZ_TARGETS)"; \
+	  else echo "$$v $(FUZZ_BUILD_TARGETS)"; fi; first=0; \
+	done
+
+# `make oss-fuzz-check`: tests/fuzz/oss-fuzz/build.sh in a simulated
+# OSS-Fuzz environment (temporary $SRC, $WORK and $OUT, clang, ASan and
+# UBSan, libFuzzer as the engine), then every fuzzer it made on its seed
+# zip and for a short bounded run.  Prints "N passed, N failed".
+oss-fuzz-check:
+	@sh .ci/deps.sh build
+	@sh tests/fuzz/oss-fuzz/check.sh
 
 # ---- memcheck ------------------------------------------------------------------
 # `make memcheck`: every preset's test-libdomlab and shell suites with every

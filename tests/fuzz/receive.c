@@ -3,8 +3,8 @@
  * (parse, Timestamp, decrypt, verify) with fixed test keys -- bob
  * receives, alice is the one trusted sender -- and a fixed clock, then
  * the serialization of what was accepted.  The keys are made at build
- * time by tests/make-keys.sh into FUZZ_KEYS_DIR (a compile definition);
- * the seeds are messages `domlab send` made with them at FUZZ_NOW.
+ * time (fuzz_keys.h says where they are found); the seeds are messages
+ * `domlab send` made with them at FUZZ_NOW.
  * Not for: the parser's or the canonicalizer's own properties (parse.c,
  * c14n.c).
  */
@@ -12,12 +12,8 @@
 #include <stdlib.h>
 
 #include "dom/dom.h"
-#include "wss/keys.h"
+#include "tests/fuzz/fuzz_keys.h"
 #include "wss/wss.h"
-
-#ifndef FUZZ_KEYS_DIR
-#error "FUZZ_KEYS_DIR: the folder tests/make-keys.sh made"
-#endif
 #ifndef FUZZ_NOW
 #error "FUZZ_NOW: the clock the seed messages were made at"
 #endif
@@ -26,10 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const wss_key_paths paths = {
-		FUZZ_KEYS_DIR "/bob.key.pem", NULL, NULL,
-		FUZZ_KEYS_DIR "/alice.cert.pem",
-	};
+	const wss_key_paths paths = fuzz_receiver_paths();
 	lab_buf out = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	void *handle = NULL;

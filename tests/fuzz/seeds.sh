@@ -5,8 +5,9 @@
 # SOAP documents of every kind plus tests/data's round-trip documents;
 # DIR/c14n the same behind option bytes (see c14n.c); DIR/receive
 # messages alice signed, or signed and encrypted for bob with each
-# cipher, at clock NOW.  tests/fuzz/corpus/<target>/ adds hand-written
-# seeds on top.
+# cipher, at clock NOW, and DIR/receive_struct the same; DIR/receive_diff
+# the encrypted ones (the reference peer's receive decrypts).
+# tests/fuzz/corpus/<target>/ adds hand-written seeds on top.
 set -eu
 DOMLAB=${1:?usage: seeds.sh DOMLAB KEYS NOW DIR}
 K=${2:?usage: seeds.sh DOMLAB KEYS NOW DIR}
@@ -41,3 +42,6 @@ for cipher in aes256-gcm aes128-cbc; do
 		"$DIR/msg.xml" -o "$DIR/receive/sent-$cipher.xml"
 done
 rm "$DIR/msg.xml"
+cp -r "$DIR/receive" "$DIR/receive_struct"
+mkdir -p "$DIR/receive_diff"
+cp "$DIR"/receive/sent-*.xml "$DIR/receive_diff/"

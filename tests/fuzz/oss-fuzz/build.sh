@@ -1,0 +1,104 @@
+#!/bin/bash -eu
+# build.sh - builds every domlab fuzz target the way OSS-Fuzz and
+# ClusterFuzzLite do: from their environment ($CC, $CXX, $CFLAGS,
+# $CXXFLAGS, $LIB_FUZZING_ENGINE, $SRC, $WORK, $OUT), with the checkout in
+# $SRC/domlab.  Into $OUT go, per target and variant (`make fuzz-list`:
+# best takes every target plain-named, the libxml2 variants theirs as
+# <target>_libxml2_<build>): the fuzzer, <name>_seed_corpus.zip (the
+# committed corpus plus tests/fuzz/seeds.sh's seeds), <name>.dict
+# (tests/fuzz/dict/), <name>.options for the receive targets; and the test
+# keys, made here into $OUT/domlab-keys, where the fuzzers look for them
+# (tests/fuzz/fuzz_keys.h): the engines have no network and no keys of
+# ours, and keys are never committed.
+# Libraries are linked from their static archives when the toolchain has
+# every one a target needs (the runner image has none of them installed);
+# otherwise the target is linked against the shared ones and says so.
+# Not for: running anything (`make oss-fuzz-check` runs this in a
+# simulated environment), or the Makefile's own fuzz builds (`make fuzz`).
+set -o pipefail
+cd "$SRC/domlab"
+W=${WORK:-/tmp}/domlab
+mkdir -p "$W"
+
+# One plain domlab (no sanitizer, no engine) to make the seed messages.
+env -u CFLAGS -u CXXFLAGS make -s BUILD_DIR="$W/plain" VARIANT=best \
+	CC="$CC" CXX="$CXX" "$W/plain/best/domlab"
+list=$(make -s fuzz-list)
+now=$(sed -n 's/^now //p' <<<"$list")
+sh tests/make-keys.sh "$OUT/domlab-keys"
+sh tests/fuzz/seeds.sh "$W/plain/best/domlab" "$OUT/domlab-keys" "$now" \
+	"$W/seeds"
+
+# Each -lNAME as its archive, when every one (the C library's own left
+# out) has one; else the flags as they are.
+link_libs() {
+	local out=() f a
+	for f in "$@"; do
+		case $f in
+		-lm | -lpthread | -ldl | -lrt) out+=("$f") ;;
+		-l*)
+			a=$($CC -print-file-name="lib${f#-l}.a")
+			if [ "$a" = "lib${f#-l}.a" ]; then
+				echo "$*"
+				return
+			fi
+			out+=("$a")
+			;;
+		*) out+=("$f") ;;
+		esac
+	done
+	echo "${out[*]}"
+}
+
+xml_libs="$(pkg-config --static --libs libxml-2.0) -lcrypto -lpthread"
+ref_libs="$(pkg-config --static --libs xmlsec1-openssl) $xml_libs"
+cflags="-std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -I. $(pkg-config --cflags libxml-2.0) -DFUZZ_NOW=$now"
+
+while read -r v targets; do
+	lib=$W/fuzz/$v
+	# The libraries instrumented with the engine's flags, in link order;
+	# the reference peer's objects for receive_diff (the Makefile's own
+	# flags for them).
+	libdomlab=("$lib/libdomlab-data.a" "$lib/libdomlab-wss.a" "$lib/libdomlab-dom.a")
+	make -s BUILD_DIR="$W/fuzz" VARIANT="$v" CC="$CC" CXX="$CXX" \
+		OPT="$CFLAGS" CFLAGS= CXXFLAGS= "${libdomlab[@]}" \
+		"$lib/obj/harness/ref.o" "$lib/obj/harness/cli_io.o"
+	IFS=- read -r _ _ build _ _ _ _ parser _ <<<"$v-"
+	for t in $targets; do
+		name=$t
+		[ "$parser" = libxml2 ] && name=${t}_libxml2_$build
+		extra=() libs=$xml_libs
+		if [ "$t" = receive_diff ]; then
+			extra=("$lib/obj/harness/ref.o" "$lib/obj/harness/cli_io.o")
+			libs=$ref_libs
+		fi
+		# shellcheck disable=SC2086 # flag lists
+		$CC $CFLAGS $cflags -c "tests/fuzz/$t.c" -o "$W/$name.o"
+		linked=$(link_libs $libs)
+		[ "$linked" = "$libs" ] &&
+			echo "build.sh: $name: no static archive for every library; linked shared: $libs"
+		# shellcheck disable=SC2086
+		$CXX $CXXFLAGS "$W/$name.o" "${extra[@]}" "${libdomlab[@]}" \
+			$LIB_FUZZING_ENGINE $linked -o "$OUT/$name"
+
+		# The committed corpus's names may repeat the made seeds'.
+		seeds=$W/seeds/xml
+		[ -d "$W/seeds/$t" ] && seeds=$W/seeds/$t
+		rm -rf "$W/zip" "$OUT/${name}_seed_corpus.zip"
+		mkdir -p "$W/zip"
+		cp "$seeds"/* "$W/zip/"
+		for f in tests/fuzz/corpus/"$t"/*; do
+			[ -f "$f" ] && cp "$f" "$W/zip/corpus-${f##*/}"
+		done
+		(cd "$W/zip" && zip -q "$OUT/${name}_seed_corpus.zip" ./*)
+		case $t in
+		receive*) cat tests/fuzz/dict/xml.dict tests/fuzz/dict/wss.dict ;;
+		multipart) cat tests/fuzz/dict/mime.dict tests/fuzz/dict/xml.dict ;;
+		*) cat tests/fuzz/dict/xml.dict ;;
+		esac >"$OUT/$name.dict"
+		case $t in
+		receive*) printf '[libfuzzer]\nmax_len = 16384\ntimeout = 30\n' \
+			>"$OUT/$name.options" ;;
+		esac
+	done
+done <<<"$(sed 1d <<<"$list")"
