@@ -119,26 +119,44 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEP
 CXXFLAGS_ALL := -std=c++17 $(OPT) -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. $(CXXFLAGS)
 LIBS := $(XML2_LIBS) -lcrypto -lpthread
 
+# Three libraries, each named for what it holds; an axis's choice goes into
+# the one its contract header is in (wss/keys.h: the keys axis is wss's).
+#   libdomlab-dom.a   util/, dom/ and the DOM axes' choices
+#   libdomlab-wss.a   wss/ (the WS-Security pipeline) and its axes' choices
+#   libdomlab-data.a  datasets/ (the generators)
+WSS_AXES := $(foreach a,$(AXES),$(if $(wildcard wss/$(a).h),$(a)))
 # A choice's sources: its folder's .c files, else its one file.
-choice_src = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
-VARIANT_SRC := $(foreach a,$(AXES),$(call choice_src,$(a),$(call choice_of,$(a))))
-DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(wildcard wss/*.c) $(VARIANT_SRC)
-GEN_SRC := $(wildcard datasets/*.c)
-CLI_SRC := $(wildcard harness/*.c)
+choice_file = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
+choice_src = $(foreach a,$(1),$(call choice_file,$(a),$(call choice_of,$(a))))
+DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(call choice_src,$(filter-out $(WSS_AXES),$(AXES)))
+WSS_SRC := $(wildcard wss/*.c) $(call choice_src,$(WSS_AXES))
+DATA_SRC := $(wildcard datasets/*.c)
+# harness/: the command line's files (libdomlab-cli.a, which domlab and
+# domlab-bench share); the benchmark's and the reference peer's go into
+# domlab-bench alone, with Google Benchmark, pugixml and xmlsec1.
+BENCH_SRC := harness/bench_main.c harness/cmd_bench.c harness/memhooks.c \
+  $(wildcard harness/case*.c) harness/ref.c harness/cmd_ref.c
+CLI_SRC := $(filter-out harness/main.c $(BENCH_SRC),$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC := $(wildcard tests/*.c)
 
 obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
-DOM_OBJ := $(call obj,$(DOM_SRC) $(GEN_SRC))
-CLI_OBJ := $(call obj,$(CLI_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
+LIB_DOM := $(OUT)/libdomlab-dom.a
+LIB_WSS := $(OUT)/libdomlab-wss.a
+LIB_DATA := $(OUT)/libdomlab-data.a
+LIB_CLI := $(OUT)/libdomlab-cli.a
+# In link order: each library before the ones it uses.
+LIBS_DOMLAB := $(LIB_DATA) $(LIB_WSS) $(LIB_DOM)
+BENCH_OBJ := $(call obj,$(BENCH_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab variant-name test test-one test-threads bench compare reference profile clean deps lint keys
-all: $(OUT)/domlab $(OUT)/test-dom
+.PHONY: all domlab domlab-bench variant-name test test-one test-threads bench compare reference profile clean deps lint keys
+all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/test-libdomlab
 
-# The binary alone.  Scripts name it through these two targets: a path
+# One binary alone.  Scripts name them through these targets: a path
 # with '=' in it would be a variable assignment on make's command line.
 domlab: $(OUT)/domlab
+domlab-bench: $(OUT)/domlab-bench
 variant-name:
 	@echo $(NAME)
 
@@ -152,17 +170,33 @@ $(OUT)/obj/%.o: %.cc $(MAKEFILE_LIST)
 	@echo "  CXX $(OUT): $<"
 	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
 
-$(OUT)/libdom.a: $(DOM_OBJ)
+$(LIB_DOM): $(call obj,$(DOM_SRC))
+$(LIB_WSS): $(call obj,$(WSS_SRC))
+$(LIB_DATA): $(call obj,$(DATA_SRC))
+$(LIB_CLI): $(call obj,$(CLI_SRC))
+$(OUT)/libdomlab-%.a:
 	@echo "  AR  $@"
 	@rm -f $@ && ar rcs $@ $^
 
-$(OUT)/domlab: $(CLI_OBJ) $(OUT)/libdom.a
+# domlab links only what its commands use: C, libcrypto, and libxml2 only
+# where the variant's parser is libxml2; no C++ runtime, Google Benchmark,
+# pugixml or xmlsec1.  Each library a process loads costs its relocations
+# at every start.  Under parser=insitu the build axis's choice is linked for
+# its name alone (domlab variant): --gc-sections drops its code and the
+# libxml2 glue it calls, so nothing left calls libxml2 (a call that is
+# left fails the link).
+DOMLAB_XML2 := $(if $(filter libxml2,$(call choice_of,parser)),$(XML2_LIBS))
+$(OUT)/domlab: $(call obj,harness/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
-	@$(CXX) $(OPT) -o $@ $(CLI_OBJ) $(OUT)/libdom.a $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
+	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -lcrypto -lpthread
 
-$(OUT)/test-dom: $(TEST_OBJ) $(OUT)/libdom.a
+$(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
-	@$(CC) $(OPT) -o $@ $(TEST_OBJ) $(OUT)/libdom.a $(LIBS)
+	@$(CXX) $(OPT) -o $@ $^ $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
+
+$(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
+	@echo "  LD  $@"
+	@$(CC) $(OPT) -o $@ $^ $(LIBS)
 
 # The reference peer (libxml2 + xmlsec1) compiles with exactly xmlsec's
 # flags: they fix xmlSecSize's type (XMLSEC_NO_SIZE_T) to the library's.
@@ -174,7 +208,7 @@ REF_OBJ := $(call obj,harness/ref.c harness/cases_ref.c harness/cmd_ref.c)
 $(REF_OBJ): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(XMLSEC_CFLAGS)
 
 # The tests read the conformance vectors (tests/vectors/) by absolute path,
-# so test-dom runs from any directory.
+# so test-libdomlab runs from any directory.
 $(TEST_OBJ): CFLAGS_ALL += -DDOMLAB_VECTORS_DIR='"$(abspath tests/vectors)"'
 
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
@@ -211,29 +245,30 @@ $(KEYS_DIR)/mallory.cert.pem: tests/make-keys.sh
 
 # Each suite runs through tests/suite.sh, which appends its output to the
 # results file; a suite that exits non-zero without reporting a failure of
-# its own (a crash, or a sanitizer's report: TSAN makes test-dom exit 66
+# its own (a crash, or a sanitizer's report: TSAN makes test-libdomlab exit 66
 # after its own line) counts as one more failure.
 RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 
-# The shell suites, each tests/<name>.sh taking the domlab binary: one list
+# The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
+# binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
 SHELL_SUITES := cli interop refpeer harness attach hostile
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
 	@echo "== variant $(NAME)$(SUFFIX)"
-	@$(TEST_ENV) $(RUN_SUITE) test-dom $(OUT)/test-dom tests/data
+	@$(TEST_ENV) $(RUN_SUITE) test-libdomlab $(OUT)/test-libdomlab tests/data
 	@for s in $(SHELL_SUITES); do \
-	  $(TEST_ENV) $(RUN_SUITE) $$s.sh sh tests/$$s.sh $(OUT)/domlab; \
+	  $(TEST_ENV) $(RUN_SUITE) $$s.sh sh tests/$$s.sh $(OUT)/domlab $(OUT)/domlab-bench; \
 	done
 
 # The threads test under ThreadSanitizer, on one variant: the one whose
 # keys cache is shared (keys=cached); `make test TSAN=1` runs everything
-# under it.  test-dom alone is built, so it costs well under a minute.
+# under it.  test-libdomlab alone is built, so it costs well under a minute.
 TSAN_VARIANT := best
-test-threads: $(OUT)/test-dom keys
+test-threads: $(OUT)/test-libdomlab keys
 	@echo "== variant $(NAME)$(SUFFIX): threads"
-	@$(TEST_ENV) $(RUN_SUITE) test-dom-threads $(OUT)/test-dom tests/data threads_
+	@$(TEST_ENV) $(RUN_SUITE) test-libdomlab-threads $(OUT)/test-libdomlab tests/data threads_
 
 # ---- fuzzing -------------------------------------------------------------------
 # Every tests/fuzz/*.c is a libFuzzer target, linked against a library
@@ -263,12 +298,12 @@ FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
 
 # libFuzzer's entry points have no header to declare them in.
-$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(OUT)/libdom.a $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
 	  -DFUZZ_KEYS_DIR='"$(abspath $(KEYS_DIR))"' -DFUZZ_NOW=$(FUZZ_NOW) \
-	  -o $@ $< $(FUZZ_LINK) $(OUT)/libdom.a $(LIBS)
+	  -o $@ $< $(FUZZ_LINK) $(LIBS_DOMLAB) $(LIBS)
 
 # receive_diff runs the reference peer too: its objects, and xmlsec1.
 FUZZ_REF_OBJ := $(call obj,harness/ref.c harness/cli_io.c)
@@ -317,7 +352,7 @@ oss-fuzz-check:
 	@sh tests/fuzz/oss-fuzz/check.sh
 
 # ---- memcheck ------------------------------------------------------------------
-# `make memcheck`: every preset's test-dom and shell suites with every
+# `make memcheck`: every preset's test-libdomlab and shell suites with every
 # domlab process under valgrind memcheck.  A memcheck error or a definite
 # or indirect leak makes the process exit 99, which the suites count as a
 # failure; tests/memcheck.sh also fails on any non-empty valgrind log, so a

@@ -17,27 +17,6 @@ enum {
 		       XML_PARSE_NOERROR | XML_PARSE_NOWARNING
 };
 
-dom_limits dom__limits(const dom_limits *lim)
-{
-	dom_limits l = {0};
-
-	if (lim != NULL)
-		l = *lim;
-	if (l.max_input == 0)
-		l.max_input = DOM_DEFAULT_MAX_INPUT;
-	if (l.max_depth == 0 || l.max_depth > 256)
-		l.max_depth = 256;
-	if (l.max_attrs == 0)
-		l.max_attrs = 10000;
-	if (l.max_ns == 0)
-		l.max_ns = 256;
-	if (l.max_name == 0)
-		l.max_name = 50000;
-	if (l.max_text == 0)
-		l.max_text = (size_t)1 << 30;
-	return l;
-}
-
 static void position(xmlParserCtxtPtr ctxt, unsigned long *line,
 		     unsigned long *col)
 {

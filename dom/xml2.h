@@ -31,9 +31,6 @@ typedef struct dom_xml2_guard {
 	size_t text_len;
 } dom_xml2_guard;
 
-/* The limits with every zero field replaced by its default. */
-dom_limits dom__limits(const dom_limits *lim);
-
 /*
  * A parser context for buf with domlab's options and guard installed:
  * entities in the internal subset are expanded (libxml2 refuses
@@ -47,10 +44,11 @@ xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
 
 /*
  * The attributes and declarations of every start tag in buf counted
- * against lim (filled: dom__limits) before libxml2 reads it, so a tag
- * over a limit costs a linear pass, not libxml2's quadratic duplicate
- * checks (dom/xml2_tags.c); dom__xml2_run does it for the document and
- * the entity hook for each entity's replacement text.
+ * against lim (its zero fields already given their defaults) before
+ * libxml2 reads it, so a tag over a limit costs a linear pass, not
+ * libxml2's quadratic duplicate checks (dom/xml2_tags.c); dom__xml2_run
+ * does it for the document and the entity hook for each entity's
+ * replacement text.
  */
 int dom__xml2_check_tags(const char *buf, size_t len, const dom_limits *lim,
 			 lab_err *err);

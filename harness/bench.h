@@ -1,5 +1,5 @@
 /*
- * bench.h - `domlab bench`: the benchmark cases as a plain C table
+ * bench.h - `domlab-bench bench`: the benchmark cases as a plain C table
  * (harness/cases.c), the datasets they run on, and the one C++ entry point
  * (harness/bench.cc) that hands them to Google Benchmark.  Timing lives
  * here and nowhere else; tests never time anything.

@@ -1,5 +1,5 @@
 /*
- * cases.c - what `domlab bench` measures: the datasets and the table of
+ * cases.c - what `domlab-bench bench` measures: the datasets and the table of
  * cases (see harness/bench.h).  Each case isolates one thing an axis
  * changes; the docs/design.md "Variant axes" table says which.
  *

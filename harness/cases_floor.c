@@ -1,6 +1,6 @@
 /*
  * cases_floor.c - the physical floor the pipeline is measured against
- * (`domlab bench --floor`, cases named floor:<what>/<dataset>): touching
+ * (`domlab-bench bench --floor`, cases named floor:<what>/<dataset>): touching
  * the message's bytes once (memcpy, memchr), and the cryptography alone,
  * timed with OpenSSL through wss/crypto.h -- SHA-256 over the message's
  * exclusive canonical form, AES over the Body's content, and the four RSA

@@ -1,7 +1,9 @@
 /*
  * cli.h - what the domlab commands share: reading the input, writing the
  * output only once it is complete, and reporting errors with the exit
- * code docs/design.md fixes.  Each command lives in its own harness/cmd_*.c.
+ * code docs/design.md fixes.  Each command lives in its own harness/cmd_*.c;
+ * domlab (harness/main.c) and domlab-bench (harness/bench_main.c) are
+ * each a table of them, run by lab_main (harness/cli_main.c).
  */
 #ifndef LAB_CLI_H
 #define LAB_CLI_H
@@ -34,6 +36,34 @@ const lab_opt *lab_opt_find(const lab_opt *opts, const char *a);
  * -o FILE, and the parser's limits (LIMITS). */
 extern const lab_opt lab_io_opts[];
 extern const lab_opt lab_limit_opts[];
+
+/* What a command reads besides its own options. */
+enum {
+	LAB_TAKES_IO = 1,    /* [FILE] [-o FILE] */
+	LAB_TAKES_LIMITS = 2 /* the parser's limits */
+};
+
+/* One command of a binary.  run NULL: a pipeline command, run by
+ * lab_cmd_wss under its name, with its table from lab_wss_options. */
+typedef struct lab_command {
+	const char *name;
+	int (*run)(int argc, char **argv, lab_err *err);
+	const char *lead; /* the words before the options, or NULL */
+	const lab_opt *opts;
+	unsigned takes;   /* LAB_TAKES_* */
+	const char *what;
+} lab_command;
+
+/* A binary's command line: its name and its commands. */
+typedef struct lab_program {
+	const char *name;
+	const lab_command *commands;
+	size_t ncommands;
+} lab_program;
+
+/* Runs the command argv names (`help` and --help answered from the
+ * tables); returns the process's exit code. */
+int lab_main(const lab_program *p, int argc, char **argv);
 
 /* Options every command that reads a document and writes one takes. */
 typedef struct lab_io {
@@ -102,9 +132,9 @@ int lab_msg_write_attachment(const lab_msg *m, const char *path,
 			     lab_err *err);
 void lab_msg_free(lab_msg *m);
 
-/* Prints "domlab: <cmd>: [line L, column C: ]message" to stderr and
+/* Prints "<prog>: <cmd>: [line L, column C: ]message" to stderr and
  * returns the exit code. */
-int lab_report(const char *cmd, const lab_err *err);
+int lab_report(const char *prog, const char *cmd, const lab_err *err);
 
 /* Every axis of this build, DOM and pipeline, in the Makefile's order;
  * returns how many were written (at most cap). */

@@ -261,12 +261,12 @@ const dom_node *lab_next_node(const dom_node *n)
 	return next;
 }
 
-int lab_report(const char *cmd, const lab_err *err)
+int lab_report(const char *prog, const char *cmd, const lab_err *err)
 {
 	if (err->line > 0)
-		fprintf(stderr, "domlab: %s: line %lu, column %lu: %s\n", cmd,
-			err->line, err->col, err->msg);
+		fprintf(stderr, "%s: %s: line %lu, column %lu: %s\n", prog,
+			cmd, err->line, err->col, err->msg);
 	else
-		fprintf(stderr, "domlab: %s: %s\n", cmd, err->msg);
+		fprintf(stderr, "%s: %s: %s\n", prog, cmd, err->msg);
 	return err->code;
 }

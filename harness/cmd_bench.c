@@ -1,5 +1,5 @@
 /*
- * cmd_bench.c - `domlab bench [--quick] [--full] [--ref] [--floor]
+ * cmd_bench.c - `domlab-bench bench [--quick] [--full] [--ref] [--floor]
  * [--data-seed N] [--keys DIR] [--benchmark_* ...]`: sets up memory
  * accounting, generates the datasets, picks the cases (harness/cases.c)
  * and hands them to Google Benchmark (harness/bench.cc).  Flags starting
@@ -320,7 +320,7 @@ static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 
 int lab_cmd_bench(int argc, char **argv, lab_err *err)
 {
-	static char prog[] = "domlab bench";
+	static char prog[] = "domlab-bench bench";
 	static char quick_time[] = "--benchmark_min_time=0.05";
 	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, "build/keys", NULL};
 	bench_context bc;

@@ -1,5 +1,5 @@
 /*
- * cmd_ref.c - `domlab ref sign|verify|send|receive`: the reference peer
+ * cmd_ref.c - `domlab-bench ref sign|verify|send|receive`: the reference peer
  * (harness/ref.h, libxml2 + xmlsec1) behind the same options, input,
  * output and exit codes as domlab's own pipeline commands, so the shell
  * tests can hand messages from one side to the other.

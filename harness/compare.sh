@@ -1,6 +1,6 @@
 #!/bin/sh
 # compare.sh - what `make compare` and `make bench` run: builds each
-# variant named on the command line, runs `domlab bench` on each with
+# variant named on the command line, runs `domlab-bench bench` on each with
 # repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
 # pugi: cases, also behind --ref) and the floor (--floor) once each, then
 # best, ref and the floor's send and receive side by side in one process,
@@ -112,7 +112,7 @@ for v in "$@"; do
 	k=$((k + 1))
 	echo "[build $k/$n] $v ($(elapsed) s)"
 	if ! make -s -j"$(nproc)" BUILD_DIR="$BUILD_DIR" VARIANT="$v" \
-		domlab >"$out/build-$v.log" 2>&1; then
+		domlab domlab-bench >"$out/build-$v.log" 2>&1; then
 		cat "$out/build-$v.log" >&2
 		exit 1
 	fi
@@ -143,7 +143,7 @@ words() {
 	printf '%s\n' "$w_line"
 }
 
-# base RUN: the domlab flags that select RUN's cases before CASES.
+# base RUN: the domlab-bench flags that select RUN's cases before CASES.
 base() {
 	case $1 in
 	# The threads control beside ref's threaded cases, as in every run.
@@ -158,9 +158,9 @@ base() {
 # bin RUN: the binary RUN runs in.
 bin() {
 	case $1 in
-	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab" ;;
-	paired) echo "$BUILD_DIR/best/domlab" ;;
-	*) echo "$BUILD_DIR/$1/domlab" ;;
+	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab-bench" ;;
+	paired) echo "$BUILD_DIR/best/domlab-bench" ;;
+	*) echo "$BUILD_DIR/$1/domlab-bench" ;;
 	esac
 }
 
@@ -175,7 +175,7 @@ matching() {
 			n ~ re { print }'
 }
 
-# args RUN: the domlab flags that select RUN's cases: base's, or with
+# args RUN: the domlab-bench flags that select RUN's cases: base's, or with
 # CASES an anchored list of the cases `matching` lists.
 args() {
 	if [ -z "$CASES" ]; then
@@ -212,7 +212,7 @@ progress() {
 	done
 }
 
-# bench RUN K: one domlab run into $out/RUN.{json,log}.  Word lists
+# bench RUN K: one domlab-bench run into $out/RUN.{json,log}.  Word lists
 # ($flags, args' output) stay unquoted.
 bench() {
 	b_bin=$(bin "$1")
@@ -251,7 +251,7 @@ bench() {
 
 # icount RUN K: instructions per iteration of every case RUN ran, into
 # $out/RUN.icount.tsv (case, instructions, iterations).  Each case runs
-# in its own process under callgrind with `domlab bench --icount`, which
+# in its own process under callgrind with `domlab-bench bench --icount`, which
 # sets up, calls the case once untimed, then ICOUNT_ITERS times inside
 # icount_loop(); callgrind collects only inside that function.  Counts do
 # not depend on the machine's load, so the cases run nproc at a time.
@@ -288,7 +288,7 @@ print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
 	while IFS= read -r c; do
 		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
 		i_ir=$(sed -n 's/^totals: *//p' "$i_file.out" 2>/dev/null)
-		# domlab prints this line only when every call succeeded.
+		# domlab-bench prints this line only when every call succeeded.
 		if ! grep -qxF "$c: $ICOUNT_ITERS iterations" "$i_file.log" ||
 			[ -z "$i_ir" ]; then
 			echo "compare: icount of $c failed; see $i_file.log" >&2

@@ -1,5 +1,5 @@
 /*
- * memhooks.c - process-wide memory set-up for `domlab bench`: libxml2 and
+ * memhooks.c - process-wide memory set-up for `domlab-bench bench`: libxml2 and
  * OpenSSL allocate through util/alloc.h, so the trees libxml2 builds
  * (build=built, the reference cases) and the crypto objects show in the
  * same counters as ours, and glibc keeps freed memory instead of

@@ -1,6 +1,6 @@
 #!/bin/sh
 # profile.sh VARIANT DATASET STAGE - what `make profile` runs: one case of
-# `domlab bench` (STAGE/DATASET, e.g. send/quakes-200k) profiled three
+# `domlab-bench bench` (STAGE/DATASET, e.g. send/quakes-200k) profiled three
 # ways into results/<run-id>/profiles/<variant>/:
 #   cpu.prof, pprof.txt, callgraph.svg   gperftools' sampling CPU profiler
 #   callgrind.out, callgrind.txt         instruction counts inside the case
@@ -26,8 +26,8 @@ profiler=$(ls /usr/lib/*/libprofiler.so 2>/dev/null | head -n 1)
 [ -n "$profiler" ] || { echo "profile: libprofiler.so not found (libgoogle-perftools-dev)" >&2; exit 1; }
 
 variant=$(make -s --no-print-directory VARIANT="$variant" variant-name) || exit 1
-make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" domlab keys
-bin=$BUILD_DIR/$variant/domlab
+make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" domlab-bench keys
+bin=$BUILD_DIR/$variant/domlab-bench
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
 run=${RUN_ID:-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
 out=results/$run/profiles/$variant
@@ -36,7 +36,7 @@ filter="^$stage/$dataset\$"
 bench="$bin bench --keys $BUILD_DIR/keys --benchmark_filter=$filter"
 # The timed loop must be the case's: refuse a name that matches nothing.
 $bench --benchmark_list_tests=true | grep -qx "$stage/$dataset" || {
-	echo "profile: no case $stage/$dataset (domlab bench --benchmark_list_tests=true lists them)" >&2
+	echo "profile: no case $stage/$dataset (domlab-bench bench --benchmark_list_tests=true lists them)" >&2
 	exit 1
 }
 export GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432

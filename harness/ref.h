@@ -2,8 +2,8 @@
  * ref.h - the reference peer: docs/design.md's pipeline done by the standard C
  * stack, libxml2 + xmlsec1 (OpenSSL backend), through their own APIs, with
  * the same algorithms, keys, message layout and checks as wss/.  It is
- * what `domlab bench --ref` compares the variants with and what `domlab
- * ref` runs, so each side can be checked against the other.
+ * what `domlab-bench bench --ref` compares the variants with and what
+ * `domlab-bench ref` runs, so each side can be checked against the other.
  *
  * Keys are parsed once per process and kept (what the keys=cached axis
  * does, so `ref` is compared with `best` on equal terms), behind a mutex.

@@ -352,7 +352,7 @@ def paired_table(rundir):
         return None if b is None else us(b)
 
     print("## Side by side: best, ref and the floor in one process\n")
-    print("The same cases again in one `domlab bench --ref --floor` "
+    print("The same cases again in one `domlab-bench bench --ref --floor` "
           "process, 9 repetitions of each interleaved at random "
           "(`--benchmark_enable_random_interleaving`), medians: what the "
           "machine does meanwhile falls on best, ref and the floor alike, "

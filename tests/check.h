@@ -84,6 +84,7 @@ extern const t_case tests_userdata[];
 extern const t_case tests_c14n[];
 extern const t_case tests_canon[];
 extern const t_case tests_crypto[];
+extern const t_case tests_keyfile[];
 extern const t_case tests_wss[];
 extern const t_case tests_tokens[];
 extern const t_case tests_multipart[];

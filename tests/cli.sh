@@ -1,13 +1,15 @@
 #!/bin/sh
-# cli.sh DOMLAB - tests the command line of one variant's binary: exit
+# cli.sh DOMLAB DOMLAB_BENCH - tests the command line of one variant's
+# binaries: exit
 # codes, where output goes (and that none is written on failure), and that
 # every command behaves as docs/design.md says.  The DOM's behaviour itself is
-# tested by test-dom; this is about the process boundary.
+# tested by test-libdomlab; this is about the process boundary.
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys) for the pipeline's
 # atomic-output checks.
 set -u
 SUITE=cli
-DOMLAB=${1:?usage: cli.sh path/to/domlab}
+DOMLAB=${1:?usage: cli.sh path/to/domlab path/to/domlab-bench}
+BENCH=${2:?usage: cli.sh path/to/domlab path/to/domlab-bench}
 . "$(dirname "$0")/lib.sh"
 
 # variant: the name, the preset it starts with, then every axis; each
@@ -184,6 +186,24 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	nothing_written 2 "c14n of a missing --id" "$DOMLAB" c14n --id nowhere "$T/q.xml"
 	nothing_written 2 "c14n of a missing --apex" "$DOMLAB" c14n --apex "{urn:x}nowhere" "$T/q.xml"
 	nothing_written 4 "sign with a missing key" "$DOMLAB" sign --key "$T/none.pem" --cert "$K/alice.cert.pem" "$T/q.xml"
+	# Key files refused before any work, exit 2 and the file named: damaged
+	# base64, a certificate for a key, an encrypted key (never a prompt),
+	# an EC key, a damaged certificate.
+	sed '2s/^./*/' "$K/alice.key.pem" >"$T/damaged.key.pem"
+	sed '2s/^./*/' "$K/alice.cert.pem" >"$T/damaged.cert.pem"
+	openssl pkey -in "$K/alice.key.pem" -aes128 -passout pass:x -out "$T/enc.key.pem" 2>/dev/null
+	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T/ec.key.pem" 2>/dev/null
+	for f in damaged.key.pem alice.cert.pem enc.key.pem ec.key.pem; do
+		key=$T/$f
+		[ $f = alice.cert.pem ] && key=$K/$f
+		nothing_written 2 "sign with $f as the key" "$DOMLAB" sign --key "$key" --cert "$K/alice.cert.pem" "$T/q.xml" </dev/null
+		grep -q "^domlab: sign: $key: no unencrypted PEM private key" "$T/err" ||
+			grep -q "^domlab: sign: $key: not an RSA key" "$T/err" && ok ||
+			bad "sign with $f as the key: $(cat "$T/err")"
+	done
+	grep -q ": not an RSA key" "$T/err" && ok || bad "an EC key is not refused as one: $(cat "$T/err")"
+	nothing_written 2 "sign with a damaged certificate" "$DOMLAB" sign --key "$K/alice.key.pem" --cert "$T/damaged.cert.pem" "$T/q.xml"
+	grep -q "^domlab: sign: $T/damaged.cert.pem: no PEM certificate" "$T/err" && ok || bad "damaged certificate: $(cat "$T/err")"
 	nothing_written 3 "verify, untrusted signer" "$DOMLAB" verify --trust "$K/mallory.cert.pem" --now $NOW "$T/signed.xml"
 	nothing_written 4 "encrypt with a missing certificate" "$DOMLAB" encrypt --peer-cert "$T/none.pem" "$T/q.xml"
 	MARK=PLAINTEXT-MARKER
@@ -197,7 +217,7 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	"$DOMLAB" send --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/self.xml"
 	nothing_written 3 "receive: signed with the receiver's own key" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/self.xml"
 	grep -q "not the trusted one" "$T/err" && ok || bad "own-key message refused for another reason: $(cat "$T/err")"
-	nothing_written 3 "ref receive: decrypted, then untrusted" "$DOMLAB" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/mallory.xml"
+	nothing_written 3 "ref receive: decrypted, then untrusted" "$BENCH" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/mallory.xml"
 	MARK=
 	# The same message and keys succeed, so the failures above were late.
 	expect 0 "receive, trusted" "$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/sent.xml"
@@ -254,36 +274,45 @@ grep -q '^usage: domlab parse ' "$T/err" && ok || bad "an unknown option gives n
 # leaves out (CAND 1 --zz-guard: an accepted CAND fails on the guard or
 # later, a refused one is named in the error), so an option added to a
 # parser but not to its table of options fails here.
-expect 0 "domlab --help" "$DOMLAB" --help
-cp "$T/out" "$T/help"
-expect 0 "domlab help" "$DOMLAB" help
-cmp -s "$T/out" "$T/help" && ok || bad "domlab help and domlab --help differ"
-expect 1 "domlab help of an unknown command" "$DOMLAB" help frobnicate
-grep -q '^usage: domlab COMMAND' "$T/err" && ok || bad "help frobnicate gives no usage on stderr"
-cmds=$(sed -n 's/^  domlab \([a-z0-9]*\).*/\1/p' "$T/help")
-[ "$(echo $cmds | wc -w)" -ge 12 ] && ok || bad "domlab --help lists only: $cmds"
-for opt in --attach --attachment-out bytes; do
-	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
-done
 SRC=$(dirname "$0")/../harness
 cands=$(cat "$SRC"/*.c | grep -oE '"--?[a-z][a-z-]*[a-z]"' | tr -d '"' | sort -u)
 [ "$(echo $cands | wc -w)" -ge 30 ] && ok || bad "found only these options in $SRC: $cands"
-for cmd in $cmds; do
-	lead=
-	[ "$cmd" = ref ] && lead=sign
-	expect 0 "$cmd --help" "$DOMLAB" $cmd --help
-	grep -q "^usage: domlab $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
-		bad "$cmd --help: no usage on stdout, or something on stderr"
-	cp "$T/out" "$T/cmdhelp"
-	"$DOMLAB" help $cmd >"$T/out" 2>&1 && cmp -s "$T/out" "$T/cmdhelp" && ok ||
-		bad "domlab help $cmd differs from domlab $cmd --help"
-	for cand in $cands; do
-		grep -qE -- "(^| )$cand( |,|\$)" "$T/cmdhelp" && continue
-		"$DOMLAB" $cmd $lead "$cand" 1 --zz-guard </dev/null >/dev/null 2>"$T/err"
-		grep -qE "(unknown option|unexpected argument) '$cand'" "$T/err" && ok ||
-			bad "$cmd accepts $cand but its --help does not mention it"
+helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
+	h_bin=$1 h_name=$2
+	shift 2
+	expect 0 "$h_name --help" "$h_bin" --help
+	cp "$T/out" "$T/help"
+	expect 0 "$h_name help" "$h_bin" help
+	cmp -s "$T/out" "$T/help" && ok || bad "$h_name help and $h_name --help differ"
+	expect 1 "$h_name help of an unknown command" "$h_bin" help frobnicate
+	grep -q "^usage: $h_name COMMAND" "$T/err" && ok || bad "$h_name help frobnicate gives no usage on stderr"
+	cmds=$(sed -n "s/^  $h_name \([a-z0-9]*\).*/\1/p" "$T/help")
+	[ "$(echo $cmds)" = "$*" ] && ok || bad "$h_name --help lists $cmds, not $*"
+	for cmd in $cmds; do
+		lead=
+		[ "$cmd" = ref ] && lead=sign
+		expect 0 "$h_name $cmd --help" "$h_bin" $cmd --help
+		grep -q "^usage: $h_name $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
+			bad "$h_name $cmd --help: no usage on stdout, or something on stderr"
+		cp "$T/out" "$T/cmdhelp"
+		"$h_bin" help $cmd >"$T/out" 2>&1 && cmp -s "$T/out" "$T/cmdhelp" && ok ||
+			bad "$h_name help $cmd differs from $h_name $cmd --help"
+		for cand in $cands; do
+			grep -qE -- "(^| )$cand( |,|\$)" "$T/cmdhelp" && continue
+			"$h_bin" $cmd $lead "$cand" 1 --zz-guard </dev/null >/dev/null 2>"$T/err"
+			grep -qE "(unknown option|unexpected argument) '$cand'" "$T/err" && ok ||
+				bad "$h_name $cmd accepts $cand but its --help does not mention it"
+		done
 	done
+}
+helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive variant
+for opt in --attach --attachment-out bytes; do
+	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
 done
+# The benchmark and the reference peer are domlab-bench's alone.
+helps "$BENCH" domlab-bench bench ref
+expect 1 "domlab bench" "$DOMLAB" bench
+expect 1 "domlab ref" "$DOMLAB" ref sign
 expect 4 "missing input file" "$DOMLAB" parse "$T/does-not-exist.xml"
 expect 4 "unwritable output" "$DOMLAB" parse "$T/q.xml" -o "$T/no-such-dir/out.xml"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# harness.sh DOMLAB - the benchmark harness end to end on a tiny run:
-# `domlab bench` with the floor writes Google Benchmark JSON whose cases,
+# harness.sh DOMLAB DOMLAB_BENCH - the benchmark harness end to end on a
+# tiny run: `domlab-bench bench` with the floor writes Google Benchmark JSON whose cases,
 # counters and context are checked, and harness/summary.py turns it into
 # the tables; the latency and threaded cases likewise, and
 # harness/findings.py finds a finding's pair in a two-variant run made
@@ -11,7 +11,8 @@
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
 set -u
-DOMLAB=${1:?usage: harness.sh path/to/domlab}
+DOMLAB=${1:?usage: harness.sh path/to/domlab path/to/domlab-bench}
+BENCH=${2:?usage: harness.sh path/to/domlab path/to/domlab-bench}
 K=${DOMLAB_KEYS:-build/keys}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
@@ -52,11 +53,11 @@ expect_lines() {
 	done
 }
 
-if ! "$DOMLAB" bench --quick --floor --keys "$K" \
+if ! "$BENCH" bench --quick --floor --keys "$K" \
 	--benchmark_filter='parse/quakes-2k|floor:sha256/quakes-2k' \
 	--benchmark_min_time=0.01 --benchmark_out="$T/run.json" \
 	--benchmark_out_format=json >"$T/log" 2>&1; then
-	bad "domlab bench failed: $(tail -n 5 "$T/log")"
+	bad "domlab-bench bench failed: $(tail -n 5 "$T/log")"
 	echo "$pass passed, $fail failed"
 	exit 1
 fi
@@ -116,7 +117,7 @@ fi
 # compare.sh's paired run: best, ref and the floor in one process with
 # repetitions interleaved, and summary.py's "Side by side" table of it
 # (ratios only need numbers: the times are not checked).
-if "$DOMLAB" bench --quick --ref --floor --keys "$K" \
+if "$BENCH" bench --quick --ref --floor --keys "$K" \
 	--benchmark_filter='^(ref:send|send|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
 	--benchmark_min_time=0.01 --benchmark_repetitions=2 \
 	--benchmark_enable_random_interleaving=true \
@@ -134,14 +135,14 @@ else
 fi
 
 # --floor alone adds cases; without it there are none.
-if "$DOMLAB" bench --quick --keys "$K" --benchmark_list_tests=true |
+if "$BENCH" bench --quick --keys "$K" --benchmark_list_tests=true |
 	grep -q '^floor:'; then
 	bad "floor cases listed without --floor"
 else
 	ok
 fi
 # --icount runs one case outside Google Benchmark (what callgrind counts).
-if "$DOMLAB" bench --keys "$K" --icount floor:sha256/quakes-2k \
+if "$BENCH" bench --keys "$K" --icount floor:sha256/quakes-2k \
 	--icount-iterations 2 2>"$T/err" |
 	grep -qx 'floor:sha256/quakes-2k: 2 iterations'; then
 	ok
@@ -151,13 +152,13 @@ fi
 
 # tokens_lookup refuses a store not put back between runs, so these pass
 # only if the reset the case asks for happens (list) or is not needed (hash).
-if "$DOMLAB" bench --keys "$K" --benchmark_filter='^tokens_lookup/100$' \
+if "$BENCH" bench --keys "$K" --benchmark_filter='^tokens_lookup/100$' \
 	--benchmark_min_time=0.01 >"$T/log" 2>&1; then
 	ok
 else
 	bad "tokens_lookup: $(tail -n 3 "$T/log")"
 fi
-if "$DOMLAB" bench --keys "$K" --icount tokens_lookup/100 \
+if "$BENCH" bench --keys "$K" --icount tokens_lookup/100 \
 	--icount-iterations 3 2>"$T/err" |
 	grep -qx 'tokens_lookup/100: 3 iterations'; then
 	ok
@@ -167,13 +168,13 @@ fi
 
 # The latency and threaded cases: names, thread counts up to twice the
 # CPUs, wall-clock timing, and summary.py's tables of them.
-if "$DOMLAB" bench --quick --keys "$K" \
+if "$BENCH" bench --quick --keys "$K" \
 	--benchmark_filter='^latency_(plain|secure)/ints-200$|^threads_(send|control)/quakes-20k/|^attr_lookup/wide$' \
 	--benchmark_min_time=0.01 --benchmark_out="$T/small.json" \
 	--benchmark_out_format=json >"$T/log" 2>&1; then
 	ok
 else
-	bad "domlab bench (latency, threads) failed: $(tail -n 5 "$T/log")"
+	bad "domlab-bench bench (latency, threads) failed: $(tail -n 5 "$T/log")"
 fi
 cpus=$("$PY" -c 'import os; print(len(os.sched_getaffinity(0)))')
 "$PY" - "$T/small.json" "$cpus" >"$T/checks" 2>&1 <<'EOF2'

@@ -4,7 +4,7 @@
 # WS-Security messages the xmlsec1 library made (tests/vectors/wss), and
 # Debian's xmlsec1 command line both ways (tests/verify-wss.sh,
 # tests/decrypt-wss.sh).  Not for: forged messages (tests/test_wss.c) or
-# the xmlsec1 library live, both ways (`domlab ref`, tests/refpeer.sh);
+# the xmlsec1 library live, both ways (`domlab-bench ref`, tests/refpeer.sh);
 # this is about agreeing with others.
 #
 # Environment: DOMLAB_KEYS (alice, bob, mallory; tests/make-keys.sh).

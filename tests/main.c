@@ -1,5 +1,5 @@
 /*
- * main.c - runs the test tables: `test-dom DATA_DIR [FILTER]`.
+ * main.c - runs the test tables: `test-libdomlab DATA_DIR [FILTER]`.
  *
  * Prints `FAIL name: file:line: message` for each failing test (its first
  * failed check, and how many more failed), then one line
@@ -143,7 +143,8 @@ int t_ok(const char *file, int line, const char *what, int rc,
 static const t_case *const groups[] = {
 	tests_roundtrip, tests_diff, tests_attrs, tests_ns, tests_tree,
 	tests_fragment, tests_ids, tests_userdata, tests_errors, tests_profile,
-	tests_limits, tests_alloc, tests_c14n, tests_canon, tests_crypto, tests_wss,
+	tests_limits, tests_alloc, tests_c14n, tests_canon, tests_crypto,
+	tests_keyfile, tests_wss,
 	tests_tokens, tests_multipart,
 	tests_threads,
 };

@@ -1,7 +1,7 @@
 #!/bin/sh
 # memcheck.sh OUT RESULTS SUITE... - runs one variant's whole test suite
-# (test-dom and each tests/SUITE.sh, the Makefile's SHELL_SUITES) with
-# every domlab process under valgrind memcheck, appending each suite's
+# (test-libdomlab and each tests/SUITE.sh, the Makefile's SHELL_SUITES) with
+# every domlab and domlab-bench process under valgrind memcheck, appending each suite's
 # "N passed, N failed" line to RESULTS, then one more line for the
 # valgrind logs themselves.  Not for speed: only for
 # invalid accesses, uses of uninitialised memory and leaks.
@@ -25,12 +25,14 @@ mkdir -p "$LOGS"
 VG="valgrind -q --error-exitcode=99 --leak-check=full
 --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 --log-file=$LOGS/vg.%p.log"
-# The suites take the binary's path: this one runs domlab under valgrind.
-cat >"$LOGS/domlab" <<EOS
+# The suites take the binaries' paths: these run them under valgrind.
+for bin in domlab domlab-bench; do
+	cat >"$LOGS/$bin" <<EOS
 #!/bin/sh
-exec $(echo $VG) "$OUT/domlab" "\$@"
+exec $(echo $VG) "$OUT/$bin" "\$@"
 EOS
-chmod +x "$LOGS/domlab"
+	chmod +x "$LOGS/$bin"
+done
 
 status=0
 run() { # run SUITE CMD...: the suite's last line is its count
@@ -40,9 +42,9 @@ run() { # run SUITE CMD...: the suite's last line is its count
 	grep -v '^[0-9]* passed, [0-9]* failed$' "$LOGS/suite.log" | grep -v '^PASS' | head -n 20
 	tail -n 1 "$LOGS/suite.log" | tee -a "$RESULTS"
 }
-run test-dom $VG "$OUT/test-dom" "$HERE/data"
+run test-libdomlab $VG "$OUT/test-libdomlab" "$HERE/data"
 for suite in "$@"; do
-	run "$suite" sh "$HERE/$suite.sh" "$LOGS/domlab"
+	run "$suite" sh "$HERE/$suite.sh" "$LOGS/domlab" "$LOGS/domlab-bench"
 done
 
 nlogs=0

@@ -1,5 +1,6 @@
 #!/bin/sh
-# refpeer.sh DOMLAB - the reference peer (`domlab ref`, libxml2 + xmlsec1)
+# refpeer.sh DOMLAB DOMLAB_BENCH - the reference peer (`domlab-bench ref`,
+# libxml2 + xmlsec1)
 # and domlab's own pipeline accept each other's messages: what one signs
 # the other verifies, what one sends the other receives (both ciphers),
 # and the Body that comes out is the one that went in.  A changed byte in
@@ -8,7 +9,8 @@
 #
 # Environment: DOMLAB_KEYS (alice, bob, mallory; tests/make-keys.sh).
 set -u
-DOMLAB=${1:?usage: refpeer.sh path/to/domlab}
+DOMLAB=${1:?usage: refpeer.sh path/to/domlab path/to/domlab-bench}
+BENCH=${2:?usage: refpeer.sh path/to/domlab path/to/domlab-bench}
 K=${DOMLAB_KEYS:-build/keys}
 SOAP=http://schemas.xmlsoap.org/soap/envelope/
 NOW=1796000000
@@ -25,6 +27,15 @@ body() { # body FILE OUT
 	"$DOMLAB" c14n --exclusive --apex "{$SOAP}Body" "$1" |
 		perl -pe 's{ wsu:Id="[^"]*"}{}; s{ xmlns:wsu="[^"]*"}{}' >"$2"
 }
+peer() { # peer WHO COMMAND ARG...: domlab's COMMAND, or the reference's (WHO=ref)
+	if [ -n "$1" ]; then
+		shift
+		"$BENCH" ref "$@"
+	else
+		shift
+		"$DOMLAB" "$@"
+	fi
+}
 same_body() { # same_body WHAT FILE: FILE's Body is the input's
 	body "$2" "$T/got.body"
 	cmp -s "$T/in.body" "$T/got.body" && ok || bad "$1: the Body differs from the input's"
@@ -32,31 +43,31 @@ same_body() { # same_body WHAT FILE: FILE's Body is the input's
 
 # sign_verify SIGNER VERIFIER NAME: SIGNER is "" (domlab) or "ref".
 sign_verify() {
-	check "$3: ${1:-domlab} sign" "$DOMLAB" $1 sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
+	check "$3: ${1:-domlab} sign" peer "$1" sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
 	check "$3: ${2:-domlab} verifies ${1:-domlab}'s signature" \
-		"$DOMLAB" $2 verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml" -o "$T/verified.xml"
+		peer "$2" verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml" -o "$T/verified.xml"
 	same_body "$3: ${1:-domlab} sign, ${2:-domlab} verify" "$T/verified.xml"
 }
 
 # send_receive SENDER RECEIVER CIPHER NAME
 send_receive() {
-	check "$4: ${1:-domlab} send ($3)" "$DOMLAB" $1 send $SIGNER --peer-cert "$K/bob.cert.pem" \
+	check "$4: ${1:-domlab} send ($3)" peer "$1" send $SIGNER --peer-cert "$K/bob.cert.pem" \
 		--cipher $3 --now $NOW "$T/in.xml" -o "$T/sent.xml"
 	# The Body holds one EncryptedData and nothing else.
 	"$DOMLAB" c14n --exclusive --apex "{$SOAP}Body" "$T/sent.xml" |
 		perl -0777 -ne 'exit !m{^<soap:Body[^>]*>\s*<(\w+:)?EncryptedData\b(?:(?!EncryptedData>).)*</(\w+:)?EncryptedData>\s*</soap:Body>$}s' &&
 		ok || bad "$4: ${1:-domlab}'s message ($3) does not hide the Body's content"
 	check "$4: ${2:-domlab} receives ${1:-domlab}'s message ($3)" \
-		"$DOMLAB" $2 receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
+		peer "$2" receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
 	same_body "$4: ${1:-domlab} send, ${2:-domlab} receive ($3)" "$T/received.xml"
 }
 
 # encrypt_decrypt ENCRYPTER DECRYPTER CIPHER NAME: encryption alone.
 encrypt_decrypt() {
-	check "$4: ${1:-domlab} encrypt ($3)" "$DOMLAB" $1 encrypt --peer-cert "$K/bob.cert.pem" \
+	check "$4: ${1:-domlab} encrypt ($3)" peer "$1" encrypt --peer-cert "$K/bob.cert.pem" \
 		--cipher $3 "$T/in.xml" -o "$T/encrypted.xml"
 	check "$4: ${2:-domlab} decrypts ${1:-domlab}'s message ($3)" \
-		"$DOMLAB" $2 decrypt --key "$K/bob.key.pem" "$T/encrypted.xml" -o "$T/decrypted.xml"
+		peer "$2" decrypt --key "$K/bob.key.pem" "$T/encrypted.xml" -o "$T/decrypted.xml"
 	same_body "$4: ${1:-domlab} encrypt, ${2:-domlab} decrypt ($3)" "$T/decrypted.xml"
 }
 
@@ -80,7 +91,7 @@ forge() { # forge IN OUT: one byte of the first region's text changed
 	perl -pe 's{(<q:region>)(.)}{$1 . ($2 eq "X" ? "Y" : "X")}e' "$1" >"$2"
 	cmp -s "$1" "$2" && bad "forge: nothing changed in $1"
 }
-"$DOMLAB" ref sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
+"$BENCH" ref sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
 forge "$T/signed.xml" "$T/forged.xml"
 "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/forged.xml" >"$T/out" 2>"$T/err"
 rc=$?
@@ -88,11 +99,11 @@ rc=$?
 	bad "domlab verify accepted a changed byte in ref's signed Body: exit $rc, $(cat "$T/err")"
 "$DOMLAB" sign $SIGNER --now $NOW "$T/in.xml" -o "$T/signed.xml"
 forge "$T/signed.xml" "$T/forged.xml"
-"$DOMLAB" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/forged.xml" >"$T/out" 2>"$T/err"
+"$BENCH" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/forged.xml" >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 3 ] && grep -q "digest" "$T/err" && [ ! -s "$T/out" ] && ok ||
 	bad "ref verify accepted a changed byte in domlab's signed Body: exit $rc, $(cat "$T/err")"
 # The unchanged message still verifies: the refusal was the byte's doing.
-check "ref verifies domlab's unchanged message" "$DOMLAB" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml"
+check "ref verifies domlab's unchanged message" "$BENCH" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml"
 
 finish

@@ -166,43 +166,6 @@ static void crlf_to_lf(lab_buf *b)
 	b->data[j] = '\0';
 }
 
-/* A fresh temporary directory; rm_tmp removes it and what tests wrote. */
-static int make_tmp(char *dir, size_t cap)
-{
-	const char *base = getenv("TMPDIR");
-
-	snprintf(dir, cap, "%s/domlab-crypto-XXXXXX",
-		 base != NULL && base[0] != '\0' ? base : "/tmp");
-	return CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
-}
-
-static int write_tmp(const char *dir, const char *name, const void *p,
-		     size_t n, char *path, size_t cap)
-{
-	FILE *f;
-	int ok;
-
-	snprintf(path, cap, "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL)
-		return t_fail(__FILE__, __LINE__, "cannot create %s", path);
-	ok = fwrite(p, 1, n, f) == n;
-	ok = fclose(f) == 0 && ok;
-	return CHECK_MSG(ok, "cannot write %s", path);
-}
-
-static void rm_tmp(const char *dir, const char *const *names, size_t n)
-{
-	char path[512];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		unlink(path);
-	}
-	CHECK_MSG(rmdir(dir) == 0, "cannot remove %s", dir);
-}
-
 /* ---- digests ----------------------------------------------------------- */
 
 static const char fips_448[] =
@@ -835,13 +798,13 @@ static void load_keys_and_certs(void)
 	CHECK_EQ_INT(wss_cert_from_der((const unsigned char *)"", 0, &c2,
 				       &err), LAB_EMALFORMED);
 	t_context("EC key and certificate, encrypted key");
-	if (make_tmp(dir, sizeof dir)) {
-		if (write_tmp(dir, names[0], ec_key_pem, strlen(ec_key_pem), ec,
-			      sizeof ec) &&
-		    write_tmp(dir, names[1], ec_cert_pem, strlen(ec_cert_pem),
-			      ec_cert, sizeof ec_cert) &&
-		    write_tmp(dir, names[2], encrypted_key_pem,
-			      strlen(encrypted_key_pem), enc, sizeof enc)) {
+	if (t_tmp_dir(dir, sizeof dir)) {
+		if (t_write_tmp(dir, names[0], ec_key_pem, strlen(ec_key_pem),
+				ec, sizeof ec) &&
+		    t_write_tmp(dir, names[1], ec_cert_pem, strlen(ec_cert_pem),
+				ec_cert, sizeof ec_cert) &&
+		    t_write_tmp(dir, names[2], encrypted_key_pem,
+				strlen(encrypted_key_pem), enc, sizeof enc)) {
 			CHECK_EQ_INT(wss_privkey_load(ec, &k2, &err),
 				     LAB_EMALFORMED);
 			CHECK_EQ_INT(wss_cert_load(ec_cert, &c2, &err),
@@ -850,7 +813,7 @@ static void load_keys_and_certs(void)
 			CHECK_EQ_INT(wss_privkey_load(enc, &k2, &err),
 				     LAB_EMALFORMED);
 		}
-		rm_tmp(dir, names, 3);
+		t_rm_tmp(dir, names, 3);
 	}
 	t_context(NULL);
 	CHECK(k2 == NULL && c2 == NULL);
@@ -1417,11 +1380,11 @@ static void xmlsec_phaos_oaep_cbc(void)
 	CHECK_EQ_INT(wss_base64_encode(der.data, der.len, 64, &pem), LAB_OK);
 	CHECK_EQ_INT(lab_buf_puts(&pem, "\n-----END RSA PRIVATE KEY-----\n"),
 		     LAB_OK);
-	if (!make_tmp(dir, sizeof dir))
+	if (!t_tmp_dir(dir, sizeof dir))
 		goto out;
-	if (write_tmp(dir, names[0], pem.data, pem.len, path, sizeof path))
+	if (t_write_tmp(dir, names[0], pem.data, pem.len, path, sizeof path))
 		k = LOAD_KEY(path);
-	rm_tmp(dir, names, 1);
+	t_rm_tmp(dir, names, 1);
 	if (k == NULL)
 		goto out;
 	if (!CHECK_OK(wss_rsa_oaep_unwrap(k, (unsigned char *)ek.data, ek.len,

@@ -7,6 +7,8 @@
 #include "tests/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 const t_gen_case t_gen_cases[] = {
 	{"quakes-2k", {LAB_GEN_QUAKES, 2048, 0, 1}},
@@ -244,4 +246,40 @@ dom_doc *t_replaced(const char *host, const char *frag)
 		return NULL;
 	}
 	return doc;
+}
+
+int t_tmp_dir(char *dir, size_t cap)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(dir, cap, "%s/domlab-test-XXXXXX",
+		 base != NULL && base[0] != '\0' ? base : "/tmp");
+	return CHECK_MSG(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
+int t_write_tmp(const char *dir, const char *name, const void *p, size_t n,
+		char *path, size_t cap)
+{
+	FILE *f;
+	int ok;
+
+	snprintf(path, cap, "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (f == NULL)
+		return t_fail(__FILE__, __LINE__, "cannot create %s", path);
+	ok = fwrite(p, 1, n, f) == n;
+	ok = fclose(f) == 0 && ok;
+	return CHECK_MSG(ok, "cannot write %s", path);
+}
+
+void t_rm_tmp(const char *dir, const char *const *names, size_t n)
+{
+	char path[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	CHECK_MSG(rmdir(dir) == 0, "cannot remove %s", dir);
 }

@@ -68,6 +68,15 @@ size_t t_nchildren(const dom_node *n);
 /* Reads a whole file into *out; 0, or -1 when it cannot. */
 int t_read_file(const char *path, lab_buf *out);
 
+/* A fresh temporary directory (under $TMPDIR, else /tmp) into dir, and
+ * the file name under it written with p[0..n) (its path into path);
+ * t_rm_tmp removes the n names and the directory.  Each records a failure
+ * and returns 0 when it cannot. */
+int t_tmp_dir(char *dir, size_t cap);
+int t_write_tmp(const char *dir, const char *name, const void *p, size_t n,
+		char *path, size_t cap);
+void t_rm_tmp(const char *dir, const char *const *names, size_t n);
+
 /* t_data_dir "/" rel, into out. */
 void t_data_path(char *out, size_t cap, const char *rel);
 

@@ -23,12 +23,12 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
 #include "util/alloc.h"
+#include "wss/keyfile.h"
 
 enum {
 	RSA_MIN_BITS = 2048,
@@ -181,19 +181,6 @@ static void wipe_free(lab_buf *b)
 	lab_buf_free(b);
 }
 
-/*
- * OpenSSL's default would prompt on the terminal for an encrypted key's
- * passphrase; a pipeline must fail instead.
- */
-static int no_passphrase(char *buf, int size, int rwflag, void *u)
-{
-	(void)buf;
-	(void)size;
-	(void)rwflag;
-	(void)u;
-	return -1;
-}
-
 static int check_rsa(EVP_PKEY *pk, const char *what, lab_err *err)
 {
 	int bits;
@@ -211,29 +198,17 @@ static int check_rsa(EVP_PKEY *pk, const char *what, lab_err *err)
 
 /* ---- keys and certificates --------------------------------------------- */
 
-/* A PEM file read into pem, and a BIO over it for OpenSSL's readers. */
-static int pem_bio(const char *path, lab_buf *pem, BIO **bio, lab_err *err)
-{
-	int rc = read_small_file(path, pem, err);
-
-	if (rc != LAB_OK)
-		return rc;
-	*bio = BIO_new_mem_buf(pem->data, (int)pem->len);
-	return *bio != NULL ? LAB_OK : nomem(err);
-}
-
 int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err)
 {
-	lab_buf pem = LAB_BUF_INIT;
-	BIO *bio = NULL;
+	lab_buf pem = LAB_BUF_INIT, der = LAB_BUF_INIT;
 	EVP_PKEY *pk = NULL;
 	wss_privkey *k;
 	int rc;
 
-	rc = pem_bio(pem_path, &pem, &bio, err);
+	rc = read_small_file(pem_path, &pem, err);
 	if (rc != LAB_OK)
 		goto out;
-	pk = PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL);
+	pk = wss__keyfile_privkey(&pem, &der);
 	if (pk == NULL) {
 		rc = ossl_fail(err, LAB_EMALFORMED,
 			       "%s: no unencrypted PEM private key", pem_path);
@@ -252,7 +227,7 @@ int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err)
 	*out = k;
 out:
 	EVP_PKEY_free(pk);
-	BIO_free(bio);
+	wipe_free(&der);
 	wipe_free(&pem);
 	return rc;
 }
@@ -321,15 +296,14 @@ out:
 
 int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err)
 {
-	lab_buf pem = LAB_BUF_INIT;
-	BIO *bio = NULL;
+	lab_buf pem = LAB_BUF_INIT, der = LAB_BUF_INIT;
 	X509 *x;
 	int rc;
 
-	rc = pem_bio(pem_path, &pem, &bio, err);
+	rc = read_small_file(pem_path, &pem, err);
 	if (rc != LAB_OK)
 		goto out;
-	x = PEM_read_bio_X509(bio, NULL, no_passphrase, NULL);
+	x = wss__keyfile_cert(&pem, &der);
 	if (x == NULL) {
 		rc = ossl_fail(err, LAB_EMALFORMED, "%s: no PEM certificate",
 			       pem_path);
@@ -337,7 +311,7 @@ int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err)
 	}
 	rc = cert_wrap(x, pem_path, out, err);
 out:
-	BIO_free(bio);
+	lab_buf_free(&der);
 	lab_buf_free(&pem);
 	return rc;
 }

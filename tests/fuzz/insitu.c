@@ -3,7 +3,7 @@
  * Build against a variant whose parser is insitu (see the Makefile's
  * `fuzz` target or: clang -fsanitize=fuzzer,address,undefined -I.
  * $(pkg-config --cflags libxml-2.0) tests/fuzz/insitu.c
- * build/best-asan/libdom.a -lxml2 -lcrypto -lpthread).
+ * build/best-asan/libdomlab-wss.a build/best-asan/libdomlab-dom.a -lxml2 -lcrypto -lpthread).
  *
  * Every input is parsed by dom_parse (memory errors and crashes are the
  * sanitizers' to find).  Where the input has no DTD and names no

@@ -56,10 +56,12 @@ cflags="-std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -I. $(pkg-config --cfl
 
 while read -r v targets; do
 	lib=$W/fuzz/$v
-	# The library instrumented with the engine's flags; the reference
-	# peer's objects for receive_diff (the Makefile's own flags for them).
+	# The libraries instrumented with the engine's flags, in link order;
+	# the reference peer's objects for receive_diff (the Makefile's own
+	# flags for them).
+	libdomlab=("$lib/libdomlab-data.a" "$lib/libdomlab-wss.a" "$lib/libdomlab-dom.a")
 	make -s BUILD_DIR="$W/fuzz" VARIANT="$v" CC="$CC" CXX="$CXX" \
-		OPT="$CFLAGS" CFLAGS= CXXFLAGS= "$lib/libdom.a" \
+		OPT="$CFLAGS" CFLAGS= CXXFLAGS= "${libdomlab[@]}" \
 		"$lib/obj/harness/ref.o" "$lib/obj/harness/cli_io.o"
 	IFS=- read -r _ _ build _ _ _ _ parser _ <<<"$v-"
 	for t in $targets; do
@@ -76,7 +78,7 @@ while read -r v targets; do
 			echo "build.sh: $name: not every library has a static archive; linked shared: $libs"
 		fi
 		# shellcheck disable=SC2086
-		$CXX $CXXFLAGS "$W/$name.o" "${extra[@]}" "$lib/libdom.a" \
+		$CXX $CXXFLAGS "$W/$name.o" "${extra[@]}" "${libdomlab[@]}" \
 			$LIB_FUZZING_ENGINE $linked -o "$OUT/$name"
 
 		# The committed corpus's names may repeat the made seeds'.

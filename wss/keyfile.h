@@ -1,0 +1,28 @@
+/*
+ * keyfile.h - the objects in a key or certificate file's bytes, for
+ * wss/crypto.c: a direct DER path for the usual files, OpenSSL's PEM
+ * reader for the rest.
+ *
+ * Not for: reading the file (crypto.c bounds its size and wipes it), or
+ * checking what the key is (crypto.c's check_rsa).
+ */
+#ifndef WSS_KEYFILE_H
+#define WSS_KEYFILE_H
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+#include "util/buf.h"
+#include "util/err.h"
+
+/*
+ * The private key in pem (NUL-terminated), or NULL with OpenSSL's reason
+ * on its error queue.  der is scratch for the decoded bytes, which the
+ * caller wipes.  Never asks for a passphrase: an encrypted key fails.
+ */
+EVP_PKEY *wss__keyfile_privkey(const lab_buf *pem, lab_buf *der);
+
+/* The first certificate in pem, or NULL as wss__keyfile_privkey. */
+X509 *wss__keyfile_cert(const lab_buf *pem, lab_buf *der);
+
+#endif
