@@ -150,7 +150,7 @@ LIBS_DOMLAB := $(LIB_DATA) $(LIB_WSS) $(LIB_DOM)
 BENCH_OBJ := $(call obj,$(BENCH_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab domlab-bench variant-name test test-one test-threads bench compare reference profile clean deps lint keys
+.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference profile clean deps lint keys
 all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/test-libdomlab
 
 # One binary alone.  Scripts name them through these targets: a path
@@ -159,6 +159,8 @@ domlab: $(OUT)/domlab
 domlab-bench: $(OUT)/domlab-bench
 variant-name:
 	@echo $(NAME)
+variant-axes:
+	@echo $(foreach a,$(AXES),$(a)=$(call choice_of,$(a)))
 
 $(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
 	@mkdir -p $(@D)
@@ -311,6 +313,11 @@ $(OUT)/fuzz/bin/receive_diff: $(FUZZ_REF_OBJ)
 $(OUT)/fuzz/bin/receive_diff: FUZZ_LINK := $(FUZZ_REF_OBJ) $(XMLSEC_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
+
+# What tests/fuzz/oss-fuzz/build.sh links a variant's targets from, built
+# with the engine's flags.
+.PHONY: fuzz-objs
+fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/ref.c harness/cli_io.c)
 
 # The seeds need a plain domlab of the same variant to make messages.
 fuzz-run:

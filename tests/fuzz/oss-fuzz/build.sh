@@ -22,7 +22,7 @@ mkdir -p "$W"
 
 # One plain domlab (no sanitizer, no engine) to make the seed messages.
 env -u CFLAGS -u CXXFLAGS make -s BUILD_DIR="$W/plain" VARIANT=best \
-	CC="$CC" CXX="$CXX" "$W/plain/best/domlab"
+	CC="$CC" CXX="$CXX" domlab
 list=$(make -s fuzz-list)
 now=$(sed -n 's/^now //p' <<<"$list")
 sh tests/make-keys.sh "$OUT/domlab-keys"
@@ -60,10 +60,13 @@ while read -r v targets; do
 	# the reference peer's objects for receive_diff (the Makefile's own
 	# flags for them).
 	libdomlab=("$lib/libdomlab-data.a" "$lib/libdomlab-wss.a" "$lib/libdomlab-dom.a")
+	# (A variant's name holds '=', so make is given targets by name, never
+	# by path.)
 	make -s BUILD_DIR="$W/fuzz" VARIANT="$v" CC="$CC" CXX="$CXX" \
-		OPT="$CFLAGS" CFLAGS= CXXFLAGS= "${libdomlab[@]}" \
-		"$lib/obj/harness/ref.o" "$lib/obj/harness/cli_io.o"
-	IFS=- read -r _ _ build _ _ _ _ parser _ <<<"$v-"
+		OPT="$CFLAGS" CFLAGS= CXXFLAGS= fuzz-objs
+	axes=$(make -s VARIANT="$v" variant-axes | tr ' ' '\n')
+	build=$(sed -n 's/^build=//p' <<<"$axes")
+	parser=$(sed -n 's/^parser=//p' <<<"$axes")
 	for t in $targets; do
 		name=$t
 		[ "$parser" = libxml2 ] && name=${t}_libxml2_$build
