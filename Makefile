@@ -186,8 +186,10 @@ $(OUT)/libdomlab-%.a:
 # at every start.  Under parser=insitu the build axis's choice is linked for
 # its name alone (domlab variant): --gc-sections drops its code and the
 # libxml2 glue it calls, so nothing left calls libxml2 (a call that is
-# left fails the link).
-DOMLAB_XML2 := $(if $(filter libxml2,$(call choice_of,parser)),$(XML2_LIBS))
+# left fails the link).  Sanitizer builds (SUFFIX) link libxml2 anyway:
+# their module constructors keep every section of an object the link
+# pulls in, and their start-up cost is not what they are for.
+DOMLAB_XML2 := $(if $(or $(filter libxml2,$(call choice_of,parser)),$(SUFFIX)),$(XML2_LIBS))
 $(OUT)/domlab: $(call obj,harness/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -lcrypto -lpthread
