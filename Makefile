@@ -131,13 +131,15 @@ choice_src = $(foreach a,$(1),$(call choice_file,$(a),$(call choice_of,$(a))))
 DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(call choice_src,$(filter-out $(WSS_AXES),$(AXES)))
 WSS_SRC := $(wildcard wss/*.c) $(call choice_src,$(WSS_AXES))
 DATA_SRC := $(wildcard datasets/*.c)
-# harness/: the command line's files (libdomlab-cli.a, which domlab and
-# domlab-bench share); the benchmark's and the reference peer's go into
-# domlab-bench alone, with Google Benchmark, pugixml and xmlsec1.
-BENCH_SRC := harness/bench_main.c harness/cmd_bench.c harness/memhooks.c \
-  $(wildcard harness/case*.c) harness/ref.c harness/cmd_ref.c
-CLI_SRC := $(filter-out harness/main.c $(BENCH_SRC),$(wildcard harness/*.c))
-BENCH_CXX := $(wildcard harness/*.cc)
+# harness/ is four components, one folder each: cli/ (the command line,
+# libdomlab-cli.a, which domlab and domlab-bench share), bench/ (the cases
+# and the Google Benchmark wrapper), refpeer/ (the libxml2 + xmlsec1
+# reference peer) and reports/ (the scripts that turn runs into reports).
+# bench/ and refpeer/ go into domlab-bench alone, with Google Benchmark,
+# pugixml and xmlsec1.
+BENCH_SRC := $(wildcard harness/bench/*.c harness/refpeer/*.c)
+CLI_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c))
+BENCH_CXX := $(wildcard harness/bench/*.cc)
 TEST_SRC := $(wildcard tests/*.c)
 
 obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
@@ -190,7 +192,7 @@ $(OUT)/libdomlab-%.a:
 # their module constructors keep every section of an object the link
 # pulls in, and their start-up cost is not what they are for.
 DOMLAB_XML2 := $(if $(or $(filter libxml2,$(call choice_of,parser)),$(SUFFIX)),$(XML2_LIBS))
-$(OUT)/domlab: $(call obj,harness/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
+$(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -lcrypto -lpthread
 
@@ -208,7 +210,7 @@ $(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
 # OPENSSL_NO_DEPRECATED hides, so these objects go without it.
 XMLSEC_CFLAGS := $(shell pkg-config --cflags xmlsec1-openssl)
 XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
-REF_OBJ := $(call obj,harness/ref.c harness/cases_ref.c harness/cmd_ref.c)
+REF_OBJ := $(call obj,$(wildcard harness/refpeer/*.c) harness/bench/cases_ref.c)
 $(REF_OBJ): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(XMLSEC_CFLAGS)
 
 # The tests read the conformance vectors (tests/vectors/) by absolute path,
@@ -316,7 +318,7 @@ $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KE
 	  -o $@ $< $(FUZZ_LINK) $(LIBS_DOMLAB) $(LIBS)
 
 # receive_diff runs the reference peer too: its objects, and xmlsec1.
-FUZZ_REF_OBJ := $(call obj,harness/ref.c harness/cli_io.c)
+FUZZ_REF_OBJ := $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
 $(OUT)/fuzz/bin/receive_diff: $(FUZZ_REF_OBJ)
 $(OUT)/fuzz/bin/receive_diff: FUZZ_LINK := $(FUZZ_REF_OBJ) $(XMLSEC_LIBS)
 
@@ -325,7 +327,7 @@ fuzz-build: $(FUZZ_BIN)
 # What tests/fuzz/oss-fuzz/build.sh links a variant's targets from, built
 # with the engine's flags.
 .PHONY: fuzz-objs
-fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/ref.c harness/cli_io.c)
+fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
 
 # The seeds need a plain domlab of the same variant to make messages.
 fuzz-run:
@@ -411,7 +413,7 @@ BENCH_VARIANTS := doom2010 xerces best \
   best+emit=source best+emit=tree best+hash=fixed \
   best+parser=libxml2 best+build=built+parser=libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
-# the floor, into results/<run-id>/ (harness/compare.sh, results/README.md).
+# the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;
 # ICOUNT=1 adds instructions per iteration under callgrind.  CASES=RE runs
 # only the cases whose names (ref:/pugi:/floor: prefix left out) match the
@@ -423,7 +425,7 @@ compare bench:
 	@sh .ci/deps.sh bench
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
-	  ICOUNT=$(ICOUNT) CASES='$(CASES)' sh harness/compare.sh $(BENCH_VARIANTS)
+	  ICOUNT=$(ICOUNT) CASES='$(CASES)' sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make reference: the run the documentation quotes, committed.  A whole
 # compare with instruction counts; its summary, findings, plots and
@@ -437,7 +439,7 @@ reference:
 	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
 	    $$run/machine.txt $(REFERENCE_DIR)/ && \
 	  cp -R $$run/plots $(REFERENCE_DIR)/plots
-	@python3 harness/readme_results.py --run $(REFERENCE_DIR) --readme README.md
+	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
 
 # make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
@@ -445,7 +447,7 @@ DATASET ?= quakes-200k
 STAGE ?= send
 profile:
 	@sh .ci/deps.sh profile
-	@BUILD_DIR=$(BUILD_DIR) sh harness/profile.sh $(NAME) $(DATASET) $(STAGE)
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile.sh $(NAME) $(DATASET) $(STAGE)
 
 deps:
 	@sh .ci/deps.sh

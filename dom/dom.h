@@ -202,7 +202,7 @@ typedef struct dom_limits {
  * Sets up the process-wide parser state now: libxml2's initialisation and
  * the entity loader that refuses everything external.  Every parse does
  * it on first use; a component that installs a libxml2 entity loader of
- * its own (harness/ref.c, for xmlsec1) calls it first, so the loader it
+ * its own (harness/refpeer/ref.c, for xmlsec1) calls it first, so the loader it
  * saves and chains to is domlab's refusing one whatever thread got there
  * first.
  */

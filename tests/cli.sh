@@ -275,7 +275,7 @@ grep -q '^usage: domlab parse ' "$T/err" && ok || bad "an unknown option gives n
 # later, a refused one is named in the error), so an option added to a
 # parser but not to its table of options fails here.
 SRC=$(dirname "$0")/../harness
-cands=$(cat "$SRC"/*.c | grep -oE '"--?[a-z][a-z-]*[a-z]"' | tr -d '"' | sort -u)
+cands=$(cat "$SRC"/*/*.c | grep -oE '"--?[a-z][a-z-]*[a-z]"' | tr -d '"' | sort -u)
 [ "$(echo $cands | wc -w)" -ge 30 ] && ok || bad "found only these options in $SRC: $cands"
 helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
 	h_bin=$1 h_name=$2

@@ -1,9 +1,9 @@
 #!/bin/sh
 # harness.sh DOMLAB DOMLAB_BENCH - the benchmark harness end to end on a
 # tiny run: `domlab-bench bench` with the floor writes Google Benchmark JSON whose cases,
-# counters and context are checked, and harness/summary.py turns it into
+# counters and context are checked, and harness/reports/summary.py turns it into
 # the tables; the latency and threaded cases likewise, and
-# harness/findings.py finds a finding's pair in a two-variant run made
+# harness/reports/findings.py finds a finding's pair in a two-variant run made
 # from one, with the interval and the U test over repetitions made up
 # for it; summary.py's charts, summary.json and machine.txt, and
 # readme_results.py on a summary.json written here.  Checks shape, never
@@ -102,7 +102,7 @@ tally_checks
 
 # summary.py: the run as a variant, its floor beside it.
 cp "$T/run.json" "$T/best.json"
-if "$PY" "$HERE/harness/summary.py" --dir "$T" --commit test --flags test \
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
 	--elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/summary.md" '^# bench run ' '^## The floor$' \
@@ -124,7 +124,7 @@ if "$BENCH" bench --quick --ref --floor --keys "$K" \
 	--benchmark_report_aggregates_only=true \
 	--benchmark_out="$T/paired.json" --benchmark_out_format=json \
 	>"$T/log" 2>&1 &&
-	"$PY" "$HERE/harness/summary.py" --dir "$T" --commit test --flags test \
+	"$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
 		--elapsed 0 --paired best >"$T/summary.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/summary.md" \
@@ -245,7 +245,7 @@ for path, scale, lookup in ((sys.argv[2], 1, (1.00, 1.02, 1.04)),
              + reps("attr_lookup/quakes-200k", lookup, 1))
     json.dump(d, open(path, "w"))
 EOF2
-if "$PY" "$HERE/harness/findings.py" --dir "$T/run" best flipped ref \
+if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/run" best flipped ref \
 	floor >"$T/FINDINGS.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/FINDINGS.md" '^# Findings of run run$' \
@@ -264,7 +264,7 @@ if "$PY" "$HERE/harness/findings.py" --dir "$T/run" best flipped ref \
 else
 	bad "findings.py failed: $(tail -n 3 "$T/err")"
 fi
-if "$PY" "$HERE/harness/summary.py" --dir "$T/run" --commit test \
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/run" --commit test \
 	--flags test --elapsed 0 best flipped >"$T/summary.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/summary.md" '^## Small-message latency$' \
@@ -304,7 +304,7 @@ done
 name_of "$name" VARIANT="$name"
 # The charts: this run has one axis flipped, so the ablation chart alone
 # (the headline and memory charts need send and parse over several sizes).
-if "$PY" "$HERE/harness/summary.py" --dir "$T/run" --commit test \
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/run" --commit test \
 	--flags test --elapsed 0 --plots best flipped >"$T/summary.md" \
 	2>"$T/err"; then
 	ok
@@ -343,7 +343,7 @@ cat >"$T/ref/summary.json" <<'EOF2'
 EOF2
 printf 'before\n<!-- results:begin -->\nold table\n<!-- results:end -->\nafter\n' \
 	>"$T/README.md"
-if "$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
+if "$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 	--readme "$T/README.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/README.md" '^before$' '^after$' \
@@ -355,7 +355,7 @@ if "$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
 		bad "readme_results.py left the old table"
 	else ok; fi
 	cp "$T/README.md" "$T/README.first"
-	"$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
+	"$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 		--readme "$T/README.md"
 	if cmp -s "$T/README.md" "$T/README.first"; then ok; else
 		bad "readme_results.py changed its own table"
@@ -364,7 +364,7 @@ else
 	bad "readme_results.py failed: $(cat "$T/err")"
 fi
 printf 'no markers\n' >"$T/README.md"
-if "$PY" "$HERE/harness/readme_results.py" --run "$T/ref" \
+if "$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 	--readme "$T/README.md" 2>"$T/err"; then
 	bad "readme_results.py took a README without markers"
 elif grep -q 'needs one <!-- results:begin -->' "$T/err"; then ok; else

@@ -11,7 +11,7 @@
  * `make test` runs this file under ThreadSanitizer for one variant, which
  * is what finds unsynchronized state; without it, it shows that threads
  * get the single-thread answers.  Not for: timing
- * (harness/cases_threads.c measures throughput).
+ * (harness/bench/cases_threads.c measures throughput).
  *
  * The workers do not use the check macros (their counters are the test
  * runner's, one thread's): each records its first failure, and the main

@@ -1,0 +1,273 @@
+/*
+ * cmd_wss.c - the pipeline's commands: sign, verify, encrypt, decrypt,
+ * send, receive.  Each reads a document, gets its keys through the keys
+ * variant, runs the stage on the tree and writes the result only when
+ * every step succeeded.  send and receive also carry attachments
+ * (harness/cli/cli_attach.c): `send --attach FILE`, and `receive` of a
+ * multipart message with `--attachment-out FILE`.  verify, decrypt and
+ * receive take the caps on pre-authentication work that apply to them
+ * (`--max-references` and the others of wss/caps.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "harness/cli/cli.h"
+#include "wss/keys.h"
+#include "wss/wss.h"
+
+/* The options the operations share, each with what it does there. */
+#define SIGNER_KEY {"--key", "K.pem", 1, "the sender's private key (PEM)"}
+#define SIGNER_CERT                                                          \
+	{"--cert", "C.pem", 1,                                               \
+	 "the sender's certificate, carried in the BinarySecurityToken"}
+#define RECIPIENT_KEY                                                        \
+	{"--key", "K.pem", 1,                                                \
+	 "the recipient's private key (PEM): unwraps the session key"}
+#define PEER_CERT                                                            \
+	{"--peer-cert", "PEER.pem", 1,                                       \
+	 "the recipient's certificate: its key wraps the session key"}
+#define TRUST                                                                \
+	{"--trust", "PEER.pem", 1,                                           \
+	 "the one certificate a signature is accepted from"}
+#define CIPHER                                                               \
+	{"--cipher", "aes256-gcm|aes128-cbc", 0,                             \
+	 "the Body's cipher (default aes256-gcm)"}
+#define NOW_SIGN                                                             \
+	{"--now", "EPOCH", 0,                                                \
+	 "the Timestamp's Created time, seconds since 1970 (default: the "   \
+	 "clock)"}
+#define NOW_CHECK                                                            \
+	{"--now", "EPOCH", 0,                                                \
+	 "the time the Timestamp is checked at, seconds since 1970 "         \
+	 "(default: the clock)"}
+#define TTL                                                                  \
+	{"--ttl", "S", 0,                                                    \
+	 "seconds from Created to the Timestamp's Expires (default 300)"}
+/* The caps on pre-authentication work (wss/caps.h); 0 keeps a default. */
+#define DSIG_CAPS                                                            \
+	{"--max-references", "N", 0,                                         \
+	 "refuse more than N References in SignedInfo (default 30)"},        \
+	    {"--max-transforms", "N", 0,                                     \
+	     "refuse more than N Transforms in one Reference (default 5)"},  \
+	    {"--max-signedinfo", "BYTES", 0,                                 \
+	     "refuse a SignedInfo over BYTES, measured before it is "        \
+	     "canonicalized (default 65536)"}
+#define XENC_CAPS                                                            \
+	{"--max-encrypted-keys", "N", 0,                                     \
+	 "refuse more than N EncryptedKeys in the Security header (default " \
+	 "5)"},                                                              \
+	    {"--max-data-refs", "N", 0,                                      \
+	     "refuse more than N DataReferences in one ReferenceList "       \
+	     "(default 100)"},                                               \
+	    {"--max-data-refs-total", "N", 0,                                \
+	     "refuse more than N DataReferences in the Security header "     \
+	     "(default 200)"}
+#define END {NULL, NULL, 0, NULL}
+
+static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
+				    END};
+static const lab_opt verify_opts[] = {TRUST, NOW_CHECK, DSIG_CAPS, END};
+static const lab_opt encrypt_opts[] = {PEER_CERT, CIPHER, END};
+static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, XENC_CAPS, END};
+static const lab_opt send_opts[] = {
+	SIGNER_KEY, SIGNER_CERT, PEER_CERT, CIPHER, NOW_SIGN, TTL,
+	{"--attach", "FILE", 0,
+	 "sign FILE's bytes with the envelope and write a multipart/related "
+	 "message (SOAP with Attachments)"},
+	END};
+static const lab_opt receive_opts[] = {
+	RECIPIENT_KEY, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
+	{"--attachment-out", "FILE", 0,
+	 "write a multipart message's verified attachment to FILE (before "
+	 "the envelope, after every check passed)"},
+	END};
+
+static const struct {
+	const char *name;
+	const lab_opt *opts;
+} ops[] = {
+	{"sign", sign_opts},       {"verify", verify_opts},
+	{"encrypt", encrypt_opts}, {"decrypt", decrypt_opts},
+	{"send", send_opts},       {"receive", receive_opts},
+};
+
+const lab_opt *lab_wss_options(const char *op)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (strcmp(ops[k].name, op) == 0)
+			return ops[k].opts;
+	return NULL;
+}
+
+static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
+	       const wss_opts *o, lab_err *err)
+{
+	if (strcmp(op, "sign") == 0)
+		return wss_sign_doc(doc, ks->key, ks->cert, o, err);
+	if (strcmp(op, "verify") == 0)
+		return wss_verify_doc(doc, ks->trust, o, err);
+	if (strcmp(op, "encrypt") == 0)
+		return wss_encrypt_doc(doc, ks->peer_cert, o, err);
+	if (strcmp(op, "decrypt") == 0)
+		return wss_decrypt_doc(doc, ks->key, o, err);
+	if (strcmp(op, "send") == 0)
+		return wss_send_doc(doc, ks->key, ks->cert, ks->peer_cert, o,
+				    err);
+	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
+}
+
+/* 1 when rest (options and their values) gives the option name. */
+static int given(char **rest, int nrest, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nrest; i += 2)
+		if (strcmp(rest[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
+		 wss_key_paths *paths, wss_opts *o, lab_err *err)
+{
+	int i, rc = LAB_OK;
+
+	for (i = 0; i < nrest && rc == LAB_OK; i++) {
+		const char *a = rest[i];
+		size_t v;
+
+		if (lab_opt_find(opts, a) == NULL)
+			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
+		else if (strcmp(a, "--key") == 0)
+			paths->key = rest[++i];
+		else if (strcmp(a, "--cert") == 0)
+			paths->cert = rest[++i];
+		else if (strcmp(a, "--peer-cert") == 0)
+			paths->peer_cert = rest[++i];
+		else if (strcmp(a, "--trust") == 0)
+			paths->trust = rest[++i];
+		else if (strcmp(a, "--cipher") == 0) {
+			if (wss_cipher_from_name(rest[++i], &o->cipher) != 0)
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--cipher is aes256-gcm or "
+					      "aes128-cbc");
+		} else if (strcmp(a, "--now") == 0) {
+			rc = lab_parse_size(a, rest[++i], &v, err);
+			o->now = (time_t)v;
+		} else if (strcmp(a, "--ttl") == 0) {
+			rc = lab_parse_size(a, rest[++i], &v, err);
+			if (rc == LAB_OK && (v == 0 || v > 86400 * 365))
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--ttl must be 1..31536000");
+			o->ttl = (unsigned)v;
+		} else if (wss_cap_by_flag(a) != WSS_NCAPS)
+			rc = lab_parse_size(a, rest[++i],
+					    &o->caps.max[wss_cap_by_flag(a)], err);
+		else
+			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
+	}
+	for (; rc == LAB_OK && opts->name != NULL; opts++)
+		if (opts->required && !given(rest, nrest, opts->name))
+			rc = lab_fail(err, LAB_EUSAGE, "%s is required",
+				      opts->name);
+	return rc;
+}
+
+/* The attachment options, taken out of rest: --attach for send,
+ * --attachment-out for receive. */
+static int attach_args(const char *op, char **rest, int *nrest,
+		       const char **attach, const char **att_out, lab_err *err)
+{
+	int i, k = 0;
+
+	for (i = 0; i < *nrest; i++) {
+		const char **slot = strcmp(rest[i], "--attach") == 0 &&
+					    strcmp(op, "send") == 0
+				    ? attach
+				    : strcmp(rest[i], "--attachment-out") == 0 &&
+					      strcmp(op, "receive") == 0
+					  ? att_out
+					  : NULL;
+
+		if (slot == NULL) {
+			rest[k++] = rest[i];
+			continue;
+		}
+		if (i + 1 == *nrest)
+			return lab_fail(err, LAB_EUSAGE, "%s needs a file",
+					rest[i]);
+		*slot = rest[++i];
+	}
+	*nrest = k;
+	return LAB_OK;
+}
+
+/* Output: the envelope, or with attachments to send the multipart
+ * message; receive writes the attachment first, so the envelope appears
+ * only when both could be written. */
+static int write_result(const char *op, const lab_msg *m, const lab_io *io,
+			const char *att_out, lab_err *err)
+{
+	lab_buf env = LAB_BUF_INIT, mime = LAB_BUF_INIT;
+	int rc = dom_serialize(dom_doc_node(m->doc), &env, err);
+
+	if (rc == LAB_OK && att_out != NULL)
+		rc = lab_msg_write_attachment(m, att_out, err);
+	if (rc == LAB_OK && strcmp(op, "send") == 0 && m->natt > 0) {
+		rc = lab_msg_wrap(m, &env, &mime, err);
+		if (rc == LAB_OK)
+			rc = lab_write_output(io->out, mime.data, mime.len, err);
+	} else if (rc == LAB_OK)
+		rc = lab_write_output(io->out, env.data, env.len, err);
+	lab_buf_free(&env);
+	lab_buf_free(&mime);
+	return rc;
+}
+
+int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
+{
+	const lab_opt *opts = lab_wss_options(op);
+	wss_key_paths paths = {NULL, NULL, NULL, NULL};
+	const char *attach = NULL, *att_out = NULL;
+	lab_msg msg;
+	wss_keyset ks;
+	void *handle = NULL;
+	char **rest;
+	wss_opts o;
+	lab_io io;
+	int nrest, rc;
+
+	if (opts == NULL)
+		return lab_fail(err, LAB_EUSAGE, "no command '%s'", op);
+	wss_opts_default(&o);
+	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	if (rest == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	memset(&msg, 0, sizeof msg);
+	rc = lab_io_args(argc, argv, opts, &io, rest, &nrest, err);
+	if (rc == LAB_OK)
+		rc = attach_args(op, rest, &nrest, &attach, &att_out, err);
+	if (rc == LAB_OK)
+		rc = lab_wss_args(rest, nrest, opts, &paths, &o, err);
+	o.lim = io.lim;
+	if (rc == LAB_OK)
+		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);
+	if (rc == LAB_OK && attach != NULL)
+		rc = lab_msg_attach_file(attach, &msg, err);
+	o.att = msg.att;
+	o.natt = msg.natt;
+	if (rc == LAB_OK)
+		rc = wss_keys_acquire(&paths, &ks, &handle, err);
+	if (rc == LAB_OK)
+		rc = run(op, msg.doc, &ks, &o, err);
+	if (rc == LAB_OK)
+		rc = write_result(op, &msg, &io, att_out, err);
+	wss_keys_release(handle);
+	wss_keys_cache_clear();
+	lab_msg_free(&msg);
+	dom_free(rest);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * main.c - the domlab command line: the pipeline's commands and the tools
+ * around them (gen, parse, c14n), each with its table of options.  It
+ * links only what they use; the benchmark and the reference peer are
+ * domlab-bench (harness/bench/bench_main.c).
+ * Not for: finding the command and the exit codes (harness/cli/cli_main.c).
+ */
+#include "harness/cli/cli.h"
+
+static const lab_command commands[] = {
+	{"gen", lab_cmd_gen,
+	 "quakes|ints|strings|wide|deep|random|bytes|collide-names|"
+	 "collide-attrs|collide-ids|wide-ns|many-attrs|many-enc|"
+	 "many-enc-body|signedinfo-junk",
+	 lab_gen_options, 0,
+	 "Writes a generated dataset, the same bytes for the same seed; "
+	 "collide-* to signedinfo-junk are the hostile shapes "
+	 "(datasets/README.md)."},
+	{"parse", lab_cmd_parse, NULL, lab_parse_options,
+	 LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Builds the tree of a document (FILE or standard input) through "
+	 "this variant and serializes it back."},
+	{"c14n", lab_cmd_c14n, NULL, lab_c14n_options, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Writes the canonical form of a document or of one element's "
+	 "subtree."},
+	{"sign", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Signs a SOAP envelope: a Timestamp, a BinarySecurityToken and a "
+	 "Signature over the Body and the Timestamp."},
+	{"verify", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Checks a signed envelope's Timestamp and Signature, then writes "
+	 "it."},
+	{"encrypt", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Encrypts the Body's content for the recipient."},
+	{"decrypt", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Decrypts the Body's content and writes the envelope."},
+	{"send", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Signs, then encrypts an envelope; with --attach, writes a "
+	 "multipart message."},
+	{"receive", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "Checks the Timestamp, decrypts, verifies, then writes the "
+	 "envelope; reads a multipart message too."},
+	{"variant", lab_cmd_variant, NULL, NULL, 0,
+	 "Prints what this binary was built with: variant=NAME (a preset "
+	 "and what differs from it, best+attrs=vector), preset=PRESET, then "
+	 "one axis=choice per line."},
+};
+
+int main(int argc, char **argv)
+{
+	static const lab_program domlab = {
+		"domlab", commands, sizeof commands / sizeof commands[0]};
+
+	return lab_main(&domlab, argc, argv);
+}

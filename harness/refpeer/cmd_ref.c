@@ -1,0 +1,110 @@
+/*
+ * cmd_ref.c - `domlab-bench ref sign|verify|send|receive`: the reference peer
+ * (harness/refpeer/ref.h, libxml2 + xmlsec1) behind the same options, input,
+ * output and exit codes as domlab's own pipeline commands, so the shell
+ * tests can hand messages from one side to the other.
+ *
+ * Not for: encrypt or decrypt alone (the reference does what the
+ * benchmark compares), nor the DOM limits: libxml2 keeps its own, and
+ * only --max-input applies.
+ */
+#include <string.h>
+
+#include "util/alloc.h"
+#include "harness/cli/cli.h"
+#include "harness/refpeer/ref.h"
+
+static const struct {
+	const char *name;
+	lab_ref_op op;
+} ops[] = {
+	{"sign", LAB_REF_SIGN},
+	{"verify", LAB_REF_VERIFY},
+	{"encrypt", LAB_REF_ENCRYPT},
+	{"decrypt", LAB_REF_DECRYPT},
+	{"send", LAB_REF_SEND},
+	{"receive", LAB_REF_RECEIVE},
+};
+
+/* Every operation's options; the reference peer says which it needs. */
+const lab_opt lab_ref_options[] = {
+	{"--key", "K.pem", 0,
+	 "the private key (PEM): the sender's (sign, send) or the "
+	 "recipient's (decrypt, receive)"},
+	{"--cert", "C.pem", 0, "the sender's certificate (sign, send)"},
+	{"--peer-cert", "PEER.pem", 0,
+	 "the recipient's certificate (encrypt, send)"},
+	{"--trust", "PEER.pem", 0,
+	 "the one certificate a signature is accepted from (verify, "
+	 "receive)"},
+	{"--cipher", "aes256-gcm|aes128-cbc", 0,
+	 "the Body's cipher (encrypt, send; default aes256-gcm)"},
+	{"--now", "EPOCH", 0,
+	 "the clock, seconds since 1970: the Timestamp's Created (sign, "
+	 "send) or the time it is checked at (verify, receive)"},
+	{"--ttl", "S", 0,
+	 "seconds from Created to the Timestamp's Expires (default 300)"},
+	{"--max-input", "N", 0,
+	 "refuse an input over N bytes (default 1 GiB); libxml2 keeps its "
+	 "own other limits"},
+	{NULL, NULL, 0, NULL}};
+
+/* The first DOM limit other than --max-input that was given, or NULL. */
+static const char *other_limit(const dom_limits *lim)
+{
+	return lim->max_depth != 0   ? "--max-depth"
+	       : lim->max_attrs != 0 ? "--max-attrs"
+	       : lim->max_name != 0  ? "--max-name"
+	       : lim->max_text != 0  ? "--max-text"
+	       : lim->max_ns != 0    ? "--max-ns"
+				     : NULL;
+}
+
+int lab_cmd_ref(int argc, char **argv, lab_err *err)
+{
+	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	wss_key_paths paths = {NULL, NULL, NULL, NULL};
+	char **rest = NULL;
+	wss_opts o;
+	lab_io io;
+	size_t k;
+	int nrest, rc = LAB_OK;
+
+	for (k = 0; argc > 0 && k < sizeof ops / sizeof ops[0]; k++)
+		if (strcmp(ops[k].name, argv[0]) == 0)
+			break;
+	if (argc == 0 || k == sizeof ops / sizeof ops[0]) {
+		rc = lab_fail(err, LAB_EUSAGE,
+			      "ref needs sign, verify, encrypt, decrypt, send or receive");
+		goto out;
+	}
+	wss_opts_default(&o);
+	rest = dom_calloc((size_t)argc, sizeof *rest);
+	if (rest == NULL) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = lab_io_args(argc - 1, argv + 1, lab_ref_options, &io, rest, &nrest,
+			 err);
+	if (rc == LAB_OK && other_limit(&io.lim) != NULL)
+		rc = lab_fail(err, LAB_EUSAGE,
+			      "unknown option '%s': ref takes only "
+			      "--max-input, libxml2 keeps its own limits",
+			      other_limit(&io.lim));
+	if (rc == LAB_OK)
+		rc = lab_wss_args(rest, nrest, lab_ref_options, &paths, &o, err);
+	if (rc == LAB_OK)
+		rc = lab_read_input(io.in, io.lim.max_input, &in, err);
+	if (rc == LAB_OK)
+		rc = lab_ref_message(ops[k].op, in.data, in.len, &paths, &o,
+				     &out, err);
+	if (rc == LAB_OK)
+		rc = lab_write_output(io.out, out.data, out.len, err);
+out:
+	/* The process ends after the command: a leak checker sees nothing. */
+	lab_ref_cleanup();
+	dom_free(rest);
+	lab_buf_free(&in);
+	lab_buf_free(&out);
+	return rc;
+}

@@ -1,0 +1,351 @@
+#!/bin/sh
+# compare.sh - what `make compare` and `make bench` run: builds each
+# variant named on the command line, runs `domlab-bench bench` on each with
+# repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
+# pugi: cases, also behind --ref) and the floor (--floor) once each, then
+# best, ref and the floor's send and receive side by side in one process,
+# optionally counts instructions per iteration under callgrind, and writes
+# results/<run-id>/ (Google Benchmark JSON, console log and command per
+# run, summary.md, FINDINGS.md, plots/); results/latest points at the
+# newest.
+#
+# Not for: choosing what is measured (harness/bench/cases.c), how it is timed
+# (harness/bench/bench.cc) or how it is reported (harness/reports/summary.py,
+# harness/reports/findings.py).
+# results/README.md explains the output.
+#
+#   sh harness/reports/compare.sh VARIANT...
+#
+# VARIANT is a name as the Makefile takes it (best, best+attrs=vector);
+# each is built and reported under its canonical name (`make
+# variant-name`).  Names hold '+' and '=': a build path is never an
+# argument to env or to make, which would read it as an assignment.
+#
+# Environment (the Makefile passes its variables of the same names):
+#   BUILD_DIR   where the variants are built (default build)
+#   QUICK=1     the quick compare `make bench` is: 3 repetitions
+#   FULL=1      adds the full-only datasets (quakes-20m), 10 repetitions
+#   CASES       an extended regular expression: only the cases whose names
+#               match it, without their ref:/pugi:/floor: prefix, run, in
+#               every variant and in ref, pugixml and floor alike (a run
+#               left with no case is skipped); e.g. '^(tokens|attachment)'
+#   ICOUNT=1    also instructions per iteration, callgrind (see icount())
+#   ICOUNT_ITERS  iterations counted per case (default 3)
+#   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
+set -eu
+
+if [ $# -eq 0 ]; then
+	echo "usage: sh harness/reports/compare.sh VARIANT..." >&2
+	exit 1
+fi
+cd "$(dirname "$0")/../.."
+BUILD_DIR=${BUILD_DIR:-build}
+QUICK=${QUICK:-}
+FULL=${FULL:-}
+CASES=${CASES:-}
+ICOUNT=${ICOUNT:-}
+ICOUNT_ITERS=${ICOUNT_ITERS:-3}
+MIN_TIME=${MIN_TIME:-0.1}
+keys=$BUILD_DIR/keys
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+
+if [ "$ICOUNT" = 1 ] && ! command -v valgrind >/dev/null; then
+	echo "compare: ICOUNT=1 needs valgrind (apt-get install valgrind)" >&2
+	exit 1
+fi
+
+start=$(date +%s)
+elapsed() {
+	echo $(($(date +%s) - start))
+}
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
+# Results from a tree that differs from the commit must say so.
+if [ "$commit" != nogit ] && [ -n "$(git status --porcelain)" ]; then
+	commit="$commit-dirty"
+fi
+run=$(date -u +%Y%m%dT%H%M%SZ)-$commit
+out=results/$run
+mkdir -p "$out"
+
+# The malloc settings harness/bench/memhooks.c applies with mallopt(), here from
+# the process's first allocation on (Google Benchmark's static set-up).
+tunables=glibc.malloc.trim_threshold=1073741824
+tunables=$tunables:glibc.malloc.mmap_threshold=33554432
+
+# Quick: 3 x 0.1 s per case keeps 9 variants near 5 minutes on 2 cores.
+mode=default
+reps=5
+data=""
+if [ "$FULL" = 1 ]; then
+	mode=full
+	reps=10
+	data="--full"
+elif [ "$QUICK" = 1 ]; then
+	mode=quick
+	reps=3
+fi
+flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$reps"
+flags="$flags --benchmark_display_aggregates_only=true"
+# paired: best's send and receive, ref's and the floor's parts, in one
+# process with their repetitions in random order, so that what the
+# machine does meanwhile falls on all three alike; the runs sit minutes
+# apart, and drift between them goes straight into a ratio.  summary.py's
+# "Side by side" table.  Only in a run that has all three and no CASES.
+paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
+paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
+paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
+paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
+
+names=""
+for v in "$@"; do
+	v=$(make -s --no-print-directory VARIANT="$v" variant-name) || exit 1
+	names="$names${names:+ }$v"
+done
+# shellcheck disable=SC2086
+set -- $names
+n=$#
+k=0
+: >"$out/variants.txt"
+for v in "$@"; do
+	k=$((k + 1))
+	echo "[build $k/$n] $v ($(elapsed) s)"
+	if ! make -s -j"$(nproc)" BUILD_DIR="$BUILD_DIR" VARIANT="$v" \
+		domlab domlab-bench >"$out/build-$v.log" 2>&1; then
+		cat "$out/build-$v.log" >&2
+		exit 1
+	fi
+	# summary.py reads each variant's choices from here.
+	echo "$v $("$BUILD_DIR/$v/domlab" variant | grep -v '^preset=\|^variant=' |
+		tr '\n' ' ')" >>"$out/variants.txt"
+done
+
+# The reference, pugixml and the floor never touch the DOM: any binary
+# will do.
+host=$1
+for v in "$@"; do
+	[ "$v" = best ] && host=best
+done
+
+# words ARG...: the arguments as one command line a shell reads back the
+# same, each quoted when it holds anything but plain characters.
+words() {
+	w_line=""
+	for w in "$@"; do
+		case $w in
+		*[!A-Za-z0-9_./=:,+@%-]*)
+			w="'$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'"
+			;;
+		esac
+		w_line="$w_line${w_line:+ }$w"
+	done
+	printf '%s\n' "$w_line"
+}
+
+# base RUN: the domlab-bench flags that select RUN's cases before CASES.
+base() {
+	case $1 in
+	# The threads control beside ref's threaded cases, as in every run.
+	ref) echo "--ref --benchmark_filter=^ref:|^threads_control/" ;;
+	pugixml) echo "--ref --benchmark_filter=^pugi:" ;;
+	floor) echo "--floor --benchmark_filter=^floor:" ;;
+	paired) echo "--ref --floor --benchmark_filter=$paired_filter" ;;
+	*) echo "" ;;
+	esac
+}
+
+# bin RUN: the binary RUN runs in.
+bin() {
+	case $1 in
+	ref | pugixml | floor) echo "$BUILD_DIR/$host/domlab-bench" ;;
+	paired) echo "$BUILD_DIR/best/domlab-bench" ;;
+	*) echo "$BUILD_DIR/$1/domlab-bench" ;;
+	esac
+}
+
+# matching RUN: RUN's cases that CASES matches, one per line.  The prefix
+# (ref:, pugi:, floor:) is left out of the match, so one CASES picks the
+# same stages and datasets in every run.
+matching() {
+	# shellcheck disable=SC2046
+	"$(bin "$1")" bench $data $(base "$1") --keys "$keys" \
+		--benchmark_list_tests=true |
+		awk -v re="$CASES" '{ n = $0; sub(/^(ref|pugi|floor):/, "", n) }
+			n ~ re { print }'
+}
+
+# args RUN: the domlab-bench flags that select RUN's cases: base's, or with
+# CASES an anchored list of the cases `matching` lists.
+args() {
+	if [ -z "$CASES" ]; then
+		base "$1"
+		return
+	fi
+	a_pat=$(matching "$1" | paste -sd'|' -)
+	case $1 in
+	ref | pugixml) echo "--ref --benchmark_filter=^($a_pat)\$" ;;
+	floor) echo "--floor --benchmark_filter=^($a_pat)\$" ;;
+	*) echo "--benchmark_filter=^($a_pat)\$" ;;
+	esac
+}
+
+# progress LABEL TOTAL LOG: copies Google Benchmark's console output to
+# LOG and prints one line per case as its first result line arrives.
+progress() {
+	p_k=0
+	p_last=""
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >>"$3"
+		p_name=${line%% *}
+		for s in _mean _median _stddev _cv; do
+			p_name=${p_name%"$s"}
+		done
+		case $p_name in
+		[a-z]*/*) ;;
+		*) continue ;;
+		esac
+		[ "$p_name" = "$p_last" ] && continue
+		p_last=$p_name
+		p_k=$((p_k + 1))
+		echo "[$1] $p_k/$2 $p_name ($(elapsed) s)"
+	done
+}
+
+# bench RUN K: one domlab-bench run into $out/RUN.{json,log}.  Word lists
+# ($flags, args' output) stay unquoted.
+bench() {
+	b_bin=$(bin "$1")
+	b_flags=$flags
+	if [ "$1" = paired ]; then
+		b_flags=$paired_flags
+	fi
+	# shellcheck disable=SC2046,SC2086
+	b_total=$("$b_bin" bench $data $(args "$1") --keys "$keys" \
+		--benchmark_list_tests=true | wc -l)
+	: >"$out/$1.log"
+	# The command as run, for FINDINGS.md (harness/reports/findings.py).
+	# shellcheck disable=SC2046,SC2086
+	printf '%s\t%s\n' "$1" "$(words GLIBC_TUNABLES="$tunables" \
+		"$b_bin" bench $data $(args "$1") --keys "$keys" $b_flags \
+		--benchmark_out="$out/$1.json" --benchmark_out_format=json)" \
+		>>"$out/commands.tsv"
+	# shellcheck disable=SC2046,SC2086
+	{
+		if GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
+			$(args "$1") --keys "$keys" $b_flags \
+			--benchmark_out="$out/$1.json" \
+			--benchmark_out_format=json 2>&1; then
+			echo 0 >"$out/.rc"
+		else
+			echo $? >"$out/.rc"
+		fi
+	} | progress "run $2/$nruns $1" "$b_total" "$out/$1.log"
+	if [ "$(cat "$out/.rc")" != 0 ]; then
+		tail -n 20 "$out/$1.log" >&2
+		echo "compare: $1 failed; see $out/$1.log" >&2
+		exit 1
+	fi
+	rm -f "$out/.rc"
+}
+
+# icount RUN K: instructions per iteration of every case RUN ran, into
+# $out/RUN.icount.tsv (case, instructions, iterations).  Each case runs
+# in its own process under callgrind with `domlab-bench bench --icount`, which
+# sets up, calls the case once untimed, then ICOUNT_ITERS times inside
+# icount_loop(); callgrind collects only inside that function.  Counts do
+# not depend on the machine's load, so the cases run nproc at a time.
+icount() {
+	i_bin=$(bin "$1")
+	i_dir=$out/callgrind/$1
+	mkdir -p "$i_dir"
+	# Threaded cases are send and receive again: counted as those.
+	"$python" -c 'import json, sys
+seen = []
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b["run_name"] not in seen and "/threads:" not in b["run_name"]:
+        seen.append(b["run_name"])
+print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
+	i_total=$(wc -l <"$i_dir/cases")
+	i_k=0
+	i_par=$(nproc)
+	: >"$out/$1.icount.tsv"
+	while IFS= read -r c; do
+		i_k=$((i_k + 1))
+		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
+		echo "[icount $2/$nruns $1] $i_k/$i_total $c ($(elapsed) s)"
+		GLIBC_TUNABLES="$tunables" valgrind --tool=callgrind \
+			--toggle-collect='icount_loop*' \
+			--callgrind-out-file="$i_file.out" \
+			"$i_bin" bench $data --keys "$keys" --icount "$c" \
+			--icount-iterations "$ICOUNT_ITERS" \
+			>"$i_file.log" 2>&1 &
+		# A batch of nproc at a time; the check below finds failures.
+		if [ $((i_k % i_par)) = 0 ] || [ "$i_k" = "$i_total" ]; then
+			wait
+		fi
+	done <"$i_dir/cases"
+	while IFS= read -r c; do
+		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
+		i_ir=$(sed -n 's/^totals: *//p' "$i_file.out" 2>/dev/null)
+		# domlab-bench prints this line only when every call succeeded.
+		if ! grep -qxF "$c: $ICOUNT_ITERS iterations" "$i_file.log" ||
+			[ -z "$i_ir" ]; then
+			echo "compare: icount of $c failed; see $i_file.log" >&2
+			exit 1
+		fi
+		printf '%s\t%s\t%s\n' "$c" "$i_ir" "$ICOUNT_ITERS" \
+			>>"$out/$1.icount.tsv"
+	done <"$i_dir/cases"
+}
+
+# The runs; with CASES, those left with no case are skipped.
+runs=""
+for r in "$@" ref pugixml floor; do
+	if [ -n "$CASES" ] && [ -z "$(matching "$r")" ]; then
+		echo "[cases] $r: no case matches '$CASES'; skipped"
+		continue
+	fi
+	runs="$runs${runs:+ }$r"
+done
+if [ -z "$runs" ]; then
+	echo "compare: no case matches CASES='$CASES'" >&2
+	exit 1
+fi
+nruns=$(echo "$runs" | wc -w)
+
+: >"$out/commands.tsv"
+k=0
+for r in $runs; do
+	k=$((k + 1))
+	bench "$r" "$k"
+done
+paired=""
+has() {
+	case " $runs " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+if [ -z "$CASES" ] && has best && has ref && has floor; then
+	paired=1
+	bench paired "$nruns"
+fi
+if [ "$ICOUNT" = 1 ]; then
+	k=0
+	for r in $runs; do
+		k=$((k + 1))
+		icount "$r" "$k"
+	done
+fi
+
+echo "[summary] ($(elapsed) s)"
+# shellcheck disable=SC2086
+"$python" harness/reports/summary.py --dir "$out" --commit "$commit" \
+	--mode "$mode" --flags "$data $flags" --elapsed "$(elapsed)" \
+	--cases "$CASES" ${paired:+--paired} --plots $runs >"$out/summary.md"
+# shellcheck disable=SC2086
+"$python" harness/reports/findings.py --dir "$out" --cases "$CASES" $runs \
+	>"$out/FINDINGS.md"
+ln -sfn "$run" results/latest
+echo "done in $(elapsed) s: $out/summary.md, $out/FINDINGS.md"

@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""findings.py - FINDINGS.md for one compare run (results/<run>/): each
+historical finding domlab reproduces, beside the ratio this run measured
+for it, the original report's figure, and the commands that measured it.
+
+Each finding is one axis: the run's variants.txt says which choices every
+variant was built with, and the finding's pair is two variants of the
+run that differ on that axis alone, the old (historical) choice against
+a newer one, measured on the same cases.  A finding whose pair or cases
+the run does not have says "not measured in this run": no number here
+comes from anywhere but the run's own JSON.
+
+Each ratio carries its spread over the repetitions (harness/reports/spread.py):
+a confidence interval, a Mann-Whitney U test, and "no measurable
+difference" when the interval holds 1; the instruction-count ratio when
+the run counted instructions; bytes per element and peak heap for the
+findings about memory.
+
+Not for: running anything (harness/reports/compare.sh does) or the per-stage
+tables (harness/reports/summary.py).  Standard library only.
+
+    /usr/bin/python3 harness/reports/findings.py --dir results/RUN [--cases RE] RUN...
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spread  # noqa: E402  (the interval and the U test)
+import summary  # noqa: E402  (the JSON and variants.txt readers)
+
+NOT_MEASURED = "not measured in this run"
+
+# What tokens=list runs per lookup (variants/tokens/list.c has the source).
+TOKENS_MODEL = (
+    "tokens=list is Apache Rampart's SimpleTokenStore.getToken() before "
+    "RAMPART-298: tokens never removed; every lookup reads the clock for "
+    "every stored token (processTokenExpiry), then, the reply naming the "
+    "token by a SecurityTokenReference, scans every token without "
+    "stopping, resolving its attached and unattached reference through "
+    "domlab's DOM (first child element, two name comparisons, the URI "
+    "copied without its '#', compared).  Not modelled: the JVM's and "
+    "Axiom's allocation and GC costs.  tokens=hash keys by identifier "
+    "and removes a token once its reply is validated.  A tokens/<R> "
+    "time is the mean over requests 1..R; tokens_lookup/<R> is request "
+    "R's store work alone.")
+
+# The findings, in the order of the 2010 history (docs/findings.md).  old: the
+# historical choice; cases: where the axis shows, the first one the
+# headline; original: what the original report said; memory: the finding
+# is about memory too, so its table gives bytes per element and peak heap;
+# historical: the original figure as a range of old / new time ratios,
+# where it has one (the ablation chart draws it).
+FINDINGS = [
+    {"title": "findNamePoint's linear search in the attribute map",
+     "axis": "attrs", "old": "vector",
+     "cases": ["attr_lookup/wide", "attr_lookup/quakes-200k"],
+     "original": "a linear search where a HashMap would do, and the "
+                 "HashMap's memory cost (no separate figure)",
+     "memory": True},
+    {"title": "a user-data table allocated for every node",
+     "axis": "userdata", "old": "pernode",
+     "cases": ["userdata/quakes-200k", "parse/quakes-200k",
+               "send/quakes-200k"],
+     "original": "the per-node Hashtable cost 4-6% of CPU",
+     "memory": True, "historical": (1 / 0.96, 1 / 0.94)},
+    {"title": "getAttributes() building a fresh map on every call",
+     "axis": "attrlist", "old": "copy",
+     "cases": ["c14n/quakes-200k", "attr_walk/quakes-200k"],
+     "original": "~10% of all CPU under the canonicalizer, <1% once the "
+                 "map was kept",
+     "historical": (1 / 0.90, 1 / 0.90)},
+    {"title": "the OM tree then the DOOM tree: every message built twice",
+     "axis": "build", "old": "built",
+     "cases": ["parse/quakes-200k", "parse/quakes-2m"],
+     "original": "OM then DOOM vs DOOM built from the StAX reader (no "
+                 "separate figure)"},
+    {"title": "crypto objects reloaded for every request",
+     "axis": "keys", "old": "reload",
+     "cases": ["send/quakes-2k", "receive/quakes-2k"],
+     "original": "keys and certificates reloaded per request vs cached "
+                 "(no separate figure)"},
+    {"title": "the token store that was never evicted (RAMPART-298)",
+     "axis": "tokens", "old": "list", "kind": "tokens",
+     "cases": ["tokens/100", "tokens/700"],
+     "original": "33 -> 45 ms per request over 600 requests before the "
+                 "fix, flat at about 23 ms after",
+     "historical": (33 / 23, 45 / 23),
+     "model": TOKENS_MODEL},
+    {"title": "the same token store, its own work per request alone "
+              "(store, look up, forget)",
+     "axis": "tokens", "old": "list", "kind": "tokens", "per": "iteration",
+     "cases": ["tokens_lookup/100", "tokens_lookup/700"],
+     "original": "the store's share of the 2010 growth (no separate "
+                 "figure)",
+     "model": TOKENS_MODEL},
+    {"title": "attachments read one byte at a time",
+     "axis": "io", "old": "unbuffered",
+     "cases": ["attachment/150k", "attachment/4m", "attachment_file/150k",
+               "attachment_file/4m"],
+     "original": "attachments 3-12x faster once buffered",
+     "historical": (3.0, 12.0)},
+]
+
+
+def load_commands(path):
+    """{run: the command line compare.sh ran} from commands.tsv."""
+    cmds = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                run, _, cmd = line.rstrip("\n").partition("\t")
+                cmds[run] = cmd
+    return cmds
+
+
+class Run:
+    def __init__(self, rundir, names):
+        self.axes = summary.load_variants(
+            os.path.join(rundir, "variants.txt"))
+        self.rows, self.icount, self.reps = {}, {}, {}
+        for v in names:
+            path = os.path.join(rundir, v + ".json")
+            if v in ("ref", "floor") or not os.path.exists(path):
+                continue
+            self.rows[v] = summary.load(path)[1]
+            self.reps[v] = spread.repetitions(path)
+            self.icount[v] = summary.load_icount(
+                os.path.join(rundir, v + ".icount.tsv"))
+        self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
+
+    def pairs(self, axis, old):
+        """[(old variant, new variant)] differing on axis alone, the old
+        one with the historical choice; pairs with best first, one pair
+        per combination of choices."""
+        found, seen = [], set()
+        ran = [v for v in self.axes if v in self.rows]
+        # A spelled-out ablation before a preset with the same choices.
+        ran.sort(key=lambda v: (v != "best", "+" not in v))
+        for new in ran:
+            n = self.axes[new]
+            if axis not in n or n[axis] == old:
+                continue
+            for o in ran:
+                a = self.axes[o]
+                if a.get(axis) != old or set(a) != set(n):
+                    continue
+                if any(a[x] != n[x] for x in a if x != axis):
+                    continue
+                key = tuple(sorted(n.items()))
+                if key not in seen:
+                    seen.add(key)
+                    found.append((o, new))
+        return found
+
+    def entry(self, variant, case):
+        return self.rows.get(variant, {}).get(case)
+
+    def spread(self, old, new, case):
+        """old / new's Spread on case, None without repetitions."""
+        xs = self.reps.get(old, {}).get(case)
+        ys = self.reps.get(new, {}).get(case)
+        return spread.Spread(xs, ys) if xs and ys else None
+
+
+def share(old, new):
+    return f"{round(100 * (old - new) / old):d}%" if old else "-"
+
+
+def per_request(b, case, per):
+    """Time per request in us.  A tokens/<R> case runs R requests per
+    iteration (its `requests` counter, or its name, says R); a
+    tokens_lookup/<R> iteration is one request's store work (per =
+    "iteration")."""
+    if per == "iteration":
+        return summary.us(b)
+    n = b.get("requests") or int(case.rsplit("/", 1)[1])
+    return summary.us(b) / n
+
+
+def filtered(cmd, cases):
+    """The recorded command narrowed to cases, with no output file."""
+    # compare.sh quotes a word with shell metacharacters ('--x=^(a|b)$').
+    words = [w for w in cmd.split(" ")
+             if not w.lstrip("'").startswith(("--benchmark_out=",
+                                  "--benchmark_out_format=",
+                                  "--benchmark_filter="))]
+    pat = "|".join(re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", c)
+                   for c in cases)
+    return " ".join(words) + f" --benchmark_filter='^({pat})$'"
+
+
+def commands(run, variants, cases):
+    lines = ["Measured by (this run, one command per variant):", ""]
+    for v in variants:
+        cmd = run.commands.get(v)
+        lines.append(f"- {v}: `{cmd}`" if cmd else
+                     f"- {v}: (no command recorded)")
+    lines += ["", "Just these cases again:", ""]
+    for v in variants:
+        cmd = run.commands.get(v)
+        if cmd:
+            lines.append(f"- `{filtered(cmd, cases)}`")
+    return lines
+
+
+def headline(ratio, sp, case, what):
+    """The summary table's cell: the ratio with its interval, or "no
+    measurable difference" when the interval holds 1."""
+    if sp is None or sp.low is None:
+        why = sp.verdict() if sp else "no repetitions"
+        return f"{ratio}x ({what}, {case}; {why})"
+    if not sp.measured():
+        return (f"no measurable difference ({what}, {case}: "
+                f"{ratio}x, interval {sp.interval()})")
+    return f"{ratio}x, interval {sp.interval()} ({what}, {case})"
+
+
+def memory_cells(bo, bn):
+    """Bytes per element and peak heap of old and new, where counted."""
+    def one(b, key):
+        x = b.get(key)
+        if x is None:
+            return "-"
+        return summary.num(x) if key == "bytes_per_element" \
+            else summary.count(x)
+    return [one(bo, "bytes_per_element"), one(bn, "bytes_per_element"),
+            one(bo, "peak_bytes"), one(bn, "peak_bytes")]
+
+
+def ratio_finding(run, f):
+    """(headline, detail lines) for an old/new ratio on each case."""
+    pairs = run.pairs(f["axis"], f["old"])
+    if not pairs:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: no two variants of this run differ only in "
+            f"`{f['axis']}` with one of them `{f['axis']}={f['old']}`."]
+    head = ["case", "old", "new", "old us", "new us", "old / new",
+            "interval", "p", "verdict", "share of old"]
+    ic = any(run.icount.get(v) for p in pairs for v in p)
+    if ic:
+        head.append("instr old / new")
+    if f.get("memory"):
+        head += ["old B/elem", "new B/elem", "old peak", "new peak"]
+    rows, first, used = [], None, []
+    for old, new in pairs:
+        for c in f["cases"]:
+            bo, bn = run.entry(old, c), run.entry(new, c)
+            if bo is None or bn is None:
+                continue
+            to, tn = summary.us(bo), summary.us(bn)
+            sp = run.spread(old, new, c)
+            cells = [c, f"{f['axis']}={run.axes[old][f['axis']]} ({old})",
+                     f"{f['axis']}={run.axes[new][f['axis']]} ({new})",
+                     summary.num(to), summary.num(tn),
+                     summary.ratio(to, tn),
+                     sp.interval() if sp else "-",
+                     f"{sp.p:.3f}" if sp else "-",
+                     sp.verdict() if sp else "no repetitions",
+                     share(to, tn)]
+            ir = None
+            if ic:
+                ir = summary.ratio(run.icount[old].get(c),
+                                   run.icount[new].get(c))
+                cells.append(ir)
+            if f.get("memory"):
+                cells += memory_cells(bo, bn)
+            rows.append(cells)
+            used += [v for v in (old, new) if v not in used]
+            if first is None:
+                what = (f"{run.axes[old][f['axis']]} / "
+                        f"{run.axes[new][f['axis']]}")
+                first = headline(summary.ratio(to, tn), sp, c, what)
+                if ir not in (None, "-"):
+                    first += f"; instructions {ir}x"
+                if f.get("memory"):
+                    first += memory_headline(run, old, new, f["cases"])
+    if not rows:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: the pair "
+            + ", ".join(f"{o} / {n}" for o, n in pairs)
+            + " ran, but none of " + ", ".join(f["cases"]) + "."]
+    lines = table(head, rows)
+    lines += commands(run, used, f["cases"])
+    return first, lines
+
+
+def memory_headline(run, old, new, cases):
+    """Bytes per element of the two trees, from the finding's first case
+    that counts them, else a parse."""
+    parses = sorted(c for c in run.rows.get(old, {})
+                    if c.startswith("parse/"))
+    for c in cases + parses:
+        bo, bn = run.entry(old, c), run.entry(new, c)
+        if bo and bn and bo.get("bytes_per_element") and \
+                bn.get("bytes_per_element"):
+            return (f"; {summary.num(bo['bytes_per_element'])} against "
+                    f"{summary.num(bn['bytes_per_element'])} bytes per "
+                    f"element ({c})")
+    return ""
+
+
+def request_counts(run, variants, prefix):
+    """Every R the run measured <prefix>/<R> at for all the variants."""
+    rs = set()
+    for v in variants:
+        for c in run.rows.get(v, {}):
+            head, _, r = c.rpartition("/")
+            if head == prefix and r.isdigit():
+                rs.add(int(r))
+    return sorted(r for r in rs
+                  if all(run.entry(v, f"{prefix}/{r}") for v in variants))
+
+
+def tokens_finding(run, f):
+    """Time per request at the fewest and the most requests, per choice,
+    then per R: each choice's time per request and old / new."""
+    pairs = run.pairs(f["axis"], f["old"])
+    if not pairs:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: no two variants of this run differ only in "
+            f"`{f['axis']}` with one of them `{f['axis']}={f['old']}`."]
+    lo, hi = f["cases"]
+    per = f.get("per", "request")
+    # Whole requests are milliseconds; the store's work alone microseconds.
+    unit, scale = ("us", 1.0) if per == "iteration" else ("ms", 1e3)
+    head = ["variant", f"{lo} {unit}/request", f"{hi} {unit}/request",
+            "growth"]
+    rows, parts, used = [], [], []
+    for old, new in pairs:
+        for v in (old, new):
+            bl, bh = run.entry(v, lo), run.entry(v, hi)
+            if bl is None or bh is None or v in used:
+                continue
+            pl = per_request(bl, lo, per) / scale
+            ph = per_request(bh, hi, per) / scale
+            choice = f"{f['axis']}={run.axes[v][f['axis']]}"
+            rows.append([f"{choice} ({v})", summary.num(pl),
+                         summary.num(ph), summary.ratio(ph, pl)])
+            parts.append(f"{choice}: {summary.num(pl)} -> "
+                         f"{summary.num(ph)} {unit} per request "
+                         f"(x{summary.ratio(ph, pl)})")
+            used.append(v)
+    if not rows:
+        return NOT_MEASURED, [
+            f"{NOT_MEASURED}: the pair "
+            + ", ".join(f"{o} / {n}" for o, n in pairs)
+            + f" ran, but not both {lo} and {hi}."]
+    lines = [f["model"], ""] if "model" in f else []
+    lines += table(head, rows)
+    lines += per_r_table(run, pairs, lo.rsplit("/", 1)[0], per, unit,
+                         scale)
+    lines += commands(run, used, f["cases"])
+    return "; ".join(parts), lines
+
+
+def per_r_table(run, pairs, prefix, per, unit, scale):
+    """Every R this run measured, each pair's time per request (and
+    instructions per request when counted) and old / new."""
+    lines = []
+    for old, new in pairs:
+        rs = request_counts(run, (old, new), prefix)
+        if not rs:
+            continue
+        ic = run.icount.get(old) and run.icount.get(new)
+        head = ["R", f"{old} {unit}/request", f"{new} {unit}/request",
+                "old / new", "interval", "verdict"]
+        if ic:
+            head += ["old instr/request", "new instr/request",
+                     "instr old / new"]
+        rows = []
+        for r in rs:
+            c = f"{prefix}/{r}"
+            to = per_request(run.entry(old, c), c, per) / scale
+            tn = per_request(run.entry(new, c), c, per) / scale
+            sp = run.spread(old, new, c)
+            cells = [f"{r:,}", summary.num(to), summary.num(tn),
+                     summary.ratio(to, tn), sp.interval() if sp else "-",
+                     sp.verdict() if sp else "no repetitions"]
+            if ic:
+                n = 1 if per == "iteration" else r
+                io, inew = run.icount[old].get(c), run.icount[new].get(c)
+                cells += [summary.num(io / n) if io else "-",
+                          summary.num(inew / n) if inew else "-",
+                          summary.ratio(io, inew)]
+            rows.append(cells)
+        lines += [f"Every R this run measured, {old} against {new}:", ""]
+        lines += table(head, rows)
+    return lines
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--cases", default="")
+    ap.add_argument("runs", nargs="+")
+    a = ap.parse_args()
+
+    run = Run(a.dir, a.runs)
+    name = os.path.basename(os.path.normpath(a.dir))
+    results = []
+    for f in FINDINGS:
+        fn = tokens_finding if f.get("kind") == "tokens" else ratio_finding
+        results.append(fn(run, f))
+
+    print(f"# Findings of run {name}\n")
+    print("Each historical finding beside what this run measured for it: "
+          "two variants that differ in that finding's axis alone, the old "
+          "choice against the newer one, on the same cases.  old / new is "
+          "the ratio of their median CPU times; interval: its confidence "
+          "interval over the repetitions (Hodges-Lehmann, exact "
+          "Mann-Whitney bounds), p: the two-sided Mann-Whitney U test; a "
+          "ratio whose interval holds 1 is \"no measurable difference\".  "
+          "share of old = (old - new) / old, the part of the old variant's "
+          "time the choice costs, which is what the original percentages "
+          "measure.  The interval is the spread of the repetitions within "
+          "each variant's process; drift of the machine between the two "
+          "processes, minutes apart, is not in it, and the instruction "
+          "ratio (with ICOUNT=1), which no load moves, is the check on "
+          "it.  summary.md has every case; results/README.md explains "
+          "the columns.\n")
+    if a.cases:
+        print(f"This run measured only the cases matching `{a.cases}` "
+              "(CASES): a finding whose cases did not run says "
+              f"\"{NOT_MEASURED}\".\n")
+    rows = []
+    for f, (headline, _) in zip(FINDINGS, results):
+        rows.append([f["title"], f"`{f['axis']}`", f["original"], headline])
+    print("\n".join(table(["finding", "axis", "original report",
+                           "domlab, this run"], rows)))
+    for i, (f, (_, lines)) in enumerate(zip(FINDINGS, results), 1):
+        print(f"## {i}. {f['title']}\n")
+        print(f"Axis `{f['axis']}`, old choice `{f['old']}`; original "
+              f"report: {f['original']}.\n")
+        print("\n".join(lines))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

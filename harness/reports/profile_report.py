@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""profile_report.py - writes profile.md for one profiled case (harness/reports/profile.sh):
+the instructions per iteration, the functions that cost the most, and the
+share of each pipeline stage and DOM function in the case, from callgrind;
+the sampled top of gperftools; and the heap peak from massif.
+
+Standard library only.  Not for: comparing variants (summary.py).
+"""
+import argparse
+import os
+import re
+
+# Inclusive shares worth reading off every profile.  A function that does
+# not run in the case is left out of the table.
+STAGES = [
+    ("dom_parse", "parse (build the tree)"),
+    ("dom_parse_into", "parse decrypted plaintext in place"),
+    ("dom_serialize", "serialize"),
+    ("wss_keys_acquire", "keys (keys axis)"),
+    ("wss_timestamp_check", "timestamp check"),
+    ("wss_dsig_sign", "sign"),
+    ("wss_dsig_verify", "verify"),
+    ("wss_xenc_encrypt", "encrypt"),
+    ("wss_xenc_decrypt", "decrypt"),
+    ("wss_c14n", "canonicalize (all calls)"),
+    ("wss_digest", "digest a reference (c14n + SHA-256)"),
+    ("wss_rsa_sign_sha256", "RSA sign"),
+    ("wss_rsa_verify_sha256", "RSA verify"),
+    ("wss_rsa_oaep_wrap", "RSA-OAEP wrap"),
+    ("wss_rsa_oaep_unwrap", "RSA-OAEP unwrap"),
+    ("wss_encrypt", "AES encrypt"),
+    ("wss_decrypt", "AES decrypt"),
+    ("wss_base64_encode", "base64 encode"),
+    ("wss_base64_decode", "base64 decode"),
+    ("dom_get_by_id", "ID lookups (index rebuilds)"),
+]
+DOM = [
+    ("dom_attributes", "dom_attributes() (attrlist axis)"),
+    ("dom_attr_list_release", "dom_attr_list_release()"),
+    ("dom_attr_get", "dom_attr_get() (attrs axis)"),
+    ("dom__attrs_find", "attribute find (attrs axis)"),
+    ("dom__attrs_update", "attribute index upkeep (attrs axis)"),
+    ("dom__ud_node_created", "per-node user-data set-up (userdata axis)"),
+    ("dom__build", "tree construction (build axis)"),
+    ("dom_arena_alloc", "arena allocation"),
+    ("dom_names_intern", "name interning"),
+    ("dom_text_content", "text content"),
+]
+
+LINE = re.compile(r"^\s*([\d,]+)\s+\(\s*([\d.]+)%\)\s+(.*)$")
+
+
+def func_name(field):
+    """'/path/file.c:func'2 [obj]' -> 'func' (callgrind marks recursion
+    levels with 'N and cloned parts with .part.N)."""
+    field = field.split(" [", 1)[0]
+    name = field.rsplit(":", 1)[-1].strip()
+    return re.sub(r"('\d+|\.part\.\d+)+$", "", name)
+
+
+def annotate_costs(path):
+    """{function: Ir} from callgrind_annotate output (largest per name)."""
+    costs = {}
+    if not os.path.exists(path):
+        return costs
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m or "PROGRAM TOTALS" in line:
+                continue
+            name = func_name(m.group(3))
+            ir = int(m.group(1).replace(",", ""))
+            costs[name] = max(costs.get(name, 0), ir)
+    return costs
+
+
+def calls_and_total(path, runfn):
+    """How many times runfn was called, and the Ir collected in total."""
+    names, calls, total = {}, 0, 0
+    cfn = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            for key in ("fn=", "cfn="):
+                if line.startswith(key):
+                    m = re.match(r"\((\d+)\)(?: (.*))?", line[len(key):])
+                    if m:
+                        if m.group(2):
+                            names[m.group(1)] = m.group(2)
+                        name = names.get(m.group(1), "")
+                    else:
+                        name = line[len(key):]
+                    if key == "cfn=":
+                        cfn = name
+            if line.startswith("calls=") and cfn is not None:
+                if cfn.split("'")[0] == runfn:
+                    calls += int(line[6:].split()[0])
+                cfn = None
+            if line.startswith("totals:") or line.startswith("summary:"):
+                total = max(total, int(line.split()[1]))
+    return calls, total
+
+
+def massif_peak(path):
+    peak = 0
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("mem_heap_B="):
+                    peak = max(peak, int(line.split("=")[1]))
+    return peak
+
+
+def pprof_top(path, n=15):
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 6 and parts[1].endswith("%"):
+                rows.append((parts[1], parts[4], " ".join(parts[5:])))
+            if len(rows) == n:
+                break
+    return rows
+
+
+def share_table(title, items, incl, total, calls):
+    out = [f"## {title}", "",
+           "| function | what | share of the case | Ir per iteration |",
+           "|---|---|---|---|"]
+    for fn, what in items:
+        ir = incl.get(fn, 0)
+        if ir == 0:
+            continue
+        out.append(f"| `{fn}` | {what} | {100.0 * ir / total:.1f}% | "
+                   f"{ir // max(calls, 1):,} |")
+    if len(out) == 4:
+        out.append("| (none ran in this case) | | | |")
+    return out + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--variant", required=True)
+    ap.add_argument("--case", required=True)
+    ap.add_argument("--runfn", required=True)
+    ap.add_argument("--dir", required=True)
+    a = ap.parse_args()
+
+    calls, total = calls_and_total(os.path.join(a.dir, "callgrind.out"),
+                                   a.runfn)
+    incl = annotate_costs(os.path.join(a.dir, "callgrind-inclusive.txt"))
+    self_ = annotate_costs(os.path.join(a.dir, "callgrind.txt"))
+    total = max(total, 1)
+    out = [f"# profile: `{a.case}`, variant `{a.variant}`", "",
+           f"Instructions are counted by callgrind inside `{a.runfn}` only "
+           f"(set-up and Google Benchmark excluded): {total:,} Ir over "
+           f"{calls} call(s), **{total // max(calls, 1):,} Ir per iteration**. "
+           "The first call is the untimed warm-up, so one-time costs (keys=cached "
+           "reading its PEM files, first-touch page faults) are spread over the "
+           "calls. Shares are inclusive (a function and what it calls), so "
+           "nested rows overlap.", ""]
+    out += share_table("Pipeline stages", STAGES, incl, total, calls)
+    out += share_table("DOM functions", DOM, incl, total, calls)
+    out += ["## Top functions by own instructions (callgrind)", "",
+            "| function | share | Ir per iteration |", "|---|---|---|"]
+    for fn, ir in sorted(self_.items(), key=lambda kv: -kv[1])[:15]:
+        out.append(f"| `{fn}` | {100.0 * ir / total:.1f}% | "
+                   f"{ir // max(calls, 1):,} |")
+    out += ["", "## Top functions by CPU samples (gperftools, 1 kHz)", "",
+            "| own samples | with callees | function |", "|---|---|---|"]
+    for own, cum, fn in pprof_top(os.path.join(a.dir, "pprof.txt")):
+        out.append(f"| {own} | {cum} | `{fn}` |")
+    peak = massif_peak(os.path.join(a.dir, "massif.out"))
+    out += ["", "## Heap", "",
+            f"massif's peak for the whole run (data generation included): "
+            f"{peak:,} bytes. The per-iteration peak of the case is in the "
+            "benchmark's `peak_bytes` counter.", "",
+            "Files: `pprof.txt` and `callgraph.svg` (gperftools), "
+            "`callgrind.out` (open with kcachegrind or callgrind_annotate), "
+            "`callgrind.txt` / `callgrind-inclusive.txt`, `massif.txt`."]
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

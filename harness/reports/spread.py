@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""spread.py - how far apart two variants' repetitions of one case are:
+the ratio of their times with a confidence interval and a Mann-Whitney U
+test, for FINDINGS.md (harness/reports/findings.py) and the ablation chart
+(harness/reports/summary.py).
+
+The interval (95%, or 90% with 3 repetitions) is distribution-free: the Hodges-Lehmann estimate of the
+shift between the logarithms of the two samples, bounded by the order
+statistics of all pairwise differences that the exact null distribution
+of U gives (the interval that goes with the U test).  Times are
+positive and a ratio is what a reader wants, hence logarithms.
+
+Not for: reading run files (harness/reports/summary.py) or laying out tables.
+Standard library only.
+"""
+import json
+import math
+from functools import lru_cache
+
+ALPHA = 0.05  # two-sided: the interval is at least 95% where it can be
+# 3 repetitions a side (make bench) reach 90% at most: the whole range of
+# the pairwise ratios; fewer, not even that.
+MIN_REPETITIONS = 3
+ALPHA_FEW = 0.10
+
+
+def repetitions(path):
+    """{case name: [CPU us of each repetition]} from a Google Benchmark
+    JSON written with every repetition (--benchmark_display_aggregates_only,
+    not report_aggregates_only); a case run once has one entry."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+    reps = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") != "iteration" or b.get("error_occurred"):
+            continue
+        reps.setdefault(b["run_name"], []).append(
+            b["cpu_time"] * scale[b["time_unit"]])
+    return reps
+
+
+@lru_cache(maxsize=None)
+def u_counts(n, m):
+    """How many of the C(n+m, n) orderings give each U = 0 .. n*m (the
+    exact null distribution of Mann-Whitney's U without ties)."""
+    if n == 0 or m == 0:
+        return (1,)
+    # The largest value is from the first sample (adds m) or the second.
+    a, b = u_counts(n - 1, m), u_counts(n, m - 1)
+    out = [0] * (n * m + 1)
+    for u, c in enumerate(a):
+        out[u + m] += c
+    for u, c in enumerate(b):
+        out[u] += c
+    return tuple(out)
+
+
+def u_cdf(n, m, u):
+    """P(U <= u) under the null hypothesis."""
+    counts = u_counts(n, m)
+    if u < 0:
+        return 0.0
+    return sum(counts[:int(u) + 1]) / sum(counts)
+
+
+def u_test(xs, ys):
+    """Two-sided exact Mann-Whitney p-value (ties count one half)."""
+    n, m = len(xs), len(ys)
+    u = sum((x > y) + 0.5 * (x == y) for x in xs for y in ys)
+    lo, hi = u_cdf(n, m, math.floor(u)), 1 - u_cdf(n, m, math.ceil(u) - 1)
+    return min(1.0, 2 * min(lo, hi))
+
+
+class Spread:
+    """old / new: the estimate, its interval (None with too few
+    repetitions) and the interval's confidence, p, the repetition counts."""
+
+    def __init__(self, old, new):
+        self.n_old, self.n_new = len(old), len(new)
+        d = sorted(math.log(x) - math.log(y) for x in old for y in new)
+        mid = len(d) // 2
+        med = d[mid] if len(d) % 2 else (d[mid - 1] + d[mid]) / 2
+        self.ratio = math.exp(med)
+        self.low = self.high = None
+        self.p = u_test(old, new)
+        self.confidence = None
+        n, m = self.n_old, self.n_new
+        if min(n, m) < MIN_REPETITIONS:
+            return
+        # k: the most order statistics cut from each end while
+        # P(U < k) stays within alpha / 2.
+        k = 0
+        while u_cdf(n, m, k) <= ALPHA / 2:
+            k += 1
+        if k == 0 and u_cdf(n, m, 0) <= ALPHA_FEW / 2:
+            k = 1
+        if k == 0:
+            return
+        self.low, self.high = math.exp(d[k - 1]), math.exp(d[len(d) - k])
+        self.confidence = 1 - 2 * u_cdf(n, m, k - 1)
+
+    def measured(self):
+        """True when the interval excludes 1: a difference beyond the
+        noise of these repetitions."""
+        return self.low is not None and (self.low > 1 or self.high < 1)
+
+    def verdict(self):
+        if self.low is None:
+            return (f"too few repetitions ({self.n_old} and {self.n_new}; "
+                    f"{MIN_REPETITIONS} needed)")
+        if not self.measured():
+            return "no measurable difference"
+        return "old slower" if self.low > 1 else "old faster"
+
+    def interval(self):
+        if self.low is None:
+            return "-"
+        return (f"{self.low:.2f}-{self.high:.2f} "
+                f"({math.floor(100 * self.confidence):d}%)")
