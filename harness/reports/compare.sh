@@ -31,6 +31,8 @@
 #               left with no case is skipped); e.g. '^(tokens|attachment)'
 #   ICOUNT=1    also instructions per iteration, callgrind (see icount())
 #   ICOUNT_ITERS  iterations counted per case (default 3)
+#   ICOUNT_CASES  an extended regular expression: count only the cases
+#               whose full names (prefix included) match it (default: all)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
 set -eu
 
@@ -45,6 +47,7 @@ FULL=${FULL:-}
 CASES=${CASES:-}
 ICOUNT=${ICOUNT:-}
 ICOUNT_ITERS=${ICOUNT_ITERS:-3}
+ICOUNT_CASES=${ICOUNT_CASES:-}
 MIN_TIME=${MIN_TIME:-0.1}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
@@ -265,7 +268,8 @@ seen = []
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b["run_name"] not in seen and "/threads:" not in b["run_name"]:
         seen.append(b["run_name"])
-print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
+print("\n".join(seen))' "$out/$1.json" |
+		grep -E "${ICOUNT_CASES:-.}" >"$i_dir/cases" || true
 	i_total=$(wc -l <"$i_dir/cases")
 	i_k=0
 	i_par=$(nproc)
