@@ -111,6 +111,8 @@ OUT := $(BUILD_DIR)/$(NAME)$(SUFFIX)
 
 XML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || xml2-config --cflags)
 XML2_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || xml2-config --libs)
+XMLSEC_CFLAGS := $(shell pkg-config --cflags xmlsec1-openssl)
+XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEPRECATED $(OPT) -g -fno-omit-frame-pointer $(WARN) \
@@ -164,12 +166,22 @@ variant-name:
 variant-axes:
 	@echo $(foreach a,$(AXES),$(a)=$(call choice_of,$(a)))
 
-$(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
+# Objects depend on the flags they were built with, kept in FLAGS_STAMP
+# and rewritten only when they change, not on the Makefile: an edit to a
+# comment or a target must not rebuild every variant.
+FLAGS_STAMP := $(OUT)/flags.txt
+FLAGS_NOW := $(CC) $(CFLAGS_ALL) $(XMLSEC_CFLAGS) | $(CXX) $(CXXFLAGS_ALL) | $(LIBS)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_NOW))
+$(shell mkdir -p $(OUT))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+
+$(OUT)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC  $(OUT): $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
 
-$(OUT)/obj/%.o: %.cc $(MAKEFILE_LIST)
+$(OUT)/obj/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CXX $(OUT): $<"
 	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
@@ -208,8 +220,6 @@ $(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
 # flags: they fix xmlSecSize's type (XMLSEC_NO_SIZE_T) to the library's.
 # xmlsec 1.2's OpenSSL header names RSA, DSA and EC_KEY, which
 # OPENSSL_NO_DEPRECATED hides, so these objects go without it.
-XMLSEC_CFLAGS := $(shell pkg-config --cflags xmlsec1-openssl)
-XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
 REF_OBJ := $(call obj,$(wildcard harness/refpeer/*.c) harness/bench/cases_ref.c)
 $(REF_OBJ): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(XMLSEC_CFLAGS)
 
@@ -310,7 +320,7 @@ FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
 
 # libFuzzer's entry points have no header to declare them in.
-$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
