@@ -69,6 +69,17 @@ typedef struct bench_opts {
 	const char *filter; /* the last --benchmark_filter value, or NULL */
 } bench_opts;
 
+/* The number after the flag argv[*i] into *out, *i moved onto it. */
+static int size_arg(int argc, char **argv, int *i, size_t *out,
+		    lab_err *err)
+{
+	const char *flag = argv[*i];
+
+	if (*i + 1 == argc)
+		return lab_fail(err, LAB_EUSAGE, "%s needs a value", flag);
+	return lab_parse_size(flag, argv[++*i], out, err);
+}
+
 /*
  * Takes our flags out of argv and appends Google Benchmark's to gb (which
  * holds *ngb already) in order, so a later flag still overrides an
@@ -93,39 +104,25 @@ static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
 		else if (strcmp(a, "--icount") == 0 && i + 1 < argc)
 			o->icount = argv[++i];
 		else if (strcmp(a, "--icount-iterations") == 0) {
-			int rc;
+			int rc = size_arg(argc, argv, &i, &o->icount_iters,
+					  err);
 
-			if (i + 1 == argc)
-				return lab_fail(err, LAB_EUSAGE,
-						"--icount-iterations needs a "
-						"value");
-			rc = lab_parse_size(a, argv[++i], &o->icount_iters,
-					    err);
 			if (rc != LAB_OK)
 				return rc;
 			if (o->icount_iters == 0)
 				return lab_fail(err, LAB_EUSAGE,
 						"--icount-iterations must be "
 						"at least 1");
-		}
-		else if (strcmp(a, "--worst-size") == 0) {
-			int rc;
+		} else if (strcmp(a, "--worst-size") == 0) {
+			int rc = size_arg(argc, argv, &i, &o->worst_size, err);
 
-			if (i + 1 == argc)
-				return lab_fail(err, LAB_EUSAGE,
-						"--worst-size needs a value");
-			rc = lab_parse_size(a, argv[++i], &o->worst_size, err);
 			if (rc != LAB_OK)
 				return rc;
 		} else if (strcmp(a, "--keys") == 0 && i + 1 < argc)
 			o->keys = argv[++i];
 		else if (strcmp(a, "--data-seed") == 0) {
-			int rc;
+			int rc = size_arg(argc, argv, &i, &o->seed, err);
 
-			if (i + 1 == argc)
-				return lab_fail(err, LAB_EUSAGE,
-						"--data-seed needs a value");
-			rc = lab_parse_size(a, argv[++i], &o->seed, err);
 			if (rc != LAB_OK)
 				return rc;
 		} else if (strncmp(a, gb_prefix, sizeof gb_prefix - 1) == 0) {

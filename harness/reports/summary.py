@@ -49,6 +49,9 @@ FINDINGS = {
              "bytes it was parsed from; the Body's canonical form written "
              "while parsing vs a walk when it is signed",
              ["receive/quakes-2m", "send/quakes-2m", "parse/quakes-200k"]),
+    "hash": ("an unkeyed hash that input can flood (oCERT-2011-003)",
+             ["worst/collide-names", "worst/collide-attrs",
+              "worst/collide-ids", "parse/quakes-200k"]),
 }
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 

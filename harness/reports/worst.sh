@@ -98,7 +98,8 @@ measure() {
 	shift
 	/usr/bin/time -f '%x %U %S %M' -o "$out/.time" "$@" <"$m_in" \
 		>/dev/null 2>"$out/.err" || true
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$out/.time"
+	# A failing command's first line is time's "Command exited with ...".
+	tail -n 1 "$out/.time" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }'
 }
 
 # The endless pipe: zeros past the limit into parse, through a pipe so
@@ -110,7 +111,8 @@ pipe() {
 	/usr/bin/time -f '%x %U %S %M' -o "$out/.time" sh -c \
 		"head -c $((p_limit + MB)) /dev/zero | $1 parse $p_flag >/dev/null 2>/dev/null" \
 		</dev/null || true
-	echo "$((p_limit + MB)) $(awk '{ printf "%s %.2f %s", $1, $2 + $3, $4 }' "$out/.time") $p_limit"
+	echo "$((p_limit + MB)) $(tail -n 1 "$out/.time" |
+		awk '{ printf "%s %.2f %s", $1, $2 + $3, $4 }') $p_limit"
 }
 
 : >"$out/worst.tsv"
@@ -152,7 +154,7 @@ done
 	shapes | while IFS='	' read -r name command args note; do
 		awk -F'\t' -v n="$name" -v note="$note" '$2 == n {
 			t = $10 < 0.01 ? 0.01 : $10
-			printf "| %s | %s | %s | %s | %d | %s | %.2f | %.0f | %s | %.2f | %.0f | %.0f |\n",
+			printf "| %s | %s | %s | %s | %d | %s | %.2f | %.0f | %s | %.2f | %.0f | %.2f |\n",
 				$2, note, $3, $1, $4, $5, $6, $7 / 1024, $9, $10, $11 / 1024, $6 / t
 		}' "$out/worst.tsv"
 	done
