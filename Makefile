@@ -12,6 +12,7 @@
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
 #   make compare CASES='^(tokens|attachment)'  only the cases matching
 #                                an extended regex (ref/pugixml/floor too)
+#   make worst                   hostile inputs at full size, CPU and RSS
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
@@ -154,7 +155,7 @@ LIBS_DOMLAB := $(LIB_DATA) $(LIB_WSS) $(LIB_DOM)
 BENCH_OBJ := $(call obj,$(BENCH_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference profile clean deps lint keys
+.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference worst profile clean deps lint keys
 all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/test-libdomlab
 
 # One binary alone.  Scripts name them through these targets: a path
@@ -458,6 +459,19 @@ reference:
 	  cp -R $$run/plots $(REFERENCE_DIR)/plots
 	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
+
+# make worst [WORST_VARIANTS=...]: each hostile shape at the size the
+# acceptance criteria name beside a friendly input of that size, one
+# process each, CPU and peak RSS, into results/worst-<date>/worst.md
+# (harness/reports/worst.sh).  WORST_PIPE_LIMIT: the endless pipe's
+# --max-input (default: domlab's own).
+WORST_VARIANTS := doom2010 xerces best
+WORST_PIPE_LIMIT ?=
+worst: keys
+	@for v in $(WORST_VARIANTS); do \
+	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab || exit 1; done
+	@BUILD_DIR=$(BUILD_DIR) WORST_PIPE_LIMIT=$(WORST_PIPE_LIMIT) \
+	  sh harness/reports/worst.sh $(WORST_VARIANTS)
 
 # make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
 DATASET ?= quakes-200k
