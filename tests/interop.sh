@@ -128,6 +128,43 @@ check "xmlsec1 signs the Body alone" xsign "$T/template1.xml" "$T/xbody.xml"
 "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/xbody.xml" >"$T/out" 2>"$T/err"
 [ $? -eq 3 ] && grep -q "Timestamp is not signed" "$T/err" && ok || bad "a signature without the Timestamp was accepted: $(cat "$T/err")"
 
+# ---- every layout and recipient key identifier, domlab to xmlsec1 ----
+# encrypt-sign: xmlsec1 verifies the signed ciphertext, then decrypts;
+# sign-encrypt: it decrypts, then verifies.  decrypt-wss.sh unwraps the
+# first EncryptedKey whatever names its recipient; domlab's receive, given
+# bob's certificate, must pick it by that name.
+body "$T/signed.xml" >"$T/s.body"
+for layout in sign-encrypt encrypt-sign; do
+	for kid in thumbprint issuer-serial ski bst; do
+		c="$layout, $kid"
+		check "domlab send ($c)" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout --key-id $kid --now $NOW "$T/msg.xml" -o "$T/sent.xml"
+		if [ $layout = encrypt-sign ]; then
+			check "xmlsec1 verifies the signed ciphertext ($c)" env WSS_SIGNED_CIPHERTEXT=1 sh "$HERE/verify-wss.sh" "$T/sent.xml" "$K/alice.cert.pem"
+			check "xmlsec1 decrypts ($c)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+		else
+			check "xmlsec1 decrypts ($c)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+			check "xmlsec1 verifies after decrypting ($c)" sh "$HERE/verify-wss.sh" "$T/xdec.xml" "$K/alice.cert.pem"
+		fi
+		body "$T/xdec.xml" >"$T/x.body"
+		cmp -s "$T/x.body" "$T/s.body" && ok || bad "xmlsec1's plaintext differs from what domlab encrypted ($c)"
+		check "domlab receives ($c)" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/sent.xml" -o "$T/recv.xml"
+		body "$T/recv.xml" >"$T/r.body"
+		cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive gives another Body than was sent ($c)"
+	done
+done
+
+# ---- encrypt-sign, xmlsec1 signing: the Signature over the EncryptedData ----
+"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout encrypt-sign --now $NOW "$T/msg.xml" -o "$T/es.xml"
+perl -pe 's{(<ds:DigestValue>)[^<]*}{$1}g; s{(<ds:SignatureValue>)[^<]*}{$1}g' "$T/es.xml" >"$T/es-template.xml"
+check "xmlsec1 signs an encrypted Body" xsign "$T/es-template.xml" "$T/xes.xml"
+check "domlab receives xmlsec1's encrypt-sign message" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xes.xml" -o "$T/recv.xml"
+body "$T/recv.xml" >"$T/r.body"
+cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive of xmlsec1's encrypt-sign message gives another Body"
+# The last CipherValue is the Body's (the header's EncryptedKey comes first).
+perl -0pe 's{(.*<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$T/xes.xml" >"$T/xes-forged.xml"
+"$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xes-forged.xml" >"$T/out" 2>"$T/err"
+[ $? -eq 3 ] && grep -q "digest of '#Body-1' does not match" "$T/err" && [ ! -s "$T/out" ] && ok || bad "a changed ciphertext under xmlsec1's signature was accepted: $(cat "$T/err")"
+
 # ---- a receive that fails late writes nothing anywhere ----
 "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"
 for who in "mallory.key.pem alice.cert.pem decryption failed" "bob.key.pem mallory.cert.pem not the trusted one"; do
