@@ -717,7 +717,10 @@ out:
 
 /* ---- forged encryption ---- */
 
-static dom_doc *sent_msg(const keys *k, wss_cipher c)
+/* A quakes message alice sends to `peer` with cipher c, in `layout`,
+ * naming peer by `id`; NULL on failure. */
+static dom_doc *sent_as(const keys *k, wss_cipher c, wss_layout layout,
+			wss_key_id id, const wss_cert *peer)
 {
 	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
 	lab_buf text = LAB_BUF_INIT;
@@ -726,16 +729,23 @@ static dom_doc *sent_msg(const keys *k, wss_cipher c)
 	lab_err err;
 
 	opts_at(&o, NOW, c);
+	o.layout = layout;
+	o.key_id = id;
 	if (T_GEN(&g, &text))
 		doc = T_PARSE_N(text.data, text.len);
 	lab_buf_free(&text);
-	if (doc != NULL && !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice,
-						   k->bob, &o, &err),
-				      &err)) {
+	if (doc != NULL &&
+	    !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, peer, &o, &err),
+		      &err)) {
 		dom_doc_free(doc);
 		doc = NULL;
 	}
 	return doc;
+}
+
+static dom_doc *sent_msg(const keys *k, wss_cipher c)
+{
+	return sent_as(k, c, WSS_SIGN_ENCRYPT, WSS_KEYID_THUMBPRINT, k->bob);
 }
 
 /* The EncryptedData's CipherValue (the Body's), or the EncryptedKey's. */
@@ -1278,29 +1288,12 @@ out:
 
 /* ---- layouts, recipients and SOAP versions ---- */
 
-/* A quakes message alice sends to `peer` in `layout`, naming peer by
- * `id`, on the wire; NULL on failure. */
+/* sent_as in AES-256-GCM, on the wire. */
 static dom_doc *layout_msg(const keys *k, wss_layout layout, wss_key_id id,
 			   const wss_cert *peer)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
-	lab_buf text = LAB_BUF_INIT;
-	dom_doc *doc = NULL;
-	wss_opts o;
-	lab_err err;
+	dom_doc *doc = sent_as(k, WSS_AES256_GCM, layout, id, peer);
 
-	opts_at(&o, NOW, WSS_AES256_GCM);
-	o.layout = layout;
-	o.key_id = id;
-	if (T_GEN(&g, &text))
-		doc = T_PARSE_N(text.data, text.len);
-	lab_buf_free(&text);
-	if (doc != NULL &&
-	    !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, peer, &o, &err),
-		      &err)) {
-		dom_doc_free(doc);
-		return NULL;
-	}
 	return doc != NULL ? wire(doc) : NULL;
 }
 
@@ -1596,42 +1589,61 @@ static void move_data(dom_doc *doc, const char *where)
 	}
 }
 
+static void foreign_in_data(dom_doc *doc)
+{
+	foreign_child(doc, "EncryptedData", "urn:not-dsig");
+}
+
+static void foreign_in_key(dom_doc *doc)
+{
+	foreign_child(doc, "EncryptedKey", "http://www.v3.org/2000/09/xmldsig#");
+}
+
+static void data_in_security(dom_doc *doc)
+{
+	move_data(doc, "Security");
+}
+
+static void data_in_header(dom_doc *doc)
+{
+	move_data(doc, "Header");
+}
+
 /* What receive refuses besides tampering: children outside XML
  * Encryption's schema, layouts it does not support (named), and a Body
  * not encrypted (the receiver policy). */
 static void layouts_refused(void)
 {
+	static const struct {
+		const char *name;
+		void (*edit)(dom_doc *doc);
+		const char *reason;
+	} cases[] = {
+		{"an EncryptedData child in another namespace", foreign_in_data,
+		 "EncryptedData holds <KeyInfo>, which XML Encryption does not "
+		 "allow there"},
+		{"an EncryptedKey's KeyInfo in another namespace",
+		 foreign_in_key, "EncryptedKey holds <KeyInfo>"},
+		{"an EncryptedData in the Security header", data_in_security,
+		 "the encrypted Signature layout is not supported"},
+		{"an EncryptedData header block", data_in_header,
+		 "the EncryptedHeader layout is not supported"},
+	};
 	keys k;
-	dom_doc *doc;
+	size_t i;
 
 	if (!load_keys(&k))
 		goto out;
-	t_context("an EncryptedData child in another namespace");
-	doc = sent_msg(&k, WSS_AES256_GCM);
-	if (doc != NULL)
-		foreign_child(doc, "EncryptedData", "urn:not-dsig");
-	received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
-		    "EncryptedData holds <KeyInfo>, which XML Encryption does "
-		    "not allow there");
-	t_context("an EncryptedKey's KeyInfo in another namespace");
-	doc = sent_msg(&k, WSS_AES256_GCM);
-	if (doc != NULL)
-		foreign_child(doc, "EncryptedKey",
-			      "http://www.v3.org/2000/09/xmldsig#");
-	received_as(wire(doc), k.bob_key, NULL, &k, NULL,
-		    "EncryptedKey holds <KeyInfo>");
-	t_context("an EncryptedData in the Security header");
-	doc = sent_msg(&k, WSS_AES256_GCM);
-	if (doc != NULL)
-		move_data(doc, "Security");
-	received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
-		    "the encrypted Signature layout is not supported");
-	t_context("an EncryptedData header block");
-	doc = sent_msg(&k, WSS_AES256_GCM);
-	if (doc != NULL)
-		move_data(doc, "Header");
-	received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
-		    "the EncryptedHeader layout is not supported");
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		dom_doc *doc = sent_msg(&k, WSS_AES256_GCM);
+
+		t_context("%s", cases[i].name);
+		if (doc == NULL)
+			continue;
+		cases[i].edit(doc);
+		received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
+			    cases[i].reason);
+	}
 	t_context("a Body signed, not encrypted");
 	received_as(wire(signed_msg(k.alice_key, k.alice)), k.bob_key, k.bob,
 		    &k, NULL,

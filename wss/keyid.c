@@ -35,6 +35,17 @@ int wss_key_id_from_name(const char *name, wss_key_id *out, lab_err *err)
 
 /* ---- writing ---- */
 
+static int thumbprint(const wss_cert *c, unsigned char out[WSS_SHA1_LEN],
+		      lab_err *err)
+{
+	size_t len;
+	const unsigned char *der = wss_cert_der(c, &len);
+
+	return wss_sha1(der, len, out) == LAB_OK
+		       ? LAB_OK
+		       : lab_fail(err, LAB_ENOMEM, "digest failed");
+}
+
 static int add_key_identifier(dom_node *str, const char *value_type,
 			      const void *p, size_t n, lab_err *err)
 {
@@ -98,13 +109,24 @@ static int add_bst_ref(wss_msg *m, dom_node *ek, dom_node *ki,
 	return rc != LAB_OK ? rc : wss_add_token_ref(ki, id, WSS_X509V3, err);
 }
 
+static int add_ski(dom_node *str, const wss_cert *peer, lab_err *err)
+{
+	size_t len;
+	const unsigned char *ski = wss_cert_ski(peer, &len);
+
+	if (ski == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"the recipient's certificate has no "
+				"SubjectKeyIdentifier: --key-id ski cannot "
+				"name it");
+	return add_key_identifier(str, WSS_SKI, ski, len, err);
+}
+
 int wss_keyid_add(wss_msg *m, dom_node *ek, const wss_cert *peer,
 		  wss_key_id id, lab_err *err)
 {
 	unsigned char thumb[WSS_SHA1_LEN];
-	const unsigned char *der, *ski;
 	dom_node *ki, *str = NULL;
-	size_t len, ski_len;
 	int rc = wss_add(ek, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
 
 	if (rc == LAB_OK)
@@ -120,20 +142,12 @@ int wss_keyid_add(wss_msg *m, dom_node *ek, const wss_cert *peer,
 		return rc;
 	if (id == WSS_KEYID_ISSUER_SERIAL)
 		return add_issuer_serial(str, peer, err);
-	if (id == WSS_KEYID_SKI) {
-		ski = wss_cert_ski(peer, &ski_len);
-		if (ski == NULL)
-			return lab_fail(err, LAB_EUSAGE,
-					"the recipient's certificate has no "
-					"SubjectKeyIdentifier: --key-id ski "
-					"cannot name it");
-		return add_key_identifier(str, WSS_SKI, ski, ski_len, err);
-	}
-	der = wss_cert_der(peer, &len);
-	if (wss_sha1(der, len, thumb) != LAB_OK)
-		return lab_fail(err, LAB_ENOMEM, "digest failed");
-	return add_key_identifier(str, WSS_THUMBPRINT, thumb, sizeof thumb,
-				  err);
+	if (id == WSS_KEYID_SKI)
+		return add_ski(str, peer, err);
+	rc = thumbprint(peer, thumb, err);
+	return rc != LAB_OK ? rc
+			    : add_key_identifier(str, WSS_THUMBPRINT, thumb,
+						 sizeof thumb, err);
 }
 
 /* ---- matching ---- */
@@ -195,6 +209,13 @@ static int same_name(const char *a, const char *b)
 	return na == nb && na > 0;
 }
 
+/* A certificate given by value names this receiver when it holds its
+ * key. */
+static wss_addressee addressee(const wss_cert *c, const wss_privkey *key)
+{
+	return wss_cert_has_key(c, key) ? WSS_FOR_ME : WSS_FOR_OTHER;
+}
+
 /* el's base64 text, a DER certificate, compared by key. */
 static int match_cert(const dom_node *el, const wss_privkey *key,
 		      const wss_cert *self, wss_addressee *out, lab_err *err)
@@ -210,7 +231,7 @@ static int match_cert(const dom_node *el, const wss_privkey *key,
 		rc = lab_fail(err, LAB_ESECURITY,
 			      "an EncryptedKey's KeyInfo holds no certificate");
 	if (rc == LAB_OK)
-		*out = wss_cert_has_key(c, key) ? WSS_FOR_ME : WSS_FOR_OTHER;
+		*out = addressee(c, key);
 	wss_cert_free(c);
 	lab_buf_free(&der);
 	return rc;
@@ -270,7 +291,7 @@ static int match_x509data(const wss_msg *m, const dom_node *xd,
 }
 
 /* A thumbprint or SKI KeyIdentifier against self's. */
-static int match_digest(const dom_node *kid, int thumbprint,
+static int match_digest(const dom_node *kid, int by_thumbprint,
 			const wss_cert *self, wss_addressee *out, lab_err *err)
 {
 	unsigned char thumb[WSS_SHA1_LEN];
@@ -281,22 +302,36 @@ static int match_digest(const dom_node *kid, int thumbprint,
 
 	if (rc != LAB_OK || self == NULL)
 		goto out;
-	mine = thumbprint ? thumb : wss_cert_ski(self, &len);
-	if (thumbprint) {
-		const unsigned char *der = wss_cert_der(self, &len);
-
-		if (wss_sha1(der, len, thumb) != LAB_OK) {
-			rc = lab_fail(err, LAB_ENOMEM, "digest failed");
-			goto out;
-		}
+	mine = by_thumbprint ? thumb : wss_cert_ski(self, &len);
+	if (by_thumbprint) {
+		rc = thumbprint(self, thumb, err);
 		len = sizeof thumb;
 	}
-	*out = mine != NULL && have.len == len &&
-			       memcmp(have.data, mine, len) == 0
-		       ? WSS_FOR_ME
-		       : WSS_FOR_OTHER;
+	if (rc == LAB_OK)
+		*out = mine != NULL && have.len == len &&
+				       memcmp(have.data, mine, len) == 0
+			       ? WSS_FOR_ME
+			       : WSS_FOR_OTHER;
 out:
 	lab_buf_free(&have);
+	return rc;
+}
+
+/* A Reference to a BinarySecurityToken of the Security header. */
+static int match_bst(const wss_msg *m, const dom_node *ref,
+		     const wss_privkey *key, const wss_cert *self,
+		     wss_addressee *out, lab_err *err)
+{
+	wss_cert *cert = NULL;
+	dom_node *bst;
+	int rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &bst,
+			     err);
+
+	if (rc == LAB_OK)
+		rc = wss_bst_cert(m, bst, self, &cert, err);
+	if (rc == LAB_OK)
+		*out = addressee(cert, key);
+	wss_cert_free(cert);
 	return rc;
 }
 
@@ -307,25 +342,13 @@ static int match_str(const wss_msg *m, const dom_node *str,
 	const dom_node *c = wss_first_el(str);
 	const char *vt = c != NULL ? dom_attr_value(c, NULL, m->n.ValueType)
 				   : NULL;
-	wss_cert *cert = NULL;
-	dom_node *bst;
-	int rc;
 
 	if (c == NULL || wss_next_el(c) != NULL)
 		return unread(err, "a SecurityTokenReference holding", c);
 	if (dom_is(c, m->n.ds, m->n.X509Data))
 		return match_x509data(m, c, key, self, out, err);
-	if (dom_is(c, m->n.wsse, m->n.Reference)) {
-		rc = wss_resolve(m->doc, dom_attr_value(c, NULL, m->n.URI),
-				 &bst, err);
-		if (rc == LAB_OK)
-			rc = wss_bst_cert(m, bst, self, &cert, err);
-		if (rc == LAB_OK)
-			*out = wss_cert_has_key(cert, key) ? WSS_FOR_ME
-							   : WSS_FOR_OTHER;
-		wss_cert_free(cert);
-		return rc;
-	}
+	if (dom_is(c, m->n.wsse, m->n.Reference))
+		return match_bst(m, c, key, self, out, err);
 	if (!dom_is(c, m->n.wsse, m->n.KeyIdentifier) || vt == NULL)
 		return unread(err, "a SecurityTokenReference holding", c);
 	if (strcmp(vt, WSS_X509V3) == 0)
