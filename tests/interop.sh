@@ -165,6 +165,50 @@ perl -0pe 's{(.*<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$T/xes
 "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xes-forged.xml" >"$T/out" 2>"$T/err"
 [ $? -eq 3 ] && grep -q "digest of '#Body-1' does not match" "$T/err" && [ ! -s "$T/out" ] && ok || bad "a changed ciphertext under xmlsec1's signature was accepted: $(cat "$T/err")"
 
+# ---- key identifiers written by others: xmlsec1 encrypts, openssl wraps ----
+# xmlsec1 encrypts the Body's content of its own signed message under a
+# fresh key, openssl wraps the key with RSA-OAEP for bob, and the
+# EncryptedKey names bob's certificate by values openssl computes.
+XENC=http://www.w3.org/2001/04/xmlenc#
+DSNS=http://www.w3.org/2000/09/xmldsig#
+WSSE=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd
+TOK=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0
+SMS=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary
+printf '<xenc:EncryptedData xmlns:xenc="%s" Id="ED-x" Type="%sContent"><xenc:EncryptionMethod Algorithm="http://www.w3.org/2009/xmlenc11#aes256-gcm"/><xenc:CipherData><xenc:CipherValue/></xenc:CipherData></xenc:EncryptedData>\n' $XENC $XENC >"$T/ed-template.xml"
+keyinfo() { # keyinfo KID CERT: the SecurityTokenReference naming CERT
+	case $1 in
+	thumbprint)
+		v=$(openssl x509 -in "$2" -outform DER | openssl dgst -sha1 -binary | base64 -w0)
+		echo "<wsse:SecurityTokenReference><wsse:KeyIdentifier EncodingType=\"$SMS\" ValueType=\"http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1\">$v</wsse:KeyIdentifier></wsse:SecurityTokenReference>" ;;
+	ski)
+		v=$(openssl x509 -in "$2" -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' :' | perl -ne 'chomp; print pack("H*", $_)' | base64 -w0)
+		echo "<wsse:SecurityTokenReference><wsse:KeyIdentifier EncodingType=\"$SMS\" ValueType=\"$TOK#X509SubjectKeyIdentifier\">$v</wsse:KeyIdentifier></wsse:SecurityTokenReference>" ;;
+	issuer-serial)
+		name=$(openssl x509 -in "$2" -noout -issuer -nameopt RFC2253 | sed 's/^issuer=//')
+		serial=$(openssl x509 -in "$2" -noout -serial | sed 's/^serial=//' | perl -MMath::BigInt -ne 'chomp; print Math::BigInt->from_hex($_)')
+		echo "<wsse:SecurityTokenReference><ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>$name</ds:X509IssuerName><ds:X509SerialNumber>$serial</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data></wsse:SecurityTokenReference>" ;;
+	bst)
+		echo "<wsse:SecurityTokenReference><wsse:Reference URI=\"#X509-peer\" ValueType=\"$TOK#X509v3\"/></wsse:SecurityTokenReference>" ;;
+	esac
+}
+xencrypt() { # xencrypt KID IN OUT
+	openssl rand 32 >"$T/sk.bin"
+	xmlsec1 --encrypt --aeskey "$T/sk.bin" --xml-data "$2" --node-xpath "/*[local-name()='Envelope']/*[local-name()='Body']" --output "$T/enc.xml" "$T/ed-template.xml" 2>"$T/err" || return 1
+	wrapped=$(openssl pkeyutl -encrypt -certin -inkey "$K/bob.cert.pem" -in "$T/sk.bin" -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha1 -pkeyopt rsa_mgf1_md:sha1 | base64 -w0)
+	bst=
+	[ "$1" = bst ] && bst="<wsse:BinarySecurityToken xmlns:wsu=\"$WSU\" wsu:Id=\"X509-peer\" EncodingType=\"$SMS\" ValueType=\"$TOK#X509v3\">$(openssl x509 -in "$K/bob.cert.pem" -outform DER | base64 -w0)</wsse:BinarySecurityToken>"
+	EK="$bst<xenc:EncryptedKey xmlns:xenc=\"$XENC\" Id=\"EK-x\"><xenc:EncryptionMethod Algorithm=\"${XENC}rsa-oaep-mgf1p\"/><ds:KeyInfo xmlns:ds=\"$DSNS\">$(keyinfo "$1" "$K/bob.cert.pem")</ds:KeyInfo><xenc:CipherData><xenc:CipherValue>$wrapped</xenc:CipherValue></xenc:CipherData><xenc:ReferenceList><xenc:DataReference URI=\"#ED-x\"/></xenc:ReferenceList></xenc:EncryptedKey>" \
+		perl -pe 's{(<wsse:Security\b[^>]*>)}{$1$ENV{EK}}' "$T/enc.xml" >"$3"
+}
+for kid in thumbprint issuer-serial ski bst; do
+	check "xmlsec1 and openssl encrypt for bob ($kid)" xencrypt $kid "$T/xsigned.xml" "$T/xsent.xml"
+	check "domlab receives it ($kid)" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent.xml" -o "$T/recv.xml"
+	body "$T/recv.xml" >"$T/r.body"
+	cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive of xmlsec1's encryption ($kid) gives another Body"
+	"$DOMLAB" receive --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent.xml" >"$T/out" 2>"$T/err"
+	[ $? -eq 3 ] && grep -q "no EncryptedKey is addressed to this receiver" "$T/err" && ok || bad "mallory on a message for bob ($kid): $(cat "$T/err")"
+done
+
 # ---- a receive that fails late writes nothing anywhere ----
 "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"
 for who in "mallory.key.pem alice.cert.pem decryption failed" "bob.key.pem mallory.cert.pem not the trusted one"; do
