@@ -1609,6 +1609,40 @@ static void data_in_header(dom_doc *doc)
 	move_data(doc, "Header");
 }
 
+/* Encrypt, then sign, a Body whose element is encrypted and whose text
+ * beside it is not: every signature and decryption holds, the receiver
+ * policy does not. */
+static dom_doc *text_beside(const keys *k)
+{
+	static const char text[] =
+		"<soap:Envelope xmlns:soap=\"" SOAP "\"><soap:Body>"
+		"<p:x xmlns:p=\"urn:p\">x</p:x>secret</soap:Body>"
+		"</soap:Envelope>";
+	unsigned char key[32];
+	dom_doc *doc = T_PARSE_N(text, sizeof text - 1);
+	dom_node *ek = NULL;
+	wss_opts o;
+	lab_err err;
+	int ok;
+
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	ok = doc != NULL && CHECK_OK(wss_random(key, sizeof key, &err), &err) &&
+	     encrypt_part(el(doc, "x"), 0, key) &&
+	     CHECK_OK(wss_sign_doc(doc, k->alice_key, k->alice, &o, &err),
+		      &err) &&
+	     recipient_key(doc, k->bob, key, "EK-0", 1) &&
+	     (ek = el(doc, "EncryptedKey")) != NULL;
+	if (ok) {
+		dom_remove(ek);
+		ok = CHECK_OK(dom_append(el(doc, "Security"), ek, &err), &err);
+	}
+	if (!ok) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return wire(doc);
+}
+
 /* What receive refuses besides tampering: children outside XML
  * Encryption's schema, layouts it does not support (named), and a Body
  * not encrypted (the receiver policy). */
@@ -1648,6 +1682,9 @@ static void layouts_refused(void)
 	received_as(wire(signed_msg(k.alice_key, k.alice)), k.bob_key, k.bob,
 		    &k, NULL,
 		    "receiver policy: the Body's content must be encrypted");
+	t_context("text beside the EncryptedData, signed with it");
+	received_as(text_beside(&k), k.bob_key, k.bob, &k, NULL,
+		    "it holds <#text> in the clear");
 out:
 	free_keys(&k);
 }

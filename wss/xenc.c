@@ -546,17 +546,36 @@ static int select_keys(wss_xenc_rx *rx, size_t nek, lab_err *err)
 	return rc;
 }
 
-/* The Body's EncryptedData, counted before any is decrypted, for the
- * receiver policy. */
+/* Whether n is text or CDATA with more than XML whitespace in it. */
+static int visible_text(const dom_node *n)
+{
+	size_t len, i;
+	const char *v;
+
+	if (dom_node_type(n) != DOM_TEXT && dom_node_type(n) != DOM_CDATA)
+		return 0;
+	v = dom_value(n, &len);
+	for (i = 0; i < len; i++)
+		if (v[i] != ' ' && v[i] != '\t' && v[i] != '\n' && v[i] != '\r')
+			return 1;
+	return 0;
+}
+
+/* The Body's EncryptedData, counted before any is decrypted, and the
+ * first thing beside them, for the receiver policy. */
 static void count_body(wss_xenc_rx *rx)
 {
 	const dom_node *c;
 
-	for (c = wss_first_el(rx->m->body); c != NULL; c = wss_next_el(c)) {
+	for (c = dom_first_child(rx->m->body); c != NULL;
+	     c = dom_next_sibling(c)) {
 		if (dom_is(c, rx->m->n.xenc, rx->m->n.EncryptedData))
 			rx->body_eds++;
-		else if (rx->plain == NULL)
+		else if (rx->plain == NULL &&
+			 dom_node_type(c) == DOM_ELEMENT)
 			rx->plain = dom_local_name(c);
+		else if (rx->plain == NULL && visible_text(c))
+			rx->plain = "#text";
 	}
 }
 

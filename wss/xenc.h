@@ -54,7 +54,8 @@ typedef struct wss_xenc_rx {
 	size_t nkeys;
 	size_t body_eds;    /* the Body's EncryptedData before any step */
 	size_t decrypted;   /* of them decrypted so far */
-	const char *plain;  /* the first Body element not encrypted */
+	const char *plain;  /* the first Body element not encrypted, or
+			     * "#text" for text beside the EncryptedData */
 } wss_xenc_rx;
 
 int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
