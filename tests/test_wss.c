@@ -1509,7 +1509,7 @@ static dom_doc *recipients_msg(const keys *k, const wss_cert *const *to,
 	lab_buf x = LAB_BUF_INIT;
 	wss_opts o;
 	lab_err err;
-	char id[16];
+	char id[24];
 	size_t i;
 	int ok;
 
