@@ -306,7 +306,7 @@ test-threads: $(OUT)/test-libdomlab keys
 FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2
 FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
 # Left out of the smoke run: receive_diff compares with the reference peer,
-# and two disagreements it has found are still open (SECURITY.md's fuzzing
+# and a disagreement it has found is still open (SECURITY.md's fuzzing
 # record); with keys made anew on every machine its inputs differ, so
 # whether a smoke run meets one would depend on the machine.  `make fuzz`
 # and the OSS-Fuzz build run it.

@@ -257,6 +257,26 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	has "namespace declarations in scope, over the limit of 256"
 	nothing_written 3 "receive of signedinfo-junk, --max-ns 1000" $R --max-ns 1000 "$T/junk.xml"
 	has "over the limit of 65536 (--max-signedinfo)"
+	# Layouts and recipients: a message for mallory is refused by bob, who
+	# knows his certificate, as not addressed to him; either layout and
+	# every key identifier is received.
+	RB="$R --cert $K/bob.cert.pem"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/mallory.cert.pem" --now $NOW "$T/msg.xml" -o "$T/to-mallory.xml"
+	nothing_written 3 "receive of a message for mallory, with bob's certificate" $RB "$T/to-mallory.xml"
+	has "no EncryptedKey is addressed to this receiver"
+	for layout in sign-encrypt encrypt-sign; do
+		for kid in thumbprint issuer-serial ski bst; do
+			"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout --key-id $kid --now $NOW "$T/msg.xml" -o "$T/l.xml"
+			expect 0 "receive $layout, $kid" $RB "$T/l.xml"
+			grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive $layout, $kid did not give the plaintext back"
+		done
+	done
+	expect 1 "send --layout other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout sign "$T/msg.xml"
+	has "--layout is sign-encrypt or encrypt-sign"
+	expect 1 "send --key-id other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --key-id name "$T/msg.xml"
+	has "--key-id is thumbprint, issuer-serial, ski or bst"
+	expect 3 "receive of a signed Body not encrypted" $RB "$T/signed.xml"
+	has "receiver policy: the Body's content must be encrypted"
 else
 	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
 fi

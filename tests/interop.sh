@@ -128,6 +128,87 @@ check "xmlsec1 signs the Body alone" xsign "$T/template1.xml" "$T/xbody.xml"
 "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/xbody.xml" >"$T/out" 2>"$T/err"
 [ $? -eq 3 ] && grep -q "Timestamp is not signed" "$T/err" && ok || bad "a signature without the Timestamp was accepted: $(cat "$T/err")"
 
+# ---- every layout and recipient key identifier, domlab to xmlsec1 ----
+# encrypt-sign: xmlsec1 verifies the signed ciphertext, then decrypts;
+# sign-encrypt: it decrypts, then verifies.  decrypt-wss.sh unwraps the
+# first EncryptedKey whatever names its recipient; domlab's receive, given
+# bob's certificate, must pick it by that name.
+body "$T/signed.xml" >"$T/s.body"
+for layout in sign-encrypt encrypt-sign; do
+	for kid in thumbprint issuer-serial ski bst; do
+		c="$layout, $kid"
+		check "domlab send ($c)" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout --key-id $kid --now $NOW "$T/msg.xml" -o "$T/sent.xml"
+		if [ $layout = encrypt-sign ]; then
+			check "xmlsec1 verifies the signed ciphertext ($c)" env WSS_SIGNED_CIPHERTEXT=1 sh "$HERE/verify-wss.sh" "$T/sent.xml" "$K/alice.cert.pem"
+			check "xmlsec1 decrypts ($c)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+		else
+			check "xmlsec1 decrypts ($c)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+			check "xmlsec1 verifies after decrypting ($c)" sh "$HERE/verify-wss.sh" "$T/xdec.xml" "$K/alice.cert.pem"
+		fi
+		body "$T/xdec.xml" >"$T/x.body"
+		cmp -s "$T/x.body" "$T/s.body" && ok || bad "xmlsec1's plaintext differs from what domlab encrypted ($c)"
+		check "domlab receives ($c)" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/sent.xml" -o "$T/recv.xml"
+		body "$T/recv.xml" >"$T/r.body"
+		cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive gives another Body than was sent ($c)"
+	done
+done
+
+# ---- encrypt-sign, xmlsec1 signing: the Signature over the EncryptedData ----
+"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout encrypt-sign --now $NOW "$T/msg.xml" -o "$T/es.xml"
+perl -pe 's{(<ds:DigestValue>)[^<]*}{$1}g; s{(<ds:SignatureValue>)[^<]*}{$1}g' "$T/es.xml" >"$T/es-template.xml"
+check "xmlsec1 signs an encrypted Body" xsign "$T/es-template.xml" "$T/xes.xml"
+check "domlab receives xmlsec1's encrypt-sign message" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xes.xml" -o "$T/recv.xml"
+body "$T/recv.xml" >"$T/r.body"
+cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive of xmlsec1's encrypt-sign message gives another Body"
+# The last CipherValue is the Body's (the header's EncryptedKey comes first).
+perl -0pe 's{(.*<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$T/xes.xml" >"$T/xes-forged.xml"
+"$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xes-forged.xml" >"$T/out" 2>"$T/err"
+[ $? -eq 3 ] && grep -q "digest of '#Body-1' does not match" "$T/err" && [ ! -s "$T/out" ] && ok || bad "a changed ciphertext under xmlsec1's signature was accepted: $(cat "$T/err")"
+
+# ---- key identifiers written by others: xmlsec1 encrypts, openssl wraps ----
+# xmlsec1 encrypts the Body's content of its own signed message under a
+# fresh key, openssl wraps the key with RSA-OAEP for bob, and the
+# EncryptedKey names bob's certificate by values openssl computes.
+XENC=http://www.w3.org/2001/04/xmlenc#
+DSNS=http://www.w3.org/2000/09/xmldsig#
+WSSE=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd
+TOK=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0
+SMS=http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary
+printf '<xenc:EncryptedData xmlns:xenc="%s" Id="ED-x" Type="%sContent"><xenc:EncryptionMethod Algorithm="http://www.w3.org/2009/xmlenc11#aes256-gcm"/><xenc:CipherData><xenc:CipherValue/></xenc:CipherData></xenc:EncryptedData>\n' $XENC $XENC >"$T/ed-template.xml"
+keyinfo() { # keyinfo KID CERT: the SecurityTokenReference naming CERT
+	case $1 in
+	thumbprint)
+		v=$(openssl x509 -in "$2" -outform DER | openssl dgst -sha1 -binary | base64 -w0)
+		echo "<wsse:SecurityTokenReference><wsse:KeyIdentifier EncodingType=\"$SMS\" ValueType=\"http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1\">$v</wsse:KeyIdentifier></wsse:SecurityTokenReference>" ;;
+	ski)
+		v=$(openssl x509 -in "$2" -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' :' | perl -ne 'chomp; print pack("H*", $_)' | base64 -w0)
+		echo "<wsse:SecurityTokenReference><wsse:KeyIdentifier EncodingType=\"$SMS\" ValueType=\"$TOK#X509SubjectKeyIdentifier\">$v</wsse:KeyIdentifier></wsse:SecurityTokenReference>" ;;
+	issuer-serial)
+		name=$(openssl x509 -in "$2" -noout -issuer -nameopt RFC2253 | sed 's/^issuer=//')
+		serial=$(openssl x509 -in "$2" -noout -serial | sed 's/^serial=//' | perl -MMath::BigInt -ne 'chomp; print Math::BigInt->from_hex($_)')
+		echo "<wsse:SecurityTokenReference><ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>$name</ds:X509IssuerName><ds:X509SerialNumber>$serial</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data></wsse:SecurityTokenReference>" ;;
+	bst)
+		echo "<wsse:SecurityTokenReference><wsse:Reference URI=\"#X509-peer\" ValueType=\"$TOK#X509v3\"/></wsse:SecurityTokenReference>" ;;
+	esac
+}
+xencrypt() { # xencrypt KID IN OUT
+	openssl rand 32 >"$T/sk.bin"
+	xmlsec1 --encrypt --aeskey "$T/sk.bin" --xml-data "$2" --node-xpath "/*[local-name()='Envelope']/*[local-name()='Body']" --output "$T/enc.xml" "$T/ed-template.xml" 2>"$T/err" || return 1
+	wrapped=$(openssl pkeyutl -encrypt -certin -inkey "$K/bob.cert.pem" -in "$T/sk.bin" -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha1 -pkeyopt rsa_mgf1_md:sha1 | base64 -w0)
+	bst=
+	[ "$1" = bst ] && bst="<wsse:BinarySecurityToken xmlns:wsu=\"$WSU\" wsu:Id=\"X509-peer\" EncodingType=\"$SMS\" ValueType=\"$TOK#X509v3\">$(openssl x509 -in "$K/bob.cert.pem" -outform DER | base64 -w0)</wsse:BinarySecurityToken>"
+	EK="$bst<xenc:EncryptedKey xmlns:xenc=\"$XENC\" Id=\"EK-x\"><xenc:EncryptionMethod Algorithm=\"${XENC}rsa-oaep-mgf1p\"/><ds:KeyInfo xmlns:ds=\"$DSNS\">$(keyinfo "$1" "$K/bob.cert.pem")</ds:KeyInfo><xenc:CipherData><xenc:CipherValue>$wrapped</xenc:CipherValue></xenc:CipherData><xenc:ReferenceList><xenc:DataReference URI=\"#ED-x\"/></xenc:ReferenceList></xenc:EncryptedKey>" \
+		perl -pe 's{(<wsse:Security\b[^>]*>)}{$1$ENV{EK}}' "$T/enc.xml" >"$3"
+}
+for kid in thumbprint issuer-serial ski bst; do
+	check "xmlsec1 and openssl encrypt for bob ($kid)" xencrypt $kid "$T/xsigned.xml" "$T/xsent.xml"
+	check "domlab receives it ($kid)" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent.xml" -o "$T/recv.xml"
+	body "$T/recv.xml" >"$T/r.body"
+	cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive of xmlsec1's encryption ($kid) gives another Body"
+	"$DOMLAB" receive --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent.xml" >"$T/out" 2>"$T/err"
+	[ $? -eq 3 ] && grep -q "no EncryptedKey is addressed to this receiver" "$T/err" && ok || bad "mallory on a message for bob ($kid): $(cat "$T/err")"
+done
+
 # ---- a receive that fails late writes nothing anywhere ----
 "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"
 for who in "mallory.key.pem alice.cert.pem decryption failed" "bob.key.pem mallory.cert.pem not the trusted one"; do

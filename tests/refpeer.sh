@@ -85,6 +85,27 @@ for spec in "quakes --size 2048" "quakes --size 204800" "ints --count 800" "stri
 	done
 done
 
+# ---- the reference receives domlab's other layout and key identifiers ----
+"$DOMLAB" gen quakes --size 20480 --seed 5 >"$T/in.xml"
+body "$T/in.xml" "$T/in.body"
+for layout in sign-encrypt encrypt-sign; do
+	for kid in issuer-serial bst; do
+		check "domlab send --layout $layout --key-id $kid" "$DOMLAB" send $SIGNER --peer-cert "$K/bob.cert.pem" --layout $layout --key-id $kid --now $NOW "$T/in.xml" -o "$T/sent.xml"
+		check "ref receives domlab's $layout, $kid" "$BENCH" ref receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
+		same_body "ref receives domlab's $layout, $kid" "$T/received.xml"
+	done
+done
+# A Signature over the plaintext moved before the EncryptedKey: both
+# take the header in order and verify it over the ciphertext.
+"$DOMLAB" send $SIGNER --peer-cert "$K/bob.cert.pem" --now $NOW "$T/in.xml" -o "$T/sent.xml"
+perl -0pe 's{(<wsse:Security\b[^>]*>)(<xenc:EncryptedKey\b.*?</xenc:EncryptedKey>)(.*?)(<ds:Signature\b.*?</ds:Signature>)}{$1$4$2$3}s' "$T/sent.xml" >"$T/reordered.xml"
+cmp -s "$T/sent.xml" "$T/reordered.xml" && bad "the Signature was not moved"
+for who in "" ref; do
+	peer "$who" receive $RECIPIENT --now $NOW "$T/reordered.xml" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -s "$T/out" ] && ok || bad "${who:-domlab} received a Signature moved before the EncryptedKey: exit $rc, $(cat "$T/err")"
+done
+
 # ---- a changed byte in a signed Body is refused, either way ----
 "$DOMLAB" gen quakes --size 2048 --seed 5 >"$T/in.xml"
 forge() { # forge IN OUT: one byte of the first region's text changed

@@ -717,7 +717,10 @@ out:
 
 /* ---- forged encryption ---- */
 
-static dom_doc *sent_msg(const keys *k, wss_cipher c)
+/* A quakes message alice sends to `peer` with cipher c, in `layout`,
+ * naming peer by `id`; NULL on failure. */
+static dom_doc *sent_as(const keys *k, wss_cipher c, wss_layout layout,
+			wss_key_id id, const wss_cert *peer)
 {
 	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
 	lab_buf text = LAB_BUF_INIT;
@@ -726,16 +729,23 @@ static dom_doc *sent_msg(const keys *k, wss_cipher c)
 	lab_err err;
 
 	opts_at(&o, NOW, c);
+	o.layout = layout;
+	o.key_id = id;
 	if (T_GEN(&g, &text))
 		doc = T_PARSE_N(text.data, text.len);
 	lab_buf_free(&text);
-	if (doc != NULL && !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice,
-						   k->bob, &o, &err),
-				      &err)) {
+	if (doc != NULL &&
+	    !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, peer, &o, &err),
+		      &err)) {
 		dom_doc_free(doc);
 		doc = NULL;
 	}
 	return doc;
+}
+
+static dom_doc *sent_msg(const keys *k, wss_cipher c)
+{
+	return sent_as(k, c, WSS_SIGN_ENCRYPT, WSS_KEYID_THUMBPRINT, k->bob);
 }
 
 /* The EncryptedData's CipherValue (the Body's), or the EncryptedKey's. */
@@ -1276,6 +1286,441 @@ out:
 	free_keys(&k);
 }
 
+/* ---- layouts, recipients and SOAP versions ---- */
+
+/* sent_as in AES-256-GCM, on the wire. */
+static dom_doc *layout_msg(const keys *k, wss_layout layout, wss_key_id id,
+			   const wss_cert *peer)
+{
+	dom_doc *doc = sent_as(k, WSS_AES256_GCM, layout, id, peer);
+
+	return doc != NULL ? wire(doc) : NULL;
+}
+
+/* receive of doc by (key, self), alice trusted: accepted with the Body
+ * `want` (NULL: any) when reason is NULL, else refused with reason;
+ * frees doc. */
+static void received_as(dom_doc *doc, const wss_privkey *key,
+			const wss_cert *self, const keys *k,
+			const lab_buf *want, const char *reason)
+{
+	lab_buf got = LAB_BUF_INIT;
+	wss_opts o;
+	lab_err err;
+	int rc;
+
+	if (doc == NULL)
+		return;
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	o.self = self;
+	lab_err_clear(&err);
+	rc = wss_receive_doc(doc, key, k->alice, &o, &err);
+	if (reason != NULL) {
+		CHECK_EQ_INT(rc, LAB_ESECURITY);
+		CHECK_MSG(strstr(err.msg, reason) != NULL,
+			  "message \"%s\" does not say \"%s\"", err.msg,
+			  reason);
+	} else if (CHECK_OK(rc, &err) && want != NULL) {
+		body_c14n(doc, &got);
+		CHECK_EQ_MEM(got.data, got.len, want->data, want->len);
+	}
+	lab_buf_free(&got);
+	dom_doc_free(doc);
+}
+
+static const char *const layout_names[] = {"sign-encrypt", "encrypt-sign"};
+static const char *const key_id_names[] = {"thumbprint", "issuer-serial",
+					   "ski", "bst"};
+
+/* Every layout and key identifier: received by bob, with its
+ * certificate and without, with the Body alice signed; mallory, whose
+ * name it does not carry, is told so. */
+static void layouts_received(void)
+{
+	lab_buf want = LAB_BUF_INIT;
+	dom_doc *plain;
+	keys k;
+	int lay, id;
+
+	if (!load_keys(&k) ||
+	    (plain = signed_msg(k.alice_key, k.alice)) == NULL)
+		goto out;
+	body_c14n(plain, &want);
+	dom_doc_free(plain);
+	for (lay = 0; lay < 2; lay++)
+		for (id = 0; id < 4; id++) {
+			t_context("%s, %s", layout_names[lay], key_id_names[id]);
+			received_as(layout_msg(&k, (wss_layout)lay,
+					       (wss_key_id)id, k.bob),
+				    k.bob_key, k.bob, &k, &want, NULL);
+			received_as(layout_msg(&k, (wss_layout)lay,
+					       (wss_key_id)id, k.bob),
+				    k.bob_key, NULL, &k, &want, NULL);
+			received_as(layout_msg(&k, (wss_layout)lay,
+					       (wss_key_id)id, k.bob),
+				    k.mallory_key, k.mallory, &k, NULL,
+				    "no EncryptedKey is addressed to this "
+				    "receiver");
+		}
+out:
+	lab_buf_free(&want);
+	free_keys(&k);
+}
+
+static void change_timestamp_text(dom_doc *doc)
+{
+	set_text(el(doc, "Created"), "2026-11-30T00:53:21Z");
+}
+
+static void flip_data(dom_doc *doc)
+{
+	edit_cipher(doc, 1, flip_middle);
+}
+
+static void flip_key(dom_doc *doc)
+{
+	edit_cipher(doc, 0, flip_middle);
+}
+
+/* In either layout, a change to anything signed or encrypted is
+ * refused; the signed ciphertext of encrypt-sign fails its digest before
+ * anything is decrypted. */
+static void layouts_tampered(void)
+{
+	static const struct {
+		const char *name;
+		void (*edit)(dom_doc *doc);
+		const char *reason[2];
+	} edits[] = {
+		{"the Body's ciphertext", flip_data,
+		 {"decryption failed", "digest of '#Body-1' does not match"}},
+		{"the wrapped key", flip_key,
+		 {"decryption failed", "decryption failed"}},
+		{"the Timestamp", change_timestamp_text,
+		 {"digest of '#TS-1' does not match",
+		  "digest of '#TS-1' does not match"}},
+	};
+	keys k;
+	size_t i;
+	int lay;
+
+	if (!load_keys(&k))
+		goto out;
+	for (lay = 0; lay < 2; lay++)
+		for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+			dom_doc *doc = layout_msg(&k, (wss_layout)lay,
+						  WSS_KEYID_THUMBPRINT, k.bob);
+
+			t_context("%s, %s", layout_names[lay], edits[i].name);
+			if (doc == NULL)
+				continue;
+			edits[i].edit(doc);
+			received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
+				    edits[i].reason[lay]);
+		}
+out:
+	free_keys(&k);
+}
+
+/* The header is taken in order: a sign-encrypt message whose Signature
+ * is moved before the EncryptedKey is verified over the ciphertext. */
+static void header_order(void)
+{
+	dom_doc *doc;
+	dom_node *sig, *sec;
+	lab_err err;
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	doc = layout_msg(&k, WSS_SIGN_ENCRYPT, WSS_KEYID_THUMBPRINT, k.bob);
+	sig = doc != NULL ? el(doc, "Signature") : NULL;
+	sec = doc != NULL ? el(doc, "Security") : NULL;
+	if (sig != NULL && sec != NULL) {
+		dom_remove(sig);
+		CHECK_OK(dom_insert_before(sec, sig, wss_first_el(sec), &err),
+			 &err);
+	}
+	received_as(doc, k.bob_key, k.bob, &k, NULL,
+		    "digest of '#Body-1' does not match");
+out:
+	free_keys(&k);
+}
+
+/* An EncryptedKey for `to` holding key, its KeyInfo the thumbprint, Id
+ * `id`; with a ReferenceList naming sp-0 when `list`. */
+static int recipient_key(dom_doc *doc, const wss_cert *to,
+			 const unsigned char *key, const char *id, int list)
+{
+	unsigned char thumb[WSS_SHA1_LEN];
+	lab_buf w = LAB_BUF_INIT, x = LAB_BUF_INIT;
+	dom_node *sec = el(doc, "Security");
+	const unsigned char *der;
+	lab_err err;
+	size_t len;
+	int ok;
+
+	der = wss_cert_der(to, &len);
+	ok = sec != NULL && CHECK(wss_sha1(der, len, thumb) == LAB_OK) &&
+	     CHECK_OK(wss_rsa_oaep_wrap(to, key, 32, &w, &err), &err) &&
+	     CHECK(lab_buf_printf(
+			   &x,
+			   "<xenc:EncryptedKey xmlns:xenc=\"%s\" Id=\"%s\">"
+			   "<xenc:EncryptionMethod Algorithm=\"%s\"/>"
+			   "<ds:KeyInfo xmlns:ds=\"%s\"><wsse:SecurityTokenReference "
+			   "xmlns:wsse=\"%s\"><wsse:KeyIdentifier ValueType=\"%s\">",
+			   WSS_NS_XENC, id, WSS_ALG_RSA_OAEP, DS, WSS_NS_WSSE,
+			   WSS_THUMBPRINT) == LAB_OK &&
+		   wss_base64_encode(thumb, sizeof thumb, 0, &x) == LAB_OK &&
+		   lab_buf_puts(&x, "</wsse:KeyIdentifier>"
+				    "</wsse:SecurityTokenReference></ds:KeyInfo>"
+				    "<xenc:CipherData><xenc:CipherValue>") ==
+			   LAB_OK &&
+		   wss_base64_encode(w.data, w.len, 0, &x) == LAB_OK &&
+		   lab_buf_puts(&x, "</xenc:CipherValue></xenc:CipherData>") ==
+			   LAB_OK &&
+		   lab_buf_puts(&x, list ? "<xenc:ReferenceList><xenc:"
+					   "DataReference URI=\"#sp-0\"/>"
+					   "</xenc:ReferenceList>"
+					 : "") == LAB_OK &&
+		   lab_buf_puts(&x, "</xenc:EncryptedKey>") == LAB_OK) &&
+	     put_xml(sec, wss_first_el(sec), &x);
+	lab_buf_free(&w);
+	lab_buf_free(&x);
+	return ok;
+}
+
+/* alice's signed message, its one Body element encrypted as sp-0 under
+ * a key each of `to` gets an EncryptedKey for (the first listed first,
+ * each with its ReferenceList when `lists`, else one standalone
+ * ReferenceList after them). */
+static dom_doc *recipients_msg(const keys *k, const wss_cert *const *to,
+			       size_t n, int lists)
+{
+	static const char text[] =
+		"<soap:Envelope xmlns:soap=\"" SOAP "\"><soap:Header/>"
+		"<soap:Body><p:x xmlns:p=\"urn:p\">text</p:x></soap:Body>"
+		"</soap:Envelope>";
+	static const char standalone[] =
+		"<xenc:ReferenceList xmlns:xenc=\"" WSS_NS_XENC "\">"
+		"<xenc:DataReference URI=\"#sp-0\"/></xenc:ReferenceList>";
+	unsigned char key[32];
+	dom_doc *doc = T_PARSE_N(text, sizeof text - 1);
+	lab_buf x = LAB_BUF_INIT;
+	wss_opts o;
+	lab_err err;
+	char id[24];
+	size_t i;
+	int ok;
+
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	ok = doc != NULL && CHECK_OK(wss_random(key, sizeof key, &err), &err) &&
+	     CHECK_OK(wss_sign_doc(doc, k->alice_key, k->alice, &o, &err),
+		      &err) &&
+	     encrypt_part(el(doc, "x"), 0, key);
+	for (i = n; ok && i-- > 0;) {
+		snprintf(id, sizeof id, "EK-%zu", i);
+		ok = recipient_key(doc, to[i], key, id, lists);
+	}
+	if (ok && !lists) {
+		dom_node *sec = el(doc, "Security");
+
+		ok = lab_buf_puts(&x, standalone) == LAB_OK &&
+		     put_xml(sec, wss_next_el(wss_first_el(sec)), &x);
+	}
+	lab_buf_free(&x);
+	if (!ok) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return wire(doc);
+}
+
+/* One message for two recipients is received by either, each with its
+ * certificate; a standalone ReferenceList decrypts as one inside the
+ * EncryptedKey does. */
+static void two_recipients(void)
+{
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	{
+		const wss_cert *both[] = {k.bob, k.mallory};
+		const wss_cert *bob[] = {k.bob};
+		const wss_cert *mallory[] = {k.mallory};
+
+		t_context("bob of bob and mallory");
+		received_as(recipients_msg(&k, both, 2, 1), k.bob_key, k.bob,
+			    &k, NULL, NULL);
+		t_context("mallory of bob and mallory");
+		received_as(recipients_msg(&k, both, 2, 1), k.mallory_key,
+			    k.mallory, &k, NULL, NULL);
+		t_context("bob, a standalone ReferenceList");
+		received_as(recipients_msg(&k, bob, 1, 0), k.bob_key, k.bob,
+			    &k, NULL, NULL);
+		t_context("mallory's only, received by bob");
+		received_as(recipients_msg(&k, mallory, 1, 1), k.bob_key, k.bob,
+			    &k, NULL,
+			    "no EncryptedKey is addressed to this receiver");
+	}
+out:
+	free_keys(&k);
+}
+
+/* A child element of `owner` in another namespace. */
+static void foreign_child(dom_doc *doc, const char *owner, const char *ns)
+{
+	dom_node *o = el(doc, owner);
+
+	if (o != NULL)
+		add_el(o, ns, "x:KeyInfo");
+}
+
+/* Moves the Body's EncryptedData to the end of `where`. */
+static void move_data(dom_doc *doc, const char *where)
+{
+	dom_node *ed = el(doc, "EncryptedData"), *to = el(doc, where);
+	lab_err err;
+
+	if (ed != NULL && to != NULL) {
+		dom_remove(ed);
+		CHECK_OK(dom_append(to, ed, &err), &err);
+	}
+}
+
+static void foreign_in_data(dom_doc *doc)
+{
+	foreign_child(doc, "EncryptedData", "urn:not-dsig");
+}
+
+static void foreign_in_key(dom_doc *doc)
+{
+	foreign_child(doc, "EncryptedKey", "http://www.v3.org/2000/09/xmldsig#");
+}
+
+static void data_in_security(dom_doc *doc)
+{
+	move_data(doc, "Security");
+}
+
+static void data_in_header(dom_doc *doc)
+{
+	move_data(doc, "Header");
+}
+
+/* Encrypt, then sign, a Body whose element is encrypted and whose text
+ * beside it is not: every signature and decryption holds, the receiver
+ * policy does not. */
+static dom_doc *text_beside(const keys *k)
+{
+	static const char text[] =
+		"<soap:Envelope xmlns:soap=\"" SOAP "\"><soap:Body>"
+		"<p:x xmlns:p=\"urn:p\">x</p:x>secret</soap:Body>"
+		"</soap:Envelope>";
+	unsigned char key[32];
+	dom_doc *doc = T_PARSE_N(text, sizeof text - 1);
+	dom_node *ek = NULL;
+	wss_opts o;
+	lab_err err;
+	int ok;
+
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	ok = doc != NULL && CHECK_OK(wss_random(key, sizeof key, &err), &err) &&
+	     encrypt_part(el(doc, "x"), 0, key) &&
+	     CHECK_OK(wss_sign_doc(doc, k->alice_key, k->alice, &o, &err),
+		      &err) &&
+	     recipient_key(doc, k->bob, key, "EK-0", 1) &&
+	     (ek = el(doc, "EncryptedKey")) != NULL;
+	if (ok) {
+		dom_remove(ek);
+		ok = CHECK_OK(dom_append(el(doc, "Security"), ek, &err), &err);
+	}
+	if (!ok) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return wire(doc);
+}
+
+/* What receive refuses besides tampering: children outside XML
+ * Encryption's schema, layouts it does not support (named), and a Body
+ * not encrypted (the receiver policy). */
+static void layouts_refused(void)
+{
+	static const struct {
+		const char *name;
+		void (*edit)(dom_doc *doc);
+		const char *reason;
+	} cases[] = {
+		{"an EncryptedData child in another namespace", foreign_in_data,
+		 "EncryptedData holds <KeyInfo>, which XML Encryption does not "
+		 "allow there"},
+		{"an EncryptedKey's KeyInfo in another namespace",
+		 foreign_in_key, "EncryptedKey holds <KeyInfo>"},
+		{"an EncryptedData in the Security header", data_in_security,
+		 "the encrypted Signature layout is not supported"},
+		{"an EncryptedData header block", data_in_header,
+		 "the EncryptedHeader layout is not supported"},
+	};
+	keys k;
+	size_t i;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		dom_doc *doc = sent_msg(&k, WSS_AES256_GCM);
+
+		t_context("%s", cases[i].name);
+		if (doc == NULL)
+			continue;
+		cases[i].edit(doc);
+		received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
+			    cases[i].reason);
+	}
+	t_context("a Body signed, not encrypted");
+	received_as(wire(signed_msg(k.alice_key, k.alice)), k.bob_key, k.bob,
+		    &k, NULL,
+		    "receiver policy: the Body's content must be encrypted");
+	t_context("text beside the EncryptedData, signed with it");
+	received_as(text_beside(&k), k.bob_key, k.bob, &k, NULL,
+		    "it holds <#text> in the clear");
+out:
+	free_keys(&k);
+}
+
+/* A SOAP 1.2 envelope is sent and received in its own namespace. */
+static void soap12(void)
+{
+	static const char text[] =
+		"<env:Envelope xmlns:env=\"" WSS_NS_SOAP12 "\"><env:Body>"
+		"<p:x xmlns:p=\"urn:p\">text</p:x></env:Body></env:Envelope>";
+	dom_doc *doc = T_PARSE_N(text, sizeof text - 1);
+	const dom_node *sec;
+	wss_opts o;
+	lab_err err;
+	keys k;
+
+	if (!load_keys(&k) || doc == NULL)
+		goto out;
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	if (!CHECK_OK(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o, &err),
+		      &err))
+		goto out;
+	doc = wire(doc);
+	sec = doc != NULL ? el(doc, "Security") : NULL;
+	if (sec != NULL) {
+		CHECK_EQ_STR(dom_ns_uri(dom_parent(sec)), WSS_NS_SOAP12);
+		CHECK(dom_attr_get_str(sec, WSS_NS_SOAP12, "mustUnderstand") !=
+		      NULL);
+	}
+	received_as(doc, k.bob_key, k.bob, &k, NULL, NULL);
+	doc = NULL;
+out:
+	dom_doc_free(doc);
+	free_keys(&k);
+}
+
 const t_case tests_wss[] = {
 	{"wss/sign_then_verify", sign_then_verify},
 	{"wss/send_then_receive", send_then_receive},
@@ -1291,5 +1736,11 @@ const t_case tests_wss[] = {
 	{"wss/caps_on_references", caps_on_references},
 	{"wss/cap_on_signed_info", cap_on_signed_info},
 	{"wss/many_encrypted", many_encrypted},
+	{"wss/layouts_received", layouts_received},
+	{"wss/layouts_tampered", layouts_tampered},
+	{"wss/header_order", header_order},
+	{"wss/two_recipients", two_recipients},
+	{"wss/layouts_refused", layouts_refused},
+	{"wss/soap12", soap12},
 	{NULL, NULL},
 };

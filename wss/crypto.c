@@ -20,12 +20,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "util/alloc.h"
 #include "wss/keyfile.h"
@@ -374,6 +376,56 @@ int wss_cert_equal(const wss_cert *a, const wss_cert *b)
 	/* Certificates are public: an ordinary compare is enough. */
 	return a->der_len == b->der_len &&
 	       memcmp(a->der, b->der, a->der_len) == 0;
+}
+
+int wss_cert_has_key(const wss_cert *c, const wss_privkey *k)
+{
+	return EVP_PKEY_eq(c->pub, k->pkey) == 1;
+}
+
+const unsigned char *wss_cert_ski(const wss_cert *c, size_t *len)
+{
+	const ASN1_OCTET_STRING *ski = X509_get0_subject_key_id(c->x509);
+
+	*len = ski != NULL ? (size_t)ASN1_STRING_length(ski) : 0;
+	return ski != NULL ? ASN1_STRING_get0_data(ski) : NULL;
+}
+
+/* Appends what BIO b holds. */
+static int bio_append(BIO *b, lab_buf *out, lab_err *err)
+{
+	char *p;
+	long n = BIO_get_mem_data(b, &p);
+
+	if (n < 0 || lab_buf_put(out, p, (size_t)n) != LAB_OK)
+		return nomem(err);
+	return LAB_OK;
+}
+
+int wss_cert_issuer(const wss_cert *c, lab_buf *out, lab_err *err)
+{
+	BIO *b = BIO_new(BIO_s_mem());
+	int rc;
+
+	if (b == NULL || X509_NAME_print_ex(b, X509_get_issuer_name(c->x509),
+					    0, XN_FLAG_RFC2253) < 0)
+		rc = nomem(err);
+	else
+		rc = bio_append(b, out, err);
+	BIO_free(b);
+	return rc;
+}
+
+int wss_cert_serial(const wss_cert *c, lab_buf *out, lab_err *err)
+{
+	BIGNUM *bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(c->x509), NULL);
+	char *dec = bn != NULL ? BN_bn2dec(bn) : NULL;
+	int rc = dec == NULL || lab_buf_puts(out, dec) != LAB_OK ? nomem(err)
+							       : LAB_OK;
+
+	OPENSSL_free(dec);
+	BN_free(bn);
+	return rc;
 }
 
 /* ---- digests ----------------------------------------------------------- */

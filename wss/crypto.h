@@ -48,6 +48,16 @@ int wss_cert_from_der_known(const unsigned char *der, size_t len,
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len);
 /* 1 when both hold the same DER bytes, else 0. */
 int wss_cert_equal(const wss_cert *a, const wss_cert *b);
+/* 1 when c's public key is k's, else 0: a certificate named by value
+ * (a BinarySecurityToken) is the receiver's without its own. */
+int wss_cert_has_key(const wss_cert *c, const wss_privkey *k);
+/* The certificate's SubjectKeyIdentifier extension; NULL (and *len 0)
+ * when it has none. */
+const unsigned char *wss_cert_ski(const wss_cert *c, size_t *len);
+/* The issuer as an RFC 2253 string and the serial number in decimal,
+ * each appended to out; LAB_ENOMEM. */
+int wss_cert_issuer(const wss_cert *c, lab_buf *out, lab_err *err);
+int wss_cert_serial(const wss_cert *c, lab_buf *out, lab_err *err);
 void wss_cert_free(wss_cert *c);
 
 /* ---- digests ----------------------------------------------------------- */

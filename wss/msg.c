@@ -167,10 +167,13 @@ int wss_draw_ids(wss_msg *m, const char *const *bases, size_t n,
 				break;
 		if (j < m->ndrawn)
 			continue;
-		if (m->ndrawn == WSS_DRAWN_MAX || strchr(bases[i], '-') != NULL)
+		if (strchr(bases[i], '-') != NULL)
 			return lab_fail(err, LAB_EUSAGE,
 					"cannot draw an ID for '%s' ahead",
 					bases[i]);
+		/* Full: that base's ID is found when it is taken instead. */
+		if (m->ndrawn == WSS_DRAWN_MAX)
+			continue;
 		rc = wss_new_id(m->doc, bases[i], m->drawn[m->ndrawn].id,
 				sizeof m->drawn[m->ndrawn].id, err);
 		if (rc == LAB_OK)
@@ -255,7 +258,7 @@ static int make_header(wss_msg *m, lab_err *err)
 
 	snprintf(qname, sizeof qname, "%s%sHeader", prefix ? prefix : "",
 		 prefix ? ":" : "");
-	return wss_add(m->envelope, m->body, WSS_NS_SOAP, qname, &m->header,
+	return wss_add(m->envelope, m->body, m->n.soap, qname, &m->header,
 		       err);
 }
 
@@ -275,9 +278,9 @@ static int make_security(wss_msg *m, lab_err *err)
 	snprintf(qname, sizeof qname, "%s%smustUnderstand",
 		 soap_prefix ? soap_prefix : "soap", ":");
 	if (soap_prefix == NULL)
-		rc = dom_ns_declare(m->security, "soap", WSS_NS_SOAP, err);
+		rc = dom_ns_declare(m->security, "soap", m->n.soap, err);
 	if (rc == LAB_OK)
-		rc = wss_set(m->security, WSS_NS_SOAP, qname, "1", err);
+		rc = wss_set(m->security, m->n.soap, qname, "1", err);
 	return rc;
 }
 
@@ -295,8 +298,10 @@ int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 	if (rc != LAB_OK)
 		return rc;
 	m->envelope = dom_doc_element(doc);
+	if (m->envelope != NULL && dom_is(m->envelope, n->soap12, n->Envelope))
+		m->n.soap = n->soap12;
 	if (m->envelope == NULL || !dom_is(m->envelope, n->soap, n->Envelope))
-		return lab_fail(err, code, "not a SOAP 1.1 envelope");
+		return lab_fail(err, code, "not a SOAP 1.1 or 1.2 envelope");
 	m->body = wss_child(m->envelope, n->soap, n->Body, &count);
 	if (m->body == NULL)
 		return lab_fail(err, code, "envelope has %zu soap:Body", count);

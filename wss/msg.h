@@ -48,7 +48,8 @@ typedef struct wss_msg {
  * Finds soap:Envelope (the root), its one soap:Header (optional, before
  * the Body) and its one soap:Body, and the one wsse:Security in the
  * Header.  With `create`, adds Header and Security when missing (the
- * sending side).  A document that is not a SOAP 1.1 envelope, or that has
+ * sending side).  The SOAP version is the Envelope's namespace (1.1 or
+ * 1.2; m->n.soap is it).  A document that is neither, or that has
  * two Bodies, Headers or Security headers, is refused with `code`.
  */
 int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
@@ -85,8 +86,8 @@ int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,
 	       lab_err *err);
 
 /*
- * Draws an ID for each base (at most WSS_DRAWN_MAX in all; a base already
- * drawn is skipped) before the caller changes the tree, so every draw
+ * Draws an ID for each base (at most WSS_DRAWN_MAX in all, the rest are
+ * left to wss_msg_new_id; a base already drawn is skipped) before the caller changes the tree, so every draw
  * reads one build of the document's ID index instead of a rebuild after
  * each change.  Bases hold no '-', so "base-N" IDs of different bases
  * never collide.  Sound only while every change made to the tree before

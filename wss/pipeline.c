@@ -1,8 +1,11 @@
 /*
  * pipeline.c - the commands of the profile as compositions of the stages.
- * The order is the point: send signs then encrypts; receive checks the
- * Timestamp, decrypts, then verifies, so what is verified is what the
- * application will read.
+ * The order is the point: send signs then encrypts (or, with
+ * WSS_ENCRYPT_SIGN, the other way round); receive checks the Timestamp,
+ * then takes the Security header's elements in the order they stand, as
+ * SOAP Message Security's processing rules have it: an EncryptedKey or a
+ * ReferenceList decrypts what it lists there, the Signature verifies what
+ * it references as it stands there.  The receiver policy comes last.
  */
 #include "wss/wss.h"
 
@@ -19,6 +22,9 @@ void wss_opts_default(wss_opts *o)
 	o->now = time(NULL);
 	o->ttl = 300;
 	o->cipher = WSS_AES256_GCM;
+	o->layout = WSS_SIGN_ENCRYPT;
+	o->key_id = WSS_KEYID_THUMBPRINT;
+	o->self = NULL;
 	o->lim = (dom_limits){0};
 	memset(&o->caps, 0, sizeof o->caps);
 	o->att = NULL;
@@ -57,7 +63,9 @@ int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
-	return rc != LAB_OK ? rc : wss_xenc_encrypt(&m, peer, o->cipher, err);
+	return rc != LAB_OK ? rc
+			    : wss_xenc_encrypt(&m, peer, o->cipher, o->key_id,
+					       err);
 }
 
 int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
@@ -68,6 +76,29 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 
 	m.caps = &o->caps;
 	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
+}
+
+/* Encrypt, then sign the Body that holds the EncryptedData; the
+ * EncryptedKey then moves after the Signature, so that a receiver taking
+ * the header in order verifies before it decrypts. */
+static int encrypt_sign(wss_msg *m, const wss_privkey *key,
+			const wss_cert *cert, const wss_cert *peer,
+			const wss_opts *o, lab_err *err)
+{
+	size_t count;
+	dom_node *ek;
+	int rc = wss_xenc_encrypt(m, peer, o->cipher, o->key_id, err);
+
+	if (rc == LAB_OK)
+		rc = wss_dsig_sign(m, key, cert, o->now, o->ttl, err);
+	ek = rc == LAB_OK ? wss_child(m->security, m->n.xenc,
+				      m->n.EncryptedKey, &count)
+			  : NULL;
+	if (ek != NULL) {
+		dom_remove(ek);
+		rc = dom_append(m->security, ek, err);
+	}
+	return rc;
 }
 
 /* The Body's canonical content, digested while signing, is what gets
@@ -92,17 +123,21 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 					    WSS_TAIL_ROOM) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
-	m.content = &content;
+	m.content = o->layout == WSS_SIGN_ENCRYPT ? &content : NULL;
 	m.content_at = content.len;
 	m.att = o->att;
 	m.natt = o->natt;
 	if (rc == LAB_OK)
 		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
 				  err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && o->layout == WSS_ENCRYPT_SIGN)
+		rc = encrypt_sign(&m, key, cert, peer, o, err);
+	else if (rc == LAB_OK) {
 		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
-	if (rc == LAB_OK)
-		rc = wss_xenc_encrypt(&m, peer, o->cipher, err);
+		if (rc == LAB_OK)
+			rc = wss_xenc_encrypt(&m, peer, o->cipher, o->key_id,
+					      err);
+	}
 	/* After encryption the buffer holds the ciphertext, encrypted where
 	 * the plaintext was; only a failure can leave plaintext in it. */
 	if (rc != LAB_OK && content.data != NULL)
@@ -136,21 +171,51 @@ static int same_shape(dom_doc *doc, const wss_msg *before,
 	return LAB_OK;
 }
 
+/* The Security header's elements in order (pipeline.c's comment); the
+ * one Signature is verified where it stands, or at the end to report
+ * that there is none. */
+static int walk_header(wss_msg *m, wss_xenc_rx *rx, const wss_cert *trust,
+		       const dom_node *ts, lab_err *err)
+{
+	const dom_node *c;
+	int verified = 0, decrypted, rc = LAB_OK;
+
+	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
+	     c = wss_next_el(c)) {
+		if (dom_is(c, m->n.ds, m->n.Signature)) {
+			rc = wss_dsig_verify(m, trust, ts, err);
+			verified = 1;
+			continue;
+		}
+		rc = wss_xenc_rx_step(rx, c, &decrypted, err);
+		if (rc == LAB_OK && decrypted)
+			rc = same_shape(m->doc, m, ts, err);
+	}
+	if (rc == LAB_OK && !verified)
+		rc = wss_dsig_verify(m, trust, ts, err);
+	return rc;
+}
+
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err)
 {
 	dom_node *ts = NULL;
+	wss_xenc_rx rx;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 
+	memset(&rx, 0, sizeof rx);
 	m.att = o->att;
 	m.natt = o->natt;
 	m.caps = &o->caps;
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)
-		rc = wss_xenc_decrypt(&m, key, &o->lim, err);
+		rc = wss_xenc_rx_begin(&rx, &m, key, o->self, &o->lim, err);
 	if (rc == LAB_OK)
-		rc = same_shape(doc, &m, ts, err);
-	return rc != LAB_OK ? rc : wss_dsig_verify(&m, trust, ts, err);
+		rc = walk_header(&m, &rx, trust, ts, err);
+	if (rc == LAB_OK)
+		rc = wss_xenc_rx_policy(&rx, err);
+	wss_xenc_rx_end(&rx);
+	return rc;
 }

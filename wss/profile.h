@@ -10,6 +10,7 @@
 #include "dom/dom.h"
 
 #define WSS_NS_SOAP "http://schemas.xmlsoap.org/soap/envelope/"
+#define WSS_NS_SOAP12 "http://www.w3.org/2003/05/soap-envelope"
 #define WSS_NS_WSSE \
 	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
 #define WSS_NS_WSSE11 \
@@ -33,12 +34,16 @@
 	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary"
 #define WSS_THUMBPRINT \
 	"http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#ThumbprintSHA1"
+#define WSS_SKI \
+	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509SubjectKeyIdentifier"
 #define WSS_EK_TOKEN \
 	"http://docs.oasis-open.org/wss/oasis-wss-soap-message-security-1.1#EncryptedKey"
 
-/* Interned in one document; NULL never (interning failure fails init). */
+/* Interned in one document; NULL never (interning failure fails init).
+ * soap is the envelope's namespace, SOAP 1.1's until wss_msg_open finds
+ * a SOAP 1.2 envelope (soap11 and soap12 are both versions'). */
 typedef struct wss_names {
-	const char *soap, *wsse, *wsu, *ds, *xenc, *exc;
+	const char *soap, *soap11, *soap12, *wsse, *wsu, *ds, *xenc, *exc;
 	const char *Envelope, *Header, *Body, *Security, *Timestamp, *Created,
 		*Expires, *BinarySecurityToken, *SecurityTokenReference,
 		*Reference, *KeyIdentifier, *Signature, *SignedInfo,
@@ -46,7 +51,9 @@ typedef struct wss_names {
 		*Transform, *DigestMethod, *DigestValue, *SignatureValue,
 		*KeyInfo, *InclusiveNamespaces, *EncryptedKey, *EncryptedData,
 		*EncryptionMethod, *CipherData, *CipherValue, *ReferenceList,
-		*DataReference;
+		*DataReference, *EncryptionProperties, *CarriedKeyName,
+		*X509Data, *X509IssuerSerial, *X509IssuerName,
+		*X509SerialNumber, *X509Certificate;
 	const char *Id, *URI, *Algorithm, *PrefixList, *ValueType,
 		*EncodingType, *Type, *actor;
 } wss_names;

@@ -1,8 +1,9 @@
 /*
  * wss.h - the pipeline's entry points, one per command: sign, verify,
  * encrypt, decrypt, and the two compositions the profile is about --
- * send (sign, then encrypt) and receive (timestamp, decrypt, then
- * verify).  Each works on a parsed document in place; the caller
+ * send (sign, then encrypt, or the other way round) and receive (the
+ * Timestamp, then the Security header's elements in order, then the
+ * receiver policy).  Each works on a parsed document in place; the caller
  * serializes it only when the call succeeded.
  */
 #ifndef WSS_WSS_H
@@ -13,11 +14,25 @@
 #include "dom/dom.h"
 #include "wss/caps.h"
 #include "wss/crypto.h"
+#include "wss/keyid.h"
+
+/* The order send applies its two protections in.  Receive takes either:
+ * it processes the Security header in order. */
+typedef enum wss_layout {
+	WSS_SIGN_ENCRYPT, /* the Signature covers the plaintext Body */
+	WSS_ENCRYPT_SIGN  /* the Signature covers the EncryptedData */
+} wss_layout;
 
 typedef struct wss_opts {
 	time_t now;        /* the clock, fixed by tests */
 	unsigned ttl;      /* Timestamp lifetime in seconds */
 	wss_cipher cipher;
+	wss_layout layout;   /* send */
+	wss_key_id key_id;   /* how send names the recipient */
+	/* The receiver's own certificate, which picks the EncryptedKey
+	 * addressed to it when that names it by thumbprint, SKI or issuer
+	 * and serial (wss/keyid.h); NULL: such keys are tried. */
+	const wss_cert *self;
 	dom_limits lim;    /* for the decrypted plaintext */
 	wss_caps caps;     /* pre-authentication work (wss/caps.h) */
 	/* Attachments signed with the message or required signed in it
@@ -26,7 +41,8 @@ typedef struct wss_opts {
 	size_t natt;
 } wss_opts;
 
-/* Defaults: the real clock, 300 s, AES-256-GCM, default limits and
+/* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the
+ * recipient named by thumbprint, no own certificate, default limits and
  * caps, no attachments. */
 void wss_opts_default(wss_opts *o);
 

@@ -90,40 +90,9 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 	return rc;
 }
 
-/* KeyInfo naming the recipient certificate by its SHA-1 thumbprint. */
-static int add_recipient(dom_node *ek, const wss_cert *peer, lab_err *err)
-{
-	unsigned char thumb[WSS_SHA1_LEN];
-	const unsigned char *der;
-	dom_node *ki, *str, *kid;
-	size_t len;
-	int rc;
-
-	der = wss_cert_der(peer, &len);
-	rc = wss_add(ek, NULL, WSS_NS_DS, "ds:KeyInfo", &ki, err);
-	if (rc == LAB_OK)
-		rc = dom_ns_declare(ki, "ds", WSS_NS_DS, err);
-	if (rc == LAB_OK)
-		rc = wss_add(ki, NULL, WSS_NS_WSSE, "wsse:SecurityTokenReference",
-			     &str, err);
-	if (rc == LAB_OK)
-		rc = wss_bind(str, "wsse", WSS_NS_WSSE, err);
-	if (rc == LAB_OK)
-		rc = wss_add(str, NULL, WSS_NS_WSSE, "wsse:KeyIdentifier", &kid,
-			     err);
-	if (rc == LAB_OK)
-		rc = wss_set(kid, NULL, "EncodingType", WSS_BASE64, err);
-	if (rc == LAB_OK)
-		rc = wss_set(kid, NULL, "ValueType", WSS_THUMBPRINT, err);
-	if (rc == LAB_OK && wss_sha1(der, len, thumb) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
-	if (rc == LAB_OK)
-		rc = wss_add_b64(kid, thumb, sizeof thumb, err);
-	return rc;
-}
-
 static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
-			     const char *id, const char *ed_id,
+			     wss_key_id key_id, const char *id,
+			     const char *ed_id,
 			     const unsigned char *key, size_t keylen,
 			     lab_err *err)
 {
@@ -143,7 +112,7 @@ static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 		rc = wss_add_alg(ek, WSS_NS_XENC, "xenc:EncryptionMethod",
 				 WSS_ALG_RSA_OAEP, NULL, err);
 	if (rc == LAB_OK)
-		rc = add_recipient(ek, peer, err);
+		rc = wss_keyid_add(m, ek, peer, key_id, err);
 	if (rc == LAB_OK)
 		rc = wss_rsa_oaep_wrap(peer, key, keylen, &wrapped, err);
 	if (rc == LAB_OK)
@@ -161,7 +130,7 @@ static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 }
 
 int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
-		     lab_err *err)
+		     wss_key_id key_id, lab_err *err)
 {
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT;
@@ -187,7 +156,8 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 					plain->data + off, plain->len - off,
 					err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_key(m, peer, ek_id, ed_id, key, keylen, err);
+		rc = add_encrypted_key(m, peer, key_id, ek_id, ed_id, key,
+				       keylen, err);
 	OPENSSL_cleanse(key, sizeof key);
 	lab_buf_free(&pt);
 	return rc;
@@ -302,25 +272,59 @@ out:
 	return rc;
 }
 
-/* One DataReference: the EncryptedData it names and the EncryptedKey
- * whose session key decrypts it. */
-typedef struct data_ref {
-	dom_node *ed;
-	const dom_node *ek;
-} data_ref;
 
-/* The DataReferences of ek's ReferenceList, counted against the caps
- * (*total across EncryptedKeys so far) before any is resolved. */
-static int count_refs(const wss_msg *m, const dom_node *ek, size_t *total,
+/* One DataReference: the EncryptedData it names, the header element
+ * whose step decrypts it (an EncryptedKey, or a standalone
+ * ReferenceList) and the EncryptedKey that holds its session key. */
+struct wss_rx_ref {
+	dom_node *ed;
+	const dom_node *owner;
+	const dom_node *ek;
+};
+
+/* An EncryptedKey addressed to this receiver, unwrapped when first
+ * needed. */
+struct wss_rx_key {
+	const dom_node *ek;
+	int done, bad;
+	size_t len;
+	unsigned char key[MAX_KEY];
+};
+
+/* A child of ek or ed outside XML Encryption's schema is refused: what
+ * the receiver does not read, it does not accept either. */
+static int check_children(const wss_msg *m, const dom_node *el, int is_key,
+			  lab_err *err)
+{
+	const dom_node *c;
+
+	for (c = wss_first_el(el); c != NULL; c = wss_next_el(c)) {
+		const char *ns = dom_ns_uri(c);
+
+		if (dom_is(c, m->n.ds, m->n.KeyInfo) ||
+		    (ns == m->n.xenc &&
+		     (dom_is(c, ns, m->n.EncryptionMethod) ||
+		      dom_is(c, ns, m->n.CipherData) ||
+		      dom_is(c, ns, m->n.EncryptionProperties) ||
+		      (is_key && (dom_is(c, ns, m->n.ReferenceList) ||
+				  dom_is(c, ns, m->n.CarriedKeyName))))))
+			continue;
+		return lab_fail(err, LAB_ESECURITY,
+				"%s holds <%s>, which XML Encryption does not "
+				"allow there",
+				dom_local_name(el), dom_local_name(c));
+	}
+	return LAB_OK;
+}
+
+/* The DataReferences of a ReferenceList, counted against the caps
+ * (*total across the header so far) before any is resolved. */
+static int count_list(const wss_msg *m, const dom_node *rl, size_t *total,
 		      lab_err *err)
 {
-	size_t count, n = 0;
-	const dom_node *rl = wss_child(ek, m->n.xenc, m->n.ReferenceList,
-				       &count), *dr;
+	const dom_node *dr;
+	size_t n = 0;
 
-	if (rl == NULL)
-		return lab_fail(err, LAB_ESECURITY,
-				"EncryptedKey has no ReferenceList");
 	for (dr = wss_first_el(rl); dr != NULL; dr = wss_next_el(dr)) {
 		if (!dom_is(dr, m->n.xenc, m->n.DataReference))
 			return lab_fail(err, LAB_ESECURITY,
@@ -335,130 +339,345 @@ static int count_refs(const wss_msg *m, const dom_node *ek, size_t *total,
 	return LAB_OK;
 }
 
+static const dom_node *key_list(const wss_msg *m, const dom_node *ek)
+{
+	size_t count;
+
+	return wss_child(ek, m->n.xenc, m->n.ReferenceList, &count);
+}
+
+/*
+ * Counts the EncryptedKeys and every DataReference (an EncryptedKey's or
+ * a standalone ReferenceList's) against the caps, and checks each
+ * EncryptedKey's children, before anything is resolved or unwrapped.
+ */
+static int count_header(const wss_msg *m, size_t *keys, size_t *total,
+			lab_err *err)
+{
+	const dom_node *c;
+	int rc = LAB_OK;
+
+	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
+	     c = wss_next_el(c)) {
+		if (dom_is(c, m->n.xenc, m->n.ReferenceList)) {
+			rc = count_list(m, c, total, err);
+			continue;
+		}
+		if (!dom_is(c, m->n.xenc, m->n.EncryptedKey))
+			continue;
+		if (++*keys > wss_cap(m->caps, WSS_CAP_ENCRYPTED_KEYS))
+			return wss_cap_refuse(m->caps, WSS_CAP_ENCRYPTED_KEYS,
+					      err);
+		rc = check_children(m, c, 1, err);
+		if (rc == LAB_OK && key_list(m, c) != NULL)
+			rc = count_list(m, key_list(m, c), total, err);
+	}
+	return rc;
+}
+
+/* The layouts whose EncryptedData is not in the Body, named. */
+static int refuse_layout(const wss_msg *m, const char *uri,
+			 const dom_node *ed, lab_err *err)
+{
+	const dom_node *p = dom_parent(ed);
+
+	if (p == m->security || (p != NULL && dom_parent(p) == m->security))
+		return lab_fail(err, LAB_ESECURITY,
+				"DataReference '%.60s' names an encrypted "
+				"Security header element: the encrypted "
+				"Signature layout is not supported",
+				uri);
+	if (p == m->header ||
+	    (p != NULL && dom_parent(p) == m->header &&
+	     strcmp(dom_local_name(p), "EncryptedHeader") == 0))
+		return lab_fail(err, LAB_ESECURITY,
+				"DataReference '%.60s' names an encrypted "
+				"header block: the EncryptedHeader layout is "
+				"not supported",
+				uri);
+	return lab_fail(err, LAB_ESECURITY,
+			"DataReference '%.60s' names an EncryptedData outside "
+			"the soap:Body: only the Body's content is decrypted",
+			uri);
+}
+
 /*
  * What a DataReference may name: an EncryptedData that is a child of the
- * Envelope's Body, named by no other DataReference.  The profile
- * encrypts the Body's content, which the signature covers; an
- * EncryptedData anywhere else (an unsigned header block) would be
- * decrypted into content no signature vouches for, at the cost of a
- * decryption per element, for anyone who has the receiver's public
- * certificate.  refs[0..n) are those already accepted.
+ * Envelope's Body, named by no other DataReference, with XML
+ * Encryption's children only.  The profile encrypts the Body's content,
+ * which the signature covers; an EncryptedData anywhere else (an
+ * unsigned header block) would be decrypted into content no signature
+ * vouches for, at the cost of a decryption per element, for anyone who
+ * has the receiver's public certificate.
  */
-static int check_target(const wss_msg *m, const char *uri, const dom_node *ed,
-			const data_ref *refs, size_t n, lab_err *err)
+static int check_target(const wss_xenc_rx *rx, const char *uri,
+			const dom_node *ed, lab_err *err)
 {
+	const wss_msg *m = rx->m;
 	size_t i;
 
 	if (!dom_is(ed, m->n.xenc, m->n.EncryptedData))
-		return lab_fail(err, LAB_ESECURITY,
-				"DataReference does not name an EncryptedData");
+		return dom_parent(ed) == m->header
+			       ? refuse_layout(m, uri, ed, err)
+			       : lab_fail(err, LAB_ESECURITY,
+					  "DataReference does not name an "
+					  "EncryptedData");
 	if (dom_parent(ed) != m->body)
-		return lab_fail(err, LAB_ESECURITY,
-				"DataReference '%.60s' names an EncryptedData "
-				"outside the soap:Body: only the Body's "
-				"content is decrypted",
-				uri);
-	for (i = 0; i < n; i++)
-		if (refs[i].ed == ed)
+		return refuse_layout(m, uri, ed, err);
+	for (i = 0; i < rx->nrefs; i++)
+		if (rx->refs[i].ed == ed)
 			return lab_fail(err, LAB_ESECURITY,
 					"EncryptedData '%.60s' is named by "
 					"two DataReferences",
 					uri);
-	return LAB_OK;
+	return check_children(m, ed, 0, err);
 }
 
-/* Every DataReference of ek resolved, once, and checked, appended to
- * refs (*n so far). */
-static int collect_refs(const wss_msg *m, const dom_node *ek, data_ref *refs,
-			size_t *n, lab_err *err)
+static struct wss_rx_key *find_key(const wss_xenc_rx *rx,
+				   const dom_node *ek)
 {
+	size_t i;
+
+	for (i = 0; i < rx->nkeys; i++)
+		if (rx->keys[i].ek == ek)
+			return &rx->keys[i];
+	return NULL;
+}
+
+/*
+ * The EncryptedKey of an EncryptedData a standalone ReferenceList names:
+ * the one its KeyInfo references (wsse:Reference to the key's Id), or,
+ * when it references none, the one key addressed to this receiver.
+ */
+static int data_key(const wss_xenc_rx *rx, const char *uri,
+		    const dom_node *ed, const dom_node **ek, lab_err *err)
+{
+	const wss_msg *m = rx->m;
+	const dom_node *ki, *str, *ref;
+	dom_node *found;
 	size_t count;
-	const dom_node *rl = wss_child(ek, m->n.xenc, m->n.ReferenceList,
-				       &count), *dr;
+	int rc;
+
+	ki = wss_child(ed, m->n.ds, m->n.KeyInfo, &count);
+	str = ki != NULL ? wss_first_el(ki) : NULL;
+	ref = str != NULL && dom_is(str, m->n.wsse, m->n.SecurityTokenReference)
+		      ? wss_first_el(str)
+		      : NULL;
+	if (ref == NULL || !dom_is(ref, m->n.wsse, m->n.Reference)) {
+		*ek = rx->nkeys == 1 ? rx->keys[0].ek : NULL;
+		if (*ek == NULL)
+			return lab_fail(err, LAB_ESECURITY,
+					"EncryptedData '%.60s' names no "
+					"EncryptedKey",
+					uri);
+		return LAB_OK;
+	}
+	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &found,
+			 err);
+	if (rc == LAB_OK && find_key(rx, found) == NULL)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "EncryptedData '%.60s' is not encrypted under "
+			      "an EncryptedKey addressed to this receiver",
+			      uri);
+	*ek = found;
+	return rc;
+}
+
+/* Every DataReference of rl resolved, once, and checked, each with the
+ * step that decrypts it (owner) and its key (ek; NULL: data_key's). */
+static int collect_refs(wss_xenc_rx *rx, const dom_node *rl,
+			const dom_node *owner, const dom_node *ek,
+			lab_err *err)
+{
+	const wss_msg *m = rx->m;
+	const dom_node *dr;
 	int rc = LAB_OK;
 
 	for (dr = wss_first_el(rl); dr != NULL && rc == LAB_OK;
 	     dr = wss_next_el(dr)) {
 		const char *uri = dom_attr_value(dr, NULL, m->n.URI);
-		dom_node *ed;
+		struct wss_rx_ref *r = &rx->refs[rx->nrefs];
 
-		rc = wss_resolve(m->doc, uri, &ed, err);
+		rc = wss_resolve(m->doc, uri, &r->ed, err);
 		if (rc == LAB_OK)
-			rc = check_target(m, uri, ed, refs, *n, err);
-		if (rc == LAB_OK) {
-			refs[*n].ed = ed;
-			refs[(*n)++].ek = ek;
-		}
-	}
-	return rc;
-}
-
-/* Unwraps ek's session key and decrypts refs[0..n) that belong to it. */
-static int decrypt_key(wss_msg *m, const dom_node *ek, const wss_privkey *key,
-		       const data_ref *refs, size_t n, const dom_limits *lim,
-		       lab_err *err)
-{
-	unsigned char session[MAX_KEY];
-	size_t len = 0, i;
-	int bad = 0, rc;
-
-	rc = unwrap(m, ek, key, session, &len, &bad, err);
-	for (i = 0; i < n && rc == LAB_OK; i++)
-		if (refs[i].ek == ek)
-			rc = decrypt_data(m, refs[i].ed, session, len, bad,
-					  lim, err);
-	OPENSSL_cleanse(session, sizeof session);
-	return rc;
-}
-
-/* The Security header's EncryptedKeys, counted against their cap, and
- * their DataReferences against theirs. */
-static int count_keys(const wss_msg *m, size_t *total, lab_err *err)
-{
-	const dom_node *c;
-	size_t keys = 0;
-	int rc = LAB_OK;
-
-	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
-	     c = wss_next_el(c)) {
-		if (!dom_is(c, m->n.xenc, m->n.EncryptedKey))
-			continue;
-		if (++keys > wss_cap(m->caps, WSS_CAP_ENCRYPTED_KEYS))
-			return wss_cap_refuse(m->caps, WSS_CAP_ENCRYPTED_KEYS,
-					      err);
-		rc = count_refs(m, c, total, err);
+			rc = check_target(rx, uri, r->ed, err);
+		r->ek = ek;
+		if (rc == LAB_OK && ek == NULL)
+			rc = data_key(rx, uri, r->ed, &r->ek, err);
+		r->owner = owner;
+		if (rc == LAB_OK)
+			rx->nrefs++;
 	}
 	return rc;
 }
 
 /*
- * Everything is counted, resolved and checked before the first private
- * key operation or decryption: the caps bound the work, each reference
- * is resolved once against one build of the ID index, and decryption
- * then only replaces EncryptedData the checks accepted.
+ * The EncryptedKeys this receiver unwraps: those whose KeyInfo names it,
+ * or, when none does, those whose KeyInfo it cannot match (no KeyInfo,
+ * or a form only its certificate could match and it has none).  Keys
+ * addressed to someone else are skipped.
  */
-int wss_xenc_decrypt(wss_msg *m, const wss_privkey *key, const dom_limits *lim,
-		lab_err *err)
+static int select_keys(wss_xenc_rx *rx, size_t nek, lab_err *err)
+{
+	wss_addressee want = WSS_FOR_UNKNOWN, who;
+	const dom_node *c;
+	int pass, rc = LAB_OK;
+
+	if (nek > 0 && (rx->keys = dom_calloc(nek, sizeof *rx->keys)) == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	/* Pass 0 finds whether any key names this receiver; pass 1 keeps
+	 * the keys of the wanted kind. */
+	for (pass = 0; pass < 2 && rc == LAB_OK; pass++)
+		for (c = wss_first_el(rx->m->security); c != NULL && rc == LAB_OK;
+		     c = wss_next_el(c)) {
+			if (!dom_is(c, rx->m->n.xenc, rx->m->n.EncryptedKey))
+				continue;
+			rc = wss_keyid_match(rx->m, c, rx->key, rx->self, &who,
+					     err);
+			if (pass == 0 && who == WSS_FOR_ME)
+				want = WSS_FOR_ME;
+			if (rc == LAB_OK && pass == 1 && who == want)
+				rx->keys[rx->nkeys++].ek = c;
+		}
+	if (rc == LAB_OK && nek > 0 && rx->nkeys == 0)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "no EncryptedKey is addressed to this receiver "
+			      "(each names another recipient's certificate)");
+	return rc;
+}
+
+/* Whether n is text or CDATA with more than XML whitespace in it. */
+static int visible_text(const dom_node *n)
+{
+	size_t len, i;
+	const char *v;
+
+	if (dom_node_type(n) != DOM_TEXT && dom_node_type(n) != DOM_CDATA)
+		return 0;
+	v = dom_value(n, &len);
+	for (i = 0; i < len; i++)
+		if (v[i] != ' ' && v[i] != '\t' && v[i] != '\n' && v[i] != '\r')
+			return 1;
+	return 0;
+}
+
+/* The Body's EncryptedData, counted before any is decrypted, and the
+ * first thing beside them, for the receiver policy. */
+static void count_body(wss_xenc_rx *rx)
 {
 	const dom_node *c;
-	data_ref *refs = NULL;
-	size_t total = 0, n = 0;
+
+	for (c = dom_first_child(rx->m->body); c != NULL;
+	     c = dom_next_sibling(c)) {
+		if (dom_is(c, rx->m->n.xenc, rx->m->n.EncryptedData))
+			rx->body_eds++;
+		else if (rx->plain == NULL &&
+			 dom_node_type(c) == DOM_ELEMENT)
+			rx->plain = dom_local_name(c);
+		else if (rx->plain == NULL && visible_text(c))
+			rx->plain = "#text";
+	}
+}
+
+int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
+		      const wss_cert *self, const dom_limits *lim,
+		      lab_err *err)
+{
+	const dom_node *c;
+	size_t nek = 0, total = 0;
 	int rc;
 
+	memset(rx, 0, sizeof *rx);
+	rx->m = m;
+	rx->key = key;
+	rx->self = self;
+	rx->lim = lim;
 	if (m->security == NULL)
 		return lab_fail(err, LAB_ESECURITY, "no wsse:Security header");
-	rc = count_keys(m, &total, err);
+	count_body(rx);
+	rc = count_header(m, &nek, &total, err);
+	if (rc == LAB_OK)
+		rc = select_keys(rx, nek, err);
 	if (rc == LAB_OK && total > 0 &&
-	    (refs = dom_calloc(total, sizeof *refs)) == NULL)
+	    (rx->refs = dom_calloc(total, sizeof *rx->refs)) == NULL)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
-	     c = wss_next_el(c))
-		if (dom_is(c, m->n.xenc, m->n.EncryptedKey))
-			rc = collect_refs(m, c, refs, &n, err);
-	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
-	     c = wss_next_el(c))
-		if (dom_is(c, m->n.xenc, m->n.EncryptedKey))
-			rc = decrypt_key(m, c, key, refs, n, lim, err);
-	dom_free(refs);
+	     c = wss_next_el(c)) {
+		if (dom_is(c, m->n.xenc, m->n.ReferenceList))
+			rc = collect_refs(rx, c, c, NULL, err);
+		else if (find_key(rx, c) != NULL && key_list(m, c) != NULL)
+			rc = collect_refs(rx, key_list(m, c), c, c, err);
+	}
+	return rc;
+}
+
+int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
+		     lab_err *err)
+{
+	size_t i;
+	int rc = LAB_OK;
+
+	*decrypted = 0;
+	for (i = 0; i < rx->nrefs && rc == LAB_OK; i++) {
+		struct wss_rx_key *k = find_key(rx, rx->refs[i].ek);
+
+		if (rx->refs[i].owner != el)
+			continue;
+		if (!k->done) {
+			rc = unwrap(rx->m, k->ek, rx->key, k->key, &k->len,
+				    &k->bad, err);
+			k->done = 1;
+		}
+		if (rc == LAB_OK)
+			rc = decrypt_data(rx->m, rx->refs[i].ed, k->key, k->len,
+					  k->bad, rx->lim, err);
+		if (rc == LAB_OK) {
+			rx->decrypted++;
+			*decrypted = 1;
+		}
+	}
+	return rc;
+}
+
+int wss_xenc_rx_policy(const wss_xenc_rx *rx, lab_err *err)
+{
+	if (rx->plain != NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"receiver policy: the Body's content must be "
+				"encrypted, and it holds <%s> in the clear",
+				rx->plain);
+	if (rx->body_eds == 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"receiver policy: the Body's content must be "
+				"encrypted, and it is empty");
+	if (rx->decrypted < rx->body_eds)
+		return lab_fail(err, LAB_ESECURITY,
+				"receiver policy: %zu of the Body's %zu "
+				"EncryptedData are named by no DataReference "
+				"addressed to this receiver",
+				rx->body_eds - rx->decrypted, rx->body_eds);
+	return LAB_OK;
+}
+
+void wss_xenc_rx_end(wss_xenc_rx *rx)
+{
+	if (rx->keys != NULL)
+		OPENSSL_cleanse(rx->keys, rx->nkeys * sizeof *rx->keys);
+	dom_free(rx->keys);
+	dom_free(rx->refs);
+	memset(rx, 0, sizeof *rx);
+}
+
+int wss_xenc_decrypt(wss_msg *m, const wss_privkey *key, const dom_limits *lim,
+		     lab_err *err)
+{
+	const dom_node *c;
+	wss_xenc_rx rx;
+	int decrypted, rc = wss_xenc_rx_begin(&rx, m, key, NULL, lim, err);
+
+	for (c = m->security != NULL ? wss_first_el(m->security) : NULL;
+	     c != NULL && rc == LAB_OK; c = wss_next_el(c))
+		rc = wss_xenc_rx_step(&rx, c, &decrypted, err);
+	wss_xenc_rx_end(&rx);
 	return rc;
 }

@@ -1,30 +1,74 @@
 /*
  * xenc.h - XML Encryption as the profile uses it: the Body's content
  * encrypted into one xenc:EncryptedData (Type Content), its session key
- * wrapped with RSA-OAEP into an xenc:EncryptedKey first in the Security
- * header, whose ReferenceList names the EncryptedData.
+ * wrapped with RSA-OAEP into an xenc:EncryptedKey in the Security
+ * header, whose KeyInfo names the recipient (wss/keyid.h) and whose
+ * ReferenceList names the EncryptedData.
  */
 #ifndef WSS_XENC_H
 #define WSS_XENC_H
 
 #include "wss/crypto.h"
+#include "wss/keyid.h"
 #include "wss/msg.h"
 
+/* Encrypts the Body's content for peer, its EncryptedKey first in the
+ * Security header, naming peer in form key_id. */
 int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
-		     lab_err *err);
+		     wss_key_id key_id, lab_err *err);
 
 /*
- * Decrypts what every EncryptedKey of the Security header references and
- * puts the plaintext back in place.  Only EncryptedData that are children
- * of the Body are decrypted, each named once; the counts are held to
- * m->caps (wss/caps.h), and all of it is checked before the first
- * decryption.  Every failure after the structure
+ * Receiving, one Security header element at a time in the header's order
+ * (pipeline.c walks it and verifies the Signature where it stands).
+ *
+ * begin counts the EncryptedKeys and every DataReference (an
+ * EncryptedKey's ReferenceList or a standalone one) against m->caps,
+ * picks the EncryptedKeys addressed to this receiver (wss/keyid.h: `key`
+ * and `self`, its certificate, which may be NULL), and resolves and
+ * checks every DataReference it will decrypt -- an EncryptedData child
+ * of the Body, named once, with XML Encryption's children only -- all
+ * before the first private-key operation.  Layouts that encrypt anything
+ * else (a Signature, a header block) are refused, naming the layout.
+ *
+ * step decrypts what el lists when el is an EncryptedKey addressed to
+ * this receiver or a standalone ReferenceList, and nothing otherwise;
+ * *decrypted says whether it did.  Every failure after the structure
  * checks -- wrong key, bad tag or padding, plaintext that does not parse
  * -- is the same LAB_ESECURITY "decryption failed", so the receiver is no
  * oracle.  On failure the document may be partly decrypted: callers write
  * nothing from it.
+ *
+ * policy is the receiver's rule on encryption: the Body's content is
+ * EncryptedData only, and every one of them was decrypted.
+ * end wipes the session keys and frees what begin took; it is safe after
+ * a failed begin.
  */
+typedef struct wss_xenc_rx {
+	wss_msg *m;
+	const wss_privkey *key;
+	const wss_cert *self;
+	const dom_limits *lim;
+	struct wss_rx_ref *refs;
+	size_t nrefs;
+	struct wss_rx_key *keys;
+	size_t nkeys;
+	size_t body_eds;    /* the Body's EncryptedData before any step */
+	size_t decrypted;   /* of them decrypted so far */
+	const char *plain;  /* the first Body element not encrypted, or
+			     * "#text" for text beside the EncryptedData */
+} wss_xenc_rx;
+
+int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
+		      const wss_cert *self, const dom_limits *lim,
+		      lab_err *err);
+int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
+		     lab_err *err);
+int wss_xenc_rx_policy(const wss_xenc_rx *rx, lab_err *err);
+void wss_xenc_rx_end(wss_xenc_rx *rx);
+
+/* Every step of the header in order, without the policy (the decrypt
+ * command). */
 int wss_xenc_decrypt(wss_msg *m, const wss_privkey *key, const dom_limits *lim,
-		lab_err *err);
+		     lab_err *err);
 
 #endif

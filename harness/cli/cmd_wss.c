@@ -63,6 +63,10 @@
 	    {"--max-data-refs-total", "N", 0,                                \
 	     "refuse more than N DataReferences in the Security header "     \
 	     "(default 200)"}
+#define OWN_CERT                                                             \
+	{"--cert", "C.pem", 0,                                               \
+	 "the recipient's own certificate: picks the EncryptedKey addressed " \
+	 "to it by thumbprint, SKI or issuer and serial"}
 #define END {NULL, NULL, 0, NULL}
 
 static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
@@ -72,12 +76,18 @@ static const lab_opt encrypt_opts[] = {PEER_CERT, CIPHER, END};
 static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, XENC_CAPS, END};
 static const lab_opt send_opts[] = {
 	SIGNER_KEY, SIGNER_CERT, PEER_CERT, CIPHER, NOW_SIGN, TTL,
+	{"--layout", "sign-encrypt|encrypt-sign", 0,
+	 "sign the Body then encrypt its content (the default), or encrypt "
+	 "it then sign the Body holding the EncryptedData"},
+	{"--key-id", "thumbprint|issuer-serial|ski|bst", 0,
+	 "how the EncryptedKey names the recipient's certificate (default "
+	 "thumbprint; bst carries the certificate in the header)"},
 	{"--attach", "FILE", 0,
 	 "sign FILE's bytes with the envelope and write a multipart/related "
 	 "message (SOAP with Attachments)"},
 	END};
 static const lab_opt receive_opts[] = {
-	RECIPIENT_KEY, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
+	RECIPIENT_KEY, OWN_CERT, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
 	{"--attachment-out", "FILE", 0,
 	 "write a multipart message's verified attachment to FILE (before "
 	 "the envelope, after every check passed)"},
@@ -103,7 +113,7 @@ const lab_opt *lab_wss_options(const char *op)
 }
 
 static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
-	       const wss_opts *o, lab_err *err)
+	       wss_opts *o, lab_err *err)
 {
 	if (strcmp(op, "sign") == 0)
 		return wss_sign_doc(doc, ks->key, ks->cert, o, err);
@@ -116,6 +126,7 @@ static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	if (strcmp(op, "send") == 0)
 		return wss_send_doc(doc, ks->key, ks->cert, ks->peer_cert, o,
 				    err);
+	o->self = ks->cert;
 	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
 }
 
@@ -154,7 +165,20 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 				rc = lab_fail(err, LAB_EUSAGE,
 					      "--cipher is aes256-gcm or "
 					      "aes128-cbc");
-		} else if (strcmp(a, "--now") == 0) {
+		} else if (strcmp(a, "--layout") == 0) {
+			const char *lay = rest[++i];
+
+			o->layout = strcmp(lay, "encrypt-sign") == 0
+					    ? WSS_ENCRYPT_SIGN
+					    : WSS_SIGN_ENCRYPT;
+			if (strcmp(lay, "encrypt-sign") != 0 &&
+			    strcmp(lay, "sign-encrypt") != 0)
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--layout is sign-encrypt or "
+					      "encrypt-sign");
+		} else if (strcmp(a, "--key-id") == 0)
+			rc = wss_key_id_from_name(rest[++i], &o->key_id, err);
+		else if (strcmp(a, "--now") == 0) {
 			rc = lab_parse_size(a, rest[++i], &v, err);
 			o->now = (time_t)v;
 		} else if (strcmp(a, "--ttl") == 0) {

@@ -6,6 +6,9 @@
  * and the WSS encryption layout takes two contexts, one for the Body's
  * EncryptedData and one for the EncryptedKey in the Security header.
  *
+ * Receiving, it takes either order of signing and encrypting (the
+ * Signature before the EncryptedKey verifies the ciphertext) and a
+ * standalone ReferenceList.
  * Not for: anything the reference does not need to measure or
  * interoperate -- one signer, one recipient, the Body's content only.
  */
@@ -876,8 +879,9 @@ out:
 	return rc;
 }
 
-/* The Body's EncryptedData, when the EncryptedKey's one DataReference
- * names it. */
+/* The Body's EncryptedData, when the one DataReference of the
+ * EncryptedKey's ReferenceList, or of the Security header's one
+ * standalone ReferenceList when the key has none, names it. */
 static int find_encrypted(const ref_msg *m, xmlNodePtr *ek, xmlNodePtr *ed,
 			  lab_err *err)
 {
@@ -891,6 +895,9 @@ static int find_encrypted(const ref_msg *m, xmlNodePtr *ek, xmlNodePtr *ed,
 		return lab_fail(err, LAB_ESECURITY,
 				"Security header has %zu EncryptedKeys", count);
 	rl = one_child(*ek, WSS_NS_XENC, "ReferenceList", &count);
+	if (count == 0)
+		rl = one_child(m->security, WSS_NS_XENC, "ReferenceList",
+			       &count);
 	dr = one_child(rl, WSS_NS_XENC, "DataReference", &count);
 	*ed = one_child(m->body, WSS_NS_XENC, "EncryptedData", &count);
 	uri = dr != NULL ? xmlGetProp(dr, X("URI")) : NULL;
@@ -951,6 +958,22 @@ out:
 	return rc;
 }
 
+/* Whether a ds:Signature comes before the first EncryptedKey in the
+ * Security header. */
+static int signed_first(const ref_msg *m)
+{
+	xmlNodePtr n;
+
+	for (n = m->security != NULL ? m->security->children : NULL;
+	     n != NULL; n = n->next) {
+		if (is_el(n, WSS_NS_DS, "Signature"))
+			return 1;
+		if (is_el(n, WSS_NS_XENC, "EncryptedKey"))
+			return 0;
+	}
+	return 0;
+}
+
 /* ---- the operations -------------------------------------------------------------- */
 
 void lab_ref_traverse(xmlDocPtr doc, size_t *sink)
@@ -1004,7 +1027,7 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	xmlNodePtr ts = NULL;
 	xmlDocPtr doc = NULL;
 	ref_msg m;
-	int rc = begin(err);
+	int sig_first, rc = begin(err);
 
 	if (rc == LAB_OK && (sender || decrypts))
 		rc = get_key(KEY_PRIVATE, paths->key, "the private key (--key)",
@@ -1032,10 +1055,14 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	if (rc == LAB_OK && verifies)
 		rc = check_timestamp(&m, o->now, &ts, err);
 	/* Only the Body's content is replaced: the Security header and its
-	 * Timestamp stay the ones just checked. */
+	 * Timestamp stay the ones just checked.  A Signature before the
+	 * EncryptedKey signed the ciphertext (encrypt, then sign). */
+	sig_first = rc == LAB_OK && decrypts && verifies && signed_first(&m);
+	if (rc == LAB_OK && sig_first)
+		rc = verify_msg(&m, trust, ts, err);
 	if (rc == LAB_OK && decrypts)
 		rc = decrypt_msg(&m, key, err);
-	if (rc == LAB_OK && verifies)
+	if (rc == LAB_OK && verifies && !sig_first)
 		rc = verify_msg(&m, trust, ts, err);
 	if (rc == LAB_OK && out != NULL)
 		rc = lab_ref_serialize(doc, out, err);

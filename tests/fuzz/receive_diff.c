@@ -291,6 +291,46 @@ static int encryption_outside_profile(const diff_msg *m)
 	return 0;
 }
 
+/* An EncryptedKey of the Security header whose KeyInfo names its
+ * recipient in a form other than a thumbprint or SKI KeyIdentifier
+ * (which a receiver without its certificate tries, as the reference peer
+ * tries every key): domlab reads the name, skips a key addressed to
+ * another certificate and refuses a form it does not read; the
+ * reference peer puts its key in the context and reads no name. */
+static int recipient_named_otherwise(const diff_msg *m)
+{
+	xmlNodePtr ek, ki, str, kid;
+
+	for (ek = first_el(m->security); ek != NULL; ek = next_el(ek)) {
+		xmlChar *vt;
+		int tried;
+
+		if (!is_el(ek, WSS_NS_XENC, "EncryptedKey"))
+			continue;
+		for (ki = first_el(ek); ki != NULL &&
+					!is_el(ki, WSS_NS_DS, "KeyInfo");
+		     ki = next_el(ki))
+			;
+		if (ki == NULL)
+			continue;
+		str = first_el(ki);
+		kid = is_el(str, WSS_NS_WSSE, "SecurityTokenReference") &&
+			      next_el(str) == NULL
+		      ? first_el(str)
+		      : NULL;
+		if (!is_el(kid, WSS_NS_WSSE, "KeyIdentifier") ||
+		    next_el(kid) != NULL)
+			return 1;
+		vt = xmlGetNoNsProp(kid, X("ValueType"));
+		tried = vt != NULL && (xmlStrEqual(vt, X(WSS_THUMBPRINT)) ||
+				       xmlStrEqual(vt, X(WSS_SKI)));
+		xmlFree(vt);
+		if (!tried)
+			return 1;
+	}
+	return 0;
+}
+
 typedef struct diff_class {
 	const char *name;
 	int (*holds)(const diff_msg *m);
@@ -303,6 +343,7 @@ static const diff_class stricter[] = {
 	{"duplicate_id_named", duplicate_id_named},
 	{"signed_body_elsewhere", signed_body_elsewhere},
 	{"encryption_outside_profile", encryption_outside_profile},
+	{"recipient_named_otherwise", recipient_named_otherwise},
 };
 
 /* The first class of `stricter` the message falls in, or NULL. */
