@@ -468,4 +468,11 @@ typedef struct dom_axis_choice {
 /* The DOM's axes in a fixed order; returns how many. */
 size_t dom_variant_axes(const dom_axis_choice **out);
 
+/* The variant this library was built as, the name `domlab variant`
+ * prints and the Makefile builds into build/<name>/ ("best",
+ * "best+attrs=vector"), and its preset ("best"): for an application that
+ * links an installed variant and reports which.  Static strings. */
+const char *dom_variant_name(void);
+const char *dom_variant_preset(void);
+
 #endif
