@@ -530,7 +530,7 @@ deps:
 LINT := cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
   --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem
 lint:
-	$(LINT) -itests/fuzz util dom variants wss datasets harness tests
+	$(LINT) -itests/fuzz util dom variants wss datasets harness tests examples
 	$(LINT) -DFUZZ_KEYS_DIR='"keys"' -DFUZZ_NOW=0 tests/fuzz
 
 clean:
