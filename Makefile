@@ -12,6 +12,10 @@
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
 #   make compare CASES='^(tokens|attachment)'  only the cases matching
 #                                an extended regex (ref/pugixml/floor too)
+#   make bench DATA=PATH         also on your SOAP envelopes (a file or a
+#                                folder), each file a dataset
+#   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
+#                                domlab-x; docs/api.md); make uninstall
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
@@ -423,14 +427,18 @@ BENCH_VARIANTS := doom2010 xerces best \
 # ICOUNT=1 adds instructions per iteration under callgrind.  CASES=RE runs
 # only the cases whose names (ref:/pugi:/floor: prefix left out) match the
 # extended regular expression RE, in every run alike.
+# DATA=PATH: a SOAP envelope or a folder of them, each file a dataset of its
+# own beside the generated ones (domlab-bench bench --data).
 FULL ?=
 ICOUNT ?=
 CASES ?=
+DATA ?=
 compare bench:
 	@sh .ci/deps.sh bench
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
-	  ICOUNT=$(ICOUNT) CASES='$(CASES)' sh harness/reports/compare.sh $(BENCH_VARIANTS)
+	  ICOUNT=$(ICOUNT) CASES='$(CASES)' DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make reference: the run the documentation quotes, committed.  A whole
 # compare with instruction counts; its summary, findings, plots and

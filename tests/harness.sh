@@ -6,7 +6,8 @@
 # harness/reports/findings.py finds a finding's pair in a two-variant run made
 # from one, with the interval and the U test over repetitions made up
 # for it; summary.py's charts, summary.json and machine.txt, and
-# readme_results.py on a summary.json written here.  Checks shape, never
+# readme_results.py on a summary.json written here; `bench --data` on a
+# folder of one envelope and one file that is none.  Checks shape, never
 # timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
@@ -370,6 +371,39 @@ if "$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 elif grep -q 'needs one <!-- results:begin -->' "$T/err"; then ok; else
 	bad "readme_results.py without markers: $(cat "$T/err")"
 fi
+
+# --data (make bench DATA=...): a folder of one envelope and one file that
+# is none.  The envelope is a dataset named after its file in every stage,
+# ref's included, and in summary.md; the other file is left out with a
+# message naming it, and the run goes on.
+mkdir -p "$T/data" "$T/datarun"
+cp "$HERE/tests/data/install/order.xml" "$T/data/order.xml"
+printf '<a>not SOAP</a>\n' >"$T/data/plain.xml"
+if "$BENCH" bench --quick --ref --keys "$K" --data "$T/data" \
+	--benchmark_filter='^(ref:)?(parse|c14n|send|receive)/order.xml$' \
+	--benchmark_min_time=0.01 --benchmark_out="$T/datarun/best.json" \
+	--benchmark_out_format=json >"$T/log" 2>"$T/err"; then
+	ok
+	expect_lines "$T/err" "^domlab-bench: bench: --data: $T/data/plain.xml left out: malformed input: not a SOAP 1.1 envelope"
+	grep -q 'order.xml left out' "$T/err" && bad "--data left the envelope out: $(cat "$T/err")" || ok
+	if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/datarun" --commit test \
+		--flags test --elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
+		ok
+		expect_lines "$T/summary.md" '^## receive$' '^| order.xml | best | ' \
+			'^| order.xml | ref | ' '^| order.xml | best | [0-9.]* | '
+		[ "$(grep -c '^| order.xml | ' "$T/summary.md")" -ge 8 ] && ok ||
+			bad "summary.md lacks order.xml's rows: $(grep -c '^| order.xml | ' "$T/summary.md")"
+		grep -q 'plain.xml' "$T/summary.md" && bad "summary.md has the left-out file" || ok
+	else
+		bad "summary.py on the --data run failed: $(tail -n 3 "$T/err")"
+	fi
+else
+	bad "bench --data failed: $(tail -n 5 "$T/err")"
+fi
+"$BENCH" bench --keys "$K" --data "$T/missing" --benchmark_list_tests=true >"$T/log" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 4 ] && grep -q "missing: no such file or folder" "$T/err" && ok ||
+	bad "bench --data on a missing path: exit $rc: $(cat "$T/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
