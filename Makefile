@@ -18,6 +18,8 @@
 #                                domlab-x; docs/api.md); make uninstall
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
+#   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
+#                                profiles of one case, and their difference
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
 #   make oss-fuzz-check          the OSS-Fuzz build (tests/fuzz/oss-fuzz/), simulated
 #   make memcheck                the whole test suite under valgrind, every preset
@@ -529,6 +531,15 @@ STAGE ?= send
 profile:
 	@sh .ci/deps.sh profile
 	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile.sh $(NAME) $(DATASET) $(STAGE)
+
+# make profile-diff A=doom2010 B=best [STAGE=send] [DATASET=quakes-200k]:
+# one case on two variants, one report of where they differ
+# (harness/reports/profile_diff.sh, docs/measuring.md).
+.PHONY: profile-diff
+profile-diff:
+	@sh .ci/deps.sh profile
+	@[ -n '$(A)' ] && [ -n '$(B)' ] || { echo "make profile-diff needs A=<variant> B=<variant>" >&2; exit 1; }
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile_diff.sh '$(A)' '$(B)' $(STAGE) $(DATASET)
 
 deps:
 	@sh .ci/deps.sh
