@@ -16,6 +16,7 @@
 #                                folder), each file a dataset
 #   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
 #                                domlab-x; docs/api.md); make uninstall
+#   make worst                   hostile inputs at full size, CPU and RSS
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
 #   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
@@ -117,6 +118,8 @@ OUT := $(BUILD_DIR)/$(NAME)$(SUFFIX)
 
 XML2_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || xml2-config --cflags)
 XML2_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || xml2-config --libs)
+XMLSEC_CFLAGS := $(shell pkg-config --cflags xmlsec1-openssl)
+XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -DOPENSSL_API_COMPAT=30000 -DOPENSSL_NO_DEPRECATED $(OPT) -g -fno-omit-frame-pointer $(WARN) \
@@ -158,7 +161,7 @@ LIBS_DOMLAB := $(LIB_DATA) $(LIB_WSS) $(LIB_DOM)
 BENCH_OBJ := $(call obj,$(BENCH_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference profile clean deps lint keys
+.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference worst profile clean deps lint keys
 all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/test-libdomlab
 
 # One binary alone.  Scripts name them through these targets: a path
@@ -170,12 +173,22 @@ variant-name:
 variant-axes:
 	@echo $(foreach a,$(AXES),$(a)=$(call choice_of,$(a)))
 
-$(OUT)/obj/%.o: %.c $(MAKEFILE_LIST)
+# Objects depend on the flags they were built with, kept in FLAGS_STAMP
+# and rewritten only when they change, not on the Makefile: an edit to a
+# comment or a target must not rebuild every variant.
+FLAGS_STAMP := $(OUT)/flags.txt
+FLAGS_NOW := $(CC) $(CFLAGS_ALL) $(XMLSEC_CFLAGS) | $(CXX) $(CXXFLAGS_ALL) | $(LIBS)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_NOW))
+$(shell mkdir -p $(OUT))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+
+$(OUT)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC  $(OUT): $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
 
-$(OUT)/obj/%.o: %.cc $(MAKEFILE_LIST)
+$(OUT)/obj/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CXX $(OUT): $<"
 	@$(CXX) $(CXXFLAGS_ALL) -MMD -MP -MT '$$(OUT)/obj/$*.o' -c $< -o $@
@@ -214,8 +227,6 @@ $(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
 # flags: they fix xmlSecSize's type (XMLSEC_NO_SIZE_T) to the library's.
 # xmlsec 1.2's OpenSSL header names RSA, DSA and EC_KEY, which
 # OPENSSL_NO_DEPRECATED hides, so these objects go without it.
-XMLSEC_CFLAGS := $(shell pkg-config --cflags xmlsec1-openssl)
-XMLSEC_LIBS := $(shell pkg-config --libs xmlsec1-openssl)
 REF_OBJ := $(call obj,$(wildcard harness/refpeer/*.c) harness/bench/cases_ref.c)
 $(REF_OBJ): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(XMLSEC_CFLAGS)
 
@@ -321,7 +332,7 @@ FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
 
 # libFuzzer's entry points have no header to declare them in.
-$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(MAKEFILE_LIST)
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
@@ -426,29 +437,36 @@ BENCH_VARIANTS := doom2010 xerces best \
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;
-# ICOUNT=1 adds instructions per iteration under callgrind.  CASES=RE runs
-# only the cases whose names (ref:/pugi:/floor: prefix left out) match the
-# extended regular expression RE, in every run alike.
+# ICOUNT=1 adds instructions per iteration under callgrind (ICOUNT_CASES=RE:
+# only the cases whose full names match RE).  CASES=RE runs only the cases
+# whose names (ref:/pugi:/floor: prefix left out) match the extended
+# regular expression RE, in every run alike.
 # DATA=PATH: a SOAP envelope or a folder of them, each file a dataset of its
 # own beside the generated ones (domlab-bench bench --data).
 FULL ?=
 ICOUNT ?=
+ICOUNT_CASES ?=
 CASES ?=
 DATA ?=
 compare bench:
 	@sh .ci/deps.sh bench
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
-	  ICOUNT=$(ICOUNT) CASES='$(CASES)' DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
+	  DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make reference: the run the documentation quotes, committed.  A whole
-# compare with instruction counts; its summary, findings, plots and
+# compare, with instruction counts for the pipeline's ends and c14n (the
+# stages the README's table quotes; counting every case of every variant
+# under callgrind would take hours) and the floor; its summary, findings, plots and
 # machine.txt replace results/reference/, and the README's results table
 # is rewritten from its summary.json (results/README.md).
 REFERENCE_DIR := results/reference
+REFERENCE_ICOUNT := ^((ref|pugi):)?(send|receive|c14n)/|^floor:
 reference:
-	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= compare
+	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
+	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR) && \
 	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
@@ -456,6 +474,19 @@ reference:
 	  cp -R $$run/plots $(REFERENCE_DIR)/plots
 	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
+
+# make worst [WORST_VARIANTS=...]: each hostile shape at the size the
+# acceptance criteria name beside a friendly input of that size, one
+# process each, CPU and peak RSS, into results/worst-<date>/worst.md
+# (harness/reports/worst.sh).  WORST_PIPE_LIMIT: the endless pipe's
+# --max-input (default: domlab's own).
+WORST_VARIANTS := doom2010 xerces best
+WORST_PIPE_LIMIT ?=
+worst: keys
+	@for v in $(WORST_VARIANTS); do \
+	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab || exit 1; done
+	@BUILD_DIR=$(BUILD_DIR) WORST_PIPE_LIMIT=$(WORST_PIPE_LIMIT) \
+	  sh harness/reports/worst.sh $(WORST_VARIANTS)
 
 # ---- install --------------------------------------------------------------------
 # make install VARIANT=v PREFIX=dir [DESTDIR=stage]: the variant as a static

@@ -136,6 +136,62 @@ else
 	bad "paired run: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
 fi
 
+# The worst cases at a tiny --worst-size (a shape smaller than the
+# preauth shapes' base message would hold nothing hostile), beside the
+# typical input they are compared with: summary.md's "Worst case" table
+# and summary.json's "worst" rows, each shape with finite numbers and
+# refused or parsed as its case expects (a failed case is an error here).
+mkdir -p "$T/worst"
+if "$BENCH" bench --keys "$K" --worst-size 16384 \
+	--benchmark_filter='^worst/|^(parse|receive)/quakes-200k$' \
+	--benchmark_min_time=0.01 --benchmark_out="$T/worst/best.json" \
+	--benchmark_out_format=json >"$T/log" 2>&1 &&
+	"$PY" "$HERE/harness/reports/summary.py" --dir "$T/worst" --commit test \
+		--flags test --elapsed 0 best >"$T/worst.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/worst.md" '^## Worst case$' \
+		'^| shape | command | variant | ms/MB | peak/B | typical ms/MB | typical peak/B | time x typical | peak x typical |$'
+	for shape in collide-names collide-attrs wide-ns deep-chains many-attrs; do
+		expect_lines "$T/worst.md" \
+			"^| $shape | parse | best | [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9.,]* |\$"
+	done
+	for shape in collide-ids many-enc signedinfo-junk; do
+		expect_lines "$T/worst.md" \
+			"^| $shape | receive | best | [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9.,]* |\$"
+	done
+	"$PY" - "$T/worst/summary.json" >"$T/checks" 2>&1 <<'EOF2'
+import json, math, sys
+n = 0
+def check(cond, what):
+    global n
+    n += 1
+    if not cond:
+        print(what)
+rows = json.load(open(sys.argv[1])).get("worst", [])
+shapes = sorted(r["shape"] for r in rows)
+check(shapes == sorted(["collide-names", "collide-attrs", "wide-ns",
+                        "deep-chains", "many-attrs", "collide-ids",
+                        "many-enc", "signedinfo-junk"]),
+      f"summary.json's worst shapes: {shapes}")
+for r in rows:
+    for k in ("us_per_mb", "peak_per_byte", "typical_us_per_mb",
+              "typical_peak_per_byte", "time_ratio", "peak_ratio"):
+        x = r.get(k)
+        check(isinstance(x, float) and math.isfinite(x) and x > 0,
+              f"{r['shape']}: {k} is {x!r}")
+# --worst-size took: each worst case's input near 16 KB, not 200 KB.
+for b in json.load(open(sys.argv[1].replace("summary.json", "best.json")))["benchmarks"]:
+    if b["name"].startswith("worst/"):
+        scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+        size = b["bytes_per_second"] * b["cpu_time"] * scale
+        check(8000 < size < 40000, f"{b['name']}: input of {size:.0f} bytes")
+print(f"checked {n}")
+EOF2
+	tally_checks
+else
+	bad "worst cases: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
+fi
+
 # --floor alone adds cases; without it there are none.
 if "$BENCH" bench --quick --keys "$K" --benchmark_list_tests=true |
 	grep -q '^floor:'; then
@@ -260,8 +316,8 @@ if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/run" best flipped ref \
 		'^| attachments read .* | not measured in this run |$'
 	# attrs alone has a pair; every other finding says so, with no number.
 	n=$(grep -c '^| .* | not measured in this run |$' "$T/FINDINGS.md")
-	if [ "$n" -eq 7 ]; then ok; else
-		bad "FINDINGS.md: $n findings not measured, want 7"
+	if [ "$n" -eq 8 ]; then ok; else
+		bad "FINDINGS.md: $n findings not measured, want 8"
 	fi
 else
 	bad "findings.py failed: $(tail -n 3 "$T/err")"

@@ -11,6 +11,7 @@
 #define LAB_BENCH_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "datasets/gen.h"
 #include "util/err.h"
@@ -117,6 +118,29 @@ int lab_wss_run_verify(void *ctx, lab_err *err);
 int lab_wss_run_send(void *ctx, lab_err *err);
 int lab_wss_run_receive(void *ctx, lab_err *err);
 void lab_wss_teardown(void *ctx);
+/* What the receive case does to bytes, with k's keys at the clock now
+ * (0: the current time); the pipeline's code, a refusal included. */
+int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
+		       time_t now, lab_err *err);
+
+/*
+ * The worst cases (harness/bench/cases_worst.c), stage "worst": each
+ * hostile shape `domlab gen` makes, through the command an attacker
+ * reaches with it, default limits.  parse for the DOM shapes, receive
+ * (bob's keys, at LAB_WORST_NOW) for the rest; a refusal for breaking a
+ * limit or failing a check (exit 2 or 3) is the outcome timed, any
+ * other failure fails the case, and so does a hostile message received.
+ * The many-enc and signedinfo-junk datasets give only their size: the
+ * setup writes the message, which needs the keys (datasets/preauth.h).
+ */
+#define LAB_WORST_SIZE 204800 /* quakes-200k's: its cases are "typical" */
+#define LAB_WORST_NOW 1796000000 /* collide-ids' Timestamp is good then */
+int lab_worst_setup_parse(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_worst_setup_receive(void **ctx, const lab_case_data *d,
+			    lab_err *err);
+int lab_worst_run_parse(void *ctx, lab_err *err);
+int lab_worst_run_receive(void *ctx, lab_err *err);
+void lab_worst_teardown(void *ctx);
 
 /* The same stages and setups done by the reference peer, libxml2 +
  * xmlsec1 (harness/bench/cases_ref.c); receive reads what ref itself sent. */

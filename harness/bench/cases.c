@@ -46,6 +46,19 @@ const lab_dataset lab_datasets[] = {
 	/* attachment*: the attachment's bytes. */
 	{"150k", LAB_GEN_BYTES, 153600, 0, 0},
 	{"4m", LAB_GEN_BYTES, 4194304, 0, 0},
+	/* worst/<shape>: the hostile shapes at quakes-200k's size
+	 * (domlab-bench --worst-size changes it), so parse/quakes-200k and
+	 * receive/quakes-200k are the typical input beside them.  wide-ns
+	 * declares the most prefixes the default --max-ns lets through; the
+	 * preauth shapes' bytes give only their size (bench.h). */
+	{"collide-names", LAB_GEN_COLLIDE_NAMES, LAB_WORST_SIZE, 0, 0},
+	{"collide-attrs", LAB_GEN_COLLIDE_ATTRS, LAB_WORST_SIZE, 0, 0},
+	{"wide-ns", LAB_GEN_WIDE_NS, LAB_WORST_SIZE, 256, 0},
+	{"deep-chains", LAB_GEN_DEEP, LAB_WORST_SIZE, 0, 0},
+	{"many-attrs", LAB_GEN_MANY_ATTRS, LAB_WORST_SIZE, 0, 0},
+	{"collide-ids", LAB_GEN_COLLIDE_IDS, LAB_WORST_SIZE, 0, 0},
+	{"many-enc", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
+	{"signedinfo-junk", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
 };
 
 const size_t lab_ndatasets = sizeof lab_datasets / sizeof lab_datasets[0];
@@ -342,6 +355,12 @@ static const char *const token_sets[] = {"100", "200", "300", "400", "500",
 static const char *const token_core[] = {"100", "200", "300", "400", "500",
 					 "600", "700", NULL};
 static const char *const attach_sets[] = {"150k", "4m", NULL};
+/* The hostile shapes by the command that meets them. */
+static const char *const worst_parse_sets[] = {
+	"collide-names", "collide-attrs", "wide-ns", "deep-chains",
+	"many-attrs", NULL};
+static const char *const worst_receive_sets[] = {
+	"collide-ids", "many-enc", "signedinfo-junk", NULL};
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown,
@@ -391,7 +410,13 @@ const lab_case lab_cases[] = {
 	{"threads_control", threads_sets, 0, lab_threads_setup_control,
 	 lab_threads_run_control, NULL, lab_threads_teardown_control,
 	 threads_core},
+	{"worst", worst_parse_sets, 0, lab_worst_setup_parse,
+	 lab_worst_run_parse, NULL, lab_worst_teardown, NULL},
+	{"worst", worst_receive_sets, 0, lab_worst_setup_receive,
+	 lab_worst_run_receive, NULL, lab_worst_teardown, NULL},
 	{"ref:parse", parse_sets, 1, setup_ref, run_ref_parse, NULL, teardown, NULL},
+	{"ref:worst", worst_parse_sets, 1, setup_ref, run_ref_parse, NULL,
+	 teardown, NULL},
 	{"pugi:parse", parse_sets, 1, lab_pugi_setup, lab_pugi_run_parse,
 	 lab_pugi_info, lab_pugi_teardown, NULL},
 	{"pugi:traverse", walk_sets, 1, lab_pugi_setup_parsed,

@@ -30,16 +30,21 @@ enum {
 /* Timestamps made for the benchmark outlive any run. */
 enum { BENCH_TTL = 86400 };
 
-static void opts_now(wss_opts *o)
+/* The clock: now (0: the current time). */
+static void opts_now(wss_opts *o, time_t now)
 {
 	wss_opts_default(o);
 	o->ttl = BENCH_TTL;
+	if (now != 0)
+		o->now = now;
 }
 
-/* Parses bytes, runs `stage` with keys from the keys variant, and
- * serializes the result into out (when out is not NULL). */
-static int one_message(const wss_ctx *c, int stage, const char *bytes,
-		       size_t len, lab_buf *out, lab_err *err)
+/* Parses bytes, runs `stage` with keys k through the keys variant at the
+ * clock now (0: the current time), and serializes the result into out
+ * (when out is not NULL). */
+static int one_message(const lab_case_keys *k, int stage, time_t now,
+		       const char *bytes, size_t len, lab_buf *out,
+		       lab_err *err)
 {
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	wss_keyset ks;
@@ -48,15 +53,15 @@ static int one_message(const wss_ctx *c, int stage, const char *bytes,
 	wss_opts o;
 	int rc;
 
-	opts_now(&o);
+	opts_now(&o, now);
 	if (stage == STAGE_SIGN || stage == STAGE_SEND ||
 	    stage == STAGE_ENCRYPT) {
-		paths.key = c->k.key;
-		paths.cert = c->k.cert;
-		paths.peer_cert = c->k.peer_cert;
+		paths.key = k->key;
+		paths.cert = k->cert;
+		paths.peer_cert = k->peer_cert;
 	} else {
-		paths.key = c->k.peer_key;
-		paths.trust = c->k.cert;
+		paths.key = k->peer_key;
+		paths.trust = k->cert;
 	}
 	rc = wss_keys_acquire(&paths, &ks, &handle, err);
 	if (rc == LAB_OK)
@@ -117,7 +122,8 @@ static int setup(void **ctx, const lab_case_data *d, int prepare,
 		if (lab_buf_put(&c->msg, d->bytes, d->len) != LAB_OK)
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	} else if (rc == LAB_OK) {
-		rc = one_message(c, prepare, d->bytes, d->len, &c->msg, err);
+		rc = one_message(&c->k, prepare, 0, d->bytes, d->len,
+				 &c->msg, err);
 	}
 	if (rc != LAB_OK) {
 		lab_wss_teardown(c);
@@ -196,7 +202,7 @@ int lab_wss_run_c14n(void *ctx, lab_err *err)
 static int run_stage(wss_ctx *c, int stage, lab_err *err)
 {
 	lab_buf out = LAB_BUF_INIT;
-	int rc = one_message(c, stage, c->msg.data, c->msg.len,
+	int rc = one_message(&c->k, stage, 0, c->msg.data, c->msg.len,
 			     stage == STAGE_VERIFY ? NULL : &out, err);
 
 	c->sink = out.len;
@@ -232,4 +238,10 @@ int lab_wss_run_send(void *ctx, lab_err *err)
 int lab_wss_run_receive(void *ctx, lab_err *err)
 {
 	return run_stage(ctx, STAGE_RECEIVE, err);
+}
+
+int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
+		       time_t now, lab_err *err)
+{
+	return one_message(k, STAGE_RECEIVE, now, bytes, len, NULL, err);
 }

@@ -1,10 +1,11 @@
 /*
  * cmd_bench.c - `domlab-bench bench [--quick] [--full] [--ref] [--floor]
- * [--data-seed N] [--data PATH] [--keys DIR] [--benchmark_* ...]`: sets up
- * memory accounting, generates the datasets, reads the --data files
- * (harness/bench/data_files.c), picks the cases (harness/bench/cases.c)
- * and hands them to Google Benchmark (harness/bench/bench.cc).  Flags
- * starting with --benchmark_ go to Google Benchmark untouched.
+ * [--data-seed N] [--worst-size BYTES] [--data PATH] [--keys DIR]
+ * [--benchmark_* ...]`: sets up memory accounting, generates the datasets,
+ * reads the --data files (harness/bench/data_files.c), picks the cases
+ * (harness/bench/cases.c) and hands them to Google Benchmark
+ * (harness/bench/bench.cc).  Flags starting with --benchmark_ go to Google
+ * Benchmark untouched.
  *
  * `--icount NAME [--icount-iterations N]` runs the one case NAME
  * ("stage/dataset") without Google Benchmark: setup, one untimed call,
@@ -40,6 +41,8 @@ const lab_opt lab_bench_options[] = {
 	{"--floor", NULL, 0,
 	 "the floor's cases: memcpy, memchr and the pure crypto cost"},
 	{"--data-seed", "N", 0, "the datasets' seed (default 0)"},
+	{"--worst-size", "BYTES", 0,
+	 "the size of the worst cases' datasets (default 204800)"},
 	{"--data", "PATH", 0,
 	 "SOAP envelopes from a file, or from each file of a folder: every "
 	 "file a dataset named after it, beside the generated ones"},
@@ -66,10 +69,22 @@ typedef struct bench_opts {
 	const char *icount; /* the one case to count instructions of */
 	size_t icount_iters;
 	size_t seed;
+	size_t worst_size;  /* 0: the datasets' own */
 	const char *keys;   /* the pipeline cases' keys (tests/make-keys.sh) */
 	const char *data;   /* --data PATH, or NULL */
 	const char *filter; /* the last --benchmark_filter value, or NULL */
 } bench_opts;
+
+/* The number after the flag argv[*i] into *out, *i moved onto it. */
+static int size_arg(int argc, char **argv, int *i, size_t *out,
+		    lab_err *err)
+{
+	const char *flag = argv[*i];
+
+	if (*i + 1 == argc)
+		return lab_fail(err, LAB_EUSAGE, "%s needs a value", flag);
+	return lab_parse_size(flag, argv[++*i], out, err);
+}
 
 /*
  * Takes our flags out of argv and appends Google Benchmark's to gb (which
@@ -95,32 +110,27 @@ static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
 		else if (strcmp(a, "--icount") == 0 && i + 1 < argc)
 			o->icount = argv[++i];
 		else if (strcmp(a, "--icount-iterations") == 0) {
-			int rc;
+			int rc = size_arg(argc, argv, &i, &o->icount_iters,
+					  err);
 
-			if (i + 1 == argc)
-				return lab_fail(err, LAB_EUSAGE,
-						"--icount-iterations needs a "
-						"value");
-			rc = lab_parse_size(a, argv[++i], &o->icount_iters,
-					    err);
 			if (rc != LAB_OK)
 				return rc;
 			if (o->icount_iters == 0)
 				return lab_fail(err, LAB_EUSAGE,
 						"--icount-iterations must be "
 						"at least 1");
-		}
-		else if (strcmp(a, "--keys") == 0 && i + 1 < argc)
+		} else if (strcmp(a, "--worst-size") == 0) {
+			int rc = size_arg(argc, argv, &i, &o->worst_size, err);
+
+			if (rc != LAB_OK)
+				return rc;
+		} else if (strcmp(a, "--keys") == 0 && i + 1 < argc)
 			o->keys = argv[++i];
 		else if (strcmp(a, "--data") == 0 && i + 1 < argc)
 			o->data = argv[++i];
 		else if (strcmp(a, "--data-seed") == 0) {
-			int rc;
+			int rc = size_arg(argc, argv, &i, &o->seed, err);
 
-			if (i + 1 == argc)
-				return lab_fail(err, LAB_EUSAGE,
-						"--data-seed needs a value");
-			rc = lab_parse_size(a, argv[++i], &o->seed, err);
 			if (rc != LAB_OK)
 				return rc;
 		} else if (strncmp(a, gb_prefix, sizeof gb_prefix - 1) == 0) {
@@ -164,6 +174,20 @@ static int is_floor(const lab_case *c)
 	return strncmp(c->stage, "floor:", 6) == 0;
 }
 
+/* 1 when a "worst" case runs on d. */
+static int is_worst(const lab_dataset *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < lab_ncases; i++)
+		for (k = 0; strcmp(lab_cases[i].stage, "worst") == 0 &&
+			    lab_cases[i].datasets[k] != NULL;
+		     k++)
+			if (strcmp(lab_cases[i].datasets[k], d->name) == 0)
+				return 1;
+	return 0;
+}
+
 static int gen_datasets(const bench_opts *o, lab_buf *bufs, lab_err *err)
 {
 	size_t i;
@@ -176,7 +200,8 @@ static int gen_datasets(const bench_opts *o, lab_buf *bufs, lab_err *err)
 		if (!wanted(d, o))
 			continue;
 		g.kind = d->kind;
-		g.size = d->size;
+		g.size = o->worst_size != 0 && is_worst(d) ? o->worst_size
+							   : d->size;
 		g.count = d->count;
 		g.seed = o->seed;
 		rc = lab_gen(&g, &bufs[i], err);
@@ -352,7 +377,7 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 {
 	static char prog[] = "domlab-bench bench";
 	static char quick_time[] = "--benchmark_min_time=0.05";
-	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, "build/keys", NULL, NULL};
+	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, 0, "build/keys", NULL, NULL};
 	lab_data_files files = {NULL, 0};
 	bench_context bc;
 	lab_buf *bufs = NULL;

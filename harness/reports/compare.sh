@@ -31,6 +31,8 @@
 #               left with no case is skipped); e.g. '^(tokens|attachment)'
 #   ICOUNT=1    also instructions per iteration, callgrind (see icount())
 #   ICOUNT_ITERS  iterations counted per case (default 3)
+#   ICOUNT_CASES  an extended regular expression: count only the cases
+#               whose full names (prefix included) match it (default: all)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
@@ -48,6 +50,7 @@ FULL=${FULL:-}
 CASES=${CASES:-}
 ICOUNT=${ICOUNT:-}
 ICOUNT_ITERS=${ICOUNT_ITERS:-3}
+ICOUNT_CASES=${ICOUNT_CASES:-}
 MIN_TIME=${MIN_TIME:-0.1}
 DATA=${DATA:-}
 keys=$BUILD_DIR/keys
@@ -281,7 +284,8 @@ seen = []
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b["run_name"] not in seen and "/threads:" not in b["run_name"]:
         seen.append(b["run_name"])
-print("\n".join(seen))' "$out/$1.json" >"$i_dir/cases"
+print("\n".join(seen))' "$out/$1.json" |
+		grep -E "${ICOUNT_CASES:-.}" >"$i_dir/cases" || true
 	i_total=$(wc -l <"$i_dir/cases")
 	i_k=0
 	i_par=$(nproc)

@@ -101,6 +101,13 @@ FINDINGS = [
                "attachment_file/4m"],
      "original": "attachments 3-12x faster once buffered",
      "historical": (3.0, 12.0)},
+    {"title": "an unkeyed hash that input can flood",
+     "axis": "hash", "old": "fixed", "per_mb": True,
+     "cases": ["worst/collide-names", "worst/collide-attrs",
+               "worst/collide-ids"],
+     "original": "names chosen to collide in an unkeyed hash make every "
+                 "table insert a chain walk (oCERT-2011-003; Xerces-J's "
+                 "SymbolTable, CVE-2012-0881): seconds of CPU per MB"},
 ]
 
 
@@ -241,6 +248,10 @@ def ratio_finding(run, f):
     ic = any(run.icount.get(v) for p in pairs for v in p)
     if ic:
         head.append("instr old / new")
+    if f.get("per_mb"):
+        head += ["old ms/MB", "new ms/MB"]
+        if ic:
+            head += ["old instr/MB", "new instr/MB"]
     if f.get("memory"):
         head += ["old B/elem", "new B/elem", "old peak", "new peak"]
     rows, first, used = [], None, []
@@ -264,6 +275,8 @@ def ratio_finding(run, f):
                 ir = summary.ratio(run.icount[old].get(c),
                                    run.icount[new].get(c))
                 cells.append(ir)
+            if f.get("per_mb"):
+                cells += per_mb_cells(run, (old, bo), (new, bn), c, ic)
             if f.get("memory"):
                 cells += memory_cells(bo, bn)
             rows.append(cells)
@@ -274,6 +287,8 @@ def ratio_finding(run, f):
                 first = headline(summary.ratio(to, tn), sp, c, what)
                 if ir not in (None, "-"):
                     first += f"; instructions {ir}x"
+                if f.get("per_mb"):
+                    first += per_mb_headline(run, (old, bo), (new, bn), c)
                 if f.get("memory"):
                     first += memory_headline(run, old, new, f["cases"])
     if not rows:
@@ -284,6 +299,36 @@ def ratio_finding(run, f):
     lines = table(head, rows)
     lines += commands(run, used, f["cases"])
     return first, lines
+
+
+def per_mb(run, variant, b, case):
+    """(CPU ms, instructions or None) per MB of the case's input."""
+    n = summary.input_bytes(b)
+    if not n:
+        return None, None
+    ir = run.icount.get(variant, {}).get(case)
+    return (summary.us(b) * 1e3 / n,
+            None if ir is None else ir * 1e6 / n)
+
+
+def per_mb_cells(run, old, new, case, ic):
+    """old's and new's ms per MB, then instructions per MB when counted;
+    old and new are (variant, entry)."""
+    o, n = per_mb(run, *old, case), per_mb(run, *new, case)
+    cells = [summary.num(o[0]), summary.num(n[0])]
+    if ic:
+        cells += [summary.count(o[1]), summary.count(n[1])]
+    return cells
+
+
+def per_mb_headline(run, old, new, case):
+    o, n = per_mb(run, *old, case), per_mb(run, *new, case)
+    line = (f"; {summary.num(o[0])} against {summary.num(n[0])} ms per MB"
+            if o[0] is not None and n[0] is not None else "")
+    if o[1] is not None and n[1] is not None:
+        line += (f", {summary.count(o[1])} against {summary.count(n[1])} "
+                 "instructions per MB")
+    return line
 
 
 def memory_headline(run, old, new, cases):

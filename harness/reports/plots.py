@@ -34,7 +34,7 @@ ABLATION_CASE = {
     "build": "parse/quakes-200k", "attrlist": "c14n/quakes-200k",
     "keys": "send/quakes-2k", "tokens": "tokens/700",
     "io": "attachment/150k", "parser": "parse/quakes-200k",
-    "emit": "send/quakes-2m",
+    "emit": "send/quakes-2m", "hash": "worst/collide-names",
 }
 PIPELINE_CASE = "send/quakes-200k"
 

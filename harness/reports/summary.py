@@ -49,8 +49,17 @@ FINDINGS = {
              "bytes it was parsed from; the Body's canonical form written "
              "while parsing vs a walk when it is signed",
              ["receive/quakes-2m", "send/quakes-2m", "parse/quakes-200k"]),
+    "hash": ("an unkeyed hash that input can flood (oCERT-2011-003)",
+             ["worst/collide-names", "worst/collide-attrs",
+              "worst/collide-ids", "parse/quakes-200k"]),
 }
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
+
+# The worst cases (harness/bench/cases_worst.c): the command each hostile
+# shape meets (parse unless named here), and the typical input beside
+# them, a dataset of the worst cases' default size (LAB_WORST_SIZE).
+WORST_RECEIVE = ("collide-ids", "many-enc", "signedinfo-junk")
+WORST_TYPICAL = "quakes-200k"
 
 # The old SOAP latency comparison's table: its calls, the datasets that
 # stand for them (harness/bench/cases.c) and its columns.
@@ -460,6 +469,67 @@ def latency_table(run):
     table(head, rows)
 
 
+def worst_rows(run):
+    """Per hostile shape and variant: CPU us per MB and peak heap per
+    input byte, the same for the typical input through the same command
+    (None where it did not run), and worst / typical of each."""
+    rows = []
+    for d in run.datasets:
+        command = "receive" if d in WORST_RECEIVE else "parse"
+        for v in run.labels:
+            b = run.table.get(("worst", d, v))
+            if b is None:
+                continue
+            t = run.table.get((command, WORST_TYPICAL, v))
+            w_mb, w_peak = per_mb(b)
+            t_mb, t_peak = per_mb(t) if t is not None else (None, None)
+            rows.append({"shape": d, "command": command, "variant": v,
+                         "us_per_mb": w_mb, "peak_per_byte": w_peak,
+                         "typical_us_per_mb": t_mb,
+                         "typical_peak_per_byte": t_peak,
+                         "time_ratio": w_mb / t_mb if t_mb else None,
+                         "peak_ratio": w_peak / t_peak if t_peak else None})
+    return rows
+
+
+def per_mb(b):
+    """(CPU us per MB of input, peak heap bytes per input byte)."""
+    n = input_bytes(b)
+    if not n:
+        return None, None
+    peak = b.get("peak_bytes")
+    return us(b) * 1e6 / n, None if peak is None else peak / n
+
+
+def worst_table(run):
+    """The worst cases against the typical input, per variant."""
+    rows = worst_rows(run)
+    if not rows:
+        return
+    print("## Worst case\n")
+    print("Each hostile shape `domlab gen` makes (`worst/<shape>`, "
+          "harness/bench/cases_worst.c), through the command an attacker "
+          "reaches with it at default limits; a refusal (exit 2 or 3) is "
+          "the outcome timed.  ms/MB: CPU time per MB of input; peak/B: "
+          "peak heap per input byte.  typical: the same command on "
+          f"{WORST_TYPICAL} (receive: the message sent from it, per byte "
+          "of the quakes document); x typical: worst / typical.  "
+          "`make worst` measures the shapes at their full sizes as "
+          "separate processes.\n")
+    head = ["shape", "command", "variant", "ms/MB", "peak/B",
+            "typical ms/MB", "typical peak/B", "time x typical",
+            "peak x typical"]
+    cells = []
+    for r in rows:
+        ms = [None if r[k] is None else r[k] / 1e3
+              for k in ("us_per_mb", "typical_us_per_mb")]
+        cells.append([r["shape"], r["command"], r["variant"], num(ms[0]),
+                      num(r["peak_per_byte"]), num(ms[1]),
+                      num(r["typical_peak_per_byte"]),
+                      num(r["time_ratio"]), num(r["peak_ratio"])])
+    table(head, cells)
+
+
 def threads_table(run):
     """Throughput on 1, 2, 4, ... threads and how it scales, beside the
     control measured in the same process."""
@@ -652,6 +722,7 @@ def numbers(run, a):
                 out["parse"].append({"dataset": d, "label": v, "us": us(b),
                                      "bytes_per_element":
                                          b.get("bytes_per_element")})
+    out["worst"] = worst_rows(run)
     return out
 
 
@@ -711,6 +782,7 @@ def main():
     latency_table(run)
     threads_table(run)
     axes_table(run)
+    worst_table(run)
     floor_table(run)
     stage_tables(run)
     return 0
