@@ -28,11 +28,6 @@
 #include "harness/cli/cli.h"
 #include "harness/refpeer/ref.h"
 
-/* The build's name as the Makefile spells it (best+attrs=vector). */
-#ifndef DOMLAB_VARIANT
-#define DOMLAB_VARIANT ""
-#endif
-
 const lab_opt lab_bench_options[] = {
 	{"--quick", NULL, 0,
 	 "a short run: the big datasets left out, less time per case"},
@@ -365,7 +360,7 @@ static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 			 LAB_BENCH_TRIM_THRESHOLD, LAB_BENCH_MMAP_THRESHOLD);
 	else
 		snprintf(bc->malloc_cfg, sizeof bc->malloc_cfg, "glibc refused");
-	bc->kv[0] = (lab_bench_kv){"domlab_variant", DOMLAB_VARIANT};
+	bc->kv[0] = (lab_bench_kv){"domlab_variant", dom_variant_name()};
 	bc->kv[1] = (lab_bench_kv){"data_seed", bc->seed};
 	bc->kv[2] = (lab_bench_kv){"quick", o->quick ? "yes" : "no"};
 	bc->kv[3] = (lab_bench_kv){"full", o->full ? "yes" : "no"};
