@@ -12,9 +12,15 @@
 #   make compare [FULL=1] [ICOUNT=1]  the thorough one (ICOUNT: callgrind)
 #   make compare CASES='^(tokens|attachment)'  only the cases matching
 #                                an extended regex (ref/pugixml/floor too)
+#   make bench DATA=PATH         also on your SOAP envelopes (a file or a
+#                                folder), each file a dataset
+#   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
+#                                domlab-x; docs/api.md); make uninstall
 #   make worst                   hostile inputs at full size, CPU and RSS
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
+#   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
+#                                profiles of one case, and their difference
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
 #   make oss-fuzz-check          the OSS-Fuzz build (tests/fuzz/oss-fuzz/), simulated
 #   make memcheck                the whole test suite under valgrind, every preset
@@ -254,7 +260,12 @@ endif
 # Test keys are made here, never committed; the conformance vectors are
 # tests/vectors/.
 KEYS_DIR := $(BUILD_DIR)/keys
-TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR)
+# tests/install.sh installs the variant under test with DOMLAB_MAKE and
+# builds the examples with DOMLAB_CFLAGS: this build's folder, compiler
+# and sanitizers.
+TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) \
+  DOMLAB_MAKE='$(MAKE) --no-print-directory -C $(CURDIR) BUILD_DIR=$(abspath $(BUILD_DIR)) CC=$(CC) SANITIZE=$(SANITIZE) TSAN=$(TSAN)' \
+  DOMLAB_CFLAGS='$(OPT) -g'
 
 keys: $(KEYS_DIR)/mallory.cert.pem
 $(KEYS_DIR)/mallory.cert.pem: tests/make-keys.sh
@@ -269,7 +280,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach hostile
+SHELL_SUITES := cli interop refpeer harness attach hostile install
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -430,15 +441,19 @@ BENCH_VARIANTS := doom2010 xerces best \
 # only the cases whose full names match RE).  CASES=RE runs only the cases
 # whose names (ref:/pugi:/floor: prefix left out) match the extended
 # regular expression RE, in every run alike.
+# DATA=PATH: a SOAP envelope or a folder of them, each file a dataset of its
+# own beside the generated ones (domlab-bench bench --data).
 FULL ?=
 ICOUNT ?=
 ICOUNT_CASES ?=
 CASES ?=
+DATA ?=
 compare bench:
 	@sh .ci/deps.sh bench
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
+	  DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make reference: the run the documentation quotes, committed.  A whole
@@ -473,12 +488,89 @@ worst: keys
 	@BUILD_DIR=$(BUILD_DIR) WORST_PIPE_LIMIT=$(WORST_PIPE_LIMIT) \
 	  sh harness/reports/worst.sh $(WORST_VARIANTS)
 
+# ---- install --------------------------------------------------------------------
+# make install VARIANT=v PREFIX=dir [DESTDIR=stage]: the variant as a static
+# library an application links through pkg-config (docs/api.md);
+# make uninstall with the same VARIANT and PREFIX removes what it wrote.
+# Everything is named after the pkg-config module, domlab-<variant> with
+# each '=' made '-': `pkg-config 'm = 1'` and CMake's pkg_check_modules
+# (even unspaced, 'm=1') read '=' in a module list as a version
+# constraint; '+' is a name's, as in gtk+-3.0; no axis or choice has a '-'.
+#   lib/libdomlab-<v>.a         dom/, wss/ and the variant's choices
+#   lib/pkgconfig/domlab-<v>.pc
+#   include/domlab-<v>/         the public headers, by their source paths
+# so variants sit side by side under one prefix.  Static only: the
+# application then runs the code the benchmark measured, and the headers'
+# structs carry no ABI promise that a shared library's soname would make.
+# The library needs libcrypto and libxml2 whatever the parser: dom_init
+# sets libxml2 up, and the build axis's choice is in the archive for its
+# name (dom_variant_axes) and calls it; domlab's own link drops that code
+# with --gc-sections, which pkg-config cannot ask of an application.
+PREFIX ?= /usr/local
+DESTDIR ?=
+PC_NAME := domlab-$(subst =,-,$(NAME))
+PC_PREFIX := $(abspath $(PREFIX))
+INSTALL_HEADERS := util/buf.h util/err.h util/alloc.h dom/dom.h \
+  wss/wss.h wss/caps.h wss/crypto.h wss/c14n.h
+LIB_INSTALL := $(OUT)/lib$(PC_NAME).a
+INSTALL_ROOT := $(DESTDIR)$(PC_PREFIX)
+INSTALL_INC := include/$(PC_NAME)
+INSTALLED := lib/lib$(PC_NAME).a lib/pkgconfig/$(PC_NAME).pc \
+  $(addprefix $(INSTALL_INC)/,$(INSTALL_HEADERS))
+
+# One archive of both libraries' objects ('q': a member name two objects
+# share, variants/attrs/hash.o and variants/tokens/hash.o, stays twice).
+$(LIB_INSTALL): $(call obj,$(DOM_SRC) $(WSS_SRC))
+	@echo "  AR  $@"
+	@rm -f $@ && ar qc $@ $^ && ranlib $@
+
+# The .pc file names the prefix, so install writes it for the PREFIX given.
+PC_LINES := 'prefix=$(PC_PREFIX)' 'libdir=$${prefix}/lib' \
+  'includedir=$${prefix}/$(INSTALL_INC)' 'variant=$(NAME)' '' \
+  'Name: $(PC_NAME)' \
+  'Description: domlab DOM and WS-Security pipeline, variant $(NAME)' \
+  'Version: 0' 'Requires.private: libcrypto libxml-2.0' \
+  'Libs: -L$${libdir} -l$(PC_NAME)' 'Libs.private: -lpthread' \
+  'Cflags: -I$${includedir}'
+
+.PHONY: install uninstall install-name
+install: $(LIB_INSTALL)
+	@install -d $(INSTALL_ROOT)/lib/pkgconfig
+	@install -m 644 $(LIB_INSTALL) $(INSTALL_ROOT)/lib/
+	@printf '%s\n' $(PC_LINES) >$(INSTALL_ROOT)/lib/pkgconfig/$(PC_NAME).pc
+	@for h in $(INSTALL_HEADERS); do \
+	  install -D -m 644 $$h $(INSTALL_ROOT)/$(INSTALL_INC)/$$h || exit 1; \
+	done
+	@echo "installed $(NAME) as pkg-config module $(PC_NAME) in $(INSTALL_ROOT)"
+
+# The files install wrote, then the folders under include/ it made.
+uninstall:
+	@rm -f $(addprefix $(INSTALL_ROOT)/,$(INSTALLED))
+	@for d in $(sort $(dir $(INSTALL_HEADERS))); do \
+	  [ ! -d $(INSTALL_ROOT)/$(INSTALL_INC)/$$d ] || rmdir $(INSTALL_ROOT)/$(INSTALL_INC)/$$d || exit 1; \
+	done
+	@[ ! -d $(INSTALL_ROOT)/$(INSTALL_INC) ] || rmdir $(INSTALL_ROOT)/$(INSTALL_INC)
+	@echo "uninstalled $(PC_NAME) from $(INSTALL_ROOT)"
+
+# The pkg-config module a variant installs as, for scripts.
+install-name:
+	@echo $(PC_NAME)
+
 # make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
 DATASET ?= quakes-200k
 STAGE ?= send
 profile:
 	@sh .ci/deps.sh profile
 	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile.sh $(NAME) $(DATASET) $(STAGE)
+
+# make profile-diff A=doom2010 B=best [STAGE=send] [DATASET=quakes-200k]:
+# one case on two variants, one report of where they differ
+# (harness/reports/profile_diff.sh, docs/measuring.md).
+.PHONY: profile-diff
+profile-diff:
+	@sh .ci/deps.sh profile
+	@[ -n '$(A)' ] && [ -n '$(B)' ] || { echo "make profile-diff needs A=<variant> B=<variant>" >&2; exit 1; }
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile_diff.sh '$(A)' '$(B)' $(STAGE) $(DATASET)
 
 deps:
 	@sh .ci/deps.sh
@@ -488,7 +580,7 @@ deps:
 LINT := cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
   --std=c11 --inline-suppr -I. -D_GNU_SOURCE --suppress=missingIncludeSystem
 lint:
-	$(LINT) -itests/fuzz util dom variants wss datasets harness tests
+	$(LINT) -itests/fuzz util dom variants wss datasets harness tests examples
 	$(LINT) -DFUZZ_KEYS_DIR='"keys"' -DFUZZ_NOW=0 tests/fuzz
 
 clean:

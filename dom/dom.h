@@ -208,6 +208,8 @@ typedef struct dom_limits {
  */
 void dom_init(void);
 
+/* An empty document (no root element yet) to build a tree in; free it
+ * with dom_doc_free.  LAB_ENOMEM is its only failure. */
 int dom_doc_new(dom_doc **out, lab_err *err);
 
 /* Runs every user-data free callback still pending, then frees everything. */
@@ -298,6 +300,7 @@ typedef struct dom_doc_stats {
 	size_t allocs;      /* arena allocations */
 } dom_doc_stats;
 
+/* Counts doc's nodes (a walk of the tree) and reads its arena's totals. */
 void dom_doc_stats_get(dom_doc *doc, dom_doc_stats *out);
 
 /* The length of the text the document was parsed from, 0 for one made
@@ -307,7 +310,14 @@ size_t dom_doc_source_len(const dom_doc *doc);
 
 /* ---- nodes: creation --------------------------------------------------- */
 
-/* `qname` is "prefix:local" or "local"; ns NULL or "" means no namespace. */
+/*
+ * Each makes a node owned by doc and attached nowhere: insert it with
+ * dom_append, dom_insert_before or dom_replace.  Strings are copied into
+ * the document.  LAB_ENOMEM when memory runs out.
+ * `qname` is "prefix:local" or "local"; ns NULL or "" means no namespace
+ * (LAB_EUSAGE for an empty name, more than one colon, or a prefix
+ * without a namespace).
+ */
 int dom_create_element(dom_doc *doc, const char *ns, const char *qname,
 		       dom_node **out, lab_err *err);
 int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
@@ -320,11 +330,13 @@ int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		     lab_err *err);
 int dom_create_comment(dom_doc *doc, const char *s, size_t len,
 		       dom_node **out, lab_err *err);
+/* target and data NUL-terminated. */
 int dom_create_pi(dom_doc *doc, const char *target, const char *data,
 		  dom_node **out, lab_err *err);
 
 /* ---- nodes: reading ---------------------------------------------------- */
 
+/* Navigation: NULL where there is no such node.  Constant time. */
 dom_type dom_node_type(const dom_node *n);
 dom_node *dom_parent(const dom_node *n);
 dom_node *dom_first_child(const dom_node *n);
@@ -383,6 +395,7 @@ const dom_attr *dom_attr_get_qname(const dom_node *el, const char *qname);
 /* The value, or NULL; interned names. */
 const char *dom_attr_value(const dom_node *el, const char *ns,
 			   const char *local);
+/* 1 when el has the attribute, else 0; interned names. */
 int dom_attr_has(const dom_node *el, const char *ns, const char *local);
 
 /* Adds or replaces (ns, local of qname); qname carries the prefix to
@@ -396,7 +409,10 @@ size_t dom_attr_count(const dom_node *el);
 /* i-th attribute in document order, i < dom_attr_count(). */
 const dom_attr *dom_attr_at(const dom_node *el, size_t i);
 
-/* The element's attribute list, as the attrlist variant builds it. */
+/* The element's attribute list, as the attrlist variant builds it
+ * (attrlist=copy: a fresh array, LAB_ENOMEM possible; cached: a view).
+ * Every list is released with dom_attr_list_release, before the
+ * element's attributes next change. */
 int dom_attributes(const dom_node *el, dom_attr_list *out, lab_err *err);
 void dom_attr_list_release(const dom_node *el, dom_attr_list *list);
 
@@ -448,6 +464,7 @@ typedef void (*dom_ud_free_fn)(void *data, void *arg);
  */
 int dom_user_data_set(dom_node *n, const void *key, void *data,
 		      dom_ud_free_fn free_fn, void *arg, lab_err *err);
+/* The data attached under key, or NULL. */
 void *dom_user_data_get(const dom_node *n, const void *key);
 
 /* ---- output ---------------------------------------------------------------- */
@@ -467,5 +484,12 @@ typedef struct dom_axis_choice {
 
 /* The DOM's axes in a fixed order; returns how many. */
 size_t dom_variant_axes(const dom_axis_choice **out);
+
+/* The variant this library was built as, the name `domlab variant`
+ * prints and the Makefile builds into build/<name>/ ("best",
+ * "best+attrs=vector"), and its preset ("best"): for an application that
+ * links an installed variant and reports which.  Static strings. */
+const char *dom_variant_name(void);
+const char *dom_variant_preset(void);
 
 #endif

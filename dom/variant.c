@@ -11,6 +11,15 @@
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
+/* The Makefile defines both for every object; a build without it (a
+ * linter's) names nothing. */
+#ifndef DOMLAB_PRESET
+#define DOMLAB_PRESET ""
+#endif
+#ifndef DOMLAB_VARIANT
+#define DOMLAB_VARIANT ""
+#endif
+
 static const dom_axis_choice axes[] = {
 	{"attrs", dom__attrs_choice},
 	{"userdata", dom__userdata_choice},
@@ -25,4 +34,14 @@ size_t dom_variant_axes(const dom_axis_choice **out)
 {
 	*out = axes;
 	return sizeof axes / sizeof axes[0];
+}
+
+const char *dom_variant_name(void)
+{
+	return DOMLAB_VARIANT;
+}
+
+const char *dom_variant_preset(void)
+{
+	return DOMLAB_PRESET;
 }

@@ -6,7 +6,9 @@
 # harness/reports/findings.py finds a finding's pair in a two-variant run made
 # from one, with the interval and the U test over repetitions made up
 # for it; summary.py's charts, summary.json and machine.txt, and
-# readme_results.py on a summary.json written here.  Checks shape, never
+# readme_results.py on a summary.json written here; `bench --data` on a
+# folder of one envelope and one file that is none; profile-diff's report
+# and flame graph on inputs made up here.  Checks shape, never
 # timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
@@ -425,6 +427,79 @@ if "$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 	bad "readme_results.py took a README without markers"
 elif grep -q 'needs one <!-- results:begin -->' "$T/err"; then ok; else
 	bad "readme_results.py without markers: $(cat "$T/err")"
+fi
+
+# --data (make bench DATA=...): a folder of one envelope and one file that
+# is none.  The envelope is a dataset named after its file in every stage,
+# ref's included, and in summary.md; the other file is left out with a
+# message naming it, and the run goes on.
+mkdir -p "$T/data" "$T/datarun"
+cp "$HERE/tests/data/install/order.xml" "$T/data/order.xml"
+printf '<a>not SOAP</a>\n' >"$T/data/plain.xml"
+if "$BENCH" bench --quick --ref --keys "$K" --data "$T/data" \
+	--benchmark_filter='^(ref:)?(parse|c14n|send|receive)/order.xml$' \
+	--benchmark_min_time=0.01 --benchmark_out="$T/datarun/best.json" \
+	--benchmark_out_format=json >"$T/log" 2>"$T/err"; then
+	ok
+	expect_lines "$T/err" "^domlab-bench: bench: --data: $T/data/plain.xml left out: malformed input: not a SOAP 1.1 envelope"
+	grep -q 'order.xml left out' "$T/err" && bad "--data left the envelope out: $(cat "$T/err")" || ok
+	if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/datarun" --commit test \
+		--flags test --elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
+		ok
+		expect_lines "$T/summary.md" '^## receive$' '^| order.xml | best | ' \
+			'^| order.xml | ref | ' '^| order.xml | best | [0-9.]* | '
+		[ "$(grep -c '^| order.xml | ' "$T/summary.md")" -ge 8 ] && ok ||
+			bad "summary.md lacks order.xml's rows: $(grep -c '^| order.xml | ' "$T/summary.md")"
+		grep -q 'plain.xml' "$T/summary.md" && bad "summary.md has the left-out file" || ok
+	else
+		bad "summary.py on the --data run failed: $(tail -n 3 "$T/err")"
+	fi
+else
+	bad "bench --data failed: $(tail -n 5 "$T/err")"
+fi
+"$BENCH" bench --keys "$K" --data "$T/missing" --benchmark_list_tests=true >"$T/log" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 4 ] && grep -q "missing: no such file or folder" "$T/err" && ok ||
+	bad "bench --data on a missing path: exit $rc: $(cat "$T/err")"
+
+# profile_diff_report.py on callgrind_annotate text made up here (3
+# iterations: A 1,000 instructions each, B 500, dom_attributes all of the
+# difference), without gperftools' files; flamegraph.py on four stacks.
+mkdir -p "$T/pd"
+printf 'totals: 3000\n' >"$T/pd/a.callgrind.out"
+printf 'totals: 1500\n' >"$T/pd/b.callgrind.out"
+printf '%s\n' '3,000 (100.0%)  x.c:icount_loop [bin]' \
+	'1,500 (50.0%)  x.c:dom_attributes [bin]' '600 (20.0%)  x.c:malloc [bin]' \
+	>"$T/pd/a.inclusive.txt"
+printf '%s\n' '1,500 (100.0%)  x.c:icount_loop [bin]' \
+	'600 (40.0%)  x.c:malloc [bin]' >"$T/pd/b.inclusive.txt"
+printf '%s\n' '900 (30.0%)  x.c:dom_attributes [bin]' '600 (20.0%)  x.c:malloc [bin]' \
+	>"$T/pd/a.self.txt"
+printf '%s\n' '600 (40.0%)  x.c:malloc [bin]' >"$T/pd/b.self.txt"
+if "$PY" "$HERE/harness/reports/profile_diff_report.py" --a va --b vb \
+	--case c14n/x --iterations 3 --dir "$T/pd" >"$T/pd/report.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/pd/report.md" '^| A `va` | 1,000 |$' '^| B `vb` | 500 |$' \
+		'^| B - A | -500 (0.50 x A) |$' \
+		'Left out as the case itself .*: `icount_loop`\.$' \
+		'^| `dom_attributes` | 500 | 50.0% | 0 | 0.0% | -500 | 100.0% |$' \
+		'^| `dom_attributes` | 300 | 30.0% | 0 | 0.0% | -300 | 60.0% |$' \
+		'^| `dom_attributes` | dom_attributes() (attrlist axis) | 500 | 0 | -500 | 100.0% |$' \
+		'gperftools is not installed'
+	grep -q '^| `icount_loop` |' "$T/pd/report.md" && bad "the enclosing frame is ranked" || ok
+	grep -q '^| `malloc` |' "$T/pd/report.md" && bad "malloc, the same on both, is ranked" || ok
+else
+	bad "profile_diff_report.py failed: $(tail -n 3 "$T/err")"
+fi
+printf '%s\n' 'main;f;g 2' 'main;f;g 1' 'main;h 1' 'bad line' >"$T/pd/stacks"
+if "$PY" "$HERE/harness/reports/flamegraph.py" --title t "$T/pd/stacks" >"$T/pd/f.svg" 2>"$T/err"; then
+	ok
+	[ "$(grep -c '<rect' "$T/pd/f.svg")" = 4 ] && ok || bad "flamegraph.py drew $(grep -c '<rect' "$T/pd/f.svg") frames, not 4"
+	expect_lines "$T/pd/f.svg" '<title>main: 4 samples, 100.00%</title><rect x="0.0" y="[0-9]*" width="1200.0"' \
+		'<title>g: 3 samples, 75.00%</title><rect x="0.0" y="[0-9]*" width="900.0"' \
+		'<title>h: 1 samples, 25.00%</title><rect x="900.0" y="[0-9]*" width="300.0"'
+else
+	bad "flamegraph.py failed: $(tail -n 3 "$T/err")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -29,6 +29,9 @@ typedef struct dom_mem_stats {
 	uint64_t heap_allocs; /* heap requests only, arena chunks included */
 } dom_mem_stats;
 
+/* malloc, calloc, realloc, free and strdup that keep this thread's
+ * counters; memory a DOM call hands over (dom_ns_in_scope) is freed
+ * with dom_free. */
 void *dom_malloc(size_t n);
 void *dom_calloc(size_t count, size_t size);
 void *dom_realloc(void *p, size_t n);

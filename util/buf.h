@@ -30,6 +30,7 @@ int lab_buf_putc(lab_buf *b, char c);
 int lab_buf_printf(lab_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Frees the bytes and leaves b empty (LAB_BUF_INIT), ready for reuse. */
 void lab_buf_free(lab_buf *b);
 
 /*

@@ -36,6 +36,7 @@ int lab_fail(lab_err *err, int code, const char *fmt, ...)
 int lab_fail_at(lab_err *err, int code, unsigned long line, unsigned long col,
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Resets err to LAB_OK, no position, an empty message. */
 void lab_err_clear(lab_err *err);
 
 /* A short name for a code ("malformed input", ...), for messages. */

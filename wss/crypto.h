@@ -31,6 +31,7 @@ typedef struct wss_cert wss_cert;         /* X.509: its DER, its RSA key */
  * the key is not RSA, LAB_ESECURITY when the key is under 2048 bits.
  */
 int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err);
+/* Frees k (NULL is fine). */
 void wss_privkey_free(wss_privkey *k);
 
 /* Reads the first PEM certificate of a file; codes as wss_privkey_load
@@ -45,6 +46,7 @@ int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
 int wss_cert_from_der_known(const unsigned char *der, size_t len,
 			    const wss_cert *known, wss_cert **out,
 			    lab_err *err);
+/* The certificate's DER bytes (owned by c) and their length. */
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len);
 /* 1 when both hold the same DER bytes, else 0. */
 int wss_cert_equal(const wss_cert *a, const wss_cert *b);
@@ -58,6 +60,7 @@ const unsigned char *wss_cert_ski(const wss_cert *c, size_t *len);
  * each appended to out; LAB_ENOMEM. */
 int wss_cert_issuer(const wss_cert *c, lab_buf *out, lab_err *err);
 int wss_cert_serial(const wss_cert *c, lab_buf *out, lab_err *err);
+/* Frees c (NULL is fine). */
 void wss_cert_free(wss_cert *c);
 
 /* ---- digests ----------------------------------------------------------- */
@@ -73,6 +76,7 @@ int wss_sha256_new(wss_sha256_ctx **out, lab_err *err);
 int wss_sha256_update(wss_sha256_ctx *h, const void *p, size_t n);
 /* Writes the digest and resets h for the next message; 0 or LAB_ENOMEM. */
 int wss_sha256_final(wss_sha256_ctx *h, unsigned char out[WSS_SHA256_LEN]);
+/* Frees h (NULL is fine). */
 void wss_sha256_free(wss_sha256_ctx *h);
 /* One-shot digests; 0 or LAB_ENOMEM. */
 int wss_sha256(const void *p, size_t n, unsigned char out[WSS_SHA256_LEN]);

@@ -46,16 +46,37 @@ typedef struct wss_opts {
  * caps, no attachments. */
 void wss_opts_default(wss_opts *o);
 
+/*
+ * Each returns LAB_OK, or the code and message of the first failure.
+ * The senders (sign, encrypt, send) fail with LAB_EMALFORMED on a
+ * document that is not a SOAP 1.1 envelope; the receivers (verify,
+ * decrypt, receive) with LAB_ESECURITY when a check refuses the message
+ * (SECURITY.md).  After a failure the document may be half-processed:
+ * free it, never read or serialize it.
+ */
+
+/* Adds a Timestamp and a BinarySecurityToken of cert to the Security
+ * header and signs Body and Timestamp (exc-c14n, RSA-SHA256) with key. */
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_opts *o, lab_err *err);
+/* Checks the Timestamp against o->now, then that the signature covers
+ * Body and Timestamp, verifies, and was made by trust's certificate. */
 int wss_verify_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 		   lab_err *err);
+/* Encrypts the Body's content (o->cipher under a fresh key, wrapped
+ * for peer with RSA-OAEP) in place. */
 int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
 		    lab_err *err);
+/* Decrypts every EncryptedData the header's EncryptedKey lists, with
+ * key; the plaintext is parsed back in place under o->lim. */
 int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 		    lab_err *err);
+/* Sign, then encrypt: the message a receiver takes. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err);
+/* Timestamp, decrypt, check the message kept its shape, verify: on
+ * LAB_OK the document is the plaintext message whose Body and Timestamp
+ * trust signed. */
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err);
 

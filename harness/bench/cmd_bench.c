@@ -1,7 +1,8 @@
 /*
  * cmd_bench.c - `domlab-bench bench [--quick] [--full] [--ref] [--floor]
- * [--data-seed N] [--worst-size BYTES] [--keys DIR] [--benchmark_* ...]`:
- * sets up memory accounting, generates the datasets, picks the cases
+ * [--data-seed N] [--worst-size BYTES] [--data PATH] [--keys DIR]
+ * [--benchmark_* ...]`: sets up memory accounting, generates the datasets,
+ * reads the --data files (harness/bench/data_files.c), picks the cases
  * (harness/bench/cases.c) and hands them to Google Benchmark
  * (harness/bench/bench.cc).  Flags starting with --benchmark_ go to Google
  * Benchmark untouched.
@@ -23,13 +24,9 @@
 
 #include "util/alloc.h"
 #include "harness/bench/bench.h"
+#include "harness/bench/data_files.h"
 #include "harness/cli/cli.h"
 #include "harness/refpeer/ref.h"
-
-/* The build's name as the Makefile spells it (best+attrs=vector). */
-#ifndef DOMLAB_VARIANT
-#define DOMLAB_VARIANT ""
-#endif
 
 const lab_opt lab_bench_options[] = {
 	{"--quick", NULL, 0,
@@ -41,6 +38,9 @@ const lab_opt lab_bench_options[] = {
 	{"--data-seed", "N", 0, "the datasets' seed (default 0)"},
 	{"--worst-size", "BYTES", 0,
 	 "the size of the worst cases' datasets (default 204800)"},
+	{"--data", "PATH", 0,
+	 "SOAP envelopes from a file, or from each file of a folder: every "
+	 "file a dataset named after it, beside the generated ones"},
 	{"--keys", "DIR", 0,
 	 "the test keys (tests/make-keys.sh; default build/keys)"},
 	{"--icount", "CASE", 0,
@@ -66,6 +66,7 @@ typedef struct bench_opts {
 	size_t seed;
 	size_t worst_size;  /* 0: the datasets' own */
 	const char *keys;   /* the pipeline cases' keys (tests/make-keys.sh) */
+	const char *data;   /* --data PATH, or NULL */
 	const char *filter; /* the last --benchmark_filter value, or NULL */
 } bench_opts;
 
@@ -120,6 +121,8 @@ static int parse_args(int argc, char **argv, bench_opts *o, char **gb,
 				return rc;
 		} else if (strcmp(a, "--keys") == 0 && i + 1 < argc)
 			o->keys = argv[++i];
+		else if (strcmp(a, "--data") == 0 && i + 1 < argc)
+			o->data = argv[++i];
 		else if (strcmp(a, "--data-seed") == 0) {
 			int rc = size_arg(argc, argv, &i, &o->seed, err);
 
@@ -215,9 +218,30 @@ static int find_dataset(const char *name, size_t *out)
 	return 0;
 }
 
+/* The --data files' jobs of case c, after its generated ones. */
+static void file_jobs(const bench_opts *o, const lab_case *c,
+		      const lab_data_files *files, lab_bench_job *jobs,
+		      size_t *njobs)
+{
+	size_t k;
+
+	if (!lab_data_files_take(c))
+		return;
+	for (k = 0; k < files->count; k++) {
+		lab_bench_job *j = &jobs[(*njobs)++];
+
+		j->c = c;
+		j->data.name = files->items[k].name;
+		j->data.bytes = files->items[k].bytes.data;
+		j->data.len = files->items[k].bytes.len;
+		j->data.keys = o->keys;
+	}
+}
+
 /* Every (case, dataset) pair that this run selects, in table order. */
 static int make_jobs(const bench_opts *o, const lab_buf *bufs,
-		     lab_bench_job *jobs, size_t *njobs, lab_err *err)
+		     const lab_data_files *files, lab_bench_job *jobs,
+		     size_t *njobs, lab_err *err)
 {
 	size_t i, k;
 
@@ -249,6 +273,7 @@ static int make_jobs(const bench_opts *o, const lab_buf *bufs,
 			j->data.keys = o->keys;
 			(*njobs)++;
 		}
+		file_jobs(o, c, files, jobs, njobs);
 	}
 	return LAB_OK;
 }
@@ -335,7 +360,7 @@ static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 			 LAB_BENCH_TRIM_THRESHOLD, LAB_BENCH_MMAP_THRESHOLD);
 	else
 		snprintf(bc->malloc_cfg, sizeof bc->malloc_cfg, "glibc refused");
-	bc->kv[0] = (lab_bench_kv){"domlab_variant", DOMLAB_VARIANT};
+	bc->kv[0] = (lab_bench_kv){"domlab_variant", dom_variant_name()};
 	bc->kv[1] = (lab_bench_kv){"data_seed", bc->seed};
 	bc->kv[2] = (lab_bench_kv){"quick", o->quick ? "yes" : "no"};
 	bc->kv[3] = (lab_bench_kv){"full", o->full ? "yes" : "no"};
@@ -347,7 +372,8 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 {
 	static char prog[] = "domlab-bench bench";
 	static char quick_time[] = "--benchmark_min_time=0.05";
-	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, 0, "build/keys", NULL};
+	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, 0, "build/keys", NULL, NULL};
+	lab_data_files files = {NULL, 0};
 	bench_context bc;
 	lab_buf *bufs = NULL;
 	lab_bench_job *jobs = NULL;
@@ -364,15 +390,22 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 		      stderr);
 	gb = dom_calloc((size_t)argc + 3, sizeof *gb);
 	bufs = dom_calloc(lab_ndatasets, sizeof *bufs);
-	jobs = dom_calloc(lab_ncases * lab_ndatasets, sizeof *jobs);
-	if (gb == NULL || bufs == NULL || jobs == NULL) {
+	if (gb == NULL || bufs == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
 	gb[ngb++] = prog;
 	rc = parse_args(argc, argv, &o, gb, &ngb, err);
+	if (rc == LAB_OK && o.data != NULL)
+		rc = lab_data_files_load(o.data, o.keys, &files, err);
 	if (rc != LAB_OK)
 		goto out;
+	jobs = dom_calloc(lab_ncases * (lab_ndatasets + files.count),
+			  sizeof *jobs);
+	if (jobs == NULL) {
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
 	if (o.quick) {
 		/* First, so a --benchmark_min_time given later wins. */
 		memmove(gb + 2, gb + 1, (size_t)(ngb - 1) * sizeof *gb);
@@ -381,7 +414,7 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 	}
 	rc = gen_datasets(&o, bufs, err);
 	if (rc == LAB_OK)
-		rc = make_jobs(&o, bufs, jobs, &njobs, err);
+		rc = make_jobs(&o, bufs, &files, jobs, &njobs, err);
 	if (rc != LAB_OK)
 		goto out;
 	if (o.icount != NULL) {
@@ -395,6 +428,7 @@ out:
 	for (i = 0; bufs != NULL && i < lab_ndatasets; i++)
 		lab_buf_free(&bufs[i]);
 	dom_free(bufs);
+	lab_data_files_free(&files);
 	dom_free(jobs);
 	dom_free(gb);
 	/* The reference peer's process-wide state (xmlsec, its key cache). */

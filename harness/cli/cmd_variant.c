@@ -8,13 +8,6 @@
 
 #include "harness/cli/cli.h"
 
-#ifndef DOMLAB_PRESET
-#define DOMLAB_PRESET ""
-#endif
-#ifndef DOMLAB_VARIANT
-#define DOMLAB_VARIANT ""
-#endif
-
 int lab_cmd_variant(int argc, char **argv, lab_err *err)
 {
 	dom_axis_choice axes[16];
@@ -24,7 +17,8 @@ int lab_cmd_variant(int argc, char **argv, lab_err *err)
 		return lab_fail(err, LAB_EUSAGE,
 				"unexpected argument '%s': variant takes none",
 				argv[0]);
-	printf("variant=%s\npreset=%s\n", DOMLAB_VARIANT, DOMLAB_PRESET);
+	printf("variant=%s\npreset=%s\n", dom_variant_name(),
+	       dom_variant_preset());
 	n = lab_variant_axes(axes, sizeof axes / sizeof axes[0]);
 	for (i = 0; i < n; i++)
 		printf("%s=%s\n", axes[i].axis, axes[i].choice);

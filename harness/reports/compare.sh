@@ -34,6 +34,9 @@
 #   ICOUNT_CASES  an extended regular expression: count only the cases
 #               whose full names (prefix included) match it (default: all)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
+#   DATA        a SOAP envelope or a folder of them (--data): each file
+#               a dataset of its own in every run, ref's included; a path
+#               relative to the checkout, without white space
 set -eu
 
 if [ $# -eq 0 ]; then
@@ -49,6 +52,7 @@ ICOUNT=${ICOUNT:-}
 ICOUNT_ITERS=${ICOUNT_ITERS:-3}
 ICOUNT_CASES=${ICOUNT_CASES:-}
 MIN_TIME=${MIN_TIME:-0.1}
+DATA=${DATA:-}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
@@ -88,6 +92,18 @@ if [ "$FULL" = 1 ]; then
 elif [ "$QUICK" = 1 ]; then
 	mode=quick
 	reps=3
+fi
+# $data is split into words where it is used: a path with white space in
+# it would come apart.
+if [ -n "$DATA" ]; then
+	case $DATA in
+	*[[:space:]]*)
+		echo "compare: DATA='$DATA': a path with white space is not taken" >&2
+		exit 1
+		;;
+	esac
+	[ -e "$DATA" ] || { echo "compare: DATA=$DATA: no such file or folder" >&2; exit 1; }
+	data="$data --data $DATA"
 fi
 flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=$reps"
 flags="$flags --benchmark_display_aggregates_only=true"
