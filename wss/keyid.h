@@ -12,17 +12,7 @@
 
 #include "wss/crypto.h"
 #include "wss/msg.h"
-
-typedef enum wss_key_id {
-	WSS_KEYID_THUMBPRINT,    /* KeyIdentifier, ThumbprintSHA1 */
-	WSS_KEYID_ISSUER_SERIAL, /* ds:X509Data/ds:X509IssuerSerial */
-	WSS_KEYID_SKI,           /* KeyIdentifier, X509SubjectKeyIdentifier */
-	WSS_KEYID_BST            /* Reference to a BinarySecurityToken */
-} wss_key_id;
-
-/* "thumbprint" | "issuer-serial" | "ski" | "bst" (send --key-id), else
- * LAB_EUSAGE. */
-int wss_key_id_from_name(const char *name, wss_key_id *out, lab_err *err);
+#include "wss/wss.h"
 
 /* Appends to ek a ds:KeyInfo naming peer in form `id`; for WSS_KEYID_BST
  * also a BinarySecurityToken holding peer, just before ek. */

@@ -14,7 +14,19 @@
 #include "dom/dom.h"
 #include "wss/caps.h"
 #include "wss/crypto.h"
-#include "wss/keyid.h"
+
+/* How send names the recipient's certificate in the EncryptedKey
+ * (wss/keyid.c writes and matches the four forms). */
+typedef enum wss_key_id {
+	WSS_KEYID_THUMBPRINT,    /* KeyIdentifier, ThumbprintSHA1 */
+	WSS_KEYID_ISSUER_SERIAL, /* ds:X509Data/ds:X509IssuerSerial */
+	WSS_KEYID_SKI,           /* KeyIdentifier, X509SubjectKeyIdentifier */
+	WSS_KEYID_BST            /* Reference to a BinarySecurityToken */
+} wss_key_id;
+
+/* "thumbprint" | "issuer-serial" | "ski" | "bst" (send --key-id), else
+ * LAB_EUSAGE. */
+int wss_key_id_from_name(const char *name, wss_key_id *out, lab_err *err);
 
 /* The order send applies its two protections in.  Receive takes either:
  * it processes the Security header in order. */
@@ -31,7 +43,7 @@ typedef struct wss_opts {
 	wss_key_id key_id;   /* how send names the recipient */
 	/* The receiver's own certificate, which picks the EncryptedKey
 	 * addressed to it when that names it by thumbprint, SKI or issuer
-	 * and serial (wss/keyid.h); NULL: such keys are tried. */
+	 * and serial; NULL: such keys are tried. */
 	const wss_cert *self;
 	dom_limits lim;    /* for the decrypted plaintext */
 	wss_caps caps;     /* pre-authentication work (wss/caps.h) */
