@@ -209,11 +209,14 @@ $(OUT)/libdomlab-%.a:
 # libxml2 glue it calls, so nothing left calls libxml2 (a call that is
 # left fails the link).  Sanitizer builds (SUFFIX) link libxml2 anyway:
 # their module constructors keep every section of an object the link
-# pulls in, and their start-up cost is not what they are for.
+# pulls in, and their start-up cost is not what they are for.  libcrypto
+# is linked from its static archive, so the loader binds none of its
+# symbols at start (docs/measuring.md); a libcrypto update then needs
+# domlab rebuilt.
 DOMLAB_XML2 := $(if $(or $(filter libxml2,$(call choice_of,parser)),$(SUFFIX)),$(XML2_LIBS))
 $(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
-	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -lcrypto -lpthread
+	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -Wl,-Bstatic -lcrypto -Wl,-Bdynamic -ldl -lpthread
 
 $(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"

@@ -13,19 +13,14 @@
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
 set -u
+SUITE=harness
 DOMLAB=${1:?usage: harness.sh path/to/domlab path/to/domlab-bench}
 BENCH=${2:?usage: harness.sh path/to/domlab path/to/domlab-bench}
 K=${DOMLAB_KEYS:-build/keys}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL harness: $*"; }
+. "$(dirname "$0")/lib.sh"
 
 # The JSON checks' output in $T/checks (a line per failed check, then
 # "checked N") as that many passes and failures.
@@ -33,7 +28,7 @@ tally_checks() {
 	if grep -q '^checked [0-9]*$' "$T/checks"; then
 		ok
 		grep -v '^checked' "$T/checks" | while IFS= read -r line; do
-			echo "FAIL harness: json: $line"
+			echo "FAIL $SUITE: json: $line"
 		done
 		nbad=$(grep -vc '^checked' "$T/checks")
 		fail=$((fail + nbad))
@@ -60,7 +55,7 @@ if ! "$BENCH" bench --quick --floor --keys "$K" \
 	--benchmark_min_time=0.01 --benchmark_out="$T/run.json" \
 	--benchmark_out_format=json >"$T/log" 2>&1; then
 	bad "domlab-bench bench failed: $(tail -n 5 "$T/log")"
-	echo "$pass passed, $fail failed"
+	finish
 	exit 1
 fi
 ok
@@ -502,5 +497,4 @@ else
 	bad "flamegraph.py failed: $(tail -n 3 "$T/err")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,7 +5,8 @@
  * documents; plus a subtree, whose output must not depend on where the
  * walk starts, wss_c14n_tee's copy of an apex's content (also over many
  * output buffers, against wss_c14n of the same apex), and values
- * with a byte to escape at every place.  The
+ * with a byte to escape at every place, and the refusal of a relative
+ * namespace URI (the walk's and the kept bytes').  The
  * W3C/libxml2 conformance vectors run through the
  * command line in tests/interop.sh.
  * Not tested here: digests and signatures (test_wss.c).
@@ -284,6 +285,79 @@ static void escapes_every_place(void)
 	t_escape_docs(longer, sizeof longer / sizeof longer[0], same_as_libxml2);
 }
 
+/*
+ * A relative namespace URI has no canonical form: C14N refuses it
+ * (LAB_ESECURITY, the URI named) wherever it is in scope -- above the
+ * apex, on it, deep inside, as a prefix or the default -- and a document
+ * parsed whole keeps no canonical bytes for such a Body to stand for the
+ * walk.  The same documents with absolute URIs are canonicalized, and
+ * their Body's content kept where the build keeps it (parser=insitu,
+ * emit=canonical), so the "no" above is the URI's.
+ */
+static void relative_ns_refused(void)
+{
+	static const char *const docs[] = {
+		"<e:Env xmlns:e=\"urn:e\" xmlns:r=\"%s\"><e:Body><a>t</a>"
+		"</e:Body></e:Env>",
+		"<e:Env xmlns:e=\"urn:e\"><e:Body xmlns:r=\"%s\"><a>t</a>"
+		"</e:Body></e:Env>",
+		"<e:Env xmlns:e=\"urn:e\"><e:Body><a><r:b xmlns:r=\"%s\">t"
+		"</r:b></a></e:Body></e:Env>",
+		"<e:Env xmlns:e=\"urn:e\"><e:Body><a><b xmlns=\"%s\">t</b></a>"
+		"</e:Body></e:Env>",
+	};
+	static const struct {
+		const char *uri;
+		int relative;
+	} uris[] = {{"rel/XMLSchema", 1}, {"../x", 1},	     {"#f", 1},
+		    {"x", 1},		  {"/p/q", 1},	     {"a/b:c", 1},
+		    {"urn:ok", 0},	  {"http://h/x", 0}, {"a+b-c.9:x", 0}};
+	const wss_c14n_opts inclusive = {0, 0, NULL, 0, NULL};
+	const wss_c14n_opts exclusive = {1, 0, NULL, 0, NULL};
+	size_t d, u;
+
+	for (d = 0; d < sizeof docs / sizeof docs[0]; d++)
+		for (u = 0; u < sizeof uris / sizeof uris[0]; u++) {
+			lab_buf text = LAB_BUF_INIT, out = LAB_BUF_INIT;
+			const dom_canon_dep *deps;
+			dom_doc *doc = NULL;
+			dom_node *body;
+			size_t len, ndeps;
+			lab_err err;
+			int m, rc;
+
+			t_context("document %zu, URI %s", d, uris[u].uri);
+			if (CHECK_OK(lab_buf_printf(&text, docs[d], uris[u].uri),
+				     NULL))
+				doc = T_PARSE_N(text.data, text.len);
+			if (doc == NULL)
+				goto next;
+			body = t_find(dom_doc_element(doc), "Body");
+			CHECK_EQ_INT(dom_canonical_content(body, &len, &deps,
+							   &ndeps) != NULL,
+				     !uris[u].relative &&
+					     t_is_choice("parser", "insitu") &&
+					     t_is_choice("emit", "canonical"));
+			for (m = 0; m < 3; m++) {
+				out.len = 0;
+				rc = wss_c14n_buf(m == 2 ? dom_doc_node(doc) : body,
+						  m == 1 ? &inclusive : &exclusive,
+						  &out, &err);
+				if (!uris[u].relative) {
+					CHECK_OK(rc, &err);
+					continue;
+				}
+				CHECK_EQ_INT(rc, LAB_ESECURITY);
+				CHECK_MSG(strstr(err.msg, uris[u].uri) != NULL,
+					  "message: %s", err.msg);
+			}
+next:
+			dom_doc_free(doc);
+			lab_buf_free(&text);
+			lab_buf_free(&out);
+		}
+}
+
 const t_case tests_c14n[] = {
 	{"c14n/gen_kinds_as_libxml2", gen_kinds},
 	{"c14n/random_docs_as_libxml2", random_docs},
@@ -291,5 +365,6 @@ const t_case tests_c14n[] = {
 	{"c14n/tee_content", tee_content},
 	{"c14n/tee_matches_c14n", tee_matches_c14n},
 	{"c14n/escapes_every_place", escapes_every_place},
+	{"c14n/relative_ns_refused", relative_ns_refused},
 	{NULL, NULL},
 };

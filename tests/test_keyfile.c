@@ -8,7 +8,7 @@
  *
  * The files are variants of the public test key and certificate
  * (tests/vectors/wss/keys/), written to a temporary directory.
- * Not tested here: what the keys do (test_crypto.c).
+ * Not tested here: what the keys do (test_rsa_aes.c).
  */
 #include <stdio.h>
 #include <string.h>

@@ -31,6 +31,7 @@
 
 #include "util/alloc.h"
 #include "util/escscan.h"
+#include "util/nsuri.h"
 
 enum { OUT_BUF = 16384 };
 
@@ -302,6 +303,22 @@ static int push(ns_stack *s, const char *prefix, const char *uri)
 	s->len++;
 	s->ver++;
 	return 0;
+}
+
+/* Pushes a binding in scope, refusing a relative namespace URI: C14N is
+ * undefined for it (util/nsuri.h). */
+static int bind_ns(c14n *c, const char *prefix, const char *uri)
+{
+	if (lab_nsuri_relative(uri))
+		return lab_fail(c->err, LAB_ESECURITY,
+				"relative namespace URI \"%s\" (xmlns%s%s) in "
+				"scope of what is canonicalized: C14N is "
+				"undefined for it",
+				uri, prefix != NULL ? ":" : "",
+				prefix != NULL ? prefix : "");
+	if (push(&c->scope, prefix, uri) != 0)
+		return lab_fail(c->err, LAB_ENOMEM, "out of memory in c14n");
+	return LAB_OK;
 }
 
 /* One object for "no namespace", so unbound compares equal to unbound. */
@@ -582,11 +599,13 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 	f->pl = f->prefix != NULL ? dom_names_len(f->prefix) : 0;
 	f->ll = dom_names_len(f->local);
 	decls = dom_ns_decls(el, &nd);
-	for (i = 0; i < nd; i++)
-		if (push(&c->scope, decls[i].prefix, decls[i].uri) != 0) {
-			nomem(c);
+	for (i = 0; i < nd; i++) {
+		rc = bind_ns(c, decls[i].prefix, decls[i].uri);
+		if (rc != LAB_OK) {
+			c->rc = rc;
 			return;
 		}
+	}
 	rc = dom_attributes(el, &al, c->err);
 	if (rc != LAB_OK) {
 		c->rc = rc;
@@ -773,7 +792,7 @@ static void subtree(c14n *c, const dom_node *top)
 			if (type == DOM_ELEMENT) {
 				start_element(c, n, n == top);
 				if (n == top && kept != NULL &&
-				    holds(c, deps, ndeps))
+				    c->rc == LAB_OK && holds(c, deps, ndeps))
 					put(c, kept, kept_len);
 				else
 					next = dom_first_child(n);
@@ -844,12 +863,11 @@ static int prepare(c14n *c, const dom_node *top)
 
 		if (rc != LAB_OK)
 			return rc;
-		for (i = 0; i < n; i++)
-			if (push(&c->scope, in[i].prefix, in[i].uri) != 0)
-				break;
+		for (i = 0; i < n && rc == LAB_OK; i++)
+			rc = bind_ns(c, in[i].prefix, in[i].uri);
 		dom_free(in);
-		if (i < n)
-			return lab_fail(c->err, LAB_ENOMEM, "out of memory");
+		if (rc != LAB_OK)
+			return rc;
 	}
 	if (!c->o->exclusive || c->o->nprefixes == 0)
 		return LAB_OK;

@@ -113,6 +113,32 @@ int wss_timestamp_add(wss_msg *m, time_t now, unsigned ttl, dom_node **out,
 	return rc;
 }
 
+int wss_timestamp_time(const char *text, size_t count, const char *local,
+		       time_t *out, lab_err *err)
+{
+	if (count != 1)
+		return lab_fail(err, LAB_ESECURITY,
+				"Timestamp has %zu %s elements", count, local);
+	if (text == NULL || wss_time_parse(text, out) != 0)
+		return lab_fail(err, LAB_ESECURITY,
+				"Timestamp %s is not a UTC dateTime", local);
+	return LAB_OK;
+}
+
+int wss_timestamp_window(time_t created, time_t expires, time_t now,
+			 lab_err *err)
+{
+	if (now >= expires)
+		return lab_fail(err, LAB_ESECURITY,
+				"message expired %lld s ago",
+				(long long)(now - expires));
+	if (created > now + WSS_CLOCK_SKEW)
+		return lab_fail(err, LAB_ESECURITY,
+				"message is created %lld s in the future",
+				(long long)(created - now));
+	return LAB_OK;
+}
+
 /* The time in the one child element (ns, local) of ts. */
 static int read_time(const dom_node *ts, const char *ns, const char *local,
 		     time_t *out, lab_err *err)
@@ -120,16 +146,11 @@ static int read_time(const dom_node *ts, const char *ns, const char *local,
 	lab_buf text = LAB_BUF_INIT;
 	size_t count;
 	const dom_node *el = wss_child(ts, ns, local, &count);
-	int rc = LAB_OK;
+	int rc = el != NULL ? wss_text(el, &text, err) : LAB_OK;
 
-	if (el == NULL)
-		return lab_fail(err, LAB_ESECURITY,
-				"Timestamp has %zu %s elements", count, local);
-	rc = wss_text(el, &text, err);
-	if (rc == LAB_OK &&
-	    (text.data == NULL || wss_time_parse(text.data, out) != 0))
-		rc = lab_fail(err, LAB_ESECURITY,
-			      "Timestamp %s is not a UTC dateTime", local);
+	if (rc == LAB_OK)
+		rc = wss_timestamp_time(text.data, el != NULL ? 1 : count,
+					local, out, err);
 	lab_buf_free(&text);
 	return rc;
 }
@@ -150,17 +171,8 @@ int wss_timestamp_check(wss_msg *m, time_t now, dom_node **out, lab_err *err)
 	rc = read_time(*out, m->n.wsu, m->n.Created, &created, err);
 	if (rc == LAB_OK)
 		rc = read_time(*out, m->n.wsu, m->n.Expires, &expires, err);
-	if (rc != LAB_OK)
-		return rc;
-	if (now >= expires)
-		return lab_fail(err, LAB_ESECURITY,
-				"message expired %lld s ago",
-				(long long)(now - expires));
-	if (created > now + WSS_CLOCK_SKEW)
-		return lab_fail(err, LAB_ESECURITY,
-				"message is created %lld s in the future",
-				(long long)(created - now));
-	return LAB_OK;
+	return rc == LAB_OK ? wss_timestamp_window(created, expires, now, err)
+			    : rc;
 }
 
 int wss_bst_add(wss_msg *m, const wss_cert *cert, char *id, size_t cap,

@@ -32,6 +32,15 @@ int wss_timestamp_add(wss_msg *m, time_t now, unsigned ttl, dom_node **out,
  * created more than WSS_CLOCK_SKEW seconds in the future. */
 int wss_timestamp_check(wss_msg *m, time_t now, dom_node **out, lab_err *err);
 
+/* Its rules, for any tree the Timestamp is read from (the reference
+ * peer's too): one of its times, `local` ("Created", "Expires"), from the
+ * text of its one such child (count: how many there are; text NULL: no
+ * text); then the two times against now. */
+int wss_timestamp_time(const char *text, size_t count, const char *local,
+		       time_t *out, lab_err *err);
+int wss_timestamp_window(time_t created, time_t expires, time_t now,
+			 lab_err *err);
+
 /* Appends a BinarySecurityToken holding cert to Security. */
 int wss_bst_add(wss_msg *m, const wss_cert *cert, char *id, size_t cap,
 		lab_err *err);

@@ -101,7 +101,8 @@ extern const size_t lab_ncases;
 /*
  * The pipeline's cases (harness/bench/cases_wss.c).  Setups differ in what the
  * timed part reads: the input as generated, parsed, signed, or sent
- * (signed and encrypted, for receive).
+ * (signed and encrypted, for receive).  The stage runs and the teardown
+ * are harness/bench/stages.h's, for these and the reference's alike.
  */
 int lab_wss_setup_input(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err);
@@ -110,14 +111,7 @@ int lab_wss_setup_encrypted(void **ctx, const lab_case_data *d,
 			    lab_err *err);
 int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_run_serialize(void *ctx, lab_err *err);
-int lab_wss_run_encrypt(void *ctx, lab_err *err);
-int lab_wss_run_decrypt(void *ctx, lab_err *err);
 int lab_wss_run_c14n(void *ctx, lab_err *err);
-int lab_wss_run_sign(void *ctx, lab_err *err);
-int lab_wss_run_verify(void *ctx, lab_err *err);
-int lab_wss_run_send(void *ctx, lab_err *err);
-int lab_wss_run_receive(void *ctx, lab_err *err);
-void lab_wss_teardown(void *ctx);
 /* What the receive case does to bytes, with k's keys at the clock now
  * (0: the current time); the pipeline's code, a refusal included. */
 int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
@@ -152,14 +146,7 @@ int lab_ref_setup_encrypted(void **ctx, const lab_case_data *d,
 int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_ref_run_traverse(void *ctx, lab_err *err);
 int lab_ref_run_serialize(void *ctx, lab_err *err);
-int lab_ref_run_encrypt(void *ctx, lab_err *err);
-int lab_ref_run_decrypt(void *ctx, lab_err *err);
 int lab_ref_run_c14n(void *ctx, lab_err *err);
-int lab_ref_run_sign(void *ctx, lab_err *err);
-int lab_ref_run_verify(void *ctx, lab_err *err);
-int lab_ref_run_send(void *ctx, lab_err *err);
-int lab_ref_run_receive(void *ctx, lab_err *err);
-void lab_ref_teardown(void *ctx);
 
 /*
  * The pugixml peer (harness/bench/cases_pugi.cc): parse, traverse and serialize
@@ -226,9 +213,7 @@ int lab_latency_setup_ref_secure(void **ctx, const lab_case_data *d,
 int lab_latency_run_plain(void *ctx, lab_err *err);
 int lab_latency_run_ref_plain(void *ctx, lab_err *err);
 int lab_latency_run_secure(void *ctx, lab_err *err);
-int lab_latency_run_ref_secure(void *ctx, lab_err *err);
 void lab_latency_teardown(void *ctx);
-void lab_latency_ref_teardown(void *ctx);
 
 /*
  * Threaded cases (harness/bench/cases_threads.c): a case whose stage, after any

@@ -22,6 +22,7 @@
 #include "util/alloc.h"
 #include "dom/dom.h"
 #include "harness/bench/bench.h"
+#include "harness/bench/stages.h"
 #include "harness/refpeer/ref.h"
 
 typedef struct latency_ctx {
@@ -30,30 +31,24 @@ typedef struct latency_ctx {
 	size_t sink;
 } latency_ctx;
 
-/* The two halves of one side: domlab's pipeline or the reference. */
+/* The two halves of one side, domlab's pipeline or the reference: their
+ * setups (the runs and the teardown are harness/bench/stages.h's). */
 typedef struct half_ops {
 	int (*setup_input)(void **, const lab_case_data *, lab_err *);
 	int (*setup_sent)(void **, const lab_case_data *, lab_err *);
-	int (*run_send)(void *, lab_err *);
-	int (*run_receive)(void *, lab_err *);
-	void (*teardown)(void *);
 } half_ops;
 
-static const half_ops domlab_ops = {lab_wss_setup_input, lab_wss_setup_sent,
-				    lab_wss_run_send, lab_wss_run_receive,
-				    lab_wss_teardown};
-static const half_ops ref_ops = {lab_ref_setup_input, lab_ref_setup_sent,
-				 lab_ref_run_send, lab_ref_run_receive,
-				 lab_ref_teardown};
+static const half_ops domlab_ops = {lab_wss_setup_input, lab_wss_setup_sent};
+static const half_ops ref_ops = {lab_ref_setup_input, lab_ref_setup_sent};
 
-static void teardown(const half_ops *ops, latency_ctx *c)
+static void teardown(latency_ctx *c)
 {
 	if (c == NULL)
 		return;
 	if (c->send != NULL)
-		ops->teardown(c->send);
+		lab_stage_teardown(c->send);
 	if (c->receive != NULL)
-		ops->teardown(c->receive);
+		lab_stage_teardown(c->receive);
 	dom_free(c);
 }
 
@@ -73,18 +68,11 @@ static int setup(const half_ops *ops, void **ctx, const lab_case_data *d,
 			rc = ops->setup_sent(&c->receive, d, err);
 	}
 	if (rc != LAB_OK) {
-		teardown(ops, c);
+		teardown(c);
 		return rc;
 	}
 	*ctx = c;
 	return LAB_OK;
-}
-
-static int run_secure(const half_ops *ops, latency_ctx *c, lab_err *err)
-{
-	int rc = ops->run_send(c->send, err);
-
-	return rc == LAB_OK ? ops->run_receive(c->receive, err) : rc;
 }
 
 int lab_latency_setup_plain(void **ctx, const lab_case_data *d, lab_err *err)
@@ -134,22 +122,16 @@ int lab_latency_run_ref_plain(void *ctx, lab_err *err)
 	return rc;
 }
 
+/* Either side's: its halves run through harness/bench/stages.h. */
 int lab_latency_run_secure(void *ctx, lab_err *err)
 {
-	return run_secure(&domlab_ops, ctx, err);
-}
+	latency_ctx *c = ctx;
+	int rc = lab_stage_run_send(c->send, err);
 
-int lab_latency_run_ref_secure(void *ctx, lab_err *err)
-{
-	return run_secure(&ref_ops, ctx, err);
+	return rc == LAB_OK ? lab_stage_run_receive(c->receive, err) : rc;
 }
 
 void lab_latency_teardown(void *ctx)
 {
-	teardown(&domlab_ops, ctx);
-}
-
-void lab_latency_ref_teardown(void *ctx)
-{
-	teardown(&ref_ops, ctx);
+	teardown(ctx);
 }

@@ -11,7 +11,8 @@
  * writes: a comment, PI or CDATA section, a CR, a '>' in text, a
  * reference other than the one exc-c14n writes for its character,
  * single quotes, any white space in a tag but one space before each
- * attribute, an empty-element tag.  This file holds what needs the tag
+ * attribute, an empty-element tag.  A relative namespace URI is a "no"
+ * too: C14N has no canonical form for it (util/nsuri.h).  This file holds what needs the tag
  * read: the declarations (exactly those wss/c14n.c would render) and the
  * order (declarations by prefix, then attributes by namespace URI and
  * local name).  The rules are wss/c14n.c's, restated in the parser's
@@ -21,6 +22,7 @@
  * Not for: deciding anything when unsure -- every doubt is a "no", which
  * costs only the walk the answer would have saved.
  */
+#include "util/nsuri.h"
 #include "variants/parser/insitu/state.h"
 
 int dom__insitu_canon_ref(const char *r, int attr)
@@ -226,7 +228,8 @@ static int check_tag(parser *ps, const dom_name *name, size_t n,
 		if (decls > 0 &&
 		    dom_names_c14n_prefix_cmp(last, a->local) >= 0)
 			return 0;
-		if (!utilized(ps, name, n, a->local) ||
+		if (lab_nsuri_relative(a->ns) ||
+		    !utilized(ps, name, n, a->local) ||
 		    same_uri(above(ps, a->local, nbind), bound(a->ns)))
 			return 0;
 		last = a->local;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dom/emit.h"
+#include "util/nsuri.h"
 #include "variants/parser/insitu/state.h"
 
 /* Room for the canonical form, taken at its first byte: it is the
@@ -78,6 +79,11 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	for (i = 0; i < n; i++)
 		if (!ps->attrs[i].decl && ps->attrs[i].prefix != NULL &&
 		    !own_renders(ps, ps->attrs[i].prefix))
+			return;
+	/* No canonical form with a relative namespace URI in scope; the
+	 * ones declared inside are canon.c's. */
+	for (i = 0; i < ps->nbinds; i++)
+		if (lab_nsuri_relative(ps->binds[i].uri))
 			return;
 	q->rendered = ps->own_rendered;
 	/* The memo's answers took the last apex's bindings. */

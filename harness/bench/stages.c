@@ -1,0 +1,128 @@
+/*
+ * stages.c - the stage runs and setups both implementations share
+ * (harness/bench/stages.h): which party's keys each stage takes (alice
+ * signs and sends, bob verifies and receives; the keys are
+ * tests/make-keys.sh's), the options every message gets, and the runs
+ * the case table names.
+ * Not for: the stages themselves (each lab_stage_impl).
+ */
+#include "harness/bench/stages.h"
+
+#include "util/alloc.h"
+
+/* Timestamps made for the benchmark outlive any run. */
+enum { BENCH_TTL = 86400 };
+
+int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
+		      lab_stage stage, time_t now, const char *bytes,
+		      size_t len, lab_buf *out, lab_err *err)
+{
+	wss_key_paths paths = {NULL, NULL, NULL, NULL};
+	wss_opts o;
+
+	wss_opts_default(&o);
+	o.ttl = BENCH_TTL;
+	if (now != 0)
+		o.now = now;
+	if (stage == LAB_STAGE_SIGN || stage == LAB_STAGE_SEND ||
+	    stage == LAB_STAGE_ENCRYPT) {
+		paths.key = k->key;
+		paths.cert = k->cert;
+		paths.peer_cert = k->peer_cert;
+	} else {
+		paths.key = k->peer_key;
+		paths.trust = k->cert;
+	}
+	return impl->message(stage, bytes, len, &paths, &o, out, err);
+}
+
+/* lab_stage_message with c's keys at the current time. */
+static int one_message(const lab_stage_ctx *c, lab_stage stage,
+		       const char *bytes, size_t len, lab_buf *out,
+		       lab_err *err)
+{
+	return lab_stage_message(c->impl, &c->k, stage, 0, bytes, len, out,
+				 err);
+}
+
+void lab_stage_teardown(void *ctx)
+{
+	lab_stage_ctx *c = ctx;
+
+	if (c == NULL)
+		return;
+	if (c->doc != NULL)
+		c->impl->free_doc(c->doc);
+	lab_buf_free(&c->msg);
+	dom_free(c);
+}
+
+int lab_stage_setup(const lab_stage_impl *impl, void **ctx,
+		    const lab_case_data *d, lab_stage prepare, int parse,
+		    lab_err *err)
+{
+	lab_stage_ctx *c = dom_calloc(1, sizeof *c);
+	int rc;
+
+	*ctx = NULL;
+	if (c == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	c->impl = impl;
+	rc = lab_case_key_paths(d, &c->k, err);
+	if (rc == LAB_OK && prepare == LAB_STAGE_NONE) {
+		if (lab_buf_put(&c->msg, d->bytes, d->len) != LAB_OK)
+			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	} else if (rc == LAB_OK) {
+		rc = one_message(c, prepare, d->bytes, d->len, &c->msg, err);
+	}
+	if (rc == LAB_OK && parse)
+		rc = impl->parse(c->msg.data, c->msg.len, &c->doc, err);
+	if (rc != LAB_OK) {
+		lab_stage_teardown(c);
+		return rc;
+	}
+	*ctx = c;
+	return LAB_OK;
+}
+
+static int run(void *ctx, lab_stage stage, lab_err *err)
+{
+	lab_stage_ctx *c = ctx;
+	lab_buf out = LAB_BUF_INIT;
+	int rc = one_message(c, stage, c->msg.data, c->msg.len,
+			     stage == LAB_STAGE_VERIFY ? NULL : &out, err);
+
+	c->sink = out.len;
+	lab_buf_free(&out);
+	return rc;
+}
+
+int lab_stage_run_sign(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_SIGN, err);
+}
+
+int lab_stage_run_verify(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_VERIFY, err);
+}
+
+int lab_stage_run_encrypt(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_ENCRYPT, err);
+}
+
+int lab_stage_run_decrypt(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_DECRYPT, err);
+}
+
+int lab_stage_run_send(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_SEND, err);
+}
+
+int lab_stage_run_receive(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_RECEIVE, err);
+}
