@@ -47,6 +47,7 @@ $(eval $(call axis, io,       IO,       unbuffered, buffered, buffered))
 $(eval $(call axis, parser,   PARSER,   libxml2,    libxml2,  insitu))
 $(eval $(call axis, emit,     EMIT,     tree,       tree,     canonical, source))
 $(eval $(call axis, hash,     HASH,     fixed,      fixed,    keyed))
+$(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
 
 # Presets plus what it takes to build every choice of every axis once, and
 # each preset with the other parser (and so hash=fixed under insitu,
@@ -138,7 +139,13 @@ DATA_SRC := $(wildcard datasets/*.c)
 # bench/ and refpeer/ go into domlab-bench alone, with Google Benchmark,
 # pugixml and xmlsec1.
 BENCH_SRC := $(wildcard harness/bench/*.c harness/refpeer/*.c)
-CLI_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c))
+# harness/http/ is `domlab serve` and `domlab load` (docs/http.md): their
+# option tables and the exec of domlab-http (HTTP_SHARED) go into the cli
+# library, for domlab's --help; the rest is domlab-http, the one binary
+# that links libmicrohttpd and libcurl (with the reference peer).
+HTTP_SHARED := harness/http/opts.c harness/http/sibling.c
+HTTP_SRC := $(filter-out $(HTTP_SHARED),$(wildcard harness/http/*.c))
+CLI_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c)) $(HTTP_SHARED)
 BENCH_CXX := $(wildcard harness/bench/*.cc)
 TEST_SRC := $(wildcard tests/*.c)
 
@@ -152,13 +159,14 @@ LIBS_DOMLAB := $(LIB_DATA) $(LIB_WSS) $(LIB_DOM)
 BENCH_OBJ := $(call obj,$(BENCH_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference profile clean deps lint keys
-all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/test-libdomlab
+.PHONY: all domlab domlab-bench domlab-http variant-name variant-axes test test-one test-threads bench compare reference profile clean deps lint keys
+all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/domlab-http $(OUT)/test-libdomlab
 
 # One binary alone.  Scripts name them through these targets: a path
 # with '=' in it would be a variable assignment on make's command line.
 domlab: $(OUT)/domlab
 domlab-bench: $(OUT)/domlab-bench
+domlab-http: $(OUT)/domlab-http
 variant-name:
 	@echo $(NAME)
 variant-axes:
@@ -199,6 +207,13 @@ $(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 $(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CXX) $(OPT) -o $@ $^ $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
+
+HTTP_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libcurl)
+HTTP_LIBS := $(shell pkg-config --libs libmicrohttpd libcurl)
+$(call obj,$(HTTP_SRC)): CFLAGS_ALL += $(HTTP_CFLAGS)
+$(OUT)/domlab-http: $(call obj,$(HTTP_SRC) harness/refpeer/ref.c) $(LIB_CLI) $(LIBS_DOMLAB)
+	@echo "  LD  $@"
+	@$(CC) $(OPT) -o $@ $^ $(HTTP_LIBS) $(XMLSEC_LIBS) $(LIBS)
 
 $(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
@@ -258,7 +273,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach hostile
+SHELL_SUITES := cli interop refpeer harness attach hostile http
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)

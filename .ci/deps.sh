@@ -6,7 +6,7 @@
 # fuzzing); `bench`, `profile` and `memcheck` add what those targets need.
 set -eu
 what=${1:-all}
-build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev clang libclang-rt-14-dev"
+build="gcc g++ make pkg-config libxml2-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev clang libclang-rt-14-dev"
 bench="$build libbenchmark-tools python3-scipy python3-matplotlib"
 profile="$build google-perftools libgoogle-perftools-dev graphviz valgrind"
 memcheck="$build valgrind"
