@@ -418,14 +418,15 @@ memcheck-one: all keys
 	  $(SHELL_SUITES)
 
 # ---- benchmark -----------------------------------------------------------------
-# The presets and one ablation per axis: best with that axis flipped.
+# The presets and one ablation per axis: best with that axis flipped
+# (read=eof shows only in the load scenario over HTTP, compare.sh's last).
 # build applies only under parser=libxml2 (insitu builds the tree itself),
 # so its flip is measured there alone: the last variant against the one
 # before it (best with build=built would be best's own code again).
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
-  best+emit=source best+emit=tree best+hash=fixed \
+  best+emit=source best+emit=tree best+hash=fixed best+read=eof \
   best+parser=libxml2 best+build=built+parser=libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
@@ -444,6 +445,24 @@ compare bench:
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
+
+# make stall [STALL_SECONDS=5]: the socket-read stall alone, read=eof
+# against read=framed with kept-alive clients over HTTP, into
+# results/stall-<time>/ (load/, and stall.md: FINDINGS.md's row);
+# make compare measures it too, best+read=eof being an ablation.
+STALL_SECONDS ?= 5
+.PHONY: stall
+stall:
+	@sh .ci/deps.sh bench
+	@$(MAKE) --no-print-directory keys
+	@for v in best best+read=eof; do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
+	done
+	@out=results/stall-$$(date -u +%Y%m%dT%H%M%SZ) && \
+	  BUILD_DIR=$(BUILD_DIR) sh harness/reports/load.sh $$out $(STALL_SECONDS) \
+	    best best+read=eof && \
+	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
+	  cat $$out/stall.md
 
 # make reference: the run the documentation quotes, committed.  A whole
 # compare, with instruction counts for the pipeline's ends and c14n (the

@@ -1003,7 +1003,7 @@ static int get_keys(const wss_key_paths *paths, int key, int cert, int peer,
 	int rc = LAB_OK;
 
 	memset(k, 0, sizeof *k);
-	if (rc == LAB_OK && key)
+	if (key)
 		rc = get_key(KEY_PRIVATE, paths->key, "the private key (--key)",
 			     &k->key, err);
 	if (rc == LAB_OK && cert)

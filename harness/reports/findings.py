@@ -27,6 +27,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import loadreport  # noqa: E402  (the load scenario's JSON)
 import spread  # noqa: E402  (the interval and the U test)
 import summary  # noqa: E402  (the JSON and variants.txt readers)
 
@@ -101,6 +102,11 @@ FINDINGS = [
                "attachment_file/4m"],
      "original": "attachments 3-12x faster once buffered",
      "historical": (3.0, 12.0)},
+    {"title": "the socket-read stall: a request body read until end of "
+              "stream",
+     "axis": "read", "old": "eof", "kind": "load",
+     "original": "from zero to 300 ms of stall per request; 3 requests/s "
+                 "where GLUE served 100-500"},
 ]
 
 
@@ -407,6 +413,10 @@ def main():
     name = os.path.basename(os.path.normpath(a.dir))
     results = []
     for f in FINDINGS:
+        if f.get("kind") == "load":
+            # Measured over HTTP (harness/reports/load.sh), not by a case.
+            results.append(loadreport.stall_finding(a.dir))
+            continue
         fn = tokens_finding if f.get("kind") == "tokens" else ratio_finding
         results.append(fn(run, f))
 
