@@ -53,7 +53,7 @@ $(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
 # each preset with the other parser (and so hash=fixed under insitu,
 # hash=keyed under libxml2).
 TEST_VARIANTS := doom2010 xerces best \
-  best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload \
+  best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload+read=eof \
   doom2010+parser=insitu xerces+parser=insitu best+emit=source \
   best+parser=libxml2
 

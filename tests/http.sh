@@ -20,7 +20,7 @@ DOMLAB=${1:?usage: http.sh path/to/domlab}
 . "$(dirname "$0")/lib.sh"
 K=${DOMLAB_KEYS:-build/keys}
 need_files "$K/alice.key.pem" "$K/bob.key.pem" "$K/mallory.key.pem"
-need_tools curl perl cmp
+need_tools curl perl cmp python3
 SOAP=http://schemas.xmlsoap.org/soap/envelope/
 MAX_BODY=200000
 SERVER="--key $K/bob.key.pem --cert $K/bob.cert.pem --trust $K/alice.cert.pem"
@@ -243,6 +243,18 @@ grep -q '^| 2 | 6 | 0 |' "$T/out" && ok || bad "load's table lacks the 2-client 
 perl -0777 -ne 'my @l = /\{"clients": (\d+), "requests": (\d+), "errors": (\d+)/g;
 	exit !("@l" eq "1 6 0 2 6 0" && /"read": "'"$READ"'"/ && /"server_cpu_ms_per_request": \d/)' "$T/load.json" &&
 	ok || bad "load's JSON: $(cat "$T/load.json")"
+# The report scripts read it: summary.md's load table and the stall row
+# (here the same JSON as both choices, so the stall is 0).
+REPORTS=$(cd "$(dirname "$0")/../harness/reports" && pwd)
+mkdir -p "$T/run/load"
+cp "$T/load.json" "$T/run/load/best.json"
+cp "$T/load.json" "$T/run/load/best+read=eof.json"
+python3 "$REPORTS/loadreport.py" --dir "$T/run" >"$T/table.md" 2>"$T/err" &&
+	grep -q '^| `best` | 2 | 6 | 0 | ' "$T/table.md" && grep -q '^| `best+read=eof` | 1 | 6 | 0 | ' "$T/table.md" &&
+	ok || bad "loadreport.py's table: $(cat "$T/table.md" "$T/err")"
+python3 "$REPORTS/loadreport.py" --dir "$T/run" --stall >"$T/stall.md" 2>"$T/err" &&
+	grep -q ' 0 ms stall per request (median)' "$T/stall.md" && grep -q '^| 2 | ' "$T/stall.md" &&
+	ok || bad "loadreport.py --stall: $(cat "$T/stall.md" "$T/err")"
 settled "after load"
 stop main TERM
 

@@ -42,7 +42,8 @@ static const lab_command commands[] = {
 	 "envelope; reads a multipart message too."},
 	{"serve", lab_cmd_serve_exec, NULL, lab_serve_options,
 	 LAB_TAKES_LIMITS, LAB_SERVE_WHAT},
-	{"load", lab_cmd_load_exec, NULL, lab_load_options, LAB_TAKES_IO,
+	{"load", lab_cmd_load_exec, NULL, lab_load_options,
+	 LAB_TAKES_IO | LAB_TAKES_LIMITS,
 	 LAB_LOAD_WHAT},
 	{"variant", lab_cmd_variant, NULL, NULL, 0,
 	 "Prints what this binary was built with: variant=NAME (a preset "

@@ -9,7 +9,8 @@
 static const lab_command commands[] = {
 	{"serve", lab_cmd_serve, NULL, lab_serve_options, LAB_TAKES_LIMITS,
 	 LAB_SERVE_WHAT},
-	{"load", lab_cmd_load, NULL, lab_load_options, LAB_TAKES_IO,
+	{"load", lab_cmd_load, NULL, lab_load_options,
+	 LAB_TAKES_IO | LAB_TAKES_LIMITS,
 	 LAB_LOAD_WHAT},
 };
 
