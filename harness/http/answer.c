@@ -133,28 +133,6 @@ static int answer_domlab(const http_answer_cfg *cfg, const char *req,
 	return rc;
 }
 
-/* The reference peer: libxml2 checks the envelope first, as ours does. */
-static int answer_ref(const http_answer_cfg *cfg, const char *req, size_t len,
-		      const wss_opts *o, int *stage, lab_buf *out,
-		      lab_err *err)
-{
-	xmlDocPtr doc = NULL;
-	xmlNodePtr root;
-	int rc = lab_ref_parse(req, len, &doc, err);
-
-	root = rc == LAB_OK ? xmlDocGetRootElement(doc) : NULL;
-	if (rc == LAB_OK &&
-	    (root == NULL || root->ns == NULL ||
-	     strcmp((const char *)root->name, "Envelope") != 0 ||
-	     strcmp((const char *)root->ns->href, WSS_NS_SOAP) != 0))
-		rc = lab_fail(err, LAB_EMALFORMED, "not a SOAP 1.1 Envelope");
-	xmlFreeDoc(doc);
-	if (rc != LAB_OK)
-		return rc;
-	*stage = 1;
-	return lab_ref_reply(req, len, &cfg->paths, o, out, err);
-}
-
 int http_answer(const http_answer_cfg *cfg, const char *req, size_t len,
 		unsigned *status, lab_buf *out)
 {
@@ -166,7 +144,7 @@ int http_answer(const http_answer_cfg *cfg, const char *req, size_t len,
 	wss_opts_default(&o);
 	o.lim = cfg->lim;
 	rc = cfg->stack == HTTP_STACK_REF
-		     ? answer_ref(cfg, req, len, &o, &stage, out, &err)
+		     ? lab_ref_reply(req, len, &cfg->paths, &o, &stage, out, &err)
 		     : answer_domlab(cfg, req, len, &o, &stage, out, &err);
 	if (rc == LAB_OK) {
 		*status = 200;

@@ -293,7 +293,6 @@ static enum MHD_Result finish(server *s, struct MHD_Connection *mc,
 		ok = respond(mc, status, "text/xml; charset=utf-8", &out);
 	}
 	lab_buf_free(&out);
-	set_phase(s, c, PHASE_HEADERS);
 	return ok;
 }
 
@@ -342,9 +341,9 @@ static void on_completed(void *cls, struct MHD_Connection *mc,
 {
 	request *r = *req_cls;
 
-	(void)cls;
-	(void)mc;
 	(void)code;
+	/* Answered (or given up): the next request's headers are due. */
+	set_phase(cls, conn_of(mc), PHASE_HEADERS);
 	if (r != NULL) {
 		lab_buf_free(&r->body);
 		dom_free(r);

@@ -1098,7 +1098,7 @@ static int reply_doc(const xmlNode *body, xmlDocPtr *out, lab_err *err)
 }
 
 int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
-		  const wss_opts *o, lab_buf *out, lab_err *err)
+		  const wss_opts *o, int *stage, lab_buf *out, lab_err *err)
 {
 	xmlDocPtr doc = NULL, reply = NULL;
 	xmlNodePtr ts = NULL;
@@ -1110,8 +1110,14 @@ int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
 		rc = get_keys(paths, 1, 1, 1, 1, &k, err);
 	if (rc == LAB_OK)
 		rc = lab_ref_parse(bytes, len, &doc, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && (xmlDocGetRootElement(doc) == NULL ||
+			     !is_el(xmlDocGetRootElement(doc), WSS_NS_SOAP,
+				    "Envelope")))
+		rc = lab_fail(err, LAB_EMALFORMED, "not a SOAP 1.1 Envelope");
+	if (rc == LAB_OK) {
+		*stage = 1;
 		rc = msg_open(doc, 0, LAB_ESECURITY, &m, err);
+	}
 	if (rc == LAB_OK)
 		rc = check_timestamp(&m, o->now, &ts, err);
 	if (rc == LAB_OK)
