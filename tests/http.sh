@@ -74,11 +74,13 @@ answered() {
 		bad "$1: the response does not decrypt and verify: $(cat "$T/$1.rerr")"
 	fi
 }
-# refused NAME STATUS MESSAGE: a SOAP Fault, faultcode Client, faultstring MESSAGE.
+# refused NAME STATUS MESSAGE: a SOAP Fault, faultcode Client, faultstring
+# MESSAGE (escaped as XML text).
 refused() {
 	code=$(cat "$T/$1.code")
 	[ "$code" = "$2" ] && ok || bad "$1: status $code, wanted $2"
-	want="<soap:Envelope xmlns:soap=\"$SOAP\"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>$3</faultstring></soap:Fault></soap:Body></soap:Envelope>"
+	text=$(printf '%s' "$3" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g')
+	want="<soap:Envelope xmlns:soap=\"$SOAP\"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>$text</faultstring></soap:Fault></soap:Body></soap:Envelope>"
 	[ "$(cat "$T/$1.resp")" = "$want" ] && ok || bad "$1: not the Fault '$3': $(head -c 400 "$T/$1.resp")"
 }
 stat() { curl -s "http://127.0.0.1:$PORT/stats" | sed -n "s/^$1 //p"; }
