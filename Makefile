@@ -54,12 +54,13 @@ $(eval $(call axis, io,       IO,       unbuffered, buffered, buffered))
 $(eval $(call axis, parser,   PARSER,   libxml2,    libxml2,  insitu))
 $(eval $(call axis, emit,     EMIT,     tree,       tree,     canonical, source))
 $(eval $(call axis, hash,     HASH,     fixed,      fixed,    keyed))
+$(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
 
 # Presets plus what it takes to build every choice of every axis once, and
 # each preset with the other parser (and so hash=fixed under insitu,
 # hash=keyed under libxml2).
 TEST_VARIANTS := doom2010 xerces best \
-  best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload \
+  best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload+read=eof \
   doom2010+parser=insitu xerces+parser=insitu best+emit=source \
   best+parser=libxml2
 
@@ -147,7 +148,13 @@ DATA_SRC := $(wildcard datasets/*.c)
 # bench/ and refpeer/ go into domlab-bench alone, with Google Benchmark,
 # pugixml and xmlsec1.
 BENCH_SRC := $(wildcard harness/bench/*.c harness/refpeer/*.c)
-CLI_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c))
+# harness/http/ is `domlab serve` and `domlab load` (docs/http.md): their
+# option tables and the exec of domlab-http (HTTP_SHARED) go into the cli
+# library, for domlab's --help; the rest is domlab-http, the one binary
+# that links libmicrohttpd and libcurl (with the reference peer).
+HTTP_SHARED := harness/http/opts.c harness/http/sibling.c
+HTTP_SRC := $(filter-out $(HTTP_SHARED),$(wildcard harness/http/*.c))
+CLI_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c)) $(HTTP_SHARED)
 BENCH_CXX := $(wildcard harness/bench/*.cc)
 TEST_SRC := $(wildcard tests/*.c)
 
@@ -161,13 +168,14 @@ LIBS_DOMLAB := $(LIB_DATA) $(LIB_WSS) $(LIB_DOM)
 BENCH_OBJ := $(call obj,$(BENCH_SRC)) $(patsubst %.cc,$(OUT)/obj/%.o,$(BENCH_CXX))
 TEST_OBJ := $(call obj,$(TEST_SRC))
 
-.PHONY: all domlab domlab-bench variant-name variant-axes test test-one test-threads bench compare reference worst profile clean deps lint keys
-all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/test-libdomlab
+.PHONY: all domlab domlab-bench domlab-http variant-name variant-axes test test-one test-threads bench compare reference worst profile clean deps lint keys
+all: $(OUT)/domlab $(OUT)/domlab-bench $(OUT)/domlab-http $(OUT)/test-libdomlab
 
 # One binary alone.  Scripts name them through these targets: a path
 # with '=' in it would be a variable assignment on make's command line.
 domlab: $(OUT)/domlab
 domlab-bench: $(OUT)/domlab-bench
+domlab-http: $(OUT)/domlab-http
 variant-name:
 	@echo $(NAME)
 variant-axes:
@@ -221,6 +229,13 @@ $(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 $(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CXX) $(OPT) -o $@ $^ $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
+
+HTTP_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libcurl)
+HTTP_LIBS := $(shell pkg-config --libs libmicrohttpd libcurl)
+$(call obj,$(HTTP_SRC)): CFLAGS_ALL += $(HTTP_CFLAGS)
+$(OUT)/domlab-http: $(call obj,$(HTTP_SRC) harness/refpeer/ref.c) $(LIB_CLI) $(LIBS_DOMLAB)
+	@echo "  LD  $@"
+	@$(CC) $(OPT) -o $@ $^ $(HTTP_LIBS) $(XMLSEC_LIBS) $(LIBS)
 
 $(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
@@ -283,7 +298,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach hostile install
+SHELL_SUITES := cli interop refpeer harness attach hostile install http
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -428,14 +443,15 @@ memcheck-one: all keys
 	  $(SHELL_SUITES)
 
 # ---- benchmark -----------------------------------------------------------------
-# The presets and one ablation per axis: best with that axis flipped.
+# The presets and one ablation per axis: best with that axis flipped
+# (read=eof shows only in the load scenario over HTTP, compare.sh's last).
 # build applies only under parser=libxml2 (insitu builds the tree itself),
 # so its flip is measured there alone: the last variant against the one
 # before it (best with build=built would be best's own code again).
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
-  best+emit=source best+emit=tree best+hash=fixed \
+  best+emit=source best+emit=tree best+hash=fixed best+read=eof \
   best+parser=libxml2 best+build=built+parser=libxml2
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
@@ -458,6 +474,24 @@ compare bench:
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
 	  DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
+
+# make stall [STALL_SECONDS=5]: the socket-read stall alone, read=eof
+# against read=framed with kept-alive clients over HTTP, into
+# results/stall-<time>/ (load/, and stall.md: FINDINGS.md's row);
+# make compare measures it too, best+read=eof being an ablation.
+STALL_SECONDS ?= 5
+.PHONY: stall
+stall:
+	@sh .ci/deps.sh bench
+	@$(MAKE) --no-print-directory keys
+	@for v in best best+read=eof; do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
+	done
+	@out=results/stall-$$(date -u +%Y%m%dT%H%M%SZ) && \
+	  BUILD_DIR=$(BUILD_DIR) sh harness/reports/load.sh $$out $(STALL_SECONDS) \
+	    best best+read=eof && \
+	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
+	  cat $$out/stall.md
 
 # make reference: the run the documentation quotes, committed.  A whole
 # compare, with instruction counts for the pipeline's ends and c14n (the

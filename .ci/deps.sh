@@ -3,10 +3,12 @@
 # domlab needs are installed: installs the missing ones when run as root,
 # otherwise prints the exact command to run and fails.  `build` is what
 # `make test` needs (clang and its libFuzzer runtime for the smoke
-# fuzzing); `bench`, `profile` and `memcheck` add what those targets need.
+# fuzzing; libmicrohttpd, libcurl and the curl command for domlab serve,
+# domlab load and tests/http.sh); `bench`, `profile` and `memcheck` add
+# what those targets need.
 set -eu
 what=${1:-all}
-build="gcc g++ make pkg-config libxml2-dev libssl-dev libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev clang libclang-rt-14-dev"
+build="gcc g++ make pkg-config libxml2-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev curl libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev clang libclang-rt-14-dev"
 bench="$build libbenchmark-tools python3-scipy python3-matplotlib"
 profile="$build google-perftools libgoogle-perftools-dev graphviz valgrind"
 memcheck="$build valgrind"

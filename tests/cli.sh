@@ -341,7 +341,7 @@ helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
 		done
 	done
 }
-helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive variant
+helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive serve load variant
 for opt in --attach --attachment-out bytes; do
 	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
 done

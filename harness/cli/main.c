@@ -10,6 +10,7 @@
 #include <openssl/crypto.h>
 
 #include "harness/cli/cli.h"
+#include "harness/http/http.h"
 
 static const lab_command commands[] = {
 	{"gen", lab_cmd_gen,
@@ -43,6 +44,11 @@ static const lab_command commands[] = {
 	{"receive", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
 	 "Checks the Timestamp, decrypts, verifies, then writes the "
 	 "envelope; reads a multipart message too."},
+	{"serve", lab_cmd_serve_exec, NULL, lab_serve_options,
+	 LAB_TAKES_LIMITS, LAB_SERVE_WHAT},
+	{"load", lab_cmd_load_exec, NULL, lab_load_options,
+	 LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 LAB_LOAD_WHAT},
 	{"variant", lab_cmd_variant, NULL, NULL, 0,
 	 "Prints what this binary was built with: variant=NAME (a preset "
 	 "and what differs from it, best+attrs=vector), preset=PRESET, then "

@@ -9,6 +9,7 @@
 
 #include "wss/io.h"
 #include "wss/keys.h"
+#include "wss/read.h"
 #include "wss/tokens.h"
 
 size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
@@ -22,7 +23,7 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
 	};
 
 	/* docs/design.md's order: the pipeline's axes come before `parser`, the
-	 * DOM axis added after them. */
+	 * DOM axis added after them; `read`, the endpoint's, comes last. */
 	for (i = 0; i < n && k < cap; i++) {
 		if (strcmp(dom[i].axis, "parser") == 0) {
 			size_t j;
@@ -33,5 +34,7 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
 		if (k < cap)
 			out[k++] = dom[i];
 	}
+	if (k < cap)
+		out[k++] = (dom_axis_choice){"read", wss__read_choice};
 	return k;
 }

@@ -1003,33 +1003,51 @@ int lab_ref_serialize(xmlDocPtr doc, lab_buf *out, lab_err *err)
 	return rc;
 }
 
+/* The keys an operation takes, each fetched when its flag is set. */
+typedef struct ref_keys {
+	const ref_key *key, *cert, *peer, *trust;
+} ref_keys;
+
+static int get_keys(const wss_key_paths *paths, int key, int cert, int peer,
+		    int trust, ref_keys *k, lab_err *err)
+{
+	int rc = LAB_OK;
+
+	memset(k, 0, sizeof *k);
+	if (key)
+		rc = get_key(KEY_PRIVATE, paths->key, "the private key (--key)",
+			     &k->key, err);
+	if (rc == LAB_OK && cert)
+		rc = get_key(KEY_CERT, paths->cert, "the certificate (--cert)",
+			     &k->cert, err);
+	if (rc == LAB_OK && peer)
+		rc = get_key(KEY_CERT, paths->peer_cert,
+			     "the recipient's certificate (--peer-cert)",
+			     &k->peer, err);
+	if (rc == LAB_OK && trust)
+		rc = get_key(KEY_CERT, paths->trust,
+			     "the trusted certificate (--trust)", &k->trust,
+			     err);
+	return rc;
+}
+
 int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		    const wss_key_paths *paths, const wss_opts *o,
 		    lab_buf *out, lab_err *err)
 {
-	const ref_key *key = NULL, *cert = NULL, *peer = NULL, *trust = NULL;
 	int sender = op == LAB_REF_SIGN || op == LAB_REF_SEND;
 	int encrypts = op == LAB_REF_ENCRYPT || op == LAB_REF_SEND;
 	int decrypts = op == LAB_REF_DECRYPT || op == LAB_REF_RECEIVE;
 	int verifies = op == LAB_REF_VERIFY || op == LAB_REF_RECEIVE;
 	xmlNodePtr ts = NULL;
 	xmlDocPtr doc = NULL;
+	ref_keys k;
 	ref_msg m;
 	int sig_first, rc = begin(err);
 
-	if (rc == LAB_OK && (sender || decrypts))
-		rc = get_key(KEY_PRIVATE, paths->key, "the private key (--key)",
-			     &key, err);
-	if (rc == LAB_OK && sender)
-		rc = get_key(KEY_CERT, paths->cert, "the certificate (--cert)",
-			     &cert, err);
-	if (rc == LAB_OK && encrypts)
-		rc = get_key(KEY_CERT, paths->peer_cert,
-			     "the recipient's certificate (--peer-cert)",
-			     &peer, err);
-	if (rc == LAB_OK && verifies)
-		rc = get_key(KEY_CERT, paths->trust,
-			     "the trusted certificate (--trust)", &trust, err);
+	if (rc == LAB_OK)
+		rc = get_keys(paths, sender || decrypts, sender, encrypts,
+			      verifies, &k, err);
 	if (rc == LAB_OK)
 		rc = lab_ref_parse(bytes, len, &doc, err);
 	if (rc == LAB_OK)
@@ -1037,9 +1055,9 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 			      sender || encrypts ? LAB_EMALFORMED : LAB_ESECURITY,
 			      &m, err);
 	if (rc == LAB_OK && sender)
-		rc = sign_msg(&m, key, cert, o, err);
+		rc = sign_msg(&m, k.key, k.cert, o, err);
 	if (rc == LAB_OK && encrypts)
-		rc = encrypt_msg(&m, peer, o->cipher, err);
+		rc = encrypt_msg(&m, k.peer, o->cipher, err);
 	if (rc == LAB_OK && verifies)
 		rc = check_timestamp(&m, o->now, &ts, err);
 	/* Only the Body's content is replaced: the Security header and its
@@ -1047,13 +1065,91 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	 * EncryptedKey signed the ciphertext (encrypt, then sign). */
 	sig_first = rc == LAB_OK && decrypts && verifies && signed_first(&m);
 	if (rc == LAB_OK && sig_first)
-		rc = verify_msg(&m, trust, ts, err);
+		rc = verify_msg(&m, k.trust, ts, err);
 	if (rc == LAB_OK && decrypts)
-		rc = decrypt_msg(&m, key, err);
+		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK && verifies && !sig_first)
-		rc = verify_msg(&m, trust, ts, err);
+		rc = verify_msg(&m, k.trust, ts, err);
 	if (rc == LAB_OK && out != NULL)
 		rc = lab_ref_serialize(doc, out, err);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* A new document: an Envelope whose Body holds a copy of body's
+ * children (xmlDocCopyNode declares the namespaces they use that were
+ * declared above them). */
+static int reply_doc(const xmlNode *body, xmlDocPtr *out, lab_err *err)
+{
+	xmlDocPtr doc = xmlNewDoc(X("1.0"));
+	xmlNodePtr env = NULL, b = NULL;
+	const xmlNode *c;
+	xmlNsPtr ns = NULL;
+
+	if (doc != NULL)
+		env = xmlNewDocNode(doc, NULL, X("Envelope"), NULL);
+	if (env != NULL) {
+		xmlDocSetRootElement(doc, env);
+		ns = xmlNewNs(env, X(WSS_NS_SOAP), X("soap"));
+	}
+	if (ns != NULL) {
+		xmlSetNs(env, ns);
+		b = xmlNewChild(env, ns, X("Body"), NULL);
+	}
+	for (c = body->children; b != NULL && c != NULL; c = c->next) {
+		xmlNodePtr copy = xmlDocCopyNode((xmlNodePtr)c, doc, 1);
+
+		if (copy == NULL || xmlAddChild(b, copy) == NULL) {
+			xmlFreeNode(copy);
+			b = NULL;
+		}
+	}
+	if (b == NULL) {
+		xmlFreeDoc(doc);
+		return nomem(err);
+	}
+	*out = doc;
+	return LAB_OK;
+}
+
+int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
+		  const wss_opts *o, int *stage, lab_buf *out, lab_err *err)
+{
+	xmlDocPtr doc = NULL, reply = NULL;
+	xmlNodePtr ts = NULL;
+	ref_msg m, r;
+	ref_keys k;
+	int rc = begin(err);
+
+	if (rc == LAB_OK)
+		rc = get_keys(paths, 1, 1, 1, 1, &k, err);
+	if (rc == LAB_OK)
+		rc = lab_ref_parse(bytes, len, &doc, err);
+	if (rc == LAB_OK && (xmlDocGetRootElement(doc) == NULL ||
+			     !is_el(xmlDocGetRootElement(doc), WSS_NS_SOAP,
+				    "Envelope")))
+		rc = lab_fail(err, LAB_EMALFORMED, "not a SOAP 1.1 Envelope");
+	if (rc == LAB_OK) {
+		*stage = 1;
+		rc = msg_open(doc, 0, LAB_ESECURITY, &m, err);
+	}
+	if (rc == LAB_OK)
+		rc = check_timestamp(&m, o->now, &ts, err);
+	if (rc == LAB_OK)
+		rc = decrypt_msg(&m, k.key, err);
+	if (rc == LAB_OK)
+		rc = verify_msg(&m, k.trust, ts, err);
+	if (rc == LAB_OK)
+		rc = reply_doc(m.body, &reply, err);
+	if (rc == LAB_OK)
+		rc = msg_open(reply, 1, LAB_EMALFORMED, &r, err);
+	if (rc == LAB_OK)
+		rc = sign_msg(&r, k.key, k.cert, o, err);
+	if (rc == LAB_OK)
+		rc = encrypt_msg(&r, k.peer, o->cipher, err);
+	if (rc == LAB_OK)
+		rc = lab_ref_serialize(reply, out, err);
+	xmlFreeDoc(reply);
 	xmlFreeDoc(doc);
 	return rc;
 }

@@ -4,7 +4,8 @@
 # repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
 # pugi: cases, also behind --ref) and the floor (--floor) once each, then
 # best, ref and the floor's send and receive side by side in one process,
-# optionally counts instructions per iteration under callgrind, and writes
+# optionally counts instructions per iteration under callgrind, runs the
+# load scenario over HTTP (harness/reports/load.sh), and writes
 # results/<run-id>/ (Google Benchmark JSON, console log and command per
 # run, summary.md, FINDINGS.md, plots/); results/latest points at the
 # newest.
@@ -131,7 +132,7 @@ for v in "$@"; do
 	k=$((k + 1))
 	echo "[build $k/$n] $v ($(elapsed) s)"
 	if ! make -s -j"$(nproc)" BUILD_DIR="$BUILD_DIR" VARIANT="$v" \
-		domlab domlab-bench >"$out/build-$v.log" 2>&1; then
+		domlab domlab-bench domlab-http >"$out/build-$v.log" 2>&1; then
 		cat "$out/build-$v.log" >&2
 		exit 1
 	fi
@@ -357,6 +358,16 @@ if [ "$ICOUNT" = 1 ]; then
 		k=$((k + 1))
 		icount "$r" "$k"
 	done
+fi
+
+# The load scenario over HTTP, every variant and the reference behind the
+# same server (harness/reports/load.sh): seconds per client level.
+if [ -z "$CASES" ]; then
+	load_secs=3
+	[ "$QUICK" = 1 ] && load_secs=2
+	[ "$FULL" = 1 ] && load_secs=5
+	BUILD_DIR=$BUILD_DIR LOAD_HOST=$host sh harness/reports/load.sh \
+		"$out" "$load_secs" "$@" ref
 fi
 
 echo "[summary] ($(elapsed) s)"

@@ -22,6 +22,7 @@ import platform
 import subprocess
 import sys
 
+import loadreport
 import spread
 
 # What each axis's flip from best tests (docs/findings.md) and the
@@ -43,6 +44,8 @@ FINDINGS = {
     "io": ("attachments 3-12x faster once buffered",
            ["attachment/150k", "attachment/4m", "attachment_file/150k",
             "attachment_file/4m"]),
+    "read": ("the socket-read stall: a body read until end of stream "
+             "(Load over HTTP below; none in the pipeline's cases)", []),
     "parser": ("how far a DOM fed by a general parser stays from the "
                "limit", ["parse/quakes-200k"]),
     "emit": ("decrypted content written back from the tree vs from the "
@@ -784,6 +787,8 @@ def main():
     axes_table(run)
     worst_table(run)
     floor_table(run)
+    for line in loadreport.load_table(a.dir):
+        print(line)
     stage_tables(run)
     return 0
 

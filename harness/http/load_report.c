@@ -1,0 +1,161 @@
+/*
+ * load_report.c - `domlab load`'s report: a markdown table, one row per
+ * level, in the style of the attachment load-test report (clients,
+ * requests, errors, throughput, latency, the server's CPU and memory),
+ * and the same as JSON for scripts (harness/reports/summary.py).
+ * Not for: measuring (load.c).
+ */
+#include <stdio.h>
+
+#include "harness/http/load.h"
+
+/* The server's CPU milliseconds per request over the level, or < 0. */
+static double cpu_ms(const load_result *r)
+{
+	if (!r->before.got || !r->after.got || r->requests == 0 ||
+	    r->before.cpu_us < 0 || r->after.cpu_us < 0)
+		return -1;
+	return (double)(r->after.cpu_us - r->before.cpu_us) / 1e3 /
+	       (double)r->requests;
+}
+
+static double rps(const load_result *r)
+{
+	return r->seconds > 0 ? (double)r->requests / r->seconds : 0;
+}
+
+/* Read-timeout stalls per request over the level, or < 0. */
+static double stalls(const load_result *r)
+{
+	if (!r->before.got || !r->after.got || r->requests == 0)
+		return -1;
+	return (double)(r->after.stalls - r->before.stalls) /
+	       (double)r->requests;
+}
+
+static int table(const load_cfg *cfg, const load_result *r, unsigned n,
+		 lab_buf *out)
+{
+	const load_stats *s = &r[n - 1].after;
+	int rc = lab_buf_printf(out, "load: %s, %s %s\n\n", cfg->url,
+				s->got ? "server" : "server stats",
+				s->got ? s->variant : "not available");
+	unsigned i;
+
+	if (rc == LAB_OK && s->got)
+		rc = lab_buf_printf(out, "stack %s, read=%s\n\n", s->stack,
+				    s->read);
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(
+			out,
+			"| clients | requests | errors | requests/s | p50 ms | "
+			"p90 ms | p99 ms | max ms | server CPU ms/request | "
+			"server peak RSS MB | stalls/request |\n"
+			"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; rc == LAB_OK && i < n; i++) {
+		rc = lab_buf_printf(out,
+				    "| %u | %lu | %lu | %.1f | %.2f | %.2f | "
+				    "%.2f | %.2f | ",
+				    r[i].clients, r[i].requests, r[i].errors,
+				    rps(&r[i]), r[i].p50, r[i].p90, r[i].p99,
+				    r[i].max);
+		if (rc == LAB_OK && cpu_ms(&r[i]) >= 0)
+			rc = lab_buf_printf(out, "%.2f | %.1f | %.2f |\n",
+					    cpu_ms(&r[i]),
+					    (double)r[i].after.maxrss_kb / 1024,
+					    stalls(&r[i]));
+		else if (rc == LAB_OK)
+			rc = lab_buf_puts(out, "- | - | - |\n");
+	}
+	return rc;
+}
+
+/* A JSON string of s's characters (URLs and variant names: no control
+ * characters to escape). */
+static int json_str(lab_buf *out, const char *s)
+{
+	int rc = lab_buf_putc(out, '"');
+
+	for (; rc == LAB_OK && *s != '\0'; s++)
+		rc = *s == '"' || *s == '\\' ? lab_buf_printf(out, "\\%c", *s)
+					     : lab_buf_putc(out, *s);
+	return rc == LAB_OK ? lab_buf_putc(out, '"') : rc;
+}
+
+static int json_num(lab_buf *out, const char *key, double v, int known)
+{
+	return known ? lab_buf_printf(out, ", \"%s\": %.4f", key, v)
+		     : lab_buf_printf(out, ", \"%s\": null", key);
+}
+
+static int json(const load_cfg *cfg, const load_result *r, unsigned n,
+		lab_buf *out)
+{
+	const load_stats *s = &r[n - 1].after;
+	int rc = lab_buf_puts(out, "{\"url\": ");
+	unsigned i;
+
+	if (rc == LAB_OK)
+		rc = json_str(out, cfg->url);
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(out, ", \"variant\": ");
+	if (rc == LAB_OK)
+		rc = json_str(out, s->got ? s->variant : "");
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(out, ", \"stack\": ");
+	if (rc == LAB_OK)
+		rc = json_str(out, s->got ? s->stack : "");
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(out, ", \"read\": ");
+	if (rc == LAB_OK)
+		rc = json_str(out, s->got ? s->read : "");
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(out, ", \"levels\": [");
+	for (i = 0; rc == LAB_OK && i < n; i++) {
+		rc = lab_buf_printf(out,
+				    "%s\n  {\"clients\": %u, \"requests\": %lu, "
+				    "\"errors\": %lu, \"seconds\": %.4f",
+				    i > 0 ? "," : "", r[i].clients,
+				    r[i].requests, r[i].errors, r[i].seconds);
+		if (rc == LAB_OK)
+			rc = json_num(out, "requests_per_s", rps(&r[i]), 1);
+		if (rc == LAB_OK)
+			rc = lab_buf_printf(out,
+					    ", \"p50_ms\": %.4f, \"p90_ms\": %.4f, "
+					    "\"p99_ms\": %.4f, \"max_ms\": %.4f",
+					    r[i].p50, r[i].p90, r[i].p99,
+					    r[i].max);
+		if (rc == LAB_OK)
+			rc = json_num(out, "server_cpu_ms_per_request",
+				      cpu_ms(&r[i]), cpu_ms(&r[i]) >= 0);
+		if (rc == LAB_OK)
+			rc = json_num(out, "server_peak_rss_kb",
+				      (double)r[i].after.maxrss_kb,
+				      r[i].after.got);
+		if (rc == LAB_OK)
+			rc = json_num(out, "stalls_per_request", stalls(&r[i]),
+				      stalls(&r[i]) >= 0);
+		if (rc == LAB_OK)
+			rc = lab_buf_putc(out, '}');
+	}
+	return rc == LAB_OK ? lab_buf_puts(out, "\n]}\n") : rc;
+}
+
+int load_report(const load_cfg *cfg, const load_result *r, unsigned n,
+		lab_err *err)
+{
+	lab_buf t = LAB_BUF_INIT, j = LAB_BUF_INIT;
+	int rc = table(cfg, r, n, &t);
+
+	if (rc == LAB_OK && cfg->json != NULL)
+		rc = json(cfg, r, n, &j);
+	if (rc != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && cfg->json != NULL)
+		rc = lab_write_output(cfg->json, j.data, j.len, err);
+	if (rc == LAB_OK)
+		rc = lab_write_output(cfg->io.out, t.data, t.len, err);
+	lab_buf_free(&t);
+	lab_buf_free(&j);
+	return rc;
+}

@@ -1,0 +1,60 @@
+/*
+ * opts.c - the option tables of serve and load: domlab answers --help
+ * from them without loading domlab-http, which parses with them.
+ * Not for: parsing (args.c) or running (serve.c, load.c).
+ */
+#include "harness/http/http.h"
+
+const lab_opt lab_serve_options[] = {
+	{"--key", "K.pem", 1,
+	 "the server's private key (PEM): unwraps the request's session key "
+	 "and signs the response"},
+	{"--cert", "C.pem", 1,
+	 "the server's certificate, carried in the response's "
+	 "BinarySecurityToken"},
+	{"--trust", "PEER.pem", 1,
+	 "the one client certificate a request's signature is accepted from"},
+	{"--peer-cert", "PEER.pem", 0,
+	 "the certificate the response is encrypted for (default: --trust's)"},
+	{"--listen", "ADDR", 0,
+	 "the numeric address to listen on (default 127.0.0.1, loopback)"},
+	{"--port", "N", 0,
+	 "the TCP port (default 8080); 0 picks a free one; `listening on "
+	 "ADDR:PORT` is printed once connections are accepted"},
+	{"--stack", "domlab|ref", 0,
+	 "who answers: this variant's pipeline (default) or the reference "
+	 "peer, libxml2 + xmlsec1"},
+	{"--max-body", "BYTES", 0,
+	 "refuse a request body over BYTES with 413 (default 16777216)"},
+	{"--header-timeout", "S", 0,
+	 "close a connection whose request headers are not all in S seconds "
+	 "after it opened or after its last response (default 10)"},
+	{"--body-timeout", "S", 0,
+	 "close a connection whose request body is not all in S seconds "
+	 "after its headers (default 30)"},
+	{"--max-connections", "N", 0,
+	 "accept at most N connections at once, each on its own thread "
+	 "(default 64)"},
+	{"--read-timeout", "MS", 0,
+	 "read=eof: how long waiting for the end of the stream may block, "
+	 "as Java's SO_TIMEOUT (default 300)"},
+	{"--stats", NULL, 0,
+	 "answer GET /stats with the server's counters, CPU time and peak "
+	 "RSS (what `domlab load` reads)"},
+	{NULL, NULL, 0, NULL}};
+
+const lab_opt lab_load_options[] = {
+	{"--url", "URL", 1, "the endpoint, as http://HOST:PORT/PATH"},
+	{"--key", "K.pem", 1, "the client's private key (PEM): signs requests"},
+	{"--cert", "C.pem", 1,
+	 "the client's certificate, carried in the BinarySecurityToken"},
+	{"--peer-cert", "PEER.pem", 1,
+	 "the server's certificate: requests are encrypted for it"},
+	{"--clients", "N", 0,
+	 "run 1, 2, 4 ... and N concurrent clients, each a thread with one "
+	 "kept-alive connection (default 4)"},
+	{"--requests", "N", 0, "send N requests at each level (default 200)"},
+	{"--seconds", "S", 0,
+	 "send requests for S seconds at each level instead of a count"},
+	{"--json", "FILE", 0, "also write the results as JSON to FILE"},
+	{NULL, NULL, 0, NULL}};

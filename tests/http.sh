@@ -1,0 +1,272 @@
+#!/bin/sh
+# http.sh DOMLAB - `domlab serve` and `domlab load` end to end on one
+# variant: a server on a free loopback port answers valid requests with
+# the request's Body, secured for the client (checked by decrypting and
+# verifying); refuses a tampered message, a body that is not an
+# envelope, one over the size limit and other methods, each with its
+# status and a SOAP Fault that says what `domlab receive` says and no
+# more; and keeps answering valid clients through the attacks: headers
+# sent a byte at a time, a client gone mid-body, many connections at
+# once, hostile messages mixed into valid traffic.  No refused request
+# leaves a connection or a count behind (GET /stats).  The read axis:
+# under read=eof a kept-alive request stalls until the read timeout and
+# a half-closed one does not (the stall counter); under framed nothing
+# stalls.  Both stacks, and both signals stop the server with exit 0.
+# Outcomes only: a wait is bounded, never measured.
+# Environment: DOMLAB_KEYS (alice, bob, mallory; tests/make-keys.sh).
+set -u
+SUITE=http
+DOMLAB=${1:?usage: http.sh path/to/domlab}
+. "$(dirname "$0")/lib.sh"
+K=${DOMLAB_KEYS:-build/keys}
+need_files "$K/alice.key.pem" "$K/bob.key.pem" "$K/mallory.key.pem"
+need_tools curl perl cmp python3
+SOAP=http://schemas.xmlsoap.org/soap/envelope/
+MAX_BODY=200000
+SERVER="--key $K/bob.key.pem --cert $K/bob.cert.pem --trust $K/alice.cert.pem"
+CLIENT="--key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.pem"
+READ=$("$DOMLAB" variant | sed -n 's/^read=//p')
+
+# start NAME ARGS...: a server in the background; PID and PORT set.
+start() {
+	name=$1
+	shift
+	"$DOMLAB" serve "$@" --port 0 >"$T/$name.out" 2>"$T/$name.err" &
+	PID=$!
+	PORT=
+	i=0
+	while [ $i -lt 300 ] && [ -z "$PORT" ] && kill -0 $PID 2>/dev/null; do
+		PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$T/$name.out")
+		[ -n "$PORT" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$PORT" ] && ok || bad "$name: no 'listening on 127.0.0.1:PORT': $(cat "$T/$name.out" "$T/$name.err")"
+	URL=http://127.0.0.1:$PORT/soap
+}
+# stop NAME SIGNAL: the server exits 0 on it.
+stop() {
+	kill -"$2" $PID
+	wait $PID
+	rc=$?
+	[ $rc -eq 0 ] && ok || bad "$1: exit $rc after SIG$2: $(cat "$T/$1.err")"
+}
+# post NAME FILE [CURL ARGS...]: the response in $T/NAME.resp, its status in $T/NAME.code.
+post() {
+	n=$1 f=$2
+	shift 2
+	curl -s -o "$T/$n.resp" -w '%{http_code}' --data-binary @"$f" \
+		-H 'Content-Type: text/xml; charset=utf-8' "$@" "$URL" >"$T/$n.code" 2>/dev/null
+}
+# The exc-c14n of a Body without what a signer adds to it.
+body() { # body FILE OUT
+	"$DOMLAB" c14n --exclusive --apex "{$SOAP}Body" "$1" |
+		perl -pe 's{ wsu:Id="[^"]*"}{}; s{ xmlns:wsu="[^"]*"}{}' >"$2"
+}
+# answered NAME PLAIN: NAME's response was 200 and is PLAIN's Body, secured for alice.
+answered() {
+	code=$(cat "$T/$1.code")
+	if [ "$code" != 200 ]; then bad "$1: status $code, wanted 200: $(head -c 300 "$T/$1.resp")"; return; fi
+	if "$DOMLAB" receive --key "$K/alice.key.pem" --trust "$K/bob.cert.pem" "$T/$1.resp" -o "$T/$1.got" 2>"$T/$1.rerr"; then
+		body "$T/$1.got" "$T/$1.gotbody"
+		body "$2" "$T/$1.want"
+		cmp -s "$T/$1.want" "$T/$1.gotbody" && ok || bad "$1: the response's Body is not the request's"
+	else
+		bad "$1: the response does not decrypt and verify: $(cat "$T/$1.rerr")"
+	fi
+}
+# refused NAME STATUS MESSAGE: a SOAP Fault, faultcode Client, faultstring
+# MESSAGE (escaped as XML text).
+refused() {
+	code=$(cat "$T/$1.code")
+	[ "$code" = "$2" ] && ok || bad "$1: status $code, wanted $2"
+	text=$(printf '%s' "$3" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g')
+	want="<soap:Envelope xmlns:soap=\"$SOAP\"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>$text</faultstring></soap:Fault></soap:Body></soap:Envelope>"
+	[ "$(cat "$T/$1.resp")" = "$want" ] && ok || bad "$1: not the Fault '$3': $(head -c 400 "$T/$1.resp")"
+}
+stat() { curl -s "http://127.0.0.1:$PORT/stats" | sed -n "s/^$1 //p"; }
+# settled: every connection but the one asking is closed (bounded wait).
+settled() {
+	i=0
+	while [ $i -lt 100 ] && [ "$(stat connections)" != 1 ]; do sleep 0.1; i=$((i + 1)); done
+	[ "$(stat connections)" = 1 ] && ok || bad "$1: $(stat connections) connections still open"
+}
+
+"$DOMLAB" gen quakes --seed 5 -o "$T/q.xml"
+"$DOMLAB" gen quakes --size 60000 --seed 7 -o "$T/q2.xml"
+"$DOMLAB" send $CLIENT "$T/q.xml" -o "$T/req.xml"
+"$DOMLAB" send $CLIENT "$T/q2.xml" -o "$T/req2.xml"
+"$DOMLAB" send --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --peer-cert "$K/bob.cert.pem" \
+	"$T/q.xml" -o "$T/mallory.xml"
+# One byte of the first CipherValue changed.
+perl -pe 's{(CipherValue>.{20})(.)}{$1 . ($2 eq "A" ? "B" : "A")}e' "$T/req.xml" >"$T/tampered.xml"
+cmp -s "$T/req.xml" "$T/tampered.xml" && bad "tamper changed nothing" || ok
+head -c $((MAX_BODY + 1)) /dev/zero | tr '\0' x >"$T/big.txt"
+printf '<a:Envelope xmlns:a="urn:not-soap"/>' >"$T/notsoap.xml"
+
+# ---- usage ----
+expect 1 "serve without --key" "$DOMLAB" serve --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem"
+expect 1 "serve --stack other" "$DOMLAB" serve $SERVER --stack other
+expect 1 "serve --listen a name" "$DOMLAB" serve $SERVER --listen localhost
+expect 4 "serve with a missing key file" "$DOMLAB" serve --key "$T/none.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem"
+expect 1 "load without --url" "$DOMLAB" load $CLIENT "$T/q.xml"
+expect 0 "serve --help" "$DOMLAB" serve --help
+grep -q -- '--max-body BYTES' "$T/out" && ok || bad "serve --help lacks --max-body"
+
+start main $SERVER --stats --max-body $MAX_BODY --header-timeout 2 --body-timeout 5 \
+	--max-connections 16 --read-timeout 200
+[ -n "$PORT" ] || { finish; exit 1; }
+expect 4 "a second server on the same port" "$DOMLAB" serve $SERVER --port "$PORT"
+
+# ---- valid requests ----
+post ok1 "$T/req.xml" && answered ok1 "$T/q.xml"
+post ok2 "$T/req2.xml" && answered ok2 "$T/q2.xml"
+post chunked "$T/req.xml" -H 'Transfer-Encoding: chunked' && answered chunked "$T/q.xml"
+# Kept alive: three requests on one connection.
+curl -s -o "$T/ka1.resp" -w '%{http_code}' --data-binary @"$T/req.xml" "$URL" --next \
+	-o "$T/ka2.resp" -w '%{http_code}' --data-binary @"$T/req2.xml" "$URL" --next \
+	-o "$T/ka3.resp" -w '%{http_code}' --data-binary @"$T/req.xml" "$URL" >"$T/ka.codes" 2>/dev/null
+for i in 1 2 3; do printf 200 >"$T/ka$i.code"; done
+[ "$(cat "$T/ka.codes")" = 200200200 ] && ok || bad "keep-alive: statuses $(cat "$T/ka.codes")"
+answered ka1 "$T/q.xml"
+answered ka2 "$T/q2.xml"
+answered ka3 "$T/q.xml"
+
+# ---- refusals: the Fault says what receive says ----
+# said NAME COMMAND FILE: MSG is what `domlab COMMAND` prints about FILE
+# after "domlab: COMMAND: ".
+said() {
+	if [ "$2" = receive ]; then
+		"$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" "$3" >/dev/null 2>"$T/said.err"
+	else
+		"$DOMLAB" "$2" "$3" >/dev/null 2>"$T/said.err"
+	fi
+	[ -s "$T/said.err" ] && ok || bad "$1: domlab $2 accepted it"
+	MSG=$(sed "s/^domlab: $2: //" "$T/said.err")
+}
+post tampered "$T/tampered.xml"
+said tampered receive "$T/tampered.xml"
+refused tampered 500 "$MSG"
+post mallory "$T/mallory.xml"
+said mallory receive "$T/mallory.xml"
+refused mallory 500 "$MSG"
+post plain "$T/q.xml"
+said plain receive "$T/q.xml"
+refused plain 500 "$MSG"
+post notsoap "$T/notsoap.xml"
+refused notsoap 400 "not a SOAP 1.1 Envelope"
+printf 'hello' >"$T/hello.txt"
+post notxml "$T/hello.txt"
+said notxml parse "$T/hello.txt"
+refused notxml 400 "$MSG"
+post big "$T/big.txt"
+refused big 413 "the request body is over the limit of $MAX_BODY bytes"
+post bigchunked "$T/big.txt" -H 'Transfer-Encoding: chunked'
+refused bigchunked 413 "the request body is over the limit of $MAX_BODY bytes"
+curl -s -o "$T/get.resp" -w '%{http_code}' "$URL" >"$T/get.code"
+refused get 405 "only POST carries a SOAP request"
+settled "after the refusals"
+
+# ---- attacks: valid clients keep being answered ----
+# raw PORT SCRIPT: a socket client in perl, $s connected, $req the valid
+# request as HTTP; prints what SCRIPT prints.
+raw() {
+	perl -MIO::Socket::INET -MTime::HiRes=sleep -e '
+		$SIG{PIPE} = "IGNORE";
+		my ($port, $file, $code) = @ARGV;
+		open my $f, "<", $file or die; binmode $f; local $/; my $b = <$f>;
+		$req = "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: " .
+			length($b) . "\r\n\r\n" . $b;
+		sub conn { my $s = IO::Socket::INET->new(PeerAddr => "127.0.0.1:$port") or die "connect: $!"; binmode $s; $s }
+		sub closed { my $s = shift; my $r = ""; vec($r, fileno($s), 1) = 1;
+			select($r, undef, undef, 0) > 0 && !sysread($s, my $x, 1) }
+		eval $code; die $@ if $@' "$PORT" "$T/req.xml" "$1"
+}
+# Headers a byte every 0.1 s, far longer than the header timeout allows:
+# the server closes the connection; meanwhile a valid client is answered.
+raw 'my $s = conn(); for my $c (split //, "POST /soap HTTP/1.1\r\nHost: x\r\nX-Slow: " . ("y" x 150)) {
+	if (closed($s) || !syswrite($s, $c)) { print "closed"; exit } sleep 0.1 } print "open"' >"$T/slow.out" &
+slow=$!
+sleep 0.3
+post during_slow "$T/req.xml" && answered during_slow "$T/q.xml"
+wait $slow
+[ "$(cat "$T/slow.out")" = closed ] && ok || bad "a byte-at-a-time client was not cut off: $(cat "$T/slow.out")"
+# A client gone mid-body: no answer owed, nothing left behind.
+raw 'my $s = conn(); syswrite($s, substr($req, 0, length($req) / 2)); close $s; print "gone"' >/dev/null
+requests=$(stat requests)
+post after_gone "$T/req.xml" && answered after_gone "$T/q.xml"
+[ "$(stat requests)" = $((requests + 1)) ] && ok || bad "a client gone mid-body was counted as a request"
+# Twelve clients at once, under the connection limit: all answered.
+raw 'my @s = map { conn() } 1 .. 12; syswrite($_, $req) for @s;
+	for (@s) { local $/; my $r = <$_>; print((($r // "") =~ m{^HTTP/1\.1 200 } ? "200" : "no"), "\n") }' >"$T/many.out"
+[ "$(grep -c '^200$' "$T/many.out")" = 12 ] && ok || bad "12 clients at once: $(tr '\n' ' ' <"$T/many.out")"
+# Forty at once, over the limit of 16: each is answered correctly or
+# turned away without an answer, and the server serves on.
+raw 'my @s = map { conn() } 1 .. 40; syswrite($_, $req) for @s;
+	for (@s) { local $/; my $r = <$_>; print(($r // "") eq "" ? "none" : $r =~ m{^HTTP/1\.1 200 } ? "200" : "bad", "\n") }' >"$T/flood.out"
+grep -q '^bad$' "$T/flood.out" && bad "40 clients at once: a wrong answer" || ok
+grep -q '^200$' "$T/flood.out" && ok || bad "40 clients at once: none answered"
+post after_flood "$T/req.xml" && answered after_flood "$T/q.xml"
+# Hostile messages mixed into valid traffic, four clients at once.
+mixers=
+for c in 1 2 3 4; do
+	(for i in 1 2 3; do
+		post "mix$c$i" "$T/req.xml"
+		post "mixt$c$i" "$T/tampered.xml"
+		post "mixn$c$i" "$T/notsoap.xml"
+		post "mixb$c$i" "$T/big.txt"
+	done) &
+	mixers="$mixers $!"
+done
+wait $mixers
+for c in 1 2 3 4; do
+	for i in 1 2 3; do
+		answered "mix$c$i" "$T/q.xml"
+		[ "$(cat "$T/mixt$c$i.code")$(cat "$T/mixn$c$i.code")$(cat "$T/mixb$c$i.code")" = 500400413 ] && ok ||
+			bad "mixed traffic $c/$i: hostile statuses $(cat "$T/mixt$c$i.code" "$T/mixn$c$i.code" "$T/mixb$c$i.code")"
+	done
+done
+settled "after the attacks"
+
+# ---- the read axis: eof stalls a kept-alive client until the read timeout ----
+stalls=$(stat stalls)
+post keptalive "$T/req.xml" && answered keptalive "$T/q.xml"
+after=$(stat stalls)
+if [ "$READ" = eof ]; then want=$((stalls + 1)); else want=$stalls; fi
+[ "$after" = "$want" ] && ok || bad "read=$READ: stalls $stalls -> $after after a kept-alive request, wanted $want"
+raw 'my $s = conn(); syswrite($s, $req); shutdown($s, 1); local $/; my $r = <$s>;
+	$r =~ s/^.*?\r\n\r\n//s; print $r' >"$T/halfclosed.resp"
+printf 200 >"$T/halfclosed.code"
+answered halfclosed "$T/q.xml"
+[ "$(stat stalls)" = "$after" ] && ok || bad "read=$READ: a half-closed request stalled"
+
+# ---- load ----
+expect 0 "load" "$DOMLAB" load --url "$URL" $CLIENT --clients 2 --requests 6 --json "$T/load.json" "$T/q.xml"
+grep -q '^| 2 | 6 | 0 |' "$T/out" && ok || bad "load's table lacks the 2-client row: $(cat "$T/out")"
+perl -0777 -ne 'my @l = /\{"clients": (\d+), "requests": (\d+), "errors": (\d+)/g;
+	exit !("@l" eq "1 6 0 2 6 0" && /"read": "'"$READ"'"/ && /"server_cpu_ms_per_request": \d/)' "$T/load.json" &&
+	ok || bad "load's JSON: $(cat "$T/load.json")"
+# The report scripts read it: summary.md's load table and the stall row
+# (here the same JSON as both choices, so the stall is 0).
+REPORTS=$(cd "$(dirname "$0")/../harness/reports" && pwd)
+mkdir -p "$T/run/load"
+cp "$T/load.json" "$T/run/load/best.json"
+cp "$T/load.json" "$T/run/load/best+read=eof.json"
+python3 "$REPORTS/loadreport.py" --dir "$T/run" >"$T/table.md" 2>"$T/err" &&
+	grep -q '^| `best` | 2 | 6 | 0 | ' "$T/table.md" && grep -q '^| `best+read=eof` | 1 | 6 | 0 | ' "$T/table.md" &&
+	ok || bad "loadreport.py's table: $(cat "$T/table.md" "$T/err")"
+python3 "$REPORTS/loadreport.py" --dir "$T/run" --stall >"$T/stall.md" 2>"$T/err" &&
+	grep -q ' 0 ms stall per request (median)' "$T/stall.md" && grep -q '^| 2 | ' "$T/stall.md" &&
+	ok || bad "loadreport.py --stall: $(cat "$T/stall.md" "$T/err")"
+settled "after load"
+stop main TERM
+
+# ---- the reference stack behind the same server; SIGINT ----
+start ref $SERVER --stack ref --stats
+if [ -n "$PORT" ]; then
+	post ref1 "$T/req2.xml" && answered ref1 "$T/q2.xml"
+	post reft "$T/notsoap.xml"
+	refused reft 400 "not a SOAP 1.1 Envelope"
+	[ "$(stat stack)" = ref ] && ok || bad "the ref server's stats say stack $(stat stack)"
+	stop ref INT
+fi
+finish
