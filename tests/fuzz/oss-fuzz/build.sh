@@ -72,7 +72,7 @@ while read -r v targets; do
 		[ "$parser" = libxml2 ] && name=${t}_libxml2_$build
 		extra=() libs=$xml_libs
 		if [ "$t" = receive_diff ]; then
-			extra=("$lib/obj/harness/ref.o" "$lib/obj/harness/cli_io.o")
+			extra=("$lib/obj/harness/refpeer/ref.o" "$lib/obj/harness/cli/cli_io.o")
 			libs=$ref_libs
 		fi
 		# shellcheck disable=SC2086 # flag lists
