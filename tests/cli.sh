@@ -322,6 +322,19 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	nothing_written 3 "forward --max-references 1" $F --max-references 1 "$T/hop.xml"
 	has "(--max-references)"
 	nothing_written 2 "forward of malformed XML" $F "$T/latebad.xml"
+	# What the hop reads must be what is signed: the wsa:To it finds in
+	# the Header, the one element there with the signed ID.
+	WSA='xmlns:wsa="http://www.w3.org/2005/08/addressing"'
+	sed "s|</soap:Header>|<wsa:To $WSA>urn:evil</wsa:To></soap:Header>|" "$T/hop.xml" >"$T/hop-2to.xml"
+	nothing_written 3 "forward of a message with a second wsa:To" $F "$T/hop-2to.xml"
+	has "the Header has 2 wsa:To"
+	sed "s|\(<wsa:To [^>]*>urn:final</wsa:To>\)|<w:x xmlns:w=\"urn:w\">\1</w:x><wsa:To $WSA>urn:evil</wsa:To>|" "$T/hop.xml" >"$T/hop-wrap.xml"
+	grep -q '<w:x xmlns:w="urn:w"><wsa:To' "$T/hop-wrap.xml" && ok || bad "the signed wsa:To was not wrapped"
+	nothing_written 3 "forward, the signed wsa:To wrapped and a new one in its place" $F "$T/hop-wrap.xml"
+	has "the header block <To> is not signed"
+	sed 's|</soap:Header>|<w:x xmlns:w="urn:w" Id="To-1"/></soap:Header>|' "$T/hop.xml" >"$T/hop-dupid.xml"
+	nothing_written 3 "forward, the wsa:To's ID on a second header element" $F "$T/hop-dupid.xml"
+	has "ID 'To-1' is carried by more than one element of the Header"
 	expect 1 "sign --sign headers without --to" $S --sign headers "$T/msg.xml"
 	has "signing header blocks only needs a wsa:To to sign (--to)"
 	expect 1 "sign --sign other" $S --sign body "$T/msg.xml"
