@@ -357,6 +357,17 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	expect 0 "forward of a sent message whose Body changed" $F "$T/e2e-body.xml" -o "$T/e2e-body-fwd.xml"
 	cmp -s "$T/e2e-body.xml" "$T/e2e-body-fwd.xml" && ok || bad "forward changed the message whose Body changed"
 	nothing_written 3 "receive of the forwarded message whose Body changed" $RB "$T/e2e-body-fwd.xml"
+	# Either layout carries the signed wsa:To; a Body signed by no one is
+	# forwarded by the hop and refused by the final recipient.
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob --layout encrypt-sign "$T/msg.xml" -o "$T/e2e-es.xml"
+	expect 0 "forward of an encrypt-sign message" $F "$T/e2e-es.xml"
+	cmp -s "$T/out" "$T/e2e-es.xml" && ok || bad "forward changed the encrypt-sign message"
+	expect 0 "receive of an encrypt-sign message with a wsa:To" $RB "$T/e2e-es.xml"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob --sign headers "$T/msg.xml" -o "$T/e2e-h.xml"
+	grep -q PLAINTEXT-MARKER "$T/e2e-h.xml" && bad "send --sign headers left the plaintext in clear" || ok
+	expect 0 "forward of a message sent with --sign headers" $F "$T/e2e-h.xml"
+	nothing_written 3 "receive of a message sent with --sign headers" $RB "$T/e2e-h.xml"
+	has "the Envelope's soap:Body is not signed"
 	# Signed, not encrypted: the final verify names the Body's digest.
 	$S --to urn:final "$T/msg.xml" -o "$T/hop-all.xml"
 	sed 's|PLAINTEXT-MARKER|PLAINTEXT-MARKEX|' "$T/hop-all.xml" >"$T/hop-all-body.xml"
