@@ -12,7 +12,8 @@
 # (tests/test_wss.c).
 #
 # Environment: DOMLAB_KEYS (alice, bob, mallory; tests/make-keys.sh);
-# DOMLAB_WSS4J, the folder the driver is compiled into (kept across runs).
+# DOMLAB_WSS4J, the folder the driver and the keystores are made in (kept
+# across runs; a scratch folder without it).
 set -u
 DOMLAB=${1:?usage: wss4j.sh path/to/domlab}
 K=${DOMLAB_KEYS:-build/keys}
@@ -29,9 +30,9 @@ need_tools openssl perl
 LAYOUTS="sign-encrypt encrypt-sign encrypt-signature encrypt-header"
 KIDS="issuer-serial ski thumbprint bst"
 SOAPS="1.1 1.2"
-# Tests per layout, identifier and SOAP version: WSS4J to domlab (sent,
-# received, Body, two tamperings) and domlab to WSS4J (the same five);
-# then mallory, per identifier, both ways.
+# The tests: three keystores; per layout, identifier and SOAP version,
+# WSS4J to domlab (sent, received, Body, two tamperings) and domlab to
+# WSS4J (the same five); then mallory, per identifier, both ways.
 PER_CASE=10
 PER_KID=3
 planned=$((3 + $(echo $LAYOUTS | wc -w) * $(echo $KIDS | wc -w) * $(echo $SOAPS | wc -w) * PER_CASE + $(echo $KIDS | wc -w) * PER_KID))
@@ -65,23 +66,28 @@ if [ -n "$missing" ]; then
 	exit
 fi
 
-# ---- the driver and the keystores (each party's key, the peer's certificate) ----
+# ---- the driver and the keystores (each party's key, the peer's
+# certificate), kept in $W across runs: javac and keytool each start a JVM ----
 mkdir -p "$W"
 if [ ! -e "$W/Wss4jPeer.class" ] || [ "$SRC" -nt "$W/Wss4jPeer.class" ]; then
 	javac -nowarn -d "$W" -cp "$CP" "$SRC" >"$T/err" 2>&1 ||
 		{ cat "$T/err"; echo "FAIL $SUITE: javac"; echo "0 passed, 1 failed"; exit 1; }
 fi
-keystore() { # keystore WHO PEER
+keystore() { # keystore WHO PEER: made again when a PEM is newer
+	ks=$W/$1.p12
+	[ "$ks" -nt "$K/$1.key.pem" ] && [ "$ks" -nt "$K/$1.cert.pem" ] && [ "$ks" -nt "$K/$2.cert.pem" ] && return
+	rm -f "$ks"
 	openssl pkcs12 -export -inkey "$K/$1.key.pem" -in "$K/$1.cert.pem" -name "$1" \
-		-passout pass:domlab-test -out "$T/$1.p12" &&
-		keytool -importcert -noprompt -keystore "$T/$1.p12" -storetype PKCS12 \
-			-storepass domlab-test -alias "$2" -file "$K/$2.cert.pem"
+		-passout pass:domlab-test -out "$ks.tmp" &&
+		keytool -importcert -noprompt -keystore "$ks.tmp" -storetype PKCS12 \
+			-storepass domlab-test -alias "$2" -file "$K/$2.cert.pem" &&
+		mv "$ks.tmp" "$ks"
 }
 for pair in "alice bob" "bob alice" "mallory alice"; do
 	check "keystore for $pair" keystore $pair
 done
 wss4j() { # wss4j WHO PEER < JOBS: the driver's report on stdout
-	java -cp "$CP" Wss4jPeer "$T/$1.p12" "$1" "$2"
+	java -cp "$CP" Wss4jPeer "$W/$1.p12" "$1" "$2"
 }
 # job_ok LOG OUT: the driver wrote OUT and reported it done
 job_ok() { grep -Fqx "ok $2" "$1" && [ -s "$2" ]; }
