@@ -122,7 +122,7 @@ domlab_has() {
 send_flags() { # send_flags LAYOUT
 	case $1 in
 	encrypt-signature) echo --layout sign-encrypt --encrypt-signature ;;
-	encrypt-header) echo --layout sign-encrypt --encrypt-header ;;
+	encrypt-header) echo --layout sign-encrypt --encrypt-header "{urn:example:route}Route" ;;
 	*) echo --layout "$1" ;;
 	esac
 }
