@@ -31,9 +31,11 @@ LAYOUTS="sign-encrypt encrypt-sign encrypt-signature encrypt-header"
 KIDS="issuer-serial ski thumbprint bst"
 SOAPS="1.1 1.2"
 # The tests: three keystores; per layout, identifier and SOAP version,
-# WSS4J to domlab (sent, received, Body, two tamperings) and domlab to
-# WSS4J (the same five); then mallory, per identifier, both ways.
-PER_CASE=10
+# WSS4J to domlab (sent, received, Body, header block, two tamperings) and
+# domlab to WSS4J (sent, received, Body, two tamperings; the driver refuses
+# a message with anything left encrypted); then mallory, per identifier,
+# both ways.
+PER_CASE=11
 PER_KID=3
 planned=$((3 + $(echo $LAYOUTS | wc -w) * $(echo $KIDS | wc -w) * $(echo $SOAPS | wc -w) * PER_CASE + $(echo $KIDS | wc -w) * PER_KID))
 notrun=0
@@ -105,6 +107,8 @@ strip_id() { perl -0pe 's{^(<[^>]*>)}{ ($t = $1) =~ s/ (?:wsu:Id|xmlns:wsu)="[^"
 for s in $SOAPS; do
 	body "$T/in-$s.xml" $s >"$T/in-$s.body"
 done
+route() { "$DOMLAB" c14n --exclusive --apex "{urn:example:route}Route" "$1"; }
+route "$T/in-1.1.xml" >"$T/route"
 # Tamperings: one base64 character of the Body's EncryptedData (an encrypted
 # part), one digit of the Timestamp's Expires (a signed part).
 tamper_body() { perl -0pe 's{(<[\w.-]+:Body\b.*?<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$1"; }
@@ -154,12 +158,13 @@ for s in $SOAPS; do
 			if ! domlab_has $l; then
 				expect 3 "domlab refuses WSS4J's unsupported layout ($c)" "$DOMLAB" receive $BOB "$m"
 				grep -q "$(refusal $l)" "$T/err" && ok || bad "domlab's refusal of $c does not name the layout: $(cat "$T/err")"
-				not_run "domlab has no $l layout: the Body and tamperings of WSS4J's messages" 2
+				not_run "domlab has no $l layout: the Body, header block and tamperings of WSS4J's messages" 3
 				continue
 			fi
 			check "domlab receives WSS4J's message ($c)" "$DOMLAB" receive $BOB "$m" -o "$T/r.xml"
 			body "$T/r.xml" $s >"$T/r.body"
 			cmp -s "$T/r.body" "$T/in-$s.body" && ok || bad "domlab's Body of WSS4J's message differs from the input's ($c)"
+			route "$T/r.xml" | cmp -s - "$T/route" && ok || bad "domlab's header block of WSS4J's message differs from the input's ($c)"
 			for t in tb tt; do
 				expect 3 "domlab refuses WSS4J's message with a changed byte ($c, $t)" "$DOMLAB" receive $BOB "$T/$t.xml"
 			done

@@ -255,6 +255,8 @@ public final class Wss4jPeer {
 		if (!bodySigned || !tsSigned || !bodyEncrypted)
 			throw new SecurityException("policy: Body signed " + bodySigned
 				+ ", Timestamp signed " + tsSigned + ", Body encrypted " + bodyEncrypted);
+		if (doc.getElementsByTagNameNS(WSConstants.ENC_NS, "EncryptedData").getLength() > 0)
+			throw new SecurityException("policy: an EncryptedData was left undecrypted");
 		return Canonicalizer.getInstance(WSConstants.C14N_EXCL_OMIT_COMMENTS)
 			.canonicalizeSubtree(body);
 	}
