@@ -37,6 +37,7 @@ import org.apache.ws.security.WSConstants;
 import org.apache.ws.security.WSDataRef;
 import org.apache.ws.security.WSEncryptionPart;
 import org.apache.ws.security.WSPasswordCallback;
+import org.apache.ws.security.WSSConfig;
 import org.apache.ws.security.WSSecurityEngine;
 import org.apache.ws.security.WSSecurityEngineResult;
 import org.apache.ws.security.components.crypto.Merlin;
@@ -52,6 +53,11 @@ import org.w3c.dom.Node;
 public final class Wss4jPeer {
 	/* tests/wss4j.sh makes the keystore with this password. */
 	private static final String PASSWORD = "domlab-test";
+	/*
+	 * How old a Timestamp may be, in seconds, each way: under valgrind
+	 * (make memcheck) domlab's side of a batch takes minutes.
+	 */
+	private static final int TTL = 3600;
 	private static final String RSA_SHA256 =
 		"http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
 
@@ -75,7 +81,7 @@ public final class Wss4jPeer {
 			System.err.println("usage: java Wss4jPeer KEYSTORE.p12 ME PEER < jobs");
 			System.exit(2);
 		}
-		org.apache.ws.security.WSSConfig.init();
+		WSSConfig.init();
 		Wss4jPeer p = new Wss4jPeer(args[0], args[1], args[2]);
 		BufferedReader jobs = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
 		boolean refused = false;
@@ -166,7 +172,7 @@ public final class Wss4jPeer {
 		sec.setMustUnderstand(true);
 		sec.insertSecurityHeader(doc);
 		WSSecTimestamp ts = new WSSecTimestamp();
-		ts.setTimeToLive(300);
+		ts.setTimeToLive(TTL);
 		ts.build(doc, sec);
 
 		List<WSEncryptionPart> enc = new ArrayList<>();
@@ -231,8 +237,12 @@ public final class Wss4jPeer {
 			for (Callback cb : cbs)
 				((WSPasswordCallback) cb).setPassword(PASSWORD);
 		};
+		WSSecurityEngine engine = new WSSecurityEngine();
+		WSSConfig config = WSSConfig.getNewInstance();
+		config.setTimeStampTTL(TTL);
+		engine.setWssConfig(config);
 		List<WSSecurityEngineResult> results =
-			new WSSecurityEngine().processSecurityHeader(doc, null, pw, crypto);
+			engine.processSecurityHeader(doc, null, pw, crypto);
 		if (results == null)
 			throw new SecurityException("no Security header");
 		Element body = body(doc);
