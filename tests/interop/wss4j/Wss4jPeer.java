@@ -15,8 +15,8 @@
  * LAYOUT: sign-encrypt, encrypt-sign, encrypt-signature, encrypt-header
  * (the first soap:Header child is encrypted as a wsse11:EncryptedHeader).
  * KEYID: issuer-serial, ski, thumbprint, bst.  CIPHER: aes256-gcm,
- * aes128-cbc.  Each job prints "ok OUT" or "refused IN: reason" (and then
- * writes no OUT); the exit status is 1 when any job was refused.  One JVM
+ * aes128-cbc.  Each job prints "ok OUT", or "refused IN: reason" for a
+ * receive and "refused OUT: reason" for a send (and then writes no OUT); the exit status is 1 when any job was refused.  One JVM
  * runs every job because starting one costs about 0.6 s of CPU.
  */
 import java.io.BufferedReader;
@@ -96,18 +96,19 @@ public final class Wss4jPeer {
 	}
 
 	private boolean job(String[] a) {
-		String in = a.length > 2 ? a[a.length - 2] : "?";
+		/* A refusal names the message received, or the one to be sent. */
+		String name = a.length < 3 ? "?" : a[0].equals("send") ? a[a.length - 1] : a[a.length - 2];
 		try {
 			if (a[0].equals("send") && a.length == 6)
-				write(a[5], serialize(send(parse(in), a[1], a[2], a[3])));
+				write(a[5], serialize(send(parse(a[4]), a[1], a[2], a[3])));
 			else if (a[0].equals("receive") && a.length == 3)
-				write(a[2], receive(parse(in)));
+				write(a[2], receive(parse(a[1])));
 			else
 				throw new IllegalArgumentException("bad job: " + String.join(" ", a));
 			System.out.println("ok " + a[a.length - 1]);
 			return true;
 		} catch (Exception e) {
-			System.out.println("refused " + in + ": " + e);
+			System.out.println("refused " + name + ": " + e);
 			return false;
 		}
 	}
