@@ -280,8 +280,8 @@ endif
 KEYS_DIR := $(BUILD_DIR)/keys
 # tests/install.sh installs the variant under test with DOMLAB_MAKE and
 # builds the examples with DOMLAB_CFLAGS: this build's folder, compiler
-# and sanitizers.
-TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) \
+# and sanitizers.  tests/wss4j.sh compiles its Java driver into DOMLAB_WSS4J.
+TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) DOMLAB_WSS4J=$(abspath $(BUILD_DIR))/wss4j \
   DOMLAB_MAKE='$(MAKE) --no-print-directory -C $(CURDIR) BUILD_DIR=$(abspath $(BUILD_DIR)) CC=$(CC) SANITIZE=$(SANITIZE) TSAN=$(TSAN)' \
   DOMLAB_CFLAGS='$(OPT) -g'
 
@@ -298,7 +298,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach hostile install http
+SHELL_SUITES := cli interop wss4j refpeer harness attach hostile install http
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
