@@ -49,6 +49,14 @@ expect 1 "gen too deep" "$DOMLAB" gen deep --count 1000
 expect 0 "parse -o" "$DOMLAB" parse "$T/q.xml" -o "$T/o.xml"
 cmp -s "$T/q.xml" "$T/o.xml" && ok || bad "parse -o content"
 [ -s "$T/out" ] && bad "parse -o also wrote stdout" || ok
+# -o onto a FIFO (as onto /dev/null): written in place, the FIFO stays one.
+mkfifo "$T/fifo"
+timeout 60 cat "$T/fifo" >"$T/from-fifo" & # the bound only ends a hang
+reader=$!
+expect 0 "parse -o FIFO" "$DOMLAB" parse "$T/q.xml" -o "$T/fifo"
+wait $reader
+[ -p "$T/fifo" ] && cmp -s "$T/q.xml" "$T/from-fifo" && ok || bad "parse -o replaced the FIFO or lost its content"
+rm -f "$T/fifo"
 expect 0 "parse --stats" "$DOMLAB" parse --stats "$T/q.xml"
 for key in elements attributes namespace_decls arena_bytes_used parse_allocations bytes_per_element; do
 	grep -q "^$key [0-9]" "$T/err" && ok || bad "--stats lacks $key"
