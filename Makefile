@@ -46,7 +46,7 @@ endef
 #                   axis      variable  doom2010    xerces    best       others
 $(eval $(call axis, attrs,    ATTRS,    vector,     vector,   adaptive,  hash))
 $(eval $(call axis, userdata, USERDATA, pernode,    shared,   shared))
-$(eval $(call axis, build,    BUILD,    built,      direct,   direct))
+$(eval $(call axis, build,    BUILD,    built,      direct,   direct,    deferred))
 $(eval $(call axis, attrlist, ATTRLIST, copy,       cached,   cached))
 $(eval $(call axis, keys,     KEYS,     reload,     cached,   cached))
 $(eval $(call axis, tokens,   TOKENS,   list,       hash,     hash))
@@ -62,7 +62,7 @@ $(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
 TEST_VARIANTS := doom2010 xerces best \
   best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload+read=eof \
   doom2010+parser=insitu xerces+parser=insitu best+emit=source \
-  best+parser=libxml2
+  best+parser=libxml2 best+build=deferred
 
 # ---- which variant ----------------------------------------------------------
 # A variant's name is a preset, then "+axis=choice" for each axis whose
@@ -86,6 +86,10 @@ $(foreach g,$(given),$(if $(and $(filter 2,$(words $(subst =, ,$(g)))),\
 choice_of = $(or $($(var_$(1))),$(patsubst $(1)=%,%,$(lastword $(filter $(1)=%,$(given)))),$($(PRESET)_$(1)))
 $(foreach a,$(AXES),$(if $(filter $(call choice_of,$(a)),$(choices_$(a))),,\
   $(error $(a)=$(call choice_of,$(a)) is not one of: $(choices_$(a)))))
+# build=deferred is the insitu parser's (variants/build/deferred.c).
+ifeq ($(call choice_of,build)$(call choice_of,parser),deferredlibxml2)
+  $(error build=deferred needs parser=insitu: libxml2 builds every node)
+endif
 CHOICES := $(foreach a,$(AXES),$(call choice_of,$(a)))
 NAME := $(PRESET)$(subst $(space),,$(foreach a,$(AXES),\
   $(if $(filter-out $($(PRESET)_$(a)),$(call choice_of,$(a))),+$(a)=$(call choice_of,$(a)))))
@@ -445,14 +449,15 @@ memcheck-one: all keys
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped
 # (read=eof shows only in the load scenario over HTTP, compare.sh's last).
-# build applies only under parser=libxml2 (insitu builds the tree itself),
-# so its flip is measured there alone: the last variant against the one
-# before it (best with build=built would be best's own code again).
+# build=built and direct differ only under parser=libxml2 (insitu builds
+# the tree itself), so that flip is measured there: the last variant
+# against the one before it (best with build=built would be best's own
+# code again); build=deferred, the insitu parser's, against best.
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
   best+emit=source best+emit=tree best+hash=fixed best+read=eof \
-  best+parser=libxml2 best+build=built+parser=libxml2
+  best+parser=libxml2 best+build=built+parser=libxml2 best+build=deferred
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

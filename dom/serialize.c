@@ -21,7 +21,7 @@
 
 #include "dom/emit.h"
 #include "util/escscan.h"
-#include "dom/internal.h"
+#include "dom/deferred.h"
 
 /*
  * Appends without lab_buf_put's per-call NUL: while the bytes fit, one
@@ -281,6 +281,7 @@ static int subtree(lab_buf *b, const dom_node *top, const kept *k)
 
 	for (;;) {
 		if (n->type == DOM_ELEMENT) {
+			dom__need(n);
 			if (start_tag(b, dom__el(n)) != LAB_OK)
 				return LAB_ENOMEM;
 			if (n->first != NULL && n != k->el) {
@@ -342,6 +343,8 @@ int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 	/* put() leaves room for the terminator but does not write it. */
 	if (out->data != NULL)
 		out->data[out->len] = '\0';
+	if (rc == LAB_OK && dom__deferred_failed(doc))
+		rc = LAB_ENOMEM;
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory while serializing");
 	return LAB_OK;

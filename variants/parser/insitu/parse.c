@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/build.h"
 #include "dom/parser.h"
 #include "variants/parser/insitu/state.h"
 
@@ -438,12 +439,51 @@ static dom_element *new_element(parser *ps, const dom_name *name,
 	return dom__reserve_attrs(el, (uint32_t)nattrs) == LAB_OK ? el : NULL;
 }
 
+/* Whether an attribute named like an ID (dom/ids.c: Id in no namespace
+ * or wsu's, ID) is among the n read: told apart by local name alone,
+ * which over-counts and so only builds more. */
+static int has_id(const parser *ps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *l = ps->attrs[i].local;
+
+		if (ps->attrs[i].decl == 0 && dom_names_len(l) == 2 &&
+		    l[0] == 'I' && (l[1] == 'd' || l[1] == 'D'))
+			return 1;
+	}
+	return 0;
+}
+
+/* build()'s twin inside deferred content: the element is only a frame,
+ * for its end tag and bindings. */
+static void build_dry(parser *ps, size_t n, int empty, const char *qname,
+		      size_t qlen)
+{
+	frame *f;
+
+	ps->lazy.ids |= has_id(ps, n);
+	if (empty)
+		return;
+	f = &ps->stack[++ps->depth];
+	f->node = NULL;
+	f->last = NULL;
+	f->qname = qname;
+	f->qlen = qlen;
+}
+
 static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 		 size_t nattrs, int empty, const char *qname, size_t qlen)
 {
-	dom_element *el = new_element(ps, name, nattrs);
+	dom_element *el;
 	size_t i, d = 0, k = 0;
 
+	if (ps->dry) {
+		build_dry(ps, n, empty, qname, qlen);
+		return LAB_OK;
+	}
+	el = new_element(ps, name, nattrs);
 	if (el == NULL ||
 	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK))
 		return nomem(ps);
@@ -693,6 +733,76 @@ static inline void tag_canonical(parser *ps, const tag *t,
 	}
 }
 
+/*
+ * build=deferred: the elements whose content is deferred are those at
+ * DEFER_DEPTH, the root's grandchildren -- in a SOAP message each header
+ * block and each child of the Body (variants/build/deferred.c says why).
+ */
+enum { DEFER_DEPTH = 3 };
+
+/* A copy of binds[from..to) in the arena, as declarations. */
+static const dom_nsdecl *copy_binds(parser *ps, size_t from, size_t to)
+{
+	dom_nsdecl *c;
+	size_t i;
+
+	if (to == from)
+		return NULL;
+	c = dom_arena_alloc(&ps->doc->arena, (to - from) * sizeof *c);
+	if (c == NULL)
+		return NULL;
+	for (i = from; i < to; i++) {
+		c[i - from].prefix = ps->binds[i].prefix;
+		c[i - from].uri = ps->binds[i].uri;
+	}
+	return c;
+}
+
+/* The element just opened (its content starts at p, its bindings before
+ * its start tag were nbind) is deferred: its content is checked, not
+ * built.  Its siblings share the copy of the bindings around them. */
+static int defer_start(parser *ps, const char *p, size_t nbind)
+{
+	frame *f = &ps->stack[ps->depth];
+	dom_lazy *z = &ps->lazy;
+
+	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
+		ps->outer = copy_binds(ps, 0, nbind);
+		if (nbind > 0 && ps->outer == NULL)
+			return nomem(ps);
+		ps->outer_of = ps->stack[ps->depth - 1].node;
+	}
+	z->el = f->node;
+	z->from = (size_t)(p - ps->in.text);
+	z->qname = f->qname;
+	z->qlen = f->qlen;
+	z->outer = ps->outer;
+	z->nouter = nbind;
+	z->own = copy_binds(ps, nbind, ps->nbinds);
+	z->nown = ps->nbinds - nbind;
+	z->ids = 0;
+	if (z->nown > 0 && z->own == NULL)
+		return nomem(ps);
+	ps->dry = ps->depth;
+	return LAB_OK;
+}
+
+/* The deferred element's end tag starts at lt: its content's bytes go
+ * back to what they were before the check rewrote them (through lt's
+ * '<', where a NUL may be), and the element is recorded unless it has
+ * no content. */
+static int defer_end(parser *ps, const char *lt)
+{
+	dom_lazy *z = &ps->lazy;
+	size_t to = (size_t)(lt - ps->in.text);
+
+	memcpy(ps->in.text + z->from, ps->in.orig + z->from, to + 1 - z->from);
+	ps->dry = 0;
+	if (to == z->from)
+		return LAB_OK;
+	return dom__deferred_add(ps->doc, z) == LAB_OK ? LAB_OK : nomem(ps);
+}
+
 /* At the name after '<': the tag read, checked, resolved, asked about
  * and built, in that order. */
 static int start_tag(parser *ps, char **pp)
@@ -735,10 +845,16 @@ static int start_tag(parser *ps, char **pp)
 		   (size_t)(t.name_end - t.qname));
 	if (rc != LAB_OK)
 		return rc;
-	if (t.empty)
+	if (t.empty) {
 		unbind(ps, t.nbind);
-	else
+	} else {
 		ps->stack[ps->depth].nbind = t.nbind;
+		if (ps->defer && ps->depth == DEFER_DEPTH && !ps->dry) {
+			rc = defer_start(ps, p, t.nbind);
+			if (rc != LAB_OK)
+				return rc;
+		}
+	}
 	*pp = p;
 	return LAB_OK;
 }
@@ -755,6 +871,11 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
+			if (ps->dry == ps->depth) {
+				rc = defer_end(ps, name - 2);
+				if (rc != LAB_OK)
+					return rc;
+			}
 			if (ps->depth == 2 && ps->own != NULL &&
 		    ps->ask == ps->own)
 				dom__insitu_own_end(ps, name - 2);
@@ -788,6 +909,11 @@ static int end_tag(parser *ps, char **pp)
 						f->qname);
 	/* Only white space before '>' takes this path: not exc-c14n's. */
 	ps->canon = 0;
+	if (ps->dry == ps->depth) {
+		rc = defer_end(ps, name - 2);
+		if (rc != LAB_OK)
+			return rc;
+	}
 	if (ps->depth == 2 && ps->own != NULL &&
 		    ps->ask == ps->own)
 		dom__insitu_own_end(ps, name - 2);
@@ -909,6 +1035,12 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	 * its root element (tee.c); a wrapped fragment's, of all of it. */
 	if (parent->type == DOM_DOCUMENT) {
 		ps.own = ps.in.transcoded ? NULL : canon;
+		ps.defer = dom__build_defers;
+		if (ps.defer && dom__deferred_start(doc, ps.in.text, ps.in.len,
+						    lim) != LAB_OK) {
+			rc = nomem(&ps);
+			goto out;
+		}
 	} else {
 		ps.ask = canon;
 		ps.canon = canon != NULL && !ps.in.transcoded;
@@ -919,6 +1051,65 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 out:
 	dom__insitu_input_done(&ps.in);
 	lab_buf_free(&ps.own_out);
+	dom_free(ps.stack);
+	dom_free(ps.binds);
+	dom_free(ps.attrs);
+	dom_free(ps.seen);
+	return rc;
+}
+
+int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
+			size_t len, const dom_limits *lim, lab_err *err)
+{
+	parser ps;
+	frame *f;
+	char *p = buf + z->from;
+	size_t i;
+	int rc = LAB_OK;
+
+	memset(&ps, 0, sizeof ps);
+	ps.doc = doc;
+	ps.lim = lim;
+	ps.err = err;
+	ps.in.text = buf;
+	ps.in.orig = buf;
+	ps.in.len = len;
+	ps.end = buf + len;
+	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
+	if (ps.stack == NULL ||
+	    grow((void **)&ps.binds, &ps.capbinds, z->nouter + z->nown + 1,
+		 sizeof *ps.binds) != 0) {
+		rc = nomem(&ps);
+		goto out;
+	}
+	for (i = 0; i < z->nouter + z->nown; i++) {
+		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
+						    : &z->own[i - z->nouter];
+
+		ps.binds[i].prefix = b->prefix;
+		ps.binds[i].uri = b->uri;
+	}
+	ps.nbinds = z->nouter + z->nown;
+	/* The element is open at depth 1 (0 holds nothing): its end tag
+	 * ends the loop, as the check pass read it. */
+	ps.stack[0].node = NULL;
+	ps.depth = 1;
+	ps.rooted = 1;
+	f = &ps.stack[1];
+	f->node = z->el;
+	f->last = NULL;
+	f->qname = z->qname;
+	f->qlen = z->qlen;
+	f->nbind = z->nouter;
+	while (rc == LAB_OK && ps.depth > 0) {
+		if (*p != '<')
+			rc = text(&ps, &p);
+		if (rc == LAB_OK) {
+			p++;
+			rc = markup(&ps, &p);
+		}
+	}
+out:
 	dom_free(ps.stack);
 	dom_free(ps.binds);
 	dom_free(ps.attrs);
