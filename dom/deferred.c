@@ -115,6 +115,51 @@ void dom__deferred_build(dom_node *el)
 	d->failed = 1;
 }
 
+/* A namespace URI, with "" (undeclared) as none. */
+static const char *uri_or_none(const dom_doc *doc, const char *uri)
+{
+	return uri == doc->empty ? NULL : uri;
+}
+
+/* Whether each prefix (and the default namespace) binds at el as it did
+ * where z's content was parsed. */
+static int same_scope(const dom_doc *doc, const dom_node *el,
+		      const dom_lazy *z)
+{
+	size_t n = z->nouter + z->nown, i, j;
+	int had_default = 0;
+
+	for (i = 0; i < n; i++) {
+		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
+						    : &z->own[i - z->nouter];
+
+		for (j = i + 1; j < n; j++) {
+			const dom_nsdecl *c = j < z->nouter ? &z->outer[j]
+							    : &z->own[j - z->nouter];
+
+			if (c->prefix == b->prefix)
+				break;
+		}
+		if (j < n)
+			continue; /* a later binding of the prefix holds */
+		had_default |= b->prefix == NULL;
+		if (dom_ns_lookup(el, b->prefix) != uri_or_none(doc, b->uri))
+			return 0;
+	}
+	return had_default || dom_ns_lookup(el, NULL) == NULL;
+}
+
+const char *dom__deferred_source(const dom_node *el, size_t *len)
+{
+	const dom_doc *doc = dom__doc(el);
+	const dom_lazy *z = find(doc, el);
+
+	if (z == NULL || !z->exact || !same_scope(doc, el, z))
+		return NULL;
+	*len = z->to - z->from;
+	return doc->deferred->text + z->from;
+}
+
 int dom__deferred_ids(const dom_node *el)
 {
 	const dom_lazy *z = find(dom__doc(el), el);

@@ -16,7 +16,8 @@
 /* One element's unbuilt content. */
 typedef struct dom_lazy {
 	dom_node *el;
-	size_t from;           /* the content: text[from ..] to el's end tag */
+	size_t from, to;       /* the content: text[from .. to), to at el's
+				* end tag */
 	const char *qname;     /* el's name in its start tag, in the text */
 	size_t qlen;
 	/* The bindings in scope in the content, as the parser held them
@@ -29,6 +30,7 @@ typedef struct dom_lazy {
 	const dom_nsdecl *own;
 	size_t nown;
 	int ids;               /* an attribute in it is named Id or ID */
+	int exact;             /* the bytes are dom_serialize's for it */
 } dom_lazy;
 
 /* Starts the records of doc, whose parser's text is text[0..len) (NUL
@@ -41,6 +43,14 @@ int dom__deferred_add(dom_doc *doc, const dom_lazy *z);
 
 /* Whether el's unbuilt content holds an attribute named Id or ID. */
 int dom__deferred_ids(const dom_node *el);
+
+/*
+ * The bytes of el's content, still unbuilt, when dom_serialize may write
+ * them for it: they are its own output for the nodes they parse to, and
+ * every binding they were parsed under is the one in scope at el now (a
+ * reader of the output parses them in that scope).  Else NULL.
+ */
+const char *dom__deferred_source(const dom_node *el, size_t *len);
 
 /* Whether building some deferred content failed (out of memory): then
  * that element reads as empty, and what can report it does. */

@@ -47,6 +47,18 @@ static int reference(parser *ps, char **r, char **w)
 	return LAB_OK;
 }
 
+/*
+ * Whether the reference at r is the one dom_serialize writes for the
+ * character it stands for (dom/serialize.c's tables), in an attribute
+ * value (attr) or in text: for build=deferred's question whether
+ * deferred bytes are the serializer's own output.
+ */
+static int as_written(const char *r, int attr)
+{
+	return strncmp(r, "&amp;", 5) == 0 || strncmp(r, "&lt;", 4) == 0 ||
+	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
+}
+
 /* ---- character data ---- */
 
 /* Text from *pp to the next '<', which *pp is left at. */
@@ -84,9 +96,11 @@ static int text(parser *ps, char **pp)
 			break;
 		if (c == '&') {
 			ps->canon &= dom__insitu_canon_ref(r, 0);
+			ps->exact &= as_written(r, 0);
 			rc = reference(ps, &r, &w);
 		} else if (c == '\r') {
 			ps->canon = 0;
+			ps->exact = 0;
 			*w++ = '\n';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
@@ -109,9 +123,10 @@ static int text(parser *ps, char **pp)
 				 "limit", ps->lim->max_text);
 	/* exc-c14n writes '>' in text as "&gt;"; the run loops pass it by,
 	 * so the unchanged input is asked (only while the answer matters). */
-	if (ps->canon && memchr(ps->in.orig + (*pp - ps->in.text), '>',
-				(size_t)(r - *pp)) != NULL)
-		ps->canon = 0;
+	if ((ps->canon || (ps->dry && ps->exact)) &&
+	    memchr(ps->in.orig + (*pp - ps->in.text), '>',
+		   (size_t)(r - *pp)) != NULL)
+		ps->canon = ps->exact = 0;
 	*w = '\0';
 	*pp = r;
 	return add_chars(ps, DOM_TEXT, NULL, start, (size_t)(w - start));
@@ -158,16 +173,19 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 			rc = LAB_OK;
 		} else if (c == '\t' || c == '\n') {
 			ps->canon = 0;
+			ps->exact = 0;
 			*w++ = ' ';
 			r++;
 			rc = LAB_OK;
 		} else if (c == '\r') {
 			ps->canon = 0;
+			ps->exact = 0;
 			*w++ = ' ';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
 		} else if (c == '&') {
 			ps->canon &= dom__insitu_canon_ref(r, 1);
+			ps->exact &= as_written(r, 1);
 			rc = reference(ps, &r, &w);
 		} else if (c == '<') {
 			return MALFORMED(ps, r, "'<' is not allowed in an "
@@ -327,6 +345,7 @@ value:
 	/* Most documents write name="value", with no space to skip. */
 	if (*p != '=') {
 		ps->canon = 0;
+		ps->exact = 0;
 		p = skip_space(p);
 	}
 	if (*p != '=')
@@ -337,6 +356,7 @@ value:
 	p++;
 	if (*p != '"') {
 		ps->canon = 0;
+		ps->exact = 0;
 		if (*p != '\'')
 			p = skip_space(p);
 	}
@@ -462,8 +482,15 @@ static void build_dry(parser *ps, size_t n, int empty, const char *qname,
 		      size_t qlen)
 {
 	frame *f;
+	size_t i;
 
 	ps->lazy.ids |= has_id(ps, n);
+	/* dom_serialize writes an element's declarations before its
+	 * attributes. */
+	for (i = 0; i < n && ps->exact; i++)
+		ps->exact = ps->attrs[i].decl != 2 &&
+			    (i == 0 || ps->attrs[i].decl == 0 ||
+			     ps->attrs[i - 1].decl != 0);
 	if (empty)
 		return;
 	f = &ps->stack[++ps->depth];
@@ -574,15 +601,18 @@ static inline int tag_attrs(parser *ps, char **pp, tag *t)
 		} else {
 			p = skip_space(p);
 			ps->canon &= p == before;
+			ps->exact &= p == before;
 		}
 		if (*p == '>') {
 			ps->canon &= p == before;
+			ps->exact &= p == before;
 			*pp = p + 1;
 			t->empty = 0;
 			return LAB_OK;
 		}
 		if (p[0] == '/' && p[1] == '>') {
 			ps->canon = 0;
+			ps->exact &= p == before;
 			*pp = p + 2;
 			t->empty = 1;
 			return LAB_OK;
@@ -784,6 +814,7 @@ static int defer_start(parser *ps, const char *p, size_t nbind)
 	if (z->nown > 0 && z->own == NULL)
 		return nomem(ps);
 	ps->dry = ps->depth;
+	ps->exact = !ps->in.transcoded;
 	return LAB_OK;
 }
 
@@ -800,6 +831,10 @@ static int defer_end(parser *ps, const char *lt)
 	ps->dry = 0;
 	if (to == z->from)
 		return LAB_OK;
+	/* Line ends are normalized wherever they stand. */
+	z->to = to;
+	z->exact = ps->exact &&
+		   memchr(ps->in.text + z->from, '\r', to - z->from) == NULL;
 	return dom__deferred_add(ps->doc, z) == LAB_OK ? LAB_OK : nomem(ps);
 }
 
@@ -849,6 +884,7 @@ static int start_tag(parser *ps, char **pp)
 		unbind(ps, t.nbind);
 	} else {
 		ps->stack[ps->depth].nbind = t.nbind;
+		ps->open_end = p;
 		if (ps->defer && ps->depth == DEFER_DEPTH && !ps->dry) {
 			rc = defer_start(ps, p, t.nbind);
 			if (rc != LAB_OK)
@@ -871,6 +907,8 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
+			if (name - 2 == ps->open_end)
+				ps->exact = 0;
 			if (ps->dry == ps->depth) {
 				rc = defer_end(ps, name - 2);
 				if (rc != LAB_OK)
@@ -907,8 +945,10 @@ static int end_tag(parser *ps, char **pp)
 				    : MALFORMED(ps, p, "'>' expected to close "
 						"</%.*s>", (int)f->qlen,
 						f->qname);
-	/* Only white space before '>' takes this path: not exc-c14n's. */
+	/* Only white space before '>' (or a mismatch, refused above) takes
+	 * this path: neither exc-c14n's nor dom_serialize's. */
 	ps->canon = 0;
+	ps->exact = 0;
 	if (ps->dry == ps->depth) {
 		rc = defer_end(ps, name - 2);
 		if (rc != LAB_OK)
@@ -936,6 +976,7 @@ static int markup(parser *ps, char **pp)
 	}
 	if (*p == '?') {
 		ps->canon = 0;
+		ps->exact = 0;
 		*pp = p + 1;
 		return dom__insitu_pi(ps, pp);
 	}

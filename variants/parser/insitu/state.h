@@ -126,6 +126,12 @@ typedef struct parser {
 	 * outer, the bindings copied for the children of outer_of. */
 	int defer;
 	size_t dry;
+	/* While dry: whether the content read so far is, byte for byte, what
+	 * dom_serialize writes for its nodes; open_end is just past the last
+	 * start tag of an element with content ("<a></a>" is written
+	 * "<a/>"). */
+	int exact;
+	const char *open_end;
 	dom_lazy lazy;
 	const dom_node *outer_of;
 	const dom_nsdecl *outer;
