@@ -327,7 +327,9 @@ test-threads: $(OUT)/test-libdomlab keys
 # others run FUZZ_BUILD_TARGETS, the targets whose code differs with them
 # (the parser, and the receive path, which parses the message and the
 # decrypted content): parser=libxml2 with the tree built from SAX events
-# (direct) and through libxml2's own tree (built).
+# (direct) and through libxml2's own tree (built).  build=deferred runs
+# FUZZ_DEFERRED_TARGETS instead: its own (a document read in a random order
+# against the same bytes built eagerly) and the parser's.
 # Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
 # from the generators and the test keys.
 # `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
@@ -336,8 +338,10 @@ test-threads: $(OUT)/test-libdomlab keys
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
 # verdict), then every input under tests/fuzz/regress/<target>/.
-FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2
+FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2 \
+  best+build=deferred
 FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
+FUZZ_DEFERRED_TARGETS := deferred insitu parse c14n receive_struct
 # Left out of the smoke run: receive_diff compares with the reference peer,
 # and a disagreement it has found is still open (SECURITY.md's fuzzing
 # record); with keys made anew on every machine its inputs differ, so
@@ -392,6 +396,7 @@ fuzz fuzz-smoke:
 	  echo "== fuzz $$v"; \
 	  targets="$(call fuzz_list,$@,$(FUZZ_TARGETS))"; \
 	  [ $$first = 1 ] || targets="$(call fuzz_list,$@,$(FUZZ_BUILD_TARGETS))"; first=0; \
+	  case $$v in *build=deferred*) targets="$(FUZZ_DEFERRED_TARGETS)";; esac; \
 	  $(MAKE) --no-print-directory VARIANT=$$v FUZZ_MODE=$(if $(filter fuzz,$@),fuzz,smoke) \
 	    FUZZ_TARGETS="$$targets" \
 	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
@@ -403,7 +408,8 @@ fuzz-list:
 	@echo "now $(FUZZ_NOW)"
 	@first=1; for v in $(FUZZ_VARIANTS); do \
 	  if [ $$first = 1 ]; then echo "$$v $(FUZZ_TARGETS)"; \
-	  else echo "$$v $(FUZZ_BUILD_TARGETS)"; fi; first=0; \
+	  else case $$v in *build=deferred*) echo "$$v $(FUZZ_DEFERRED_TARGETS)";; \
+	    *) echo "$$v $(FUZZ_BUILD_TARGETS)";; esac; fi; first=0; \
 	done
 
 # `make oss-fuzz-check`: tests/fuzz/oss-fuzz/build.sh in a simulated
