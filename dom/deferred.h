@@ -60,7 +60,8 @@ int dom__deferred_failed(const dom_doc *doc);
 void dom__deferred_free(dom_doc *doc);
 
 /*
- * The parser's half (the insitu parser, variants/parser/insitu/parse.c):
+ * The parser's half (the insitu parser, variants/parser/insitu/parse.c;
+ * parser=libxml2 defers nothing and refuses):
  * builds z's content under z->el from buf (the text), which the check pass
  * left as it was read.
  */

@@ -1008,21 +1008,19 @@ static int markup(parser *ps, char **pp)
 	return start_tag(ps, pp);
 }
 
-static int document(parser *ps)
+/*
+ * From p to the end of the text, or for a deferred element's content
+ * (ps->one) to its end tag: the one loop that reads content, so that
+ * text() and markup() inline into it alone.
+ */
+static int content(parser *ps, char *p)
 {
-	char *p = ps->in.text;
 	int rc;
 
-	if (ps->stack[0].node->type == DOM_DOCUMENT &&
-	    strncmp(p, "<?xml", 5) == 0 &&
-	    dom__is((unsigned char)p[5], IS_SPACE)) {
-		p += 5;
-		rc = dom__insitu_xml_decl(ps, &p);
-		if (rc != LAB_OK)
-			return rc;
-	}
 	for (;;) {
 		if (ps->depth == 0) {
+			if (ps->one)
+				return LAB_OK;
 			p = skip_space(p);
 			if (p == ps->end) {
 				if (!ps->rooted)
@@ -1046,6 +1044,22 @@ static int document(parser *ps)
 		if (rc != LAB_OK)
 			return rc;
 	}
+}
+
+static int document(parser *ps)
+{
+	char *p = ps->in.text;
+	int rc;
+
+	if (ps->stack[0].node->type == DOM_DOCUMENT &&
+	    strncmp(p, "<?xml", 5) == 0 &&
+	    dom__is((unsigned char)p[5], IS_SPACE)) {
+		p += 5;
+		rc = dom__insitu_xml_decl(ps, &p);
+		if (rc != LAB_OK)
+			return rc;
+	}
+	return content(ps, p);
 }
 
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
@@ -1136,20 +1150,14 @@ int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 	ps.stack[0].node = NULL;
 	ps.depth = 1;
 	ps.rooted = 1;
+	ps.one = 1;
 	f = &ps.stack[1];
 	f->node = z->el;
 	f->last = NULL;
 	f->qname = z->qname;
 	f->qlen = z->qlen;
 	f->nbind = z->nouter;
-	while (rc == LAB_OK && ps.depth > 0) {
-		if (*p != '<')
-			rc = text(&ps, &p);
-		if (rc == LAB_OK) {
-			p++;
-			rc = markup(&ps, &p);
-		}
-	}
+	rc = content(&ps, p);
 out:
 	dom_free(ps.stack);
 	dom_free(ps.binds);

@@ -125,6 +125,7 @@ typedef struct parser {
 	 * is being checked without building (0: none), lazy its record;
 	 * outer, the bindings copied for the children of outer_of. */
 	int defer;
+	int one;            /* reading one deferred element's content */
 	size_t dry;
 	/* While dry: whether the content read so far is, byte for byte, what
 	 * dom_serialize writes for its nodes; open_end is just past the last
