@@ -1049,11 +1049,12 @@ static int content(parser *ps, char *p)
 static int document(parser *ps)
 {
 	char *p = ps->in.text;
-	int rc;
 
 	if (ps->stack[0].node->type == DOM_DOCUMENT &&
 	    strncmp(p, "<?xml", 5) == 0 &&
 	    dom__is((unsigned char)p[5], IS_SPACE)) {
+		int rc;
+
 		p += 5;
 		rc = dom__insitu_xml_decl(ps, &p);
 		if (rc != LAB_OK)
