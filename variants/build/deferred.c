@@ -24,8 +24,16 @@
  * content is named Id or ID; the ID index (dom/ids.c) builds those
  * elements and no others, so every ID is counted and uniqueness holds as
  * SECURITY.md requires, while content with no ID, a Body's payload, stays
- * bytes.  Under parser=libxml2 this choice does not build (the Makefile
- * refuses the pair).
+ * bytes.
+ *
+ * Serialization: an element still unbuilt is written from its bytes when
+ * the check found them to be, byte for byte, what dom_serialize writes
+ * for the nodes they parse to, and every binding they were parsed under
+ * still holds at the element (dom__deferred_source); the output is the
+ * same as a walk's, without the build.  Digests: under emit=canonical the
+ * Body's canonical content is the parser's kept copy (dom/kept.c), which
+ * signing takes, so the Body's payload is not built for it.
+ * The Makefile refuses this choice with parser=libxml2.
  * Not for: the parse (variants/parser/insitu/) or the records
  * (dom/deferred.c).
  */
