@@ -41,6 +41,12 @@ typedef struct wss_opts {
 	wss_cipher cipher;
 	wss_layout layout;   /* send */
 	wss_key_id key_id;   /* how send names the recipient */
+	/* send: the Signature encrypted too (WS-SecurityPolicy's
+	 * EncryptSignature), sign-encrypt only; and the first header block
+	 * named "{uri}local" encrypted into a wsse11:EncryptedHeader (NULL:
+	 * none). */
+	int encrypt_signature;
+	const char *encrypt_header;
 	/* The receiver's own certificate, which picks the EncryptedKey
 	 * addressed to it when that names it by thumbprint, SKI or issuer
 	 * and serial; NULL: such keys are tried. */
@@ -54,8 +60,8 @@ typedef struct wss_opts {
 } wss_opts;
 
 /* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the
- * recipient named by thumbprint, no own certificate, default limits and
- * caps, no attachments. */
+ * recipient named by thumbprint, only the Body's content encrypted, no
+ * own certificate, default limits and caps, no attachments. */
 void wss_opts_default(wss_opts *o);
 
 /*
