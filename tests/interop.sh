@@ -292,6 +292,33 @@ for parts in sig hdr both; do
 	done
 done
 
+# ---- SOAP 1.2 both ways ----
+S12=http://www.w3.org/2003/05/soap-envelope
+perl -pe "s{\Q$SOAP\E}{$S12}g" "$T/msg.xml" >"$T/msg12.xml"
+body12() { "$DOMLAB" c14n --exclusive --apex "{$S12}Body" "$1"; }
+"$DOMLAB" sign --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --now $NOW "$T/msg12.xml" -o "$T/signed12.xml"
+body12 "$T/signed12.xml" >"$T/s12.body"
+for layout in sign-encrypt encrypt-sign; do
+	check "domlab send SOAP 1.2 ($layout)" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout --now $NOW "$T/msg12.xml" -o "$T/sent.xml"
+	check "xmlsec1 decrypts SOAP 1.2 ($layout)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+	if [ $layout = encrypt-sign ]; then
+		check "xmlsec1 verifies SOAP 1.2's signed ciphertext" env WSS_SIGNED_CIPHERTEXT=1 sh "$HERE/verify-wss.sh" "$T/sent.xml" "$K/alice.cert.pem"
+	else
+		check "xmlsec1 verifies SOAP 1.2 after decrypting" sh "$HERE/verify-wss.sh" "$T/xdec.xml" "$K/alice.cert.pem"
+	fi
+	body12 "$T/xdec.xml" >"$T/x.body"
+	cmp -s "$T/x.body" "$T/s12.body" && ok || bad "xmlsec1's SOAP 1.2 plaintext differs from what domlab encrypted ($layout)"
+done
+perl -pe 's{(<ds:DigestValue>)[^<]*}{$1}g; s{(<ds:SignatureValue>)[^<]*}{$1}g' "$T/signed12.xml" >"$T/template12.xml"
+check "xmlsec1 signs a SOAP 1.2 template" xmlsec1 --sign --privkey-pem "$K/alice.key.pem,$K/alice.cert.pem" --id-attr:Id "$S12:Body" --id-attr:Id "$WSU:Timestamp" --output "$T/xsigned12.xml" "$T/template12.xml"
+check "domlab verifies xmlsec1's SOAP 1.2 signature" "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/xsigned12.xml" -o "$T/v.xml"
+check "xmlsec1 and openssl encrypt SOAP 1.2 for bob" xencrypt thumbprint "$T/xsigned12.xml" "$T/xsent12.xml"
+check "domlab receives xmlsec1's SOAP 1.2" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent12.xml" -o "$T/recv.xml"
+body12 "$T/recv.xml" >"$T/r.body"
+cmp -s "$T/r.body" "$T/s12.body" && ok || bad "receive of xmlsec1's SOAP 1.2 message gives another Body"
+perl -0pe 's{(.*<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$T/xsent12.xml" >"$T/xforged.xml"
+expect 3 "a changed ciphertext in xmlsec1's SOAP 1.2 message" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xforged.xml"
+
 # ---- a receive that fails late writes nothing anywhere ----
 "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"
 for who in "mallory.key.pem alice.cert.pem decryption failed" "bob.key.pem mallory.cert.pem not the trusted one"; do
