@@ -1967,10 +1967,11 @@ out:
 }
 
 /* to_msg's message signed by alice, then encrypted for bob with the
- * element `local` encrypted besides the Body's content; when local is
- * "Security", a second wsse:Security header block is added and
- * encrypted.  On the wire. */
-static dom_doc *encrypted_part(const keys *k, const char *local)
+ * element `local` encrypted besides the Body's content, carrying wsu:Id
+ * `id` when that is not NULL; when local is "Security", a second
+ * wsse:Security header block is added and encrypted.  On the wire. */
+static dom_doc *encrypted_part(const keys *k, const char *local,
+			       const char *id)
 {
 	dom_doc *doc = to_msg(NULL);
 	dom_node *part;
@@ -1987,6 +1988,11 @@ static dom_doc *encrypted_part(const keys *k, const char *local)
 	       : strcmp(local, "Security") == 0
 		       ? add_el(m.header, WSS_NS_WSSE, "o:Security")
 		       : el(doc, local);
+	if (part != NULL && id != NULL &&
+	    CHECK_OK(dom_ns_declare(part, "wsu", WSU, &err), &err))
+		CHECK_OK(dom_attr_set(part, WSU, "wsu:Id", id, strlen(id),
+				      &err),
+			 &err);
 	ok = part != NULL &&
 	     CHECK_OK(wss_xenc_encrypt(&m, k->bob, WSS_AES256_GCM,
 				       WSS_KEYID_THUMBPRINT, &part, 1, &err),
@@ -2018,8 +2024,9 @@ static dom_doc *header_named(const keys *k, int extra)
 
 /* What the layouts with encrypted parts must not let through: a
  * Security element that decrypts to anything but a Signature, an
- * EncryptedHeader that decrypts to a second Security header, an
- * EncryptedHeader holding more than its one EncryptedData. */
+ * EncryptedHeader that decrypts to a second Security header or to an
+ * element with the signed Body's ID, an EncryptedHeader holding more
+ * than its one EncryptedData. */
 static void parts_refused(void)
 {
 	keys k;
@@ -2027,11 +2034,17 @@ static void parts_refused(void)
 	if (!load_keys(&k))
 		goto out;
 	t_context("the BinarySecurityToken encrypted in the Security header");
-	received_as(encrypted_part(&k, "BinarySecurityToken"), k.bob_key,
+	received_as(encrypted_part(&k, "BinarySecurityToken", NULL), k.bob_key,
 		    k.bob, &k, NULL, "decryption failed");
 	t_context("a second Security header, encrypted");
-	received_as(encrypted_part(&k, "Security"), k.bob_key, k.bob, &k,
-		    NULL, "Security headers");
+	received_as(encrypted_part(&k, "Security", NULL), k.bob_key, k.bob,
+		    &k, NULL, "Security headers");
+	t_context("a header block decrypted with the Body's ID");
+	received_as(encrypted_part(&k, "To", "Body-1"), k.bob_key, k.bob, &k,
+		    NULL, "ID 'Body-1' is carried by 2 elements");
+	t_context("the same header block without the ID");
+	received_as(encrypted_part(&k, "To", NULL), k.bob_key, k.bob, &k, NULL,
+		    NULL);
 	t_context("the EncryptedHeader named itself");
 	received_as(header_named(&k, 0), k.bob_key, k.bob, &k, NULL, NULL);
 	t_context("an EncryptedHeader with two EncryptedData");
