@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "util/alloc.h"
 #include "harness/cli/cli.h"
 #include "wss/keys.h"
@@ -66,7 +68,8 @@
 #define OWN_CERT                                                             \
 	{"--cert", "C.pem", 0,                                               \
 	 "the recipient's own certificate: picks the EncryptedKey addressed " \
-	 "to it by thumbprint, SKI or issuer and serial"}
+	 "to it by thumbprint, SKI or issuer and serial (default: the one "  \
+	 "in --key's file, if any)"}
 #define END {NULL, NULL, 0, NULL}
 
 static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
@@ -215,6 +218,24 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 	return rc;
 }
 
+/* receive without --cert: the key file's certificate, when the file holds
+ * one besides the key (a PEM bundle), so that an EncryptedKey naming it
+ * by thumbprint, SKI or issuer and serial is matched, not just tried. */
+static int key_file_cert(wss_key_paths *paths, lab_err *err)
+{
+	static const char begin[] = "-----BEGIN CERTIFICATE-----";
+	lab_buf pem = LAB_BUF_INIT;
+	int rc = lab_read_input(paths->key, 1 << 20, &pem, err);
+
+	if (rc == LAB_OK &&
+	    memmem(pem.data, pem.len, begin, sizeof begin - 1) != NULL)
+		paths->cert = paths->key;
+	if (pem.data != NULL)
+		OPENSSL_cleanse(pem.data, pem.len);
+	lab_buf_free(&pem);
+	return rc;
+}
+
 /* The attachment options, taken out of rest: --attach for send,
  * --attachment-out for receive. */
 static int attach_args(const char *op, char **rest, int *nrest,
@@ -292,6 +313,8 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, opts, &paths, &o, err);
 	o.lim = io.lim;
+	if (rc == LAB_OK && strcmp(op, "receive") == 0 && paths.cert == NULL)
+		rc = key_file_cert(&paths, err);
 	if (rc == LAB_OK)
 		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);
 	if (rc == LAB_OK && attach != NULL)
