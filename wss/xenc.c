@@ -94,6 +94,21 @@ static int add_encrypted_data(dom_node *parent, dom_node *ref,
 	return rc;
 }
 
+/* A wsse11:EncryptedHeader with a wsu:Id, just before the header block
+ * it will hold the encryption of. */
+static int add_encrypted_header(wss_msg *m, dom_node *block, dom_node **out,
+				lab_err *err)
+{
+	char id[32];
+	int rc = wss_add(m->header, block, WSS_NS_WSSE11,
+			 "wsse11:EncryptedHeader", out, err);
+
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(*out, "wsse11", WSS_NS_WSSE11, err);
+	return rc != LAB_OK ? rc
+			    : wss_ensure_id(m, *out, "EH", id, sizeof id, err);
+}
+
 /*
  * One element encrypted under key as Type Element: its exc-c14n, which
  * declares every namespace it uses, is the plaintext, so it parses back
@@ -109,7 +124,6 @@ static int encrypt_element(wss_msg *m, dom_node *el, wss_cipher cipher,
 	lab_buf pt = LAB_BUF_INIT;
 	dom_node *parent = dom_parent(el), *ref = el;
 	size_t off = 0;
-	char eh_id[32];
 	int rc = wss_msg_new_id(m, "ED", id, cap, err);
 
 	if (rc == LAB_OK)
@@ -117,15 +131,8 @@ static int encrypt_element(wss_msg *m, dom_node *el, wss_cipher cipher,
 	if (rc == LAB_OK)
 		rc = wss_encrypt_in_place_at(cipher, key, &pt, 0, &off, err);
 	if (rc == LAB_OK && parent == m->header) {
-		rc = wss_add(parent, el, WSS_NS_WSSE11, "wsse11:EncryptedHeader",
-			     &parent, err);
+		rc = add_encrypted_header(m, el, &parent, err);
 		ref = NULL;
-		if (rc == LAB_OK)
-			rc = dom_ns_declare(parent, "wsse11", WSS_NS_WSSE11,
-					    err);
-		if (rc == LAB_OK)
-			rc = wss_ensure_id(m, parent, "EH", eh_id, sizeof eh_id,
-					   err);
 	}
 	if (rc == LAB_OK)
 		rc = add_encrypted_data(parent, ref, WSS_TYPE_ELEMENT, cipher,

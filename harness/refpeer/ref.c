@@ -1171,10 +1171,10 @@ static int get_keys(const wss_key_paths *paths, int key, int cert, int peer,
 static xmlNodePtr header_block(const ref_msg *m, const char *clark)
 {
 	const char *end = clark[0] == '{' ? strchr(clark, '}') : NULL;
-	xmlNodePtr n;
+	xmlNodePtr n = m->header != NULL && end != NULL ? m->header->children
+							: NULL;
 
-	for (n = m->header != NULL && end != NULL ? m->header->children : NULL;
-	     n != NULL; n = n->next)
+	for (; n != NULL; n = n->next)
 		if (n != m->security && n->type == XML_ELEMENT_NODE &&
 		    n->ns != NULL &&
 		    xmlStrlen(n->ns->href) == (int)(end - clark - 1) &&
