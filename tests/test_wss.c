@@ -1368,6 +1368,48 @@ out:
 	free_keys(&k);
 }
 
+/* A change to a message and why receive refuses it, per layout (NULL:
+ * the layout has no such part). */
+typedef struct layout_edit {
+	const char *name;
+	void (*edit)(dom_doc *doc);
+	const char *reason[2];
+} layout_edit;
+
+/* Each edit in each layout on a fresh message make(k, layout) gives,
+ * received by bob. */
+static void edits_refused(const layout_edit *edits, size_t n,
+			  dom_doc *(*make)(const keys *k, wss_layout layout))
+{
+	keys k;
+	size_t i;
+	int lay;
+
+	if (!load_keys(&k))
+		goto out;
+	for (lay = 0; lay < 2; lay++)
+		for (i = 0; i < n; i++) {
+			dom_doc *doc;
+
+			if (edits[i].reason[lay] == NULL)
+				continue;
+			doc = make(&k, (wss_layout)lay);
+			t_context("%s, %s", layout_names[lay], edits[i].name);
+			if (doc == NULL)
+				continue;
+			edits[i].edit(doc);
+			received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
+				    edits[i].reason[lay]);
+		}
+out:
+	free_keys(&k);
+}
+
+static dom_doc *thumbprint_msg(const keys *k, wss_layout layout)
+{
+	return layout_msg(k, layout, WSS_KEYID_THUMBPRINT, k->bob);
+}
+
 static void change_timestamp_text(dom_doc *doc)
 {
 	set_text(el(doc, "Created"), "2026-11-30T00:53:21Z");
@@ -1388,11 +1430,7 @@ static void flip_key(dom_doc *doc)
  * anything is decrypted. */
 static void layouts_tampered(void)
 {
-	static const struct {
-		const char *name;
-		void (*edit)(dom_doc *doc);
-		const char *reason[2];
-	} edits[] = {
+	static const layout_edit edits[] = {
 		{"the Body's ciphertext", flip_data,
 		 {"decryption failed", "digest of '#Body-1' does not match"}},
 		{"the wrapped key", flip_key,
@@ -1401,26 +1439,8 @@ static void layouts_tampered(void)
 		 {"digest of '#TS-1' does not match",
 		  "digest of '#TS-1' does not match"}},
 	};
-	keys k;
-	size_t i;
-	int lay;
 
-	if (!load_keys(&k))
-		goto out;
-	for (lay = 0; lay < 2; lay++)
-		for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-			dom_doc *doc = layout_msg(&k, (wss_layout)lay,
-						  WSS_KEYID_THUMBPRINT, k.bob);
-
-			t_context("%s, %s", layout_names[lay], edits[i].name);
-			if (doc == NULL)
-				continue;
-			edits[i].edit(doc);
-			received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
-				    edits[i].reason[lay]);
-		}
-out:
-	free_keys(&k);
+	edits_refused(edits, sizeof edits / sizeof edits[0], thumbprint_msg);
 }
 
 /* The header is taken in order: a sign-encrypt message whose Signature
@@ -1787,6 +1807,13 @@ static dom_doc *parts_msg(const keys *k, wss_layout layout, int sig, int hdr)
 	return doc != NULL ? wire(doc) : NULL;
 }
 
+/* parts_msg with every part the layout encrypts: the header block, and
+ * in sign-encrypt the Signature. */
+static dom_doc *all_parts_msg(const keys *k, wss_layout layout)
+{
+	return parts_msg(k, layout, layout == WSS_SIGN_ENCRYPT, 1);
+}
+
 /* Each layout with the Signature, the header block or both encrypted:
  * what is encrypted is, and bob receives the Body alice signed and the
  * header block as it was; encrypt-sign does not encrypt the Signature. */
@@ -1923,11 +1950,7 @@ static void drop_body_data_ref(dom_doc *doc)
  * encrypt-sign, though the header block's was decrypted. */
 static void parts_tampered(void)
 {
-	static const struct {
-		const char *name;
-		void (*edit)(dom_doc *doc);
-		const char *reason[2];
-	} edits[] = {
+	static const layout_edit edits[] = {
 		{"the header block's ciphertext", flip_header_data,
 		 {"decryption failed", "decryption failed"}},
 		{"the Signature's ciphertext", flip_signature_data,
@@ -1942,28 +1965,8 @@ static void parts_tampered(void)
 		  "1 of the Body's 1 EncryptedData are named by no "
 		  "DataReference"}},
 	};
-	keys k;
-	size_t i;
-	int lay;
 
-	if (!load_keys(&k))
-		goto out;
-	for (lay = 0; lay < 2; lay++)
-		for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-			dom_doc *doc;
-
-			if (edits[i].reason[lay] == NULL)
-				continue;
-			doc = parts_msg(&k, (wss_layout)lay, lay == 0, 1);
-			t_context("%s, %s", layout_names[lay], edits[i].name);
-			if (doc == NULL)
-				continue;
-			edits[i].edit(doc);
-			received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
-				    edits[i].reason[lay]);
-		}
-out:
-	free_keys(&k);
+	edits_refused(edits, sizeof edits / sizeof edits[0], all_parts_msg);
 }
 
 /* to_msg's message signed by alice, then encrypted for bob with the
