@@ -89,12 +89,16 @@ int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
  * key; the plaintext is parsed back in place under o->lim. */
 int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 		    lab_err *err);
-/* Sign, then encrypt: the message a receiver takes. */
+/* Sign, then encrypt (or the other way round, o->layout), with the
+ * Signature and a header block encrypted too when o asks: the message a
+ * receiver takes. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err);
 /* Timestamp, decrypt, check the message kept its shape, verify: on
  * LAB_OK the document is the plaintext message whose Body and Timestamp
- * trust signed. */
+ * trust signed; a decrypted header block stands where its
+ * EncryptedHeader stood, as unauthenticated as any header block the
+ * Signature does not reference. */
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err);
 
