@@ -2,8 +2,9 @@
 # refpeer.sh DOMLAB DOMLAB_BENCH - the reference peer (`domlab-bench ref`,
 # libxml2 + xmlsec1)
 # and domlab's own pipeline accept each other's messages: what one signs
-# the other verifies, what one sends the other receives (both ciphers),
-# and the Body that comes out is the one that went in.  A changed byte in
+# the other verifies, what one sends the other receives (both ciphers,
+# every layout, SOAP 1.2), and the Body (and an encrypted header block)
+# that comes out is the one that went in.  A changed byte in
 # a signed Body is refused either way.  This keeps the benchmark's `ref`
 # rows honest: both sides do the same work on the same messages.
 #
