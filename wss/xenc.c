@@ -1,5 +1,6 @@
 /*
- * xenc.c - encrypting the Body's content and decrypting it back.
+ * xenc.c - encrypting the Body's content (and the Signature or a header
+ * block, Type Element, under the same key) and decrypting it back.
  *
  * The plaintext is the Body's children as a fragment that parses back in
  * the Body's namespace context, which is what XML Encryption's Content
@@ -7,8 +8,10 @@
  * of the content that signing already produced (one walk for digest and
  * plaintext; what is encrypted is then exactly what was signed, without
  * the comments and unused namespace declarations the signature does not
- * cover), otherwise the serializer's output.  After decryption the
- * fragment is parsed in place of the EncryptedData (dom_replace_parsed).
+ * cover), otherwise the serializer's output.  An element's plaintext is
+ * its own exc-c14n.  After decryption the fragment is parsed in place of
+ * the EncryptedData, or of the EncryptedHeader around it
+ * (dom_replace_parsed).
  */
 #include "wss/xenc.h"
 
