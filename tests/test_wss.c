@@ -833,6 +833,53 @@ out:
 	free_keys(&k);
 }
 
+/* The signature forgeries again with the Signature encrypted after the
+ * forgery (EncryptSignature): each is refused with the same reason once
+ * the Signature is decrypted where it stands.  A forgery that leaves no
+ * message send could encrypt (two Bodies, no Signature) is skipped. */
+static void forged_encrypted_signature(void)
+{
+	size_t i, built = 0;
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof forgeries / sizeof forgeries[0]; i++) {
+		dom_doc *doc = signed_msg(k.alice_key, k.alice);
+		dom_node *sig;
+		size_t count;
+		wss_msg m;
+		lab_err err;
+
+		t_context("%s", forgeries[i].name);
+		if (doc == NULL)
+			continue;
+		forgeries[i].forge(doc, &k);
+		if (wss_msg_open(doc, 0, LAB_EMALFORMED, &m, &err) != LAB_OK ||
+		    (sig = wss_child(m.security, m.n.ds, m.n.Signature,
+				     &count)) == NULL) {
+			dom_doc_free(doc);
+			continue;
+		}
+		if (!CHECK_OK(wss_xenc_encrypt(&m, k.bob, WSS_AES256_GCM,
+					       WSS_KEYID_THUMBPRINT, &sig, 1,
+					       &err),
+			      &err)) {
+			dom_doc_free(doc);
+			continue;
+		}
+		CHECK(t_find(el(doc, "Security"), "SignedInfo") == NULL);
+		built++;
+		refused(doc, k.bob_key, k.alice, NOW, forgeries[i].reason);
+	}
+	t_context("forgeries built");
+	CHECK_MSG(built + 5 >= sizeof forgeries / sizeof forgeries[0],
+		  "only %zu of %zu forgeries could be encrypted", built,
+		  sizeof forgeries / sizeof forgeries[0]);
+out:
+	free_keys(&k);
+}
+
 /*
  * A signed Body changed, then encrypted to the receiver again (anyone can:
  * it takes only the receiver's certificate).  This content serializes to
@@ -2067,6 +2114,7 @@ const t_case tests_wss[] = {
 	{"wss/untrusted_certificates", untrusted_certificates},
 	{"wss/forged_encryption", forged_encryption},
 	{"wss/forged_then_encrypted", forged_then_encrypted},
+	{"wss/forged_encrypted_signature", forged_encrypted_signature},
 	{"wss/weak_encryption_algorithms", weak_encryption_algorithms},
 	{"wss/caps_on_decryption", caps_on_decryption},
 	{"wss/caps_on_references", caps_on_references},
