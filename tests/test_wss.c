@@ -2060,13 +2060,25 @@ static dom_doc *header_named(const keys *k, int extra)
 {
 	dom_doc *doc = parts_msg(k, WSS_SIGN_ENCRYPT, 0, 1);
 	dom_node *eh = doc != NULL ? el(doc, "EncryptedHeader") : NULL;
+	dom_node *ed = eh != NULL ? t_find(eh, "EncryptedData") : NULL;
 	dom_node *dr = doc != NULL ? el(doc, "DataReference") : NULL;
+	const char *id = ed != NULL ? dom_attr_value(ed, NULL,
+						     dom_intern(doc, "Id", 2))
+				    : NULL;
+	const char *uri_name = doc != NULL ? dom_intern(doc, "URI", 3) : NULL;
 
-	if (eh == NULL || dr == NULL || dom_next_sibling(dr) == NULL) {
+	for (; dr != NULL && id != NULL; dr = dom_next_sibling(dr)) {
+		const char *uri = dom_attr_value(dr, NULL, uri_name);
+
+		if (uri != NULL && uri[0] == '#' && strcmp(uri + 1, id) == 0)
+			break;
+	}
+	if (dr == NULL) {
+		CHECK_MSG(0, "no DataReference to the EncryptedHeader's data");
 		dom_doc_free(doc);
 		return NULL;
 	}
-	set_attr(dom_next_sibling(dr), "URI", "#EH-1");
+	set_attr(dr, "URI", "#EH-1");
 	if (extra)
 		add_el(eh, WSS_NS_XENC, "xenc:EncryptedData");
 	return doc;

@@ -206,7 +206,12 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	if (nparts > WSS_XENC_MAX_PARTS)
 		return lab_fail(err, LAB_EUSAGE, "more than %d parts to encrypt",
 				WSS_XENC_MAX_PARTS);
-	rc = wss_msg_new_id(m, "ED", ed_ids[0], sizeof ed_ids[0], err);
+	/* The Body's EncryptedData is listed last, so the receiver decrypts
+	 * it last: the bytes it parses stay the Body's canonical content
+	 * for the digest (dom_canonical_content) only while nothing else in
+	 * the document changes. */
+	rc = wss_msg_new_id(m, "ED", ed_ids[nparts], sizeof ed_ids[nparts],
+			    err);
 	if (rc == LAB_OK)
 		rc = wss_msg_new_id(m, "EK", ek_id, sizeof ek_id, err);
 	if (rc == LAB_OK)
@@ -218,11 +223,11 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 		rc = wss_encrypt_in_place_at(cipher, key, plain, at, &off, err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_data(m->body, NULL, WSS_TYPE_CONTENT, cipher,
-					ed_ids[0], ek_id, plain->data + off,
+					ed_ids[nparts], ek_id, plain->data + off,
 					plain->len - off, err);
 	for (i = 0; i < nparts && rc == LAB_OK; i++)
-		rc = encrypt_element(m, parts[i], cipher, key, ek_id,
-				     ed_ids[1 + i], sizeof ed_ids[1 + i], err);
+		rc = encrypt_element(m, parts[i], cipher, key, ek_id, ed_ids[i],
+				     sizeof ed_ids[i], err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_key(m, peer, key_id, ek_id, ed_ids,
 				       1 + nparts, key, keylen, err);
