@@ -318,6 +318,88 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	nothing_written 3 "ref receive, relative namespace URI" "$BENCH" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/rel-sent.xml"
 	nothing_written 3 "send, relative namespace URI" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/rel-msg.xml"
 	has 'relative namespace URI "rel/XMLSchema" (xmlns:xsd)'
+	# The intermediary: forward checks the Timestamp and the Signature
+	# over the Timestamp and the wsa:To, and writes the message byte for
+	# byte as it came; the Body is the final recipient's to check.
+	F="$DOMLAB forward --trust $K/alice.cert.pem --now $NOW"
+	S="$DOMLAB sign --key $K/alice.key.pem --cert $K/alice.cert.pem --now $NOW"
+	$S --sign headers --to urn:final "$T/msg.xml" -o "$T/hop.xml" && ok || bad "sign --sign headers"
+	grep -q '<wsa:To [^>]*wsu:Id="To-1"[^>]*>urn:final</wsa:To>' "$T/hop.xml" &&
+		grep -q '<wsa:To [^>]*xmlns:wsa="http://www.w3.org/2005/08/addressing"' "$T/hop.xml" &&
+		grep -q 'URI="#To-1"' "$T/hop.xml" && ! grep -q 'URI="#Body' "$T/hop.xml" && ok ||
+		bad "sign --sign headers: no signed wsa:To, or the Body signed"
+	expect 0 "forward of a header-signed message" $F "$T/hop.xml"
+	cmp -s "$T/out" "$T/hop.xml" && ok || bad "forward changed the message"
+	has "domlab: forward: wsa:To urn:final"
+	expect 0 "forward --to, the same address" $F --to urn:final "$T/hop.xml" -o "$T/hop-out.xml"
+	cmp -s "$T/hop-out.xml" "$T/hop.xml" && [ ! -s "$T/out" ] && ok || bad "forward -o did not write the message as it came"
+	nothing_written 3 "forward --to, another address" $F --to urn:other "$T/hop.xml"
+	has "the message is addressed to 'urn:final', not 'urn:other'"
+	nothing_written 3 "verify of a header-signed message" $V "$T/hop.xml"
+	has "the Envelope's soap:Body is not signed"
+	sed 's|>urn:final<|>urn:finaL<|' "$T/hop.xml" >"$T/hop-to.xml"
+	nothing_written 3 "forward, a byte of the signed wsa:To changed" $F "$T/hop-to.xml"
+	has "digest of '#To-1' does not match"
+	nothing_written 3 "forward, expired" $F --now $((NOW + 100000)) "$T/hop.xml"
+	nothing_written 3 "forward, untrusted signer" "$DOMLAB" forward --trust "$K/mallory.cert.pem" --now $NOW "$T/hop.xml"
+	nothing_written 3 "forward of a message without wsa:To" $F "$T/signed.xml"
+	has "the Header has 0 wsa:To"
+	nothing_written 3 "forward --max-references 1" $F --max-references 1 "$T/hop.xml"
+	has "(--max-references)"
+	nothing_written 2 "forward of malformed XML" $F "$T/latebad.xml"
+	# What the hop reads must be what is signed: the wsa:To it finds in
+	# the Header, the one element there with the signed ID.
+	WSA='xmlns:wsa="http://www.w3.org/2005/08/addressing"'
+	sed "s|</soap:Header>|<wsa:To $WSA>urn:evil</wsa:To></soap:Header>|" "$T/hop.xml" >"$T/hop-2to.xml"
+	nothing_written 3 "forward of a message with a second wsa:To" $F "$T/hop-2to.xml"
+	has "the Header has 2 wsa:To"
+	sed "s|\(<wsa:To [^>]*>urn:final</wsa:To>\)|<w:x xmlns:w=\"urn:w\">\1</w:x><wsa:To $WSA>urn:evil</wsa:To>|" "$T/hop.xml" >"$T/hop-wrap.xml"
+	grep -q '<w:x xmlns:w="urn:w"><wsa:To' "$T/hop-wrap.xml" && ok || bad "the signed wsa:To was not wrapped"
+	nothing_written 3 "forward, the signed wsa:To wrapped and a new one in its place" $F "$T/hop-wrap.xml"
+	has "the header block <To> is not signed"
+	sed 's|</soap:Header>|<w:x xmlns:w="urn:w" Id="To-1"/></soap:Header>|' "$T/hop.xml" >"$T/hop-dupid.xml"
+	nothing_written 3 "forward, the wsa:To's ID on a second header element" $F "$T/hop-dupid.xml"
+	has "ID 'To-1' is carried by more than one element of the Header"
+	expect 1 "sign --sign headers without --to" $S --sign headers "$T/msg.xml"
+	has "signing header blocks only needs a wsa:To to sign (--to)"
+	expect 1 "sign --sign other" $S --sign body "$T/msg.xml"
+	expect 2 "sign --to of a message that has one" $S --to urn:x "$T/hop.xml"
+	# End to end through the hop: the Body signed and encrypted for bob,
+	# the wsa:To signed with it.  A changed Body is forwarded, as it came,
+	# and refused by bob.
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob "$T/msg.xml" -o "$T/e2e.xml"
+	expect 0 "forward of a sent message" $F "$T/e2e.xml" -o "$T/e2e-fwd.xml"
+	cmp -s "$T/e2e.xml" "$T/e2e-fwd.xml" && ok || bad "forward changed the sent message"
+	expect 0 "receive of the forwarded message" $RB "$T/e2e-fwd.xml"
+	grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive after forward did not give the plaintext back"
+	# The Body's CipherValue is the last one: its 11th character changed.
+	awk -v RS='\001' '{ i = 0; s = $0; p = 0
+		while ((j = index(substr(s, p + 1), "<xenc:CipherValue>")) > 0) { p += j; i = p }
+		i += length("<xenc:CipherValue>") + 10
+		c = substr(s, i, 1); r = (c == "A") ? "B" : "A"
+		printf "%s%s%s", substr(s, 1, i - 1), r, substr(s, i + 1) }' "$T/e2e.xml" >"$T/e2e-body.xml"
+	cmp -s "$T/e2e.xml" "$T/e2e-body.xml" && bad "the Body was not changed" || ok
+	expect 0 "forward of a sent message whose Body changed" $F "$T/e2e-body.xml" -o "$T/e2e-body-fwd.xml"
+	cmp -s "$T/e2e-body.xml" "$T/e2e-body-fwd.xml" && ok || bad "forward changed the message whose Body changed"
+	nothing_written 3 "receive of the forwarded message whose Body changed" $RB "$T/e2e-body-fwd.xml"
+	# Either layout carries the signed wsa:To; a Body signed by no one is
+	# forwarded by the hop and refused by the final recipient.
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob --layout encrypt-sign "$T/msg.xml" -o "$T/e2e-es.xml"
+	expect 0 "forward of an encrypt-sign message" $F "$T/e2e-es.xml"
+	cmp -s "$T/out" "$T/e2e-es.xml" && ok || bad "forward changed the encrypt-sign message"
+	expect 0 "receive of an encrypt-sign message with a wsa:To" $RB "$T/e2e-es.xml"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob --sign headers "$T/msg.xml" -o "$T/e2e-h.xml"
+	grep -q PLAINTEXT-MARKER "$T/e2e-h.xml" && bad "send --sign headers left the plaintext in clear" || ok
+	expect 0 "forward of a message sent with --sign headers" $F "$T/e2e-h.xml"
+	nothing_written 3 "receive of a message sent with --sign headers" $RB "$T/e2e-h.xml"
+	has "the Envelope's soap:Body is not signed"
+	# Signed, not encrypted: the final verify names the Body's digest.
+	$S --to urn:final "$T/msg.xml" -o "$T/hop-all.xml"
+	sed 's|PLAINTEXT-MARKER|PLAINTEXT-MARKEX|' "$T/hop-all.xml" >"$T/hop-all-body.xml"
+	expect 0 "forward of a signed message whose Body changed" $F "$T/hop-all-body.xml" -o "$T/hop-all-fwd.xml"
+	cmp -s "$T/hop-all-fwd.xml" "$T/hop-all-body.xml" && ok || bad "forward changed the signed message whose Body changed"
+	nothing_written 3 "verify of the forwarded message whose Body changed" $V "$T/hop-all-fwd.xml"
+	has "digest of '#Body-1' does not match"
 else
 	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
 fi
@@ -366,7 +448,7 @@ helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
 		done
 	done
 }
-helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive serve load variant
+helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive forward serve load variant
 for opt in --attach --attachment-out bytes; do
 	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
 done

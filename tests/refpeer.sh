@@ -164,4 +164,21 @@ rc=$?
 # The unchanged message still verifies: the refusal was the byte's doing.
 check "ref verifies domlab's unchanged message" "$BENCH" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml"
 
+# The intermediary, each way: what one signs for a hop (the Timestamp and
+# the wsa:To) the other's forward passes on byte for byte, and refuses
+# once a byte of the signed wsa:To changed.
+for signer in "" ref; do
+	for hop in "" ref; do
+		name="${signer:-domlab} sign --sign headers, ${hop:-domlab} forward"
+		check "$name: sign" peer "$signer" sign $SIGNER --now $NOW --sign headers --to urn:final "$T/in.xml" -o "$T/hop.xml"
+		check "$name" peer "$hop" forward --trust "$K/alice.cert.pem" --now $NOW --to urn:final "$T/hop.xml" -o "$T/fwd.xml"
+		cmp -s "$T/hop.xml" "$T/fwd.xml" && ok || bad "$name: the message changed"
+		sed 's|>urn:final<|>urn:finaL<|' "$T/hop.xml" >"$T/hop-to.xml"
+		peer "$hop" forward --trust "$K/alice.cert.pem" --now $NOW "$T/hop-to.xml" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 3 ] && grep -q "digest" "$T/err" && [ ! -s "$T/out" ] && ok ||
+			bad "$name: a changed byte in the signed wsa:To: exit $rc, $(cat "$T/err")"
+	done
+done
+
 finish

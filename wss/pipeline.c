@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "wss/dsig.h"
+#include "wss/hop.h"
 #include "wss/msg.h"
 #include "wss/wsse.h"
 #include "wss/xenc.h"
@@ -31,6 +32,8 @@ void wss_opts_default(wss_opts *o)
 	memset(&o->caps, 0, sizeof o->caps);
 	o->att = NULL;
 	o->natt = 0;
+	o->to = NULL;
+	o->headers_only = 0;
 }
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
@@ -41,6 +44,8 @@ int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 
 	m.att = o->att;
 	m.natt = o->natt;
+	if (rc == LAB_OK)
+		rc = wss_hop_prepare(&m, o, err);
 	return rc != LAB_OK ? rc : wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 }
 
@@ -183,10 +188,15 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 					    WSS_TAIL_ROOM) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
-	m.content = o->layout == WSS_SIGN_ENCRYPT ? &content : NULL;
+	/* Signing captures the Body's content only when it digests it. */
+	m.content = o->layout == WSS_SIGN_ENCRYPT && !o->headers_only
+			    ? &content
+			    : NULL;
 	m.content_at = content.len;
 	m.att = o->att;
 	m.natt = o->natt;
+	if (rc == LAB_OK)
+		rc = wss_hop_prepare(&m, o, err);
 	if (rc == LAB_OK)
 		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
 				  err);

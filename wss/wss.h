@@ -57,11 +57,17 @@ typedef struct wss_opts {
 	 * (wss/attach.h); none by default. */
 	const struct wss_attachment *att;
 	size_t natt;
+	/* sign, send: the wsa:To header block to add and sign (NULL: none);
+	 * forward: the address the message must carry (NULL: any). */
+	const char *to;
+	/* sign, send: 1 signs the Timestamp and wsa:To, not the Body. */
+	int headers_only;
 } wss_opts;
 
 /* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the
  * recipient named by thumbprint, only the Body's content encrypted, no
- * own certificate, default limits and caps, no attachments. */
+ * own certificate, default limits and caps, no attachments, no wsa:To,
+ * the Body signed. */
 void wss_opts_default(wss_opts *o);
 
 /*
@@ -101,5 +107,16 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
  * Signature does not reference. */
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err);
+
+/*
+ * What an intermediary does (wss/hop.c): checks the Timestamp, then a
+ * Signature by trust that covers the Timestamp and the Header's one
+ * wsa:To, and with o->to that wsa:To is o->to.  Only header blocks are
+ * read and digested; a Reference to anything else (the Body, or in it)
+ * is the final recipient's to check, not this hop's.  The document is
+ * not changed; on LAB_OK the wsa:To's text is appended to `to`.
+ */
+int wss_forward_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
+		    lab_buf *to, lab_err *err);
 
 #endif

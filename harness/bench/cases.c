@@ -385,6 +385,9 @@ static const char *const worst_parse_sets[] = {
 	"many-attrs", NULL};
 static const char *const worst_receive_sets[] = {
 	"collide-ids", "many-enc", "signedinfo-junk", NULL};
+/* The intermediary: headers checked, the Body passed on unread. */
+static const char *const forward_sets[] = {"quakes-2k", "quakes-200k",
+					   "quakes-2m", NULL};
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown,
@@ -426,6 +429,8 @@ const lab_case lab_cases[] = {
 	 NULL, lab_stage_teardown, NULL},
 	{"receive_encrypted_header", layout_sets, 0, eh_sent,
 	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"forward", forward_sets, 0, lab_wss_setup_hop, lab_stage_run_forward,
+	 NULL, lab_stage_teardown, NULL},
 	{"tokens", token_sets, 0, lab_scen_setup_tokens, lab_scen_run_tokens,
 	 lab_scen_tokens_info, lab_scen_teardown, token_core},
 	{"tokens_lookup", token_sets, 0, lab_scen_setup_lookup,
@@ -490,6 +495,8 @@ const lab_case lab_cases[] = {
 	 lab_stage_run_send, NULL, lab_stage_teardown, NULL},
 	{"ref:receive_encrypted_header", layout_sets, 1, ref_eh_sent,
 	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"ref:forward", forward_sets, 1, lab_ref_setup_hop,
+	 lab_stage_run_forward, NULL, lab_stage_teardown, NULL},
 	{"ref:latency_plain", latency_sets, 1, lab_latency_setup_plain,
 	 lab_latency_run_ref_plain, NULL, lab_latency_teardown, NULL},
 	{"ref:latency_secure", latency_sets, 1, lab_latency_setup_ref_secure,

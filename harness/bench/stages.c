@@ -32,8 +32,11 @@ int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
 		o.encrypt_header = LAB_HEADER_BLOCK;
 	if (now != 0)
 		o.now = now;
+	if (stage == LAB_STAGE_SIGN_HEADERS || stage == LAB_STAGE_FORWARD)
+		o.to = LAB_HOP_TO;
+	o.headers_only = stage == LAB_STAGE_SIGN_HEADERS;
 	if (stage == LAB_STAGE_SIGN || stage == LAB_STAGE_SEND ||
-	    stage == LAB_STAGE_ENCRYPT) {
+	    stage == LAB_STAGE_ENCRYPT || stage == LAB_STAGE_SIGN_HEADERS) {
 		paths.key = k->key;
 		paths.cert = k->cert;
 		paths.peer_cert = k->peer_cert;
@@ -181,4 +184,9 @@ int lab_stage_run_send(void *ctx, lab_err *err)
 int lab_stage_run_receive(void *ctx, lab_err *err)
 {
 	return run(ctx, LAB_STAGE_RECEIVE, err);
+}
+
+int lab_stage_run_forward(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_FORWARD, err);
 }

@@ -22,6 +22,11 @@ typedef enum lab_stage {
 	LAB_STAGE_DECRYPT,
 	LAB_STAGE_SEND,
 	LAB_STAGE_RECEIVE,
+	/* The intermediary's: alice signs the Timestamp and a wsa:To
+	 * holding LAB_HOP_TO, not the Body; a hop checks both and passes
+	 * the bytes on. */
+	LAB_STAGE_SIGN_HEADERS,
+	LAB_STAGE_FORWARD,
 	LAB_STAGE_NONE /* a setup's `prepare`: the input as it is */
 } lab_stage;
 
@@ -37,10 +42,13 @@ typedef enum lab_layout {
 	LAB_LAYOUT_ENCRYPTED_HEADER
 } lab_layout;
 #define LAB_HEADER_BLOCK "{urn:example:addressing}To"
+#define LAB_HOP_TO "urn:domlab:final-recipient"
+
 
 typedef struct lab_stage_impl {
 	/* Parses bytes, runs stage with the keys paths name and o, and
-	 * serializes the result into out (NULL: not). */
+	 * serializes the result into out (NULL: not; forward: the bytes as
+	 * they came). */
 	int (*message)(lab_stage stage, const char *bytes, size_t len,
 		       const wss_key_paths *paths, const wss_opts *o,
 		       lab_buf *out, lab_err *err);
@@ -98,5 +106,6 @@ int lab_stage_run_encrypt(void *ctx, lab_err *err);
 int lab_stage_run_decrypt(void *ctx, lab_err *err);
 int lab_stage_run_send(void *ctx, lab_err *err);
 int lab_stage_run_receive(void *ctx, lab_err *err);
+int lab_stage_run_forward(void *ctx, lab_err *err);
 
 #endif

@@ -42,6 +42,7 @@
 
 #include "util/alloc.h"
 #include "harness/cli/cli.h"
+#include "wss/hop.h"
 #include "wss/profile.h"
 #include "wss/wsse.h"
 
@@ -58,7 +59,8 @@ enum { KEY_FILE_MAX = 1 << 20 };
 
 /* The IDs the sender gives (wss/ gives "base-N" too). */
 static const char ID_BODY[] = "Body-1", ID_TS[] = "TS-1",
-		  ID_BST[] = "X509-1", ID_EK[] = "EK-1", ID_ED[] = "ED-1";
+		  ID_BST[] = "X509-1", ID_EK[] = "EK-1", ID_ED[] = "ED-1",
+		  ID_TO[] = "To-1";
 /* The EncryptedData of the parts encrypted besides the Body's content. */
 static const char *const ID_PART[] = {"ED-2", "ED-3"};
 
@@ -561,17 +563,55 @@ static int add_reference(xmlNodePtr sig, const char *id, lab_err *err)
 	return LAB_OK;
 }
 
+/* A wsa:To holding uri, appended to the Header, with its wsu:Id. */
+static int add_to(ref_msg *m, const char *uri, char *id, size_t cap,
+		  lab_err *err)
+{
+	size_t count;
+	xmlNodePtr to;
+	xmlNsPtr wsa;
+
+	if (one_child(m->header, WSS_NS_WSA, "To", &count) != NULL ||
+	    count > 0)
+		return lab_fail(err, LAB_EMALFORMED,
+				"the message already has a wsa:To");
+	to = xmlNewTextChild(m->header, NULL, X("To"), X(uri));
+	wsa = to != NULL ? xmlNewNs(to, X(WSS_NS_WSA), X("wsa")) : NULL;
+	if (wsa == NULL)
+		return nomem(err);
+	xmlSetNs(to, wsa);
+	return wsu_id(m, to, ID_TO, LAB_EMALFORMED, id, cap, err);
+}
+
+/* What the Signature covers besides the Timestamp, as wss/ has it: the
+ * Body unless o->headers_only, a wsa:To holding o->to when set. */
+static int sign_parts(ref_msg *m, const wss_opts *o, char *body_id,
+		      char *to_id, size_t cap, lab_err *err)
+{
+	int rc = LAB_OK;
+
+	if (o->headers_only && o->to == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"signing header blocks only needs a wsa:To "
+				"to sign (--to)");
+	if (!o->headers_only)
+		rc = wsu_id(m, m->body, ID_BODY, LAB_EMALFORMED, body_id, cap,
+			    err);
+	if (rc == LAB_OK && o->to != NULL)
+		rc = add_to(m, o->to, to_id, cap, err);
+	return rc;
+}
+
 /* Security gets BinarySecurityToken, Signature, Timestamp, in the order
- * wss/ writes them; the Signature covers the Body and the Timestamp. */
+ * wss/ writes them; the Signature covers the Timestamp and sign_parts'. */
 static int sign_msg(ref_msg *m, const ref_key *key, const ref_key *cert,
 		    const wss_opts *o, lab_err *err)
 {
-	char body_id[64], ts_id[64], bst_id[64];
+	char body_id[64], ts_id[64], bst_id[64], to_id[64];
 	xmlSecDSigCtxPtr ctx = NULL;
 	xmlNodePtr bst, sig = NULL, ki;
 	xmlNsPtr wsu = ns_for(m, m->security, WSS_NS_WSU, "wsu");
-	int rc = wsu_id(m, m->body, ID_BODY, LAB_EMALFORMED, body_id,
-			sizeof body_id, err);
+	int rc = sign_parts(m, o, body_id, to_id, sizeof body_id, err);
 
 	if (rc != LAB_OK)
 		goto out;
@@ -595,10 +635,12 @@ static int sign_msg(ref_msg *m, const ref_key *key, const ref_key *cert,
 		goto out;
 	}
 	rc = add_timestamp(m, wsu, o, ts_id, sizeof ts_id, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && !o->headers_only)
 		rc = add_reference(sig, body_id, err);
 	if (rc == LAB_OK)
 		rc = add_reference(sig, ts_id, err);
+	if (rc == LAB_OK && o->to != NULL)
+		rc = add_reference(sig, to_id, err);
 	if (rc != LAB_OK)
 		goto out;
 	ki = xmlSecTmplSignatureEnsureKeyInfo(sig, NULL);
@@ -701,16 +743,45 @@ static int verify_failure(xmlSecDSigCtxPtr ctx, lab_err *err)
 }
 
 /*
+ * The IDs a verifier lets References reach, registered: the Body's
+ * (unless `to`, a hop's wsa:To, is given: then that one's), the
+ * Timestamp's, and a wsa:To's the sender signed with the Body.
+ */
+static int reachable_ids(ref_msg *m, xmlNodePtr ts, xmlNodePtr to,
+			 char *body_id, char *ts_id, char *to_id, size_t cap,
+			 lab_err *err)
+{
+	size_t count;
+	xmlNodePtr signed_to = to != NULL ? to
+					  : one_child(m->header, WSS_NS_WSA,
+						      "To", &count);
+	int rc = to != NULL ? LAB_OK
+			    : wsu_id(m, m->body, NULL, LAB_ESECURITY, body_id,
+				     cap, err);
+
+	if (rc == LAB_OK)
+		rc = wsu_id(m, ts, NULL, LAB_ESECURITY, ts_id, cap, err);
+	if (rc == LAB_OK && signed_to != NULL &&
+	    (to != NULL || xmlHasNsProp(signed_to, X("Id"), X(WSS_NS_WSU))))
+		rc = wsu_id(m, signed_to, NULL, LAB_ESECURITY, to_id, cap,
+			    err);
+	return rc;
+}
+
+/*
  * The Signature verified with the trusted certificate's key, put in the
  * context (xmlsec does not follow the SecurityTokenReference; a token
  * that is not the trusted one cannot verify).  Only the profile's
- * algorithms and same-document references are enabled, and both the Body
- * and the Timestamp must be signed.
+ * algorithms and same-document references are enabled, and the
+ * Timestamp must be signed, with the Body or, for a hop, the wsa:To
+ * `to`.  xmlsec checks every Reference: a hop's Signature that also
+ * covers the Body cannot be verified without reading it, so a hop here
+ * takes a Signature over header blocks only.
  */
 static int verify_msg(ref_msg *m, const ref_key *trust, xmlNodePtr ts,
-		      lab_err *err)
+		      xmlNodePtr to, lab_err *err)
 {
-	char body_id[64], ts_id[64];
+	char body_id[64], ts_id[64], to_id[64];
 	xmlSecDSigCtxPtr ctx = NULL;
 	size_t count;
 	xmlNodePtr sig = one_child(m->security, WSS_NS_DS, "Signature", &count);
@@ -720,11 +791,8 @@ static int verify_msg(ref_msg *m, const ref_key *trust, xmlNodePtr ts,
 					count);
 
 	if (rc == LAB_OK)
-		rc = wsu_id(m, m->body, NULL, LAB_ESECURITY, body_id,
-			    sizeof body_id, err);
-	if (rc == LAB_OK)
-		rc = wsu_id(m, ts, NULL, LAB_ESECURITY, ts_id, sizeof ts_id,
-			    err);
+		rc = reachable_ids(m, ts, to, body_id, ts_id, to_id,
+				   sizeof body_id, err);
 	if (rc != LAB_OK)
 		goto out;
 	ctx = xmlSecDSigCtxCreate(NULL);
@@ -748,13 +816,60 @@ static int verify_msg(ref_msg *m, const ref_key *trust, xmlNodePtr ts,
 			      xmlsec_msg);
 	else if (ctx->status != xmlSecDSigStatusSucceeded)
 		rc = verify_failure(ctx, err);
-	else if (!signs(ctx, body_id))
+	else if (to == NULL && !signs(ctx, body_id))
 		rc = lab_fail(err, LAB_ESECURITY, "the Body is not signed");
 	else if (!signs(ctx, ts_id))
 		rc = lab_fail(err, LAB_ESECURITY, "the Timestamp is not signed");
+	else if (to != NULL && !signs(ctx, to_id))
+		rc = lab_fail(err, LAB_ESECURITY, "the wsa:To is not signed");
 out:
 	if (ctx != NULL)
 		xmlSecDSigCtxDestroy(ctx);
+	return rc;
+}
+
+/* The wsa:To's text, without XML whitespace at either end, is want,
+ * as wss/ reads it. */
+static int check_to(const xmlNode *to, const char *want, lab_err *err)
+{
+	xmlChar *text = xmlNodeGetContent(to);
+	const char *p = (const char *)text;
+	size_t n = text != NULL ? strlen(p) : 0;
+	int rc = LAB_OK;
+
+	if (text == NULL)
+		return nomem(err);
+	while (n > 0 && strchr(" \t\r\n", p[n - 1]) != NULL)
+		n--;
+	while (n > 0 && strchr(" \t\r\n", *p) != NULL) {
+		p++;
+		n--;
+	}
+	if (n != strlen(want) || memcmp(p, want, n) != 0)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the message is addressed to '%.*s', not '%s'",
+			      (int)(n < 200 ? n : 200), p, want);
+	xmlFree(text);
+	return rc;
+}
+
+/* What a hop does (wss_forward_doc): the Timestamp, the Signature over
+ * it and the Header's one wsa:To, and that To is o->to when set. */
+static int forward_msg(ref_msg *m, const ref_key *trust, const wss_opts *o,
+		       lab_err *err)
+{
+	xmlNodePtr ts = NULL, to;
+	size_t count = 0;
+	int rc = check_timestamp(m, o->now, &ts, err);
+
+	to = one_child(m->header, WSS_NS_WSA, "To", &count);
+	if (rc == LAB_OK && to == NULL)
+		rc = lab_fail(err, LAB_ESECURITY, "the Header has %zu wsa:To",
+			      count);
+	if (rc == LAB_OK)
+		rc = verify_msg(m, trust, ts, to, err);
+	if (rc == LAB_OK && o->to != NULL)
+		rc = check_to(to, o->to, err);
 	return rc;
 }
 
@@ -1234,6 +1349,7 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	int encrypts = op == LAB_REF_ENCRYPT || op == LAB_REF_SEND;
 	int decrypts = op == LAB_REF_DECRYPT || op == LAB_REF_RECEIVE;
 	int verifies = op == LAB_REF_VERIFY || op == LAB_REF_RECEIVE;
+	int forwards = op == LAB_REF_FORWARD;
 	xmlNodePtr ts = NULL;
 	xmlDocPtr doc = NULL;
 	ref_keys k;
@@ -1242,7 +1358,7 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 
 	if (rc == LAB_OK)
 		rc = get_keys(paths, sender || decrypts, sender, encrypts,
-			      verifies, &k, err);
+			      verifies || forwards, &k, err);
 	if (rc == LAB_OK)
 		rc = lab_ref_parse(bytes, len, &doc, err);
 	if (rc == LAB_OK)
@@ -1255,6 +1371,8 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		rc = sign_msg(&m, k.key, k.cert, o, err);
 	else if (rc == LAB_OK && encrypts)
 		rc = encrypt_msg(&m, k.peer, o->cipher, NULL, 0, err);
+	if (rc == LAB_OK && forwards)
+		rc = forward_msg(&m, k.trust, o, err);
 	if (rc == LAB_OK && verifies)
 		rc = check_timestamp(&m, o->now, &ts, err);
 	/* Only the Body's content is replaced: the Security header and its
@@ -1262,12 +1380,16 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	 * EncryptedKey signed the ciphertext (encrypt, then sign). */
 	sig_first = rc == LAB_OK && decrypts && verifies && signed_first(&m);
 	if (rc == LAB_OK && sig_first)
-		rc = verify_msg(&m, k.trust, ts, err);
+		rc = verify_msg(&m, k.trust, ts, NULL, err);
 	if (rc == LAB_OK && decrypts)
 		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK && verifies && !sig_first)
-		rc = verify_msg(&m, k.trust, ts, err);
-	if (rc == LAB_OK && out != NULL)
+		rc = verify_msg(&m, k.trust, ts, NULL, err);
+	/* A hop passes on the bytes it took. */
+	if (rc == LAB_OK && out != NULL && forwards &&
+	    lab_buf_put(out, bytes, len) != LAB_OK)
+		rc = nomem(err);
+	else if (rc == LAB_OK && out != NULL && !forwards)
 		rc = lab_ref_serialize(doc, out, err);
 	xmlFreeDoc(doc);
 	return rc;
@@ -1335,7 +1457,7 @@ int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
 	if (rc == LAB_OK)
 		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK)
-		rc = verify_msg(&m, k.trust, ts, err);
+		rc = verify_msg(&m, k.trust, ts, NULL, err);
 	if (rc == LAB_OK)
 		rc = reply_doc(m.body, &reply, err);
 	if (rc == LAB_OK)
