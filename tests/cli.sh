@@ -279,6 +279,31 @@ if [ -s "$K/mallory.cert.pem" ]; then
 			grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive $layout, $kid did not give the plaintext back"
 		done
 	done
+	# Without --cert, the certificate in a key file that holds one (a PEM
+	# bundle) names the receiver: mallory's issuer and serial are not
+	# bob's, told as such, where bob's key file alone can only try the key.
+	cat "$K/bob.key.pem" "$K/bob.cert.pem" >"$T/bob-bundle.pem"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/mallory.cert.pem" --key-id issuer-serial --now $NOW "$T/msg.xml" -o "$T/to-mallory-is.xml"
+	RBUNDLE="$DOMLAB receive --key $T/bob-bundle.pem --trust $K/alice.cert.pem --now $NOW"
+	nothing_written 3 "receive of mallory's issuer-serial message with bob's key bundle" $RBUNDLE "$T/to-mallory-is.xml"
+	has "no EncryptedKey is addressed to this receiver"
+	expect 3 "receive of mallory's issuer-serial message with bob's key alone" $R "$T/to-mallory-is.xml"
+	has "decryption failed"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --key-id issuer-serial --now $NOW "$T/msg.xml" -o "$T/l.xml"
+	expect 0 "receive of bob's issuer-serial message with his key bundle" $RBUNDLE "$T/l.xml"
+	# The layouts with encrypted parts, and their usage errors.
+	sed 's|<soap:Header/>|<soap:Header><a:To xmlns:a="urn:example:addressing">x</a:To></soap:Header>|' "$T/msg.xml" >"$T/hmsg.xml"
+	for parts in "--encrypt-signature" "--encrypt-header {urn:example:addressing}To" "--layout encrypt-sign --encrypt-header {urn:example:addressing}To"; do
+		"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" $parts --now $NOW "$T/hmsg.xml" -o "$T/l.xml"
+		expect 0 "receive $parts" $RB "$T/l.xml"
+		grep -q PLAINTEXT-MARKER "$T/out" && grep -q '<a:To xmlns:a="urn:example:addressing">x</a:To>' "$T/out" && ok || bad "receive $parts did not give the plaintext back"
+	done
+	expect 1 "send --encrypt-signature in encrypt-sign" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout encrypt-sign --encrypt-signature "$T/msg.xml"
+	has "the Signature is encrypted in the sign-encrypt layout only"
+	expect 1 "send --encrypt-header of a missing block" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --encrypt-header "{urn:x}Nope" "$T/msg.xml"
+	has "the Header has no block {urn:x}Nope to encrypt"
+	expect 1 "send --encrypt-header not a {uri}local name" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --encrypt-header "To" "$T/msg.xml"
+	has "a header block is named {uri}local, not 'To'"
 	expect 1 "send --layout other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout sign "$T/msg.xml"
 	has "--layout is sign-encrypt or encrypt-sign"
 	expect 1 "send --key-id other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --key-id name "$T/msg.xml"

@@ -222,6 +222,27 @@ else
 	bad "worst cases: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
 fi
 
+# The layout cases, domlab's and the reference's: each runs (a failed case
+# is an error in the JSON), on quakes-200k only.
+if "$BENCH" bench --ref --keys "$K" \
+	--benchmark_filter='(send|receive)_encrypt' \
+	--benchmark_min_time=0.001 --benchmark_out="$T/layouts.json" \
+	--benchmark_out_format=json >"$T/log" 2>&1; then
+	ok
+	"$PY" - "$T/layouts.json" >"$T/checks" 2>&1 <<'EOF2'
+import json, sys
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+names = sorted(r["name"] for r in runs if not r.get("error_occurred"))
+want = sorted(p + s + "_" + l + "/quakes-200k" for p in ("", "ref:")
+              for s in ("send", "receive")
+              for l in ("encrypt_sign", "encrypt_signature", "encrypted_header"))
+print("ok" if names == want else "cases %s, want %s" % (names, want))
+EOF2
+	grep -qx ok "$T/checks" && ok || bad "layout cases: $(cat "$T/checks")"
+else
+	bad "domlab-bench bench (layouts) failed: $(tail -n 5 "$T/log")"
+fi
+
 # --floor alone adds cases; without it there are none.
 if "$BENCH" bench --quick --keys "$K" --benchmark_list_tests=true |
 	grep -q '^floor:'; then

@@ -68,6 +68,20 @@ int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err)
 	return lab_stage_setup(&ref, ctx, d, LAB_STAGE_SEND, 0, err);
 }
 
+int lab_ref_setup_layout_input(void **ctx, const lab_case_data *d,
+			       lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&ref, ctx, d, LAB_STAGE_NONE, layout,
+				      err);
+}
+
+int lab_ref_setup_layout_sent(void **ctx, const lab_case_data *d,
+			      lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&ref, ctx, d, LAB_STAGE_SEND, layout,
+				      err);
+}
+
 int lab_ref_setup_hop(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	return lab_stage_setup(&ref, ctx, d, LAB_STAGE_SIGN_HEADERS, 0, err);

@@ -104,6 +104,20 @@ int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err)
 	return lab_stage_setup(&domlab, ctx, d, LAB_STAGE_SEND, 0, err);
 }
 
+int lab_wss_setup_layout_input(void **ctx, const lab_case_data *d,
+			       lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&domlab, ctx, d, LAB_STAGE_NONE, layout,
+				      err);
+}
+
+int lab_wss_setup_layout_sent(void **ctx, const lab_case_data *d,
+			      lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&domlab, ctx, d, LAB_STAGE_SEND, layout,
+				      err);
+}
+
 int lab_wss_setup_hop(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	return lab_stage_setup(&domlab, ctx, d, LAB_STAGE_SIGN_HEADERS, 0, err);
@@ -146,6 +160,6 @@ int lab_wss_run_c14n(void *ctx, lab_err *err)
 int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
 		       time_t now, lab_err *err)
 {
-	return lab_stage_message(&domlab, k, LAB_STAGE_RECEIVE, now, bytes, len,
-				 NULL, err);
+	return lab_stage_message(&domlab, k, LAB_STAGE_RECEIVE,
+				 LAB_LAYOUT_DEFAULT, now, bytes, len, NULL, err);
 }

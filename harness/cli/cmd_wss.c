@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "util/alloc.h"
 #include "harness/cli/cli.h"
 #include "wss/keys.h"
@@ -68,7 +70,8 @@
 #define OWN_CERT                                                             \
 	{"--cert", "C.pem", 0,                                               \
 	 "the recipient's own certificate: picks the EncryptedKey addressed " \
-	 "to it by thumbprint, SKI or issuer and serial"}
+	 "to it by thumbprint, SKI or issuer and serial (default: the one "  \
+	 "in --key's file, if any)"}
 /* The header block an intermediary reads, signed by the sender. */
 #define TO_SIGN                                                              \
 	{"--to", "URI", 0,                                                   \
@@ -92,6 +95,10 @@ static const lab_opt send_opts[] = {
 	{"--key-id", "thumbprint|issuer-serial|ski|bst", 0,
 	 "how the EncryptedKey names the recipient's certificate (default "
 	 "thumbprint; bst carries the certificate in the header)"},
+	{"--encrypt-signature", NULL, 0,
+	 "encrypt the Signature too, under the Body's key (sign-encrypt)"},
+	{"--encrypt-header", "{URI}LOCAL", 0,
+	 "encrypt that header block into a wsse11:EncryptedHeader"},
 	{"--attach", "FILE", 0,
 	 "sign FILE's bytes with the envelope and write a multipart/related "
 	 "message (SOAP with Attachments)"},
@@ -150,20 +157,27 @@ static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
 }
 
-/* 1 when rest (options and their values) gives the option name. */
-static int given(char **rest, int nrest, const char *name)
+/* 1 when rest (options, with the values of those that take one) gives
+ * the option name. */
+static int given(char **rest, int nrest, const lab_opt *opts,
+		 const char *name)
 {
 	int i;
 
-	for (i = 0; i < nrest; i += 2)
+	for (i = 0; i < nrest; i++) {
+		const lab_opt *opt = lab_opt_find(opts, rest[i]);
+
 		if (strcmp(rest[i], name) == 0)
 			return 1;
+		i += opt != NULL && opt->arg != NULL;
+	}
 	return 0;
 }
 
 int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 		 wss_key_paths *paths, wss_opts *o, lab_err *err)
 {
+	const lab_opt *k;
 	int i, rc = LAB_OK;
 
 	for (i = 0; i < nrest && rc == LAB_OK; i++) {
@@ -207,6 +221,10 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 					      "--sign is all or headers");
 		} else if (strcmp(a, "--key-id") == 0)
 			rc = wss_key_id_from_name(rest[++i], &o->key_id, err);
+		else if (strcmp(a, "--encrypt-signature") == 0)
+			o->encrypt_signature = 1;
+		else if (strcmp(a, "--encrypt-header") == 0)
+			o->encrypt_header = rest[++i];
 		else if (strcmp(a, "--now") == 0) {
 			rc = lab_parse_size(a, rest[++i], &v, err);
 			o->now = (time_t)v;
@@ -222,10 +240,28 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 		else
 			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
 	}
-	for (; rc == LAB_OK && opts->name != NULL; opts++)
-		if (opts->required && !given(rest, nrest, opts->name))
+	for (k = opts; rc == LAB_OK && k->name != NULL; k++)
+		if (k->required && !given(rest, nrest, opts, k->name))
 			rc = lab_fail(err, LAB_EUSAGE, "%s is required",
-				      opts->name);
+				      k->name);
+	return rc;
+}
+
+/* receive without --cert: the key file's certificate, when the file holds
+ * one besides the key (a PEM bundle), so that an EncryptedKey naming it
+ * by thumbprint, SKI or issuer and serial is matched, not just tried. */
+static int key_file_cert(wss_key_paths *paths, lab_err *err)
+{
+	static const char begin[] = "-----BEGIN CERTIFICATE-----";
+	lab_buf pem = LAB_BUF_INIT;
+	int rc = lab_read_input(paths->key, 1 << 20, &pem, err);
+
+	if (rc == LAB_OK &&
+	    memmem(pem.data, pem.len, begin, sizeof begin - 1) != NULL)
+		paths->cert = paths->key;
+	if (pem.data != NULL)
+		OPENSSL_cleanse(pem.data, pem.len);
+	lab_buf_free(&pem);
 	return rc;
 }
 
@@ -313,6 +349,8 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, opts, &paths, &o, err);
 	o.lim = io.lim;
+	if (rc == LAB_OK && strcmp(op, "receive") == 0 && paths.cert == NULL)
+		rc = key_file_cert(&paths, err);
 	if (rc == LAB_OK)
 		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);
 	if (rc == LAB_OK && attach != NULL)

@@ -46,6 +46,12 @@ const lab_opt lab_ref_options[] = {
 	 "the wsa:To (headers; sign, send)"},
 	{"--cipher", "aes256-gcm|aes128-cbc", 0,
 	 "the Body's cipher (encrypt, send; default aes256-gcm)"},
+	{"--layout", "sign-encrypt|encrypt-sign", 0,
+	 "the order send signs and encrypts in (default sign-encrypt)"},
+	{"--encrypt-signature", NULL, 0,
+	 "send: encrypt the Signature too (sign-encrypt)"},
+	{"--encrypt-header", "{URI}LOCAL", 0,
+	 "send: encrypt that header block into a wsse11:EncryptedHeader"},
 	{"--now", "EPOCH", 0,
 	 "the clock, seconds since 1970: the Timestamp's Created (sign, "
 	 "send) or the time it is checked at (verify, receive)"},

@@ -39,7 +39,8 @@ typedef enum lab_ref_op {
 	LAB_REF_VERIFY,  /* paths: trust */
 	LAB_REF_ENCRYPT, /* paths: peer_cert; o->cipher */
 	LAB_REF_DECRYPT, /* paths: key */
-	LAB_REF_SEND,    /* paths: key, cert, peer_cert; o->cipher */
+	LAB_REF_SEND,    /* paths: key, cert, peer_cert; o->cipher, o->layout,
+			  * o->encrypt_signature, o->encrypt_header */
 	LAB_REF_RECEIVE, /* paths: key, trust */
 	LAB_REF_FORWARD  /* paths: trust; o->to: the address required */
 } lab_ref_op;
