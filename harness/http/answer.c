@@ -131,7 +131,7 @@ int http_is_multipart(const char *ctype)
 }
 
 int http_tokens_admit(http_tokens *t, const unsigned char id[WSS_SHA1_LEN],
-		      const lab_buf *wrapped, lab_err *err)
+		      const unsigned char *key, size_t len, lab_err *err)
 {
 	size_t n = 0;
 	int rc;
@@ -140,9 +140,7 @@ int http_tokens_admit(http_tokens *t, const unsigned char id[WSS_SHA1_LEN],
 	rc = wss_tokens_get(t->store, id, &n) != NULL
 		     ? lab_fail(err, LAB_ESECURITY,
 				"the request's token was used before")
-		     : wss_tokens_put(t->store, id,
-				      (const unsigned char *)wrapped->data,
-				      wrapped->len, err);
+		     : wss_tokens_put(t->store, id, key, len, err);
 	pthread_mutex_unlock(&t->lock);
 	return rc;
 }
@@ -155,6 +153,17 @@ size_t http_tokens_count(http_tokens *t)
 	n = wss_tokens_count(t->store);
 	pthread_mutex_unlock(&t->lock);
 	return n;
+}
+
+/* The reference stack's token, admitted as answer_domlab's is. */
+static int ref_admit(void *ctx, const unsigned char *wrapped, size_t len,
+		     lab_err *err)
+{
+	unsigned char id[WSS_SHA1_LEN];
+
+	if (wss_sha1(wrapped, len, id) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "digest failed");
+	return http_tokens_admit(ctx, id, wrapped, len, err);
 }
 
 /* The multipart body through a memory file and the io axis into m. */
@@ -214,7 +223,9 @@ static int receive(const http_answer_cfg *cfg, lab_msg *m, wss_opts *o,
 		rc = token_rc;
 	}
 	if (rc == LAB_OK && cfg->tokens != NULL)
-		rc = http_tokens_admit(cfg->tokens, id, &wrapped, err);
+		rc = http_tokens_admit(cfg->tokens, id,
+				       (const unsigned char *)wrapped.data,
+				       wrapped.len, err);
 	lab_buf_free(&wrapped);
 	return rc;
 }
@@ -268,7 +279,9 @@ int http_answer(const http_answer_cfg *cfg, const char *req, size_t len,
 			       : LAB_ENOMEM;
 	}
 	rc = cfg->stack == HTTP_STACK_REF
-		     ? lab_ref_reply(req, len, &cfg->paths, &o, &stage, out, &err)
+		     ? lab_ref_reply(req, len, &cfg->paths, &o,
+				     cfg->tokens != NULL ? ref_admit : NULL,
+				     cfg->tokens, &stage, out, &err)
 		     : answer_domlab(cfg, req, len, ctype, &o, &stage, out,
 				     &err);
 	if (rc == LAB_OK) {

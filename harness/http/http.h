@@ -56,7 +56,7 @@ typedef struct http_tokens {
 /* Looks the token up and, when it is not held, keeps it; LAB_ESECURITY
  * when it is (a replay).  Under the lock. */
 int http_tokens_admit(http_tokens *t, const unsigned char id[WSS_SHA1_LEN],
-		      const lab_buf *wrapped, lab_err *err);
+		      const unsigned char *key, size_t len, lab_err *err);
 
 /* The tokens held (under the lock). */
 size_t http_tokens_count(http_tokens *t);
