@@ -30,6 +30,9 @@ SOAP=http://schemas.xmlsoap.org/soap/envelope/
 MAX_BODY=200000
 SERVER="--key $K/bob.key.pem --cert $K/bob.cert.pem --trust $K/alice.cert.pem"
 CLIENT="--key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.pem"
+# Requests made once live an hour (send's default is 300 s): under
+# memcheck the whole suite takes longer than that.
+TTL="--ttl 3600"
 READ=$("$DOMLAB" variant | sed -n 's/^read=//p')
 
 # start NAME ARGS...: a server in the background; PID and PORT set.
@@ -98,9 +101,9 @@ settled() {
 
 "$DOMLAB" gen quakes --seed 5 -o "$T/q.xml"
 "$DOMLAB" gen quakes --size 60000 --seed 7 -o "$T/q2.xml"
-"$DOMLAB" send $CLIENT "$T/q.xml" -o "$T/req.xml"
-"$DOMLAB" send $CLIENT "$T/q2.xml" -o "$T/req2.xml"
-"$DOMLAB" send --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --peer-cert "$K/bob.cert.pem" \
+"$DOMLAB" send $CLIENT $TTL "$T/q.xml" -o "$T/req.xml"
+"$DOMLAB" send $CLIENT $TTL "$T/q2.xml" -o "$T/req2.xml"
+"$DOMLAB" send $TTL --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --peer-cert "$K/bob.cert.pem" \
 	"$T/q.xml" -o "$T/mallory.xml"
 # One byte of the first CipherValue changed.
 perl -pe 's{(CipherValue>.{20})(.)}{$1 . ($2 eq "A" ? "B" : "A")}e' "$T/req.xml" >"$T/tampered.xml"
@@ -282,7 +285,7 @@ perl -0777 -ne 'exit !(/"fresh_tokens": true/ && /"requests": '$N', "errors": 0,
 	bad "after load --tokens: requests, faults, tokens $(stat requests) $(stat faults) $(stat tokens)"
 # Fresh requests are answered correctly; each replay is refused and
 # leaves no token behind.
-"$DOMLAB" send $CLIENT "$T/q2.xml" -o "$T/fresh.xml"
+"$DOMLAB" send $CLIENT $TTL "$T/q2.xml" -o "$T/fresh.xml"
 post fresh "$T/fresh.xml" && answered fresh "$T/q2.xml"
 post replay1 "$T/fresh.xml"
 refused replay1 500 "the request's token was used before"
@@ -308,7 +311,7 @@ mime_post() {
 		-H "Content-Type: $ct" "$URL" >"$T/$1.code" 2>/dev/null
 }
 "$DOMLAB" gen bytes --size 150000 --seed 5 -o "$T/att.bin"
-"$DOMLAB" send $CLIENT --attach "$T/att.bin" "$T/q.xml" -o "$T/swa.mime"
+"$DOMLAB" send $CLIENT $TTL --attach "$T/att.bin" "$T/q.xml" -o "$T/swa.mime"
 mime_post swa "$T/swa.mime" && answered swa "$T/q.xml"
 # One byte of the attachment changed (its last bytes are the file's end).
 size=$(wc -c <"$T/swa.mime")

@@ -121,35 +121,35 @@ static int json_num(lab_buf *out, const char *key, double v, int known)
 		     : lab_buf_printf(out, ", \"%s\": null", key);
 }
 
+/* The server's words from its stats, each a string member ("" when the
+ * server had no stats). */
+static int json_words(const load_stats *s, lab_buf *out)
+{
+	const char *const words[][2] = {
+		{"variant", s->variant}, {"stack", s->stack},
+		{"read", s->read},       {"io", s->io},
+		{"tokens_store", s->tokens_store}};
+	size_t i;
+	int rc = LAB_OK;
+
+	for (i = 0; rc == LAB_OK && i < sizeof words / sizeof words[0]; i++) {
+		rc = lab_buf_printf(out, ", \"%s\": ", words[i][0]);
+		if (rc == LAB_OK)
+			rc = json_str(out, s->got ? words[i][1] : "");
+	}
+	return rc;
+}
+
 static int json(const load_cfg *cfg, const load_result *r, unsigned n,
 		lab_buf *out)
 {
-	const load_stats *s = &r[n - 1].after;
 	int rc = lab_buf_puts(out, "{\"url\": ");
 	unsigned i;
 
 	if (rc == LAB_OK)
 		rc = json_str(out, cfg->url);
 	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"variant\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->variant : "");
-	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"stack\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->stack : "");
-	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"read\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->read : "");
-	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"io\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->io : "");
-	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"tokens_store\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->tokens_store : "");
+		rc = json_words(&r[n - 1].after, out);
 	if (rc == LAB_OK)
 		rc = lab_buf_printf(out, ", \"fresh_tokens\": %s, "
 				    "\"attachment_bytes\": %zu",

@@ -88,21 +88,25 @@ def ordered(runs):
     return sorted(runs, key=key)
 
 
+def levels(rundir, sub):
+    """(name, JSON, level) of every level of RUN/SUB/*.json, in order."""
+    runs = read_runs(rundir, sub)
+    return [(n, runs[n], lv) for n in ordered(runs)
+            for lv in runs[n]["levels"]]
+
+
 def tokens_rows(rundir):
     """One row per run of RUN/tokens/: the first and last tenth."""
-    runs = read_runs(rundir, "tokens")
     rows = []
-    for n in ordered(runs):
-        j = runs[n]
-        for lv in j["levels"]:
-            first, last = lv.get("first_ms"), lv.get("last_ms")
-            rows.append([
-                f"`{n}`", j.get("tokens_store") or "-", str(lv["requests"]),
-                str(lv["errors"]), cell(first, "{:.2f}"),
-                cell(last, "{:.2f}"),
-                cell(first and last and last / first, "{:.3f}"),
-                cell(lv.get("server_tokens"), "{:.0f}"),
-                cell(lv["server_cpu_ms_per_request"], "{:.2f}")])
+    for n, j, lv in levels(rundir, "tokens"):
+        first, last = lv.get("first_ms"), lv.get("last_ms")
+        rows.append([
+            f"`{n}`", j.get("tokens_store") or "-", str(lv["requests"]),
+            str(lv["errors"]), cell(first, "{:.2f}"),
+            cell(last, "{:.2f}"),
+            cell(first and last and last / first, "{:.3f}"),
+            cell(lv.get("server_tokens"), "{:.0f}"),
+            cell(lv["server_cpu_ms_per_request"], "{:.2f}")])
     return rows
 
 
@@ -122,18 +126,15 @@ TOKENS_TEXT = ("`domlab serve --tokens` keeps every request's token (its "
 
 def attach_rows(rundir):
     """One row per run, size and level of RUN/attach/."""
-    runs = read_runs(rundir, "attach")
     rows = []
-    for n in ordered(runs):
-        j = runs[n]
-        for lv in j["levels"]:
-            rows.append([
-                f"`{n.rsplit('-', 1)[0]}`", j.get("io") or "-",
-                f"{j.get('attachment_bytes', 0):,}", str(lv["clients"]),
-                str(lv["requests"]), str(lv["errors"]),
-                cell(lv["requests_per_s"], "{:.1f}"),
-                cell(lv["p50_ms"], "{:.2f}"), cell(lv["max_ms"], "{:.2f}"),
-                cell(lv["server_cpu_ms_per_request"], "{:.2f}")])
+    for n, j, lv in levels(rundir, "attach"):
+        rows.append([
+            f"`{n.rsplit('-', 1)[0]}`", j.get("io") or "-",
+            f"{j.get('attachment_bytes', 0):,}", str(lv["clients"]),
+            str(lv["requests"]), str(lv["errors"]),
+            cell(lv["requests_per_s"], "{:.1f}"),
+            cell(lv["p50_ms"], "{:.2f}"), cell(lv["max_ms"], "{:.2f}"),
+            cell(lv["server_cpu_ms_per_request"], "{:.2f}")])
     return rows
 
 
@@ -154,8 +155,7 @@ def scenario_tables(rundir):
     out = []
     rows = tokens_rows(rundir)
     if rows:
-        out += ["## Token store over HTTP (RAMPART-298)
-",
+        out += ["## Token store over HTTP (RAMPART-298)\n",
                 TOKENS_TEXT + "\n"] + table(TOKENS_HEAD, rows)
     rows = attach_rows(rundir)
     if rows:
