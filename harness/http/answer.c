@@ -211,6 +211,7 @@ static int receive(const http_answer_cfg *cfg, lab_msg *m, wss_opts *o,
 	lab_err token_err;
 	int token_rc = LAB_OK, rc;
 
+	lab_err_clear(&token_err);
 	if (cfg->tokens != NULL)
 		token_rc = wss_msg_key_token(m->doc, &wrapped, id, &token_err);
 	o->att = m->att;
