@@ -11,6 +11,11 @@
 # exactly); a log that is not empty fails here too, so a check that only
 # wants "not 0", or a domlab inside a pipe, cannot hide an error.  No
 # --track-origins (it doubles the time): rerun a reported command with it.
+# `domlab serve` and `domlab load` exec domlab-http, which links
+# libmicrohttpd and libcurl: domlab runs with --trace-children=yes, so
+# the server and the load generator of the http suite run under memcheck
+# too (exec keeps the process id, so the exec'd program's log takes the
+# place of the few lines domlab ran before it).
 # Environment: as for the suites (DOMLAB_KEYS).
 set -u
 OUT=${1:?usage: memcheck.sh build/VARIANT RESULTS SUITE...}
@@ -27,9 +32,11 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full
 --log-file=$LOGS/vg.%p.log"
 # The suites take the binaries' paths: these run them under valgrind.
 for bin in domlab domlab-bench; do
+	trace=
+	[ $bin = domlab ] && trace=--trace-children=yes
 	cat >"$LOGS/$bin" <<EOS
 #!/bin/sh
-exec $(echo $VG) "$OUT/$bin" "\$@"
+exec $(echo $VG) $trace "$OUT/$bin" "\$@"
 EOS
 	chmod +x "$LOGS/$bin"
 done

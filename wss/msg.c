@@ -331,3 +331,30 @@ int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 		return make_security(m, err);
 	return LAB_OK;
 }
+
+int wss_msg_key_token(dom_doc *doc, lab_buf *wrapped,
+		      unsigned char id[WSS_SHA1_LEN], lab_err *err)
+{
+	const dom_node *ek, *cd, *cv = NULL;
+	size_t count, at = wrapped->len;
+	wss_msg m;
+	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
+
+	if (rc != LAB_OK)
+		return rc;
+	ek = m.security != NULL ? wss_child(m.security, m.n.xenc,
+					    m.n.EncryptedKey, &count)
+				: NULL;
+	cd = ek != NULL ? wss_child(ek, m.n.xenc, m.n.CipherData, &count)
+			: NULL;
+	if (cd != NULL)
+		cv = wss_child(cd, m.n.xenc, m.n.CipherValue, &count);
+	if (cv == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"the message has no EncryptedKey");
+	rc = wss_b64_text(cv, wrapped, err);
+	if (rc == LAB_OK &&
+	    wss_sha1(wrapped->data + at, wrapped->len - at, id) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
+	return rc;
+}

@@ -9,6 +9,7 @@
 
 #include "dom/dom.h"
 #include "wss/caps.h"
+#include "wss/crypto.h"
 #include "wss/profile.h"
 
 struct wss_attachment;
@@ -89,6 +90,15 @@ int wss_add_b64(dom_node *el, const void *p, size_t n, lab_err *err);
 /* The base64 text of el, decoded (appended to out); text that is not
  * base64 is LAB_ESECURITY: it came from a message. */
 int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err);
+
+/*
+ * The message's token as a secure-conversation store keeps it: the
+ * wrapped key of its Security header's EncryptedKey (appended to
+ * wrapped) and that key's SHA-1 in id, the EncryptedKeySHA1 a reply names
+ * it by.  A message without one is LAB_ESECURITY.
+ */
+int wss_msg_key_token(dom_doc *doc, lab_buf *wrapped,
+		      unsigned char id[WSS_SHA1_LEN], lab_err *err);
 
 /* An ID "base-N" no element of the document carries yet. */
 int wss_new_id(dom_doc *doc, const char *base, char *out, size_t cap,

@@ -117,34 +117,6 @@ static int finish(void **ctx, scen_ctx *c, int rc)
 
 /* ---- tokens ---- */
 
-/* The wrapped key of the message's EncryptedKey and its SHA-1. */
-static int key_token(dom_doc *doc, lab_buf *wrapped,
-		     unsigned char id[WSS_SHA1_LEN], lab_err *err)
-{
-	const dom_node *ek, *cd, *cv = NULL;
-	size_t count;
-	wss_msg m;
-	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
-
-	if (rc != LAB_OK)
-		return rc;
-	ek = m.security != NULL ? wss_child(m.security, m.n.xenc,
-					    m.n.EncryptedKey, &count)
-				: NULL;
-	cd = ek != NULL ? wss_child(ek, m.n.xenc, m.n.CipherData, &count)
-			: NULL;
-	if (cd != NULL)
-		cv = wss_child(cd, m.n.xenc, m.n.CipherValue, &count);
-	if (cv == NULL)
-		return lab_fail(err, LAB_ESECURITY,
-				"the message has no EncryptedKey");
-	wrapped->len = 0;
-	rc = wss_b64_text(cv, wrapped, err);
-	if (rc == LAB_OK && wss_sha1(wrapped->data, wrapped->len, id) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
-	return rc;
-}
-
 /* The client's side of one request: sends and keeps the token. */
 static int client_send(const scen_ctx *c, wss_token_store *store,
 		       lab_buf *wire, lab_err *err)
@@ -165,7 +137,7 @@ static int client_send(const scen_ctx *c, wss_token_store *store,
 	if (rc == LAB_OK)
 		rc = wss_send_doc(doc, ks.key, ks.cert, ks.peer_cert, &o, err);
 	if (rc == LAB_OK)
-		rc = key_token(doc, &wrapped, id, err);
+		rc = wss_msg_key_token(doc, &wrapped, id, err);
 	if (rc == LAB_OK)
 		rc = wss_tokens_put(store, id, (unsigned char *)wrapped.data,
 				    wrapped.len, err);
@@ -196,8 +168,10 @@ static int service_receive(const scen_ctx *c, const lab_buf *wire,
 	rc = wss_keys_acquire(&paths, &ks, &handle, err);
 	if (rc == LAB_OK)
 		rc = dom_parse(wire->data, wire->len, NULL, &doc, err);
-	if (rc == LAB_OK)
-		rc = key_token(doc, wrapped, id, err);
+	if (rc == LAB_OK) {
+		wrapped->len = 0;
+		rc = wss_msg_key_token(doc, wrapped, id, err);
+	}
 	if (rc == LAB_OK)
 		rc = wss_receive_doc(doc, ks.key, ks.trust, &o, err);
 	dom_doc_free(doc);

@@ -121,6 +121,11 @@ typedef struct lab_msg {
 /* Reads io's input: multipart (through the io axis) when allow_mime and
  * it starts with MIME headers, else XML; parses the envelope. */
 int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err);
+/* Reads a multipart message from fd through the io axis, after the npre
+ * bytes at pre the caller already took from it, within lim (max_input
+ * bounds the parts); parses its root part as the envelope. */
+int lab_msg_read_mime(int fd, const char *pre, size_t npre,
+		      const dom_limits *lim, lab_msg *m, lab_err *err);
 /* Reads the file to send as the message's one attachment. */
 int lab_msg_attach_file(const char *path, lab_msg *m, lab_err *err);
 /* Appends the multipart message of envelope and m's attachments to out. */

@@ -29,8 +29,8 @@ void lab_msg_free(lab_msg *m)
 	m->doc = NULL;
 }
 
-static int read_mime(int fd, unsigned char first, const lab_io *io,
-		     lab_msg *m, lab_err *err)
+int lab_msg_read_mime(int fd, const char *pre, size_t npre,
+		      const dom_limits *lim, lab_msg *m, lab_err *err)
 {
 	wss_io *r = NULL;
 	const wss_part *root;
@@ -38,8 +38,8 @@ static int read_mime(int fd, unsigned char first, const lab_io *io,
 	int rc = wss_io_open(fd, &r, err);
 
 	if (rc == LAB_OK)
-		rc = wss_multipart_read(r, (const char *)&first, 1,
-					io->lim.max_input, &m->mp, err);
+		rc = wss_multipart_read(r, pre, npre, lim->max_input, &m->mp,
+					err);
 	wss_io_free(r);
 	if (rc != LAB_OK)
 		return rc;
@@ -56,8 +56,7 @@ static int read_mime(int fd, unsigned char first, const lab_io *io,
 	}
 	m->natt = k;
 	root = &m->mp.parts[m->mp.root];
-	return dom_parse(root->body.data, root->body.len, &io->lim, &m->doc,
-			 err);
+	return dom_parse(root->body.data, root->body.len, lim, &m->doc, err);
 }
 
 int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err)
@@ -80,7 +79,8 @@ int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err)
 		goto out;
 	}
 	if (n == 1 && allow_mime && wss_multipart_sniff(first)) {
-		rc = read_mime(fd, first, io, m, err);
+		rc = lab_msg_read_mime(fd, (const char *)&first, 1, &io->lim,
+				       m, err);
 		goto out;
 	}
 	rc = lab_buf_put(&m->in, &first, (size_t)n) == LAB_OK

@@ -10,9 +10,12 @@
 #ifndef LAB_HTTP_H
 #define LAB_HTTP_H
 
+#include <pthread.h>
+
 #include "harness/cli/cli.h"
 #include "util/buf.h"
 #include "wss/keys.h"
+#include "wss/tokens.h"
 #include "wss/wss.h"
 
 /* The option tables, shared by domlab (for --help) and domlab-http. */
@@ -39,23 +42,51 @@ int lab_cmd_load(int argc, char **argv, lab_err *err);
  * peer (libxml2 + xmlsec1). */
 typedef enum http_stack { HTTP_STACK_DOMLAB, HTTP_STACK_REF } http_stack;
 
+/*
+ * `serve --tokens`: every received request's token (its EncryptedKey's
+ * wrapped key, under its SHA-1) kept in one store of the `tokens` axis
+ * for the server's life, and a request whose token is held refused as a
+ * replay.  The store serves one thread at a time: the lock is that.
+ */
+typedef struct http_tokens {
+	pthread_mutex_t lock;
+	wss_token_store *store;
+} http_tokens;
+
+/* Looks the token up and, when it is not held, keeps it; LAB_ESECURITY
+ * when it is (a replay).  Under the lock. */
+int http_tokens_admit(http_tokens *t, const unsigned char id[WSS_SHA1_LEN],
+		      const unsigned char *key, size_t len, lab_err *err);
+
+/* The tokens held (under the lock). */
+size_t http_tokens_count(http_tokens *t);
+
 /* What answering a request needs; read-only once the server runs. */
 typedef struct http_answer_cfg {
 	http_stack stack;
 	wss_key_paths paths; /* key, cert, trust; peer_cert: the response's */
 	dom_limits lim;
+	http_tokens *tokens; /* NULL: no store, no replay refused */
 } http_answer_cfg;
 
 /*
- * Answers one POSTed request body: *status and the response body in out
- * (a secured envelope for 200, a SOAP Fault otherwise).  400: the body is
- * not a SOAP 1.1 envelope within the limits; 500 with faultcode Client:
- * receive refused it, with receive's message; 500 with faultcode Server:
- * the server failed (out of memory), saying nothing more.  Returns
- * LAB_ENOMEM only when not even the Fault could be built.
+ * Answers one POSTed request body of Content-Type ctype (NULL: none):
+ * *status and the response body in out (a secured envelope for 200, a
+ * SOAP Fault otherwise).  A multipart/related body is SOAP with
+ * Attachments: its root part the envelope, its other parts the
+ * attachments the signature covers.  400: the body is not a SOAP 1.1
+ * envelope (or not a multipart message) within the limits; 415: the
+ * reference stack was sent attachments; 500 with faultcode Client:
+ * receive refused it, with receive's message, or its token was held;
+ * 500 with faultcode Server: the server failed (out of memory), saying
+ * nothing more.  Returns LAB_ENOMEM only when not even the Fault could
+ * be built.
  */
 int http_answer(const http_answer_cfg *cfg, const char *req, size_t len,
-		unsigned *status, lab_buf *out);
+		const char *ctype, unsigned *status, lab_buf *out);
+
+/* 1 when a Content-Type value names multipart/related. */
+int http_is_multipart(const char *ctype);
 
 /* A SOAP 1.1 Fault envelope with faultcode soap:<code> and the message
  * escaped as faultstring, appended to out. */

@@ -33,6 +33,22 @@ static double stalls(const load_result *r)
 	       (double)r->requests;
 }
 
+/* --tokens' cells: first and last tenth, their ratio, tokens held. */
+static int growth_cells(const load_result *r, lab_buf *out)
+{
+	int rc = r->growth ? lab_buf_printf(out, " %.2f | %.2f | %.3f |",
+					    r->first, r->last,
+					    r->first > 0 ? r->last / r->first
+							 : 0)
+			   : lab_buf_puts(out, " - | - | - |");
+
+	if (rc == LAB_OK && r->after.got)
+		rc = lab_buf_printf(out, " %lld |", r->after.tokens);
+	else if (rc == LAB_OK)
+		rc = lab_buf_puts(out, " - |");
+	return rc;
+}
+
 static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 		 lab_buf *out)
 {
@@ -43,15 +59,28 @@ static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 	unsigned i;
 
 	if (rc == LAB_OK && s->got)
-		rc = lab_buf_printf(out, "stack %s, read=%s\n\n", s->stack,
-				    s->read);
+		rc = lab_buf_printf(out, "stack %s, read=%s, io=%s, tokens store "
+				    "%s\n\n",
+				    s->stack, s->read, s->io, s->tokens_store);
+	if (rc == LAB_OK && cfg->attach != NULL)
+		rc = lab_buf_printf(out, "SwA: an attachment of %zu bytes\n\n",
+				    cfg->attach_len);
 	if (rc == LAB_OK)
 		rc = lab_buf_puts(
 			out,
 			"| clients | requests | errors | requests/s | p50 ms | "
 			"p90 ms | p99 ms | max ms | server CPU ms/request | "
-			"server peak RSS MB | stalls/request |\n"
-			"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+			"server peak RSS MB | stalls/request |");
+	if (rc == LAB_OK && cfg->tokens)
+		rc = lab_buf_puts(out, " first ms | last ms | last / first | "
+				       "server tokens |");
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(out, "\n|---:|---:|---:|---:|---:|---:|---:|"
+				       "---:|---:|---:|---:|");
+	if (rc == LAB_OK && cfg->tokens)
+		rc = lab_buf_puts(out, "---:|---:|---:|---:|");
+	if (rc == LAB_OK)
+		rc = lab_buf_putc(out, '\n');
 	for (i = 0; rc == LAB_OK && i < n; i++) {
 		rc = lab_buf_printf(out,
 				    "| %u | %lu | %lu | %.1f | %.2f | %.2f | "
@@ -60,12 +89,16 @@ static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 				    rps(&r[i]), r[i].p50, r[i].p90, r[i].p99,
 				    r[i].max);
 		if (rc == LAB_OK && cpu_ms(&r[i]) >= 0)
-			rc = lab_buf_printf(out, "%.2f | %.1f | %.2f |\n",
+			rc = lab_buf_printf(out, "%.2f | %.1f | %.2f |",
 					    cpu_ms(&r[i]),
 					    (double)r[i].after.maxrss_kb / 1024,
 					    stalls(&r[i]));
 		else if (rc == LAB_OK)
-			rc = lab_buf_puts(out, "- | - | - |\n");
+			rc = lab_buf_puts(out, "- | - | - |");
+		if (rc == LAB_OK && cfg->tokens)
+			rc = growth_cells(&r[i], out);
+		if (rc == LAB_OK)
+			rc = lab_buf_putc(out, '\n');
 	}
 	return rc;
 }
@@ -88,27 +121,40 @@ static int json_num(lab_buf *out, const char *key, double v, int known)
 		     : lab_buf_printf(out, ", \"%s\": null", key);
 }
 
+/* The server's words from its stats, each a string member ("" when the
+ * server had no stats). */
+static int json_words(const load_stats *s, lab_buf *out)
+{
+	const char *const words[][2] = {
+		{"variant", s->variant}, {"stack", s->stack},
+		{"read", s->read},       {"io", s->io},
+		{"tokens_store", s->tokens_store}};
+	size_t i;
+	int rc = LAB_OK;
+
+	for (i = 0; rc == LAB_OK && i < sizeof words / sizeof words[0]; i++) {
+		rc = lab_buf_printf(out, ", \"%s\": ", words[i][0]);
+		if (rc == LAB_OK)
+			rc = json_str(out, s->got ? words[i][1] : "");
+	}
+	return rc;
+}
+
 static int json(const load_cfg *cfg, const load_result *r, unsigned n,
 		lab_buf *out)
 {
-	const load_stats *s = &r[n - 1].after;
 	int rc = lab_buf_puts(out, "{\"url\": ");
 	unsigned i;
 
 	if (rc == LAB_OK)
 		rc = json_str(out, cfg->url);
 	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"variant\": ");
+		rc = json_words(&r[n - 1].after, out);
 	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->variant : "");
-	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"stack\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->stack : "");
-	if (rc == LAB_OK)
-		rc = lab_buf_puts(out, ", \"read\": ");
-	if (rc == LAB_OK)
-		rc = json_str(out, s->got ? s->read : "");
+		rc = lab_buf_printf(out, ", \"fresh_tokens\": %s, "
+				    "\"attachment_bytes\": %zu",
+				    cfg->tokens ? "true" : "false",
+				    cfg->attach_len);
 	if (rc == LAB_OK)
 		rc = lab_buf_puts(out, ", \"levels\": [");
 	for (i = 0; rc == LAB_OK && i < n; i++) {
@@ -135,6 +181,14 @@ static int json(const load_cfg *cfg, const load_result *r, unsigned n,
 		if (rc == LAB_OK)
 			rc = json_num(out, "stalls_per_request", stalls(&r[i]),
 				      stalls(&r[i]) >= 0);
+		if (rc == LAB_OK)
+			rc = json_num(out, "first_ms", r[i].first, r[i].growth);
+		if (rc == LAB_OK)
+			rc = json_num(out, "last_ms", r[i].last, r[i].growth);
+		if (rc == LAB_OK)
+			rc = json_num(out, "server_tokens",
+				      (double)r[i].after.tokens,
+				      r[i].after.got && r[i].after.tokens >= 0);
 		if (rc == LAB_OK)
 			rc = lab_buf_putc(out, '}');
 	}

@@ -41,6 +41,9 @@ const lab_opt lab_serve_options[] = {
 	{"--stats", NULL, 0,
 	 "answer GET /stats with the server's counters, CPU time and peak "
 	 "RSS (what `domlab load` reads)"},
+	{"--tokens", NULL, 0,
+	 "keep every request's token (its EncryptedKey) in the tokens "
+	 "axis's store and refuse a request whose token is held (a replay)"},
 	{NULL, NULL, 0, NULL}};
 
 const lab_opt lab_load_options[] = {
@@ -57,4 +60,10 @@ const lab_opt lab_load_options[] = {
 	{"--seconds", "S", 0,
 	 "send requests for S seconds at each level instead of a count"},
 	{"--json", "FILE", 0, "also write the results as JSON to FILE"},
+	{"--tokens", NULL, 0,
+	 "secure every request anew (a fresh token for `serve --tokens`) "
+	 "and report the first and last tenth's latency"},
+	{"--attach", "FILE", 0,
+	 "send SOAP with Attachments: FILE signed with the envelope, as "
+	 "multipart/related"},
 	{NULL, NULL, 0, NULL}};

@@ -30,6 +30,7 @@
 #include "harness/http/args.h"
 #include "harness/refpeer/ref.h"
 #include "util/alloc.h"
+#include "wss/io.h"
 #include "wss/read.h"
 
 typedef struct serve_cfg {
@@ -41,6 +42,7 @@ typedef struct serve_cfg {
 	unsigned max_conns;
 	unsigned read_timeout_ms;
 	int stats;
+	int tokens;
 } serve_cfg;
 
 /* Where a connection is: the watchdog bounds the first two. */
@@ -71,6 +73,7 @@ typedef struct server {
 	conn *conns;
 	int stopping;
 	atomic_ulong requests, faults, stalls;
+	http_tokens tokens; /* --tokens */
 } server;
 
 static long ms_since(const struct timespec *t0, const struct timespec *t1)
@@ -229,12 +232,17 @@ static enum MHD_Result stats(server *s, struct MHD_Connection *mc)
 	getrusage(RUSAGE_SELF, &ru);
 	if (lab_buf_printf(
 		    &out,
-		    "variant %s\nstack %s\nread %s\nrequests %lu\nfaults %lu\n"
-		    "stalls %lu\nconnections %lu\ncpu_us %lld\nmaxrss_kb %ld\n",
+		    "variant %s\nstack %s\nread %s\ntokens_store %s\nio %s\n"
+		    "requests %lu\nfaults %lu\nstalls %lu\ntokens %zu\n"
+		    "connections %lu\ncpu_us %lld\nmaxrss_kb %ld\n",
 		    DOMLAB_VARIANT,
 		    s->cfg.ans.stack == HTTP_STACK_REF ? "ref" : "domlab",
-		    wss__read_choice, atomic_load(&s->requests),
-		    atomic_load(&s->faults), atomic_load(&s->stalls), open,
+		    wss__read_choice,
+		    s->cfg.tokens ? wss__tokens_choice : "off", wss__io_choice,
+		    atomic_load(&s->requests),
+		    atomic_load(&s->faults), atomic_load(&s->stalls),
+		    s->cfg.tokens ? http_tokens_count(&s->tokens) : (size_t)0,
+		    open,
 		    (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
 			    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec,
 		    ru.ru_maxrss) == LAB_OK)
@@ -286,7 +294,10 @@ static enum MHD_Result finish(server *s, struct MHD_Connection *mc,
 	    how == WSS_READ_TIMEOUT)
 		atomic_fetch_add(&s->stalls, 1);
 	if (http_answer(&s->cfg.ans, r->body.data != NULL ? r->body.data : "",
-			r->body.len, &status, &out) == LAB_OK) {
+			r->body.len,
+			MHD_lookup_connection_value(mc, MHD_HEADER_KIND,
+						    MHD_HTTP_HEADER_CONTENT_TYPE),
+			&status, &out) == LAB_OK) {
 		atomic_fetch_add(&s->requests, 1);
 		if (status != 200)
 			atomic_fetch_add(&s->faults, 1);
@@ -383,6 +394,8 @@ static int set_opt(void *ctx, const char *name, const char *v, lab_err *err)
 		rc = http_parse_uint(name, v, 600000, &c->read_timeout_ms, err);
 	else if (strcmp(name, "--stats") == 0)
 		c->stats = 1;
+	else if (strcmp(name, "--tokens") == 0)
+		c->tokens = 1;
 	else {
 		/* The two timeouts, in seconds. */
 		rc = http_parse_uint(name, v, 3600, &secs, err);
@@ -542,6 +555,13 @@ int lab_cmd_serve(int argc, char **argv, lab_err *err)
 		rc = check_keys(&s.cfg.ans, err);
 	if (rc != LAB_OK)
 		return rc;
+	if (s.cfg.tokens) {
+		rc = wss_tokens_new(&s.tokens.store, err);
+		if (rc != LAB_OK)
+			return rc;
+		pthread_mutex_init(&s.tokens.lock, NULL);
+		s.cfg.ans.tokens = &s.tokens;
+	}
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -550,6 +570,10 @@ int lab_cmd_serve(int argc, char **argv, lab_err *err)
 	rc = run(&s, err);
 	pthread_cond_destroy(&s.wake);
 	pthread_mutex_destroy(&s.lock);
+	if (s.cfg.tokens) {
+		pthread_mutex_destroy(&s.tokens.lock);
+		wss_tokens_free(s.tokens.store);
+	}
 	wss_keys_cache_clear();
 	if (s.cfg.ans.stack == HTTP_STACK_REF)
 		lab_ref_cleanup();

@@ -1431,8 +1431,39 @@ static int reply_doc(const xmlNode *body, xmlDocPtr *out, lab_err *err)
 	return LAB_OK;
 }
 
+/* Hands the received message's token to admit: the wrapped key of its
+ * one EncryptedKey (which decryption leaves in place), decoded. */
+static int admit_token(const ref_msg *m, lab_ref_admit_fn admit, void *ctx,
+		       lab_err *err)
+{
+	size_t count;
+	xmlNodePtr ek = one_child(m->security, WSS_NS_XENC, "EncryptedKey",
+				  &count);
+	xmlNodePtr cd = ek != NULL ? one_child(ek, WSS_NS_XENC, "CipherData",
+					       &count)
+				   : NULL;
+	xmlNodePtr cv = cd != NULL ? one_child(cd, WSS_NS_XENC, "CipherValue",
+					       &count)
+				   : NULL;
+	xmlSecBufferPtr buf = xmlSecBufferCreate(0);
+	int rc;
+
+	if (buf == NULL)
+		return nomem(err);
+	rc = cv == NULL ? lab_fail(err, LAB_ESECURITY,
+				   "the message has no EncryptedKey")
+	     : xmlSecBufferBase64NodeContentRead(buf, cv) < 0
+		     ? lab_fail(err, LAB_ESECURITY,
+				"the EncryptedKey's CipherValue is not base64")
+		     : admit(ctx, xmlSecBufferGetData(buf),
+			     xmlSecBufferGetSize(buf), err);
+	xmlSecBufferDestroy(buf);
+	return rc;
+}
+
 int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
-		  const wss_opts *o, int *stage, lab_buf *out, lab_err *err)
+		  const wss_opts *o, lab_ref_admit_fn admit, void *admit_ctx,
+		  int *stage, lab_buf *out, lab_err *err)
 {
 	xmlDocPtr doc = NULL, reply = NULL;
 	xmlNodePtr ts = NULL;
@@ -1458,6 +1489,8 @@ int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
 		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK)
 		rc = verify_msg(&m, k.trust, ts, NULL, err);
+	if (rc == LAB_OK && admit != NULL)
+		rc = admit_token(&m, admit, admit_ctx, err);
 	if (rc == LAB_OK)
 		rc = reply_doc(m.body, &reply, err);
 	if (rc == LAB_OK)

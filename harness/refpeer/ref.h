@@ -57,16 +57,23 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		    const wss_key_paths *paths, const wss_opts *o,
 		    lab_buf *out, lab_err *err);
 
+/* Takes a received request's token: its EncryptedKey's wrapped key. */
+typedef int (*lab_ref_admit_fn)(void *ctx, const unsigned char *wrapped,
+				size_t len, lab_err *err);
+
 /*
  * What `domlab serve --stack ref` does with a request: receive (as
  * LAB_REF_RECEIVE, with paths->key and paths->trust), then a new
  * envelope holding the received Body's content, sent (signed with
  * paths->key and paths->cert, encrypted for paths->peer_cert) and
- * appended to out.  Errors as lab_ref_message's; *stage is set to 1 once
- * the request parsed as a SOAP 1.1 Envelope (LAB_EMALFORMED before).
+ * appended to out.  With admit, the received request's token goes to it
+ * before the reply is made, and its error refuses the request.  Errors
+ * as lab_ref_message's; *stage is set to 1 once the request parsed as a
+ * SOAP 1.1 Envelope (LAB_EMALFORMED before).
  */
 int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
-		  const wss_opts *o, int *stage, lab_buf *out, lab_err *err);
+		  const wss_opts *o, lab_ref_admit_fn admit, void *admit_ctx,
+		  int *stage, lab_buf *out, lab_err *err);
 
 /* Walks every node of doc, reading names and the first byte of every
  * value, as the traverse case does on domlab's tree; the sum is *sink. */

@@ -25,7 +25,8 @@
 # Environment (the Makefile passes its variables of the same names):
 #   BUILD_DIR   where the variants are built (default build)
 #   QUICK=1     the quick compare `make bench` is: 3 repetitions
-#   FULL=1      adds the full-only datasets (quakes-20m), 10 repetitions
+#   FULL=1      adds the full-only datasets (quakes-20m), 10 repetitions,
+#               and the token-store and attachment scenarios over HTTP
 #   CASES       an extended regular expression: only the cases whose names
 #               match it, without their ref:/pugi:/floor: prefix, run, in
 #               every variant and in ref, pugixml and floor alike (a run
@@ -361,13 +362,14 @@ if [ "$ICOUNT" = 1 ]; then
 fi
 
 # The load scenario over HTTP, every variant and the reference behind the
-# same server (harness/reports/load.sh): seconds per client level.
+# same server (harness/reports/load.sh): seconds per client level.  FULL
+# adds the token-store and attachment scenarios through the endpoint.
 if [ -z "$CASES" ]; then
 	load_secs=3
 	[ "$QUICK" = 1 ] && load_secs=2
 	[ "$FULL" = 1 ] && load_secs=5
-	BUILD_DIR=$BUILD_DIR LOAD_HOST=$host sh harness/reports/load.sh \
-		"$out" "$load_secs" "$@" ref
+	BUILD_DIR=$BUILD_DIR LOAD_HOST=$host LOAD_FULL=$FULL \
+		sh harness/reports/load.sh "$out" "$load_secs" "$@" ref
 fi
 
 echo "[summary] ($(elapsed) s)"

@@ -126,6 +126,16 @@ FINDINGS = [
 ]
 
 
+def over_http(rundir, f):
+    """(headline part, lines) of a FULL run's scenario over HTTP for
+    finding f: the token store's growth, attachments; else nothing."""
+    if f.get("kind") == "tokens" and "per" not in f:
+        return loadreport.tokens_finding(rundir)
+    if f["axis"] == "io":
+        return loadreport.attach_finding(rundir)
+    return "", []
+
+
 def load_commands(path):
     """{run: the command line compare.sh ran} from commands.tsv."""
     cmds = {}
@@ -479,7 +489,10 @@ def main():
             results.append(loadreport.stall_finding(a.dir))
             continue
         fn = tokens_finding if f.get("kind") == "tokens" else ratio_finding
-        results.append(fn(run, f))
+        headline, lines = fn(run, f)
+        # A FULL run's scenarios through the endpoint join their finding.
+        part, more = over_http(a.dir, f)
+        results.append((headline + part, lines + more))
 
     print(f"# Findings of run {name}\n")
     print("Each historical finding beside what this run measured for it: "

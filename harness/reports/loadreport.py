@@ -3,7 +3,10 @@
 (harness/reports/load.sh writes RUN/load/<name>.json, one per variant or
 `ref`, each `domlab load --json`): summary.md's load table and
 FINDINGS.md's socket-read-stall row, best (read=framed) against
-best+read=eof.
+best+read=eof.  A FULL run's scenarios through the endpoint too
+(RUN/tokens/<name>.json: RAMPART-298's token store; RUN/attach/
+<name>-<size>.json: SOAP with Attachments): their summary.md tables and
+the lines FINDINGS.md adds to those findings.
 
 Not for: running the load (load.sh) or the benchmark's tables
 (summary.py, findings.py).  Standard library only.
@@ -20,9 +23,9 @@ ORDER = ["doom2010", "xerces", "best", "ref"]
 FRAMED, EOF = "best", "best+read=eof"
 
 
-def read_runs(rundir):
-    """name -> the load JSON, for every RUN/load/*.json."""
-    d = os.path.join(rundir, "load")
+def read_runs(rundir, sub="load"):
+    """name -> the load JSON, for every RUN/SUB/*.json."""
+    d = os.path.join(rundir, sub)
     runs = {}
     if not os.path.isdir(d):
         return runs
@@ -75,6 +78,113 @@ def load_table(rundir):
                   "p50 ms", "p90 ms", "p99 ms", "max ms",
                   "server CPU ms/request", "server peak RSS MB"], rows)
     return out
+
+
+def ordered(runs):
+    """The names of runs, ORDER's first, each ablation after."""
+    def key(n):
+        base = n.split("-")[0] if n.split("-")[0] in ORDER else n
+        return (ORDER.index(base) if base in ORDER else len(ORDER), n)
+    return sorted(runs, key=key)
+
+
+def levels(rundir, sub):
+    """(name, JSON, level) of every level of RUN/SUB/*.json, in order."""
+    runs = read_runs(rundir, sub)
+    return [(n, runs[n], lv) for n in ordered(runs)
+            for lv in runs[n]["levels"]]
+
+
+def tokens_rows(rundir):
+    """One row per run of RUN/tokens/: the first and last tenth."""
+    rows = []
+    for n, j, lv in levels(rundir, "tokens"):
+        first, last = lv.get("first_ms"), lv.get("last_ms")
+        rows.append([
+            f"`{n}`", j.get("tokens_store") or "-", str(lv["requests"]),
+            str(lv["errors"]), cell(first, "{:.2f}"),
+            cell(last, "{:.2f}"),
+            cell(first and last and last / first, "{:.3f}"),
+            cell(lv.get("server_tokens"), "{:.0f}"),
+            cell(lv["server_cpu_ms_per_request"], "{:.2f}")])
+    return rows
+
+
+TOKENS_HEAD = ["run", "server's store", "requests", "errors",
+               "first tenth p50 ms", "last tenth p50 ms", "last / first",
+               "tokens held", "server CPU ms/request"]
+TOKENS_TEXT = ("`domlab serve --tokens` keeps every request's token (its "
+               "EncryptedKey's wrapped key, under its SHA-1) in a store of "
+               "the `tokens` axis and refuses a replay; `domlab load "
+               "--tokens` sends the requests from one kept-alive client, "
+               "each secured anew (a fresh token) before its clock starts.  "
+               "first / last: the median latency of the first and of the "
+               "last tenth of the requests, in the order sent.  `ref` is "
+               "the reference peer behind the same server and store (the "
+               "host build's).  tokens/commands.tsv has the commands.")
+
+
+def attach_rows(rundir):
+    """One row per run, size and level of RUN/attach/."""
+    rows = []
+    for n, j, lv in levels(rundir, "attach"):
+        rows.append([
+            f"`{n.rsplit('-', 1)[0]}`", j.get("io") or "-",
+            f"{j.get('attachment_bytes', 0):,}", str(lv["clients"]),
+            str(lv["requests"]), str(lv["errors"]),
+            cell(lv["requests_per_s"], "{:.1f}"),
+            cell(lv["p50_ms"], "{:.2f}"), cell(lv["max_ms"], "{:.2f}"),
+            cell(lv["server_cpu_ms_per_request"], "{:.2f}")])
+    return rows
+
+
+ATTACH_HEAD = ["run", "io", "attachment bytes", "clients", "requests",
+               "errors", "requests/s", "p50 ms", "max ms",
+               "server CPU ms/request"]
+ATTACH_TEXT = ("`domlab load --attach` sends SOAP with Attachments: the "
+               "multipart/related message `domlab send --attach` writes, "
+               "its MIME header as the HTTP Content-Type; the server reads "
+               "it through the `io` axis (from a memory file holding the "
+               "body) and verifies the attachment's signature.  The "
+               "reference peer takes no attachments.  attach/commands.tsv "
+               "has the commands.")
+
+
+def scenario_tables(rundir):
+    """summary.md's sections for a FULL run's scenarios, or nothing."""
+    out = []
+    rows = tokens_rows(rundir)
+    if rows:
+        out += ["## Token store over HTTP (RAMPART-298)\n",
+                TOKENS_TEXT + "\n"] + table(TOKENS_HEAD, rows)
+    rows = attach_rows(rundir)
+    if rows:
+        out += ["## Attachments over HTTP\n", ATTACH_TEXT + "\n"]
+        out += table(ATTACH_HEAD, rows)
+    return out
+
+
+def tokens_finding(rundir):
+    """(headline part, lines) for FINDINGS.md's RAMPART-298 finding."""
+    rows = tokens_rows(rundir)
+    if not rows:
+        return "", []
+    part = "; over HTTP: " + ", ".join(
+        f"{r[0]} ({r[1]}) {r[4]} -> {r[5]} ms" for r in rows)
+    return part, ["Through the endpoint, as the original report measured "
+                  "it: " + TOKENS_TEXT, ""] + table(TOKENS_HEAD, rows)
+
+
+def attach_finding(rundir):
+    """(headline part, lines) for FINDINGS.md's attachments finding."""
+    rows = attach_rows(rundir)
+    if not rows:
+        return "", []
+    one = [r for r in rows if r[3] == "1"]
+    part = "; over HTTP at 1 client: " + ", ".join(
+        f"{r[0]} ({r[1]}) {r[2]} B {r[7]} ms" for r in one)
+    return part, ["Through the endpoint: " + ATTACH_TEXT, ""] + table(
+        ATTACH_HEAD, rows)
 
 
 def stall_finding(rundir):

@@ -820,7 +820,8 @@ def main():
     axes_table(run)
     worst_table(run)
     floor_table(run)
-    for line in loadreport.load_table(a.dir):
+    for line in loadreport.load_table(a.dir) + loadreport.scenario_tables(
+            a.dir):
         print(line)
     stage_tables(run)
     return 0
