@@ -35,6 +35,10 @@ CLIENT="--key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.
 TTL="--ttl 3600"
 READ=$("$DOMLAB" variant | sed -n 's/^read=//p')
 
+# A suite that ends early (a signal, a shell error) stops the server it
+# left running, then removes the scratch folder as lib.sh does.
+PID=
+trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$T"' EXIT
 # start NAME ARGS...: a server in the background; PID and PORT set.
 start() {
 	name=$1
@@ -56,6 +60,7 @@ stop() {
 	kill -"$2" $PID
 	wait $PID
 	rc=$?
+	PID=
 	[ $rc -eq 0 ] && ok || bad "$1: exit $rc after SIG$2: $(cat "$T/$1.err")"
 }
 # post NAME FILE [CURL ARGS...]: the response in $T/NAME.resp, its status in $T/NAME.code.
