@@ -453,6 +453,7 @@ static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 		if (a->decl == 1) {
 			el->nsdecls[d].prefix = a->local;
 			el->nsdecls[d].uri = a->ns;
+			dom__note_ns(ps->doc, a->ns);
 			d++;
 		} else if (a->decl == 0) {
 			dom_attr *at = &el->attrs.items[k++];
