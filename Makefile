@@ -46,7 +46,7 @@ endef
 #                   axis      variable  doom2010    xerces    best       others
 $(eval $(call axis, attrs,    ATTRS,    vector,     vector,   adaptive,  hash))
 $(eval $(call axis, userdata, USERDATA, pernode,    shared,   shared))
-$(eval $(call axis, build,    BUILD,    built,      direct,   direct))
+$(eval $(call axis, build,    BUILD,    built,      direct,   direct,    deferred))
 $(eval $(call axis, attrlist, ATTRLIST, copy,       cached,   cached))
 $(eval $(call axis, keys,     KEYS,     reload,     cached,   cached))
 $(eval $(call axis, tokens,   TOKENS,   list,       hash,     hash))
@@ -62,7 +62,7 @@ $(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
 TEST_VARIANTS := doom2010 xerces best \
   best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload+read=eof \
   doom2010+parser=insitu xerces+parser=insitu best+emit=source \
-  best+parser=libxml2
+  best+parser=libxml2 best+build=deferred
 
 # ---- which variant ----------------------------------------------------------
 # A variant's name is a preset, then "+axis=choice" for each axis whose
@@ -86,6 +86,10 @@ $(foreach g,$(given),$(if $(and $(filter 2,$(words $(subst =, ,$(g)))),\
 choice_of = $(or $($(var_$(1))),$(patsubst $(1)=%,%,$(lastword $(filter $(1)=%,$(given)))),$($(PRESET)_$(1)))
 $(foreach a,$(AXES),$(if $(filter $(call choice_of,$(a)),$(choices_$(a))),,\
   $(error $(a)=$(call choice_of,$(a)) is not one of: $(choices_$(a)))))
+# build=deferred is the insitu parser's (variants/build/deferred.c).
+ifeq ($(call choice_of,build)$(call choice_of,parser),deferredlibxml2)
+  $(error build=deferred needs parser=insitu: libxml2 builds every node)
+endif
 CHOICES := $(foreach a,$(AXES),$(call choice_of,$(a)))
 NAME := $(PRESET)$(subst $(space),,$(foreach a,$(AXES),\
   $(if $(filter-out $($(PRESET)_$(a)),$(call choice_of,$(a))),+$(a)=$(call choice_of,$(a)))))
@@ -280,8 +284,8 @@ endif
 KEYS_DIR := $(BUILD_DIR)/keys
 # tests/install.sh installs the variant under test with DOMLAB_MAKE and
 # builds the examples with DOMLAB_CFLAGS: this build's folder, compiler
-# and sanitizers.
-TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) \
+# and sanitizers.  tests/wss4j.sh compiles its Java driver into DOMLAB_WSS4J.
+TEST_ENV := DOMLAB_KEYS=$(KEYS_DIR) DOMLAB_WSS4J=$(abspath $(BUILD_DIR))/wss4j \
   DOMLAB_MAKE='$(MAKE) --no-print-directory -C $(CURDIR) BUILD_DIR=$(abspath $(BUILD_DIR)) CC=$(CC) SANITIZE=$(SANITIZE) TSAN=$(TSAN)' \
   DOMLAB_CFLAGS='$(OPT) -g'
 
@@ -298,7 +302,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop refpeer harness attach hostile install http
+SHELL_SUITES := cli interop wss4j refpeer harness attach hostile install http
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -323,7 +327,9 @@ test-threads: $(OUT)/test-libdomlab keys
 # others run FUZZ_BUILD_TARGETS, the targets whose code differs with them
 # (the parser, and the receive path, which parses the message and the
 # decrypted content): parser=libxml2 with the tree built from SAX events
-# (direct) and through libxml2's own tree (built).
+# (direct) and through libxml2's own tree (built).  build=deferred runs
+# FUZZ_DEFERRED_TARGETS instead: its own (a document read in a random order
+# against the same bytes built eagerly) and the parser's.
 # Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
 # from the generators and the test keys.
 # `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
@@ -332,8 +338,10 @@ test-threads: $(OUT)/test-libdomlab keys
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
 # verdict), then every input under tests/fuzz/regress/<target>/.
-FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2
+FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2 \
+  best+build=deferred
 FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
+FUZZ_DEFERRED_TARGETS := deferred insitu parse c14n receive_struct
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 FUZZ_SMOKE_SECONDS ?= 8
@@ -381,6 +389,7 @@ fuzz fuzz-smoke:
 	  echo "== fuzz $$v"; \
 	  targets="$(FUZZ_TARGETS)"; \
 	  [ $$first = 1 ] || targets="$(FUZZ_BUILD_TARGETS)"; first=0; \
+	  case $$v in *build=deferred*) targets="$(FUZZ_DEFERRED_TARGETS)";; esac; \
 	  $(MAKE) --no-print-directory VARIANT=$$v FUZZ_MODE=$(if $(filter fuzz,$@),fuzz,smoke) \
 	    FUZZ_TARGETS="$$targets" \
 	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
@@ -392,7 +401,8 @@ fuzz-list:
 	@echo "now $(FUZZ_NOW)"
 	@first=1; for v in $(FUZZ_VARIANTS); do \
 	  if [ $$first = 1 ]; then echo "$$v $(FUZZ_TARGETS)"; \
-	  else echo "$$v $(FUZZ_BUILD_TARGETS)"; fi; first=0; \
+	  else case $$v in *build=deferred*) echo "$$v $(FUZZ_DEFERRED_TARGETS)";; \
+	    *) echo "$$v $(FUZZ_BUILD_TARGETS)";; esac; fi; first=0; \
 	done
 
 # `make oss-fuzz-check`: tests/fuzz/oss-fuzz/build.sh in a simulated
@@ -438,14 +448,15 @@ memcheck-one: all keys
 # ---- benchmark -----------------------------------------------------------------
 # The presets and one ablation per axis: best with that axis flipped
 # (read=eof shows only in the load scenario over HTTP, compare.sh's last).
-# build applies only under parser=libxml2 (insitu builds the tree itself),
-# so its flip is measured there alone: the last variant against the one
-# before it (best with build=built would be best's own code again).
+# build=built and direct differ only under parser=libxml2 (insitu builds
+# the tree itself), so that flip is measured there: the last variant
+# against the one before it (best with build=built would be best's own
+# code again); build=deferred, the insitu parser's, against best.
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
   best+emit=source best+emit=tree best+hash=fixed best+read=eof \
-  best+parser=libxml2 best+build=built+parser=libxml2
+  best+parser=libxml2 best+build=built+parser=libxml2 best+build=deferred
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "dom/internal.h"
+#include "dom/deferred.h"
 
 #define WSU_NS \
 	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
@@ -135,6 +135,16 @@ static int drop(struct dom_ids *ids, const dom_node *el, const dom_attr *at)
 	return LAB_OK;
 }
 
+/* The node after n in top's subtree for each_id: deferred content is
+ * built when it holds an attribute named like an ID (the parser noted
+ * which do), else passed by, as it holds no ID. */
+static dom_node *next_with_ids(const dom_node *n, const dom_node *top)
+{
+	if ((n->flags & DOM__DEFERRED) && !dom__deferred_ids(n))
+		return dom__walk_next_built(n, top);
+	return dom__walk_next(n, top);
+}
+
 /* add (in_order as add's) or drop every ID attribute in top's subtree;
  * the attribute arrays are read directly, and interned names compare as
  * pointers.  wsu:Id, Id and ID each count, so an element carrying two of
@@ -144,7 +154,7 @@ static int each_id(struct dom_ids *ids, const id_names *k, dom_node *top,
 {
 	dom_node *n;
 
-	for (n = top; n != NULL; n = dom__walk_next(n, top)) {
+	for (n = top; n != NULL; n = next_with_ids(n, top)) {
 		const dom_attrs *as;
 		uint32_t i;
 
@@ -225,6 +235,11 @@ dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count)
 	*count = 0;
 	if ((doc->ids == NULL || doc->ids->gen != doc->gen) &&
 	    rebuild(doc) != LAB_OK) {
+		dom__ids_free(doc);
+		return NULL;
+	}
+	/* Content that could not be built may hold the ID, or a second. */
+	if (dom__deferred_failed(doc)) {
 		dom__ids_free(doc);
 		return NULL;
 	}

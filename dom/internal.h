@@ -76,6 +76,7 @@ typedef struct dom_decl {
 } dom_decl;
 
 typedef struct dom_ids dom_ids;
+typedef struct dom_deferred dom_deferred;
 
 /* At most this many dom_canon_dep for one content (dom/parser.h). */
 enum { DOM_CANON_DEPS = 8 };
@@ -109,6 +110,7 @@ struct dom_doc {
 	dom_kept kept;
 	dom_decl decl;
 	size_t source_len;       /* bytes it was parsed from (0: built) */
+	dom_deferred *deferred;  /* build=deferred's records (dom/deferred.h) */
 	/* A relative namespace URI was declared in it (dom__note_ns); the
 	 * element may since have gone, so dom_ns_relative looks again. */
 	uint8_t relative_ns;
@@ -126,6 +128,19 @@ static inline dom_doc *dom__doc(const dom_node *n)
 			  offsetof(dom_doc, arena);
 
 	return (dom_doc *)(uintptr_t)p;
+}
+
+/* dom_node.flags: its content is still bytes (build=deferred). */
+enum { DOM__DEFERRED = 1 };
+
+/* Builds el's deferred content (dom/deferred.c). */
+void dom__deferred_build(dom_node *el);
+
+/* Before n's children are read: builds them if they are deferred. */
+static inline void dom__need(const dom_node *n)
+{
+	if (n->flags & DOM__DEFERRED)
+		dom__deferred_build((dom_node *)(uintptr_t)n);
 }
 
 static inline dom_element *dom__el(const dom_node *n)
@@ -207,13 +222,23 @@ void dom__ids_replaced(dom_doc *doc, uint64_t gen, dom_node *old,
  * Every whole-tree walk uses it: iteration, not recursion, because a tree
  * built through the API has no depth bound and must not overflow the stack.
  */
-static inline dom_node *dom__walk_next(const dom_node *c, const dom_node *top)
+static inline dom_node *dom__walk_next_built(const dom_node *c,
+					     const dom_node *top)
 {
 	if (c->first != NULL)
 		return c->first;
 	while (c != top && c->next == NULL)
 		c = c->parent;
 	return c == top ? NULL : c->next;
+}
+
+/* The same over the whole tree: deferred content is built on the way.
+ * dom__walk_next_built walks what is built only (releasing user data:
+ * content never built holds none). */
+static inline dom_node *dom__walk_next(const dom_node *c, const dom_node *top)
+{
+	dom__need(c);
+	return dom__walk_next_built(c, top);
 }
 
 /* Marks the document changed: for the ID index and for kept bytes. */

@@ -103,16 +103,17 @@ const char *dom_ns_relative(const dom_node *n, const char **prefix)
 		return NULL;
 	while (top->parent != NULL)
 		top = top->parent;
+	/* Through the tree's accessors, which build deferred content. */
 	for (n = top; n != NULL && uri == NULL;) {
+		const dom_node *next = dom_first_child(n);
+
 		if (n->type == DOM_ELEMENT)
 			uri = relative_at(n, prefix);
-		if (n->first != NULL) {
-			n = n->first;
-			continue;
+		while (next == NULL && n != top) {
+			next = dom_next_sibling(n);
+			n = dom_parent(n);
 		}
-		while (n != top && n->next == NULL)
-			n = n->parent;
-		n = n != top ? n->next : NULL;
+		n = next;
 	}
 	return uri;
 }

@@ -5,7 +5,8 @@
  * `build` axis (dom/build.h).  `insitu` is domlab's own parser for the
  * SOAP profile (no DTD, the five predefined entities only): it parses a
  * mutable copy of the input held by the document and builds the tree
- * directly, so `build` does not apply to it.
+ * directly: `built` and `direct` are the same to it, and `deferred`
+ * (dom/build.h) has it defer some elements' content.
  * Implementations: variants/parser/{libxml2,insitu}.c.
  * Not for: limits' defaults (dom/xml2.h) or the fragment wrapper (parse.c).
  */

@@ -21,7 +21,7 @@
 
 #include "dom/emit.h"
 #include "util/escscan.h"
-#include "dom/internal.h"
+#include "dom/deferred.h"
 
 /*
  * Appends without lab_buf_put's per-call NUL: while the bytes fit, one
@@ -193,7 +193,8 @@ static inline __attribute__((always_inline)) int put_name3(
 	return put(b, tail, ntail);
 }
 
-static int start_tag(lab_buf *b, const dom_element *el)
+/* el's start tag; `open`: it has content, whether built or not. */
+static int start_tag(lab_buf *b, const dom_element *el, int open)
 {
 	uint32_t i;
 
@@ -232,7 +233,7 @@ static int start_tag(lab_buf *b, const dom_element *el)
 		    put_escaped(b, a->value, a->len, 1) || PUT_LIT(b, "\""))
 			return LAB_ENOMEM;
 	}
-	return el->base.first != NULL ? PUT_LIT(b, ">") : PUT_LIT(b, "/>");
+	return open ? PUT_LIT(b, ">") : PUT_LIT(b, "/>");
 }
 
 static int leaf(lab_buf *b, const dom_node *n)
@@ -274,14 +275,38 @@ typedef struct kept {
 	size_t len;
 } kept;
 
+/* An element whose content is still bytes, and they may stand for it
+ * (dom/deferred.h): written whole, without building it.  1 written, 0
+ * not, or LAB_ENOMEM. */
+static int deferred(lab_buf *b, const dom_node *n)
+{
+	size_t len;
+	const char *src = (n->flags & DOM__DEFERRED)
+				  ? dom__deferred_source(n, &len) : NULL;
+
+	if (src == NULL)
+		return 0;
+	if (start_tag(b, dom__el(n), 1) != LAB_OK || put(b, src, len) != LAB_OK ||
+	    end_tag(b, n) != LAB_OK)
+		return LAB_ENOMEM;
+	return 1;
+}
+
 /* The subtree at top, iteratively: end tags are written on the way up. */
 static int subtree(lab_buf *b, const dom_node *top, const kept *k)
 {
 	const dom_node *n = top;
 
 	for (;;) {
-		if (n->type == DOM_ELEMENT) {
-			if (start_tag(b, dom__el(n)) != LAB_OK)
+		int rc = n->type == DOM_ELEMENT ? deferred(b, n) : 0;
+
+		if (rc == LAB_ENOMEM)
+			return rc;
+		if (rc == 1) {
+			/* written: on to the next sibling */
+		} else if (n->type == DOM_ELEMENT) {
+			dom__need(n);
+			if (start_tag(b, dom__el(n), n->first != NULL) != LAB_OK)
 				return LAB_ENOMEM;
 			if (n->first != NULL && n != k->el) {
 				n = n->first;
@@ -342,6 +367,8 @@ int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 	/* put() leaves room for the terminator but does not write it. */
 	if (out->data != NULL)
 		out->data[out->len] = '\0';
+	if (rc == LAB_OK && dom__deferred_failed(doc))
+		rc = LAB_ENOMEM;
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory while serializing");
 	return LAB_OK;

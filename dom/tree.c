@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/deferred.h"
 #include "dom/emit.h"
 #include "dom/internal.h"
 #include "dom/userdata.h"
@@ -64,6 +65,7 @@ void dom_doc_free(dom_doc *doc)
 		return;
 	dom__ud_doc_release(doc);
 	dom__ids_free(doc);
+	dom__deferred_free(doc);
 	dom__emit_release(doc);
 	dom_names_free(&doc->names);
 	dom_arena_free(&doc->arena);
@@ -307,11 +309,13 @@ dom_node *dom_parent(const dom_node *n)
 
 dom_node *dom_first_child(const dom_node *n)
 {
+	dom__need(n);
 	return n->first;
 }
 
 dom_node *dom_last_child(const dom_node *n)
 {
+	dom__need(n);
 	return n->first != NULL ? n->first->prev : NULL;
 }
 
@@ -458,6 +462,10 @@ int dom_insert_before(dom_node *parent, dom_node *child, dom_node *ref,
 				"reference node is not a child of the parent");
 	if (ref == child)
 		return LAB_OK;
+	/* The new child goes after the content the parent already has. */
+	dom__need(parent);
+	if (dom__deferred_failed(dom__doc(parent)))
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	unlink_node(child);
 	dom__touch(dom__doc(parent));
 	dom__emit_changed(dom__doc(parent), parent, DOM__CHANGE_CHILDREN);

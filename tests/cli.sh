@@ -49,6 +49,14 @@ expect 1 "gen too deep" "$DOMLAB" gen deep --count 1000
 expect 0 "parse -o" "$DOMLAB" parse "$T/q.xml" -o "$T/o.xml"
 cmp -s "$T/q.xml" "$T/o.xml" && ok || bad "parse -o content"
 [ -s "$T/out" ] && bad "parse -o also wrote stdout" || ok
+# -o onto a FIFO (as onto /dev/null): written in place, the FIFO stays one.
+mkfifo "$T/fifo"
+timeout 60 cat "$T/fifo" >"$T/from-fifo" & # the bound only ends a hang
+reader=$!
+expect 0 "parse -o FIFO" "$DOMLAB" parse "$T/q.xml" -o "$T/fifo"
+wait $reader
+[ -p "$T/fifo" ] && cmp -s "$T/q.xml" "$T/from-fifo" && ok || bad "parse -o replaced the FIFO or lost its content"
+rm -f "$T/fifo"
 expect 0 "parse --stats" "$DOMLAB" parse --stats "$T/q.xml"
 for key in elements attributes namespace_decls arena_bytes_used parse_allocations bytes_per_element; do
 	grep -q "^$key [0-9]" "$T/err" && ok || bad "--stats lacks $key"
@@ -271,6 +279,31 @@ if [ -s "$K/mallory.cert.pem" ]; then
 			grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive $layout, $kid did not give the plaintext back"
 		done
 	done
+	# Without --cert, the certificate in a key file that holds one (a PEM
+	# bundle) names the receiver: mallory's issuer and serial are not
+	# bob's, told as such, where bob's key file alone can only try the key.
+	cat "$K/bob.key.pem" "$K/bob.cert.pem" >"$T/bob-bundle.pem"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/mallory.cert.pem" --key-id issuer-serial --now $NOW "$T/msg.xml" -o "$T/to-mallory-is.xml"
+	RBUNDLE="$DOMLAB receive --key $T/bob-bundle.pem --trust $K/alice.cert.pem --now $NOW"
+	nothing_written 3 "receive of mallory's issuer-serial message with bob's key bundle" $RBUNDLE "$T/to-mallory-is.xml"
+	has "no EncryptedKey is addressed to this receiver"
+	expect 3 "receive of mallory's issuer-serial message with bob's key alone" $R "$T/to-mallory-is.xml"
+	has "decryption failed"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --key-id issuer-serial --now $NOW "$T/msg.xml" -o "$T/l.xml"
+	expect 0 "receive of bob's issuer-serial message with his key bundle" $RBUNDLE "$T/l.xml"
+	# The layouts with encrypted parts, and their usage errors.
+	sed 's|<soap:Header/>|<soap:Header><a:To xmlns:a="urn:example:addressing">x</a:To></soap:Header>|' "$T/msg.xml" >"$T/hmsg.xml"
+	for parts in "--encrypt-signature" "--encrypt-header {urn:example:addressing}To" "--layout encrypt-sign --encrypt-header {urn:example:addressing}To"; do
+		"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" $parts --now $NOW "$T/hmsg.xml" -o "$T/l.xml"
+		expect 0 "receive $parts" $RB "$T/l.xml"
+		grep -q PLAINTEXT-MARKER "$T/out" && grep -q '<a:To xmlns:a="urn:example:addressing">x</a:To>' "$T/out" && ok || bad "receive $parts did not give the plaintext back"
+	done
+	expect 1 "send --encrypt-signature in encrypt-sign" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout encrypt-sign --encrypt-signature "$T/msg.xml"
+	has "the Signature is encrypted in the sign-encrypt layout only"
+	expect 1 "send --encrypt-header of a missing block" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --encrypt-header "{urn:x}Nope" "$T/msg.xml"
+	has "the Header has no block {urn:x}Nope to encrypt"
+	expect 1 "send --encrypt-header not a {uri}local name" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --encrypt-header "To" "$T/msg.xml"
+	has "a header block is named {uri}local, not 'To'"
 	expect 1 "send --layout other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout sign "$T/msg.xml"
 	has "--layout is sign-encrypt or encrypt-sign"
 	expect 1 "send --key-id other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --key-id name "$T/msg.xml"
@@ -308,6 +341,88 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	has 'relative namespace URI "rel" (xmlns:z) declared in the document'
 	nothing_written 3 "ref receive, relative namespace URI on the token" "$BENCH" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/relbst-sent.xml"
 	nothing_written 3 "ref verify, relative namespace URI on the token" "$BENCH" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/relbst-signed.xml"
+	# The intermediary: forward checks the Timestamp and the Signature
+	# over the Timestamp and the wsa:To, and writes the message byte for
+	# byte as it came; the Body is the final recipient's to check.
+	F="$DOMLAB forward --trust $K/alice.cert.pem --now $NOW"
+	S="$DOMLAB sign --key $K/alice.key.pem --cert $K/alice.cert.pem --now $NOW"
+	$S --sign headers --to urn:final "$T/msg.xml" -o "$T/hop.xml" && ok || bad "sign --sign headers"
+	grep -q '<wsa:To [^>]*wsu:Id="To-1"[^>]*>urn:final</wsa:To>' "$T/hop.xml" &&
+		grep -q '<wsa:To [^>]*xmlns:wsa="http://www.w3.org/2005/08/addressing"' "$T/hop.xml" &&
+		grep -q 'URI="#To-1"' "$T/hop.xml" && ! grep -q 'URI="#Body' "$T/hop.xml" && ok ||
+		bad "sign --sign headers: no signed wsa:To, or the Body signed"
+	expect 0 "forward of a header-signed message" $F "$T/hop.xml"
+	cmp -s "$T/out" "$T/hop.xml" && ok || bad "forward changed the message"
+	has "domlab: forward: wsa:To urn:final"
+	expect 0 "forward --to, the same address" $F --to urn:final "$T/hop.xml" -o "$T/hop-out.xml"
+	cmp -s "$T/hop-out.xml" "$T/hop.xml" && [ ! -s "$T/out" ] && ok || bad "forward -o did not write the message as it came"
+	nothing_written 3 "forward --to, another address" $F --to urn:other "$T/hop.xml"
+	has "the message is addressed to 'urn:final', not 'urn:other'"
+	nothing_written 3 "verify of a header-signed message" $V "$T/hop.xml"
+	has "the Envelope's soap:Body is not signed"
+	sed 's|>urn:final<|>urn:finaL<|' "$T/hop.xml" >"$T/hop-to.xml"
+	nothing_written 3 "forward, a byte of the signed wsa:To changed" $F "$T/hop-to.xml"
+	has "digest of '#To-1' does not match"
+	nothing_written 3 "forward, expired" $F --now $((NOW + 100000)) "$T/hop.xml"
+	nothing_written 3 "forward, untrusted signer" "$DOMLAB" forward --trust "$K/mallory.cert.pem" --now $NOW "$T/hop.xml"
+	nothing_written 3 "forward of a message without wsa:To" $F "$T/signed.xml"
+	has "the Header has 0 wsa:To"
+	nothing_written 3 "forward --max-references 1" $F --max-references 1 "$T/hop.xml"
+	has "(--max-references)"
+	nothing_written 2 "forward of malformed XML" $F "$T/latebad.xml"
+	# What the hop reads must be what is signed: the wsa:To it finds in
+	# the Header, the one element there with the signed ID.
+	WSA='xmlns:wsa="http://www.w3.org/2005/08/addressing"'
+	sed "s|</soap:Header>|<wsa:To $WSA>urn:evil</wsa:To></soap:Header>|" "$T/hop.xml" >"$T/hop-2to.xml"
+	nothing_written 3 "forward of a message with a second wsa:To" $F "$T/hop-2to.xml"
+	has "the Header has 2 wsa:To"
+	sed "s|\(<wsa:To [^>]*>urn:final</wsa:To>\)|<w:x xmlns:w=\"urn:w\">\1</w:x><wsa:To $WSA>urn:evil</wsa:To>|" "$T/hop.xml" >"$T/hop-wrap.xml"
+	grep -q '<w:x xmlns:w="urn:w"><wsa:To' "$T/hop-wrap.xml" && ok || bad "the signed wsa:To was not wrapped"
+	nothing_written 3 "forward, the signed wsa:To wrapped and a new one in its place" $F "$T/hop-wrap.xml"
+	has "the header block <To> is not signed"
+	sed 's|</soap:Header>|<w:x xmlns:w="urn:w" Id="To-1"/></soap:Header>|' "$T/hop.xml" >"$T/hop-dupid.xml"
+	nothing_written 3 "forward, the wsa:To's ID on a second header element" $F "$T/hop-dupid.xml"
+	has "ID 'To-1' is carried by more than one element of the Header"
+	expect 1 "sign --sign headers without --to" $S --sign headers "$T/msg.xml"
+	has "signing header blocks only needs a wsa:To to sign (--to)"
+	expect 1 "sign --sign other" $S --sign body "$T/msg.xml"
+	expect 2 "sign --to of a message that has one" $S --to urn:x "$T/hop.xml"
+	# End to end through the hop: the Body signed and encrypted for bob,
+	# the wsa:To signed with it.  A changed Body is forwarded, as it came,
+	# and refused by bob.
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob "$T/msg.xml" -o "$T/e2e.xml"
+	expect 0 "forward of a sent message" $F "$T/e2e.xml" -o "$T/e2e-fwd.xml"
+	cmp -s "$T/e2e.xml" "$T/e2e-fwd.xml" && ok || bad "forward changed the sent message"
+	expect 0 "receive of the forwarded message" $RB "$T/e2e-fwd.xml"
+	grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive after forward did not give the plaintext back"
+	# The Body's CipherValue is the last one: its 11th character changed.
+	awk -v RS='\001' '{ i = 0; s = $0; p = 0
+		while ((j = index(substr(s, p + 1), "<xenc:CipherValue>")) > 0) { p += j; i = p }
+		i += length("<xenc:CipherValue>") + 10
+		c = substr(s, i, 1); r = (c == "A") ? "B" : "A"
+		printf "%s%s%s", substr(s, 1, i - 1), r, substr(s, i + 1) }' "$T/e2e.xml" >"$T/e2e-body.xml"
+	cmp -s "$T/e2e.xml" "$T/e2e-body.xml" && bad "the Body was not changed" || ok
+	expect 0 "forward of a sent message whose Body changed" $F "$T/e2e-body.xml" -o "$T/e2e-body-fwd.xml"
+	cmp -s "$T/e2e-body.xml" "$T/e2e-body-fwd.xml" && ok || bad "forward changed the message whose Body changed"
+	nothing_written 3 "receive of the forwarded message whose Body changed" $RB "$T/e2e-body-fwd.xml"
+	# Either layout carries the signed wsa:To; a Body signed by no one is
+	# forwarded by the hop and refused by the final recipient.
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob --layout encrypt-sign "$T/msg.xml" -o "$T/e2e-es.xml"
+	expect 0 "forward of an encrypt-sign message" $F "$T/e2e-es.xml"
+	cmp -s "$T/out" "$T/e2e-es.xml" && ok || bad "forward changed the encrypt-sign message"
+	expect 0 "receive of an encrypt-sign message with a wsa:To" $RB "$T/e2e-es.xml"
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --to urn:bob --sign headers "$T/msg.xml" -o "$T/e2e-h.xml"
+	grep -q PLAINTEXT-MARKER "$T/e2e-h.xml" && bad "send --sign headers left the plaintext in clear" || ok
+	expect 0 "forward of a message sent with --sign headers" $F "$T/e2e-h.xml"
+	nothing_written 3 "receive of a message sent with --sign headers" $RB "$T/e2e-h.xml"
+	has "the Envelope's soap:Body is not signed"
+	# Signed, not encrypted: the final verify names the Body's digest.
+	$S --to urn:final "$T/msg.xml" -o "$T/hop-all.xml"
+	sed 's|PLAINTEXT-MARKER|PLAINTEXT-MARKEX|' "$T/hop-all.xml" >"$T/hop-all-body.xml"
+	expect 0 "forward of a signed message whose Body changed" $F "$T/hop-all-body.xml" -o "$T/hop-all-fwd.xml"
+	cmp -s "$T/hop-all-fwd.xml" "$T/hop-all-body.xml" && ok || bad "forward changed the signed message whose Body changed"
+	nothing_written 3 "verify of the forwarded message whose Body changed" $V "$T/hop-all-fwd.xml"
+	has "digest of '#Body-1' does not match"
 else
 	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
 fi
@@ -356,7 +471,7 @@ helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
 		done
 	done
 }
-helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive serve load variant
+helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive forward serve load variant
 for opt in --attach --attachment-out bytes; do
 	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
 done

@@ -5,7 +5,8 @@
 # the tables; the latency and threaded cases likewise, and
 # harness/reports/findings.py finds a finding's pair in a two-variant run made
 # from one, with the interval and the U test over repetitions made up
-# for it; summary.py's charts, summary.json and machine.txt, and
+# for it; the intermediary's summary table and FINDINGS.md's
+# deferred-tree row; summary.py's charts, summary.json and machine.txt, and
 # readme_results.py on a summary.json written here; `bench --data` on a
 # folder of one envelope and one file that is none; profile-diff's report
 # and flame graph on inputs made up here.  Checks shape, never
@@ -131,6 +132,40 @@ else
 	bad "paired run: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
 fi
 
+# The intermediary: forward and ref:forward in summary.md's table, and
+# FINDINGS.md's deferred-tree row from a run whose second variant is the
+# first under build=deferred (its JSON a copy: the row's shape is
+# checked, not the ratio).
+mkdir -p "$T/hop"
+if "$BENCH" bench --quick --ref --keys "$K" \
+	--benchmark_filter='^(ref:)?forward/quakes-2k$' \
+	--benchmark_min_time=0.01 --benchmark_out="$T/hop/best.json" \
+	--benchmark_out_format=json >"$T/log" 2>&1; then
+	ok
+	cp "$T/hop/best.json" "$T/hop/best+build=deferred.json"
+	axes=$("$DOMLAB" variant | grep -v '^preset=\|^variant=' | tr '\n' ' ')
+	printf 'best %s\nbest+build=deferred %s\n' \
+		"$(echo "$axes" | sed 's/build=[a-z]*/build=direct/')" \
+		"$(echo "$axes" | sed 's/build=[a-z]*/build=deferred/')" \
+		>"$T/hop/variants.txt"
+	"$PY" "$HERE/harness/reports/summary.py" --dir "$T/hop" --commit test \
+		--flags test --elapsed 0 best best+build=deferred \
+		>"$T/summary.md" 2>"$T/err" && ok ||
+		bad "summary.py (forward) failed: $(tail -n 3 "$T/err")"
+	expect_lines "$T/summary.md" '^## The intermediary (forward)$' \
+		'^| quakes-2k | best | direct | [0-9.,]* | [0-9.]* | 1\.00 | [0-9,]* | [0-9.]* |$' \
+		'^| quakes-2k | best+build=deferred | deferred | [0-9.,]* | [0-9.]* | 1\.00 | [0-9,]* | [0-9.]* |$' \
+		'^| quakes-2k | ref | libxml2 | [0-9.,]* | 1\.00 | [0-9.]* | [0-9,]* | [0-9.]* |$'
+	"$PY" "$HERE/harness/reports/findings.py" --dir "$T/hop" best \
+		best+build=deferred ref >"$T/FINDINGS.md" 2>"$T/err" && ok ||
+		bad "findings.py (forward) failed: $(tail -n 3 "$T/err")"
+	expect_lines "$T/FINDINGS.md" \
+		"^| Axiom's deferred tree.* | \`build\` | .* | 1\.00x (direct / deferred, forward/quakes-2k; .*) |\$" \
+		'^| forward/quakes-2k | build=direct (best) | build=deferred (best+build=deferred) | [0-9.,]* | [0-9.,]* | 1\.00 | .* | [0-9,]* | [0-9,]* |$'
+else
+	bad "forward run: $(tail -n 3 "$T/log")"
+fi
+
 # The worst cases at a tiny --worst-size (a shape smaller than the
 # preauth shapes' base message would hold nothing hostile), beside the
 # typical input they are compared with: summary.md's "Worst case" table
@@ -185,6 +220,27 @@ EOF2
 	tally_checks
 else
 	bad "worst cases: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
+fi
+
+# The layout cases, domlab's and the reference's: each runs (a failed case
+# is an error in the JSON), on quakes-200k only.
+if "$BENCH" bench --ref --keys "$K" \
+	--benchmark_filter='(send|receive)_encrypt' \
+	--benchmark_min_time=0.001 --benchmark_out="$T/layouts.json" \
+	--benchmark_out_format=json >"$T/log" 2>&1; then
+	ok
+	"$PY" - "$T/layouts.json" >"$T/checks" 2>&1 <<'EOF2'
+import json, sys
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+names = sorted(r["name"] for r in runs if not r.get("error_occurred"))
+want = sorted(p + s + "_" + l + "/quakes-200k" for p in ("", "ref:")
+              for s in ("send", "receive")
+              for l in ("encrypt_sign", "encrypt_signature", "encrypted_header"))
+print("ok" if names == want else "cases %s, want %s" % (names, want))
+EOF2
+	grep -qx ok "$T/checks" && ok || bad "layout cases: $(cat "$T/checks")"
+else
+	bad "domlab-bench bench (layouts) failed: $(tail -n 5 "$T/log")"
 fi
 
 # --floor alone adds cases; without it there are none.
@@ -309,11 +365,13 @@ if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/run" best flipped ref \
 		"^- \`domlab bench --one --benchmark_filter='^(attr_lookup/wide|attr_lookup/quakes-200k)\$'\`\$" \
 		'^| the token store .* | not measured in this run |$' \
 		'^| attachments read .* | not measured in this run |$' \
-		'^| the socket-read stall.* | `read` | .* | not measured in this run |$'
+		'^| the socket-read stall.* | `read` | .* | not measured in this run |$' \
+		"^| Axiom's deferred tree.* | \`build\` | .* | not measured in this run |\$" \
+		'^not measured in this run: no two variants of this run differ only in `build` with one of them `build=direct` and the other `build=deferred`.$'
 	# attrs alone has a pair; every other finding says so, with no number.
 	n=$(grep -c '^| .* | not measured in this run |$' "$T/FINDINGS.md")
-	if [ "$n" -eq 9 ]; then ok; else
-		bad "FINDINGS.md: $n findings not measured, want 9"
+	if [ "$n" -eq 10 ]; then ok; else
+		bad "FINDINGS.md: $n findings not measured, want 10"
 	fi
 else
 	bad "findings.py failed: $(tail -n 3 "$T/err")"

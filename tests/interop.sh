@@ -134,19 +134,22 @@ check "xmlsec1 signs the Body alone" xsign "$T/template1.xml" "$T/xbody.xml"
 # first EncryptedKey whatever names its recipient; domlab's receive, given
 # bob's certificate, must pick it by that name.
 body "$T/signed.xml" >"$T/s.body"
+xmlsec1_takes() { # xmlsec1_takes LAYOUT WHAT: sent.xml, in LAYOUT's order
+	if [ $1 = encrypt-sign ]; then
+		check "xmlsec1 verifies the signed ciphertext ($2)" env WSS_SIGNED_CIPHERTEXT=1 sh "$HERE/verify-wss.sh" "$T/sent.xml" "$K/alice.cert.pem"
+		check "xmlsec1 decrypts ($2)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+	else
+		check "xmlsec1 decrypts ($2)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+		check "xmlsec1 verifies after decrypting ($2)" sh "$HERE/verify-wss.sh" "$T/xdec.xml" "$K/alice.cert.pem"
+	fi
+	body "$T/xdec.xml" >"$T/x.body"
+	cmp -s "$T/x.body" "$T/s.body" && ok || bad "xmlsec1's plaintext differs from what domlab encrypted ($2)"
+}
 for layout in sign-encrypt encrypt-sign; do
 	for kid in thumbprint issuer-serial ski bst; do
 		c="$layout, $kid"
 		check "domlab send ($c)" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout --key-id $kid --now $NOW "$T/msg.xml" -o "$T/sent.xml"
-		if [ $layout = encrypt-sign ]; then
-			check "xmlsec1 verifies the signed ciphertext ($c)" env WSS_SIGNED_CIPHERTEXT=1 sh "$HERE/verify-wss.sh" "$T/sent.xml" "$K/alice.cert.pem"
-			check "xmlsec1 decrypts ($c)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
-		else
-			check "xmlsec1 decrypts ($c)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
-			check "xmlsec1 verifies after decrypting ($c)" sh "$HERE/verify-wss.sh" "$T/xdec.xml" "$K/alice.cert.pem"
-		fi
-		body "$T/xdec.xml" >"$T/x.body"
-		cmp -s "$T/x.body" "$T/s.body" && ok || bad "xmlsec1's plaintext differs from what domlab encrypted ($c)"
+		xmlsec1_takes $layout "$c"
 		check "domlab receives ($c)" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/sent.xml" -o "$T/recv.xml"
 		body "$T/recv.xml" >"$T/r.body"
 		cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive gives another Body than was sent ($c)"
@@ -208,6 +211,108 @@ for kid in thumbprint issuer-serial ski bst; do
 	"$DOMLAB" receive --key "$K/mallory.key.pem" --cert "$K/mallory.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent.xml" >"$T/out" 2>"$T/err"
 	[ $? -eq 3 ] && grep -q "no EncryptedKey is addressed to this receiver" "$T/err" && ok || bad "mallory on a message for bob ($kid): $(cat "$T/err")"
 done
+
+# ---- the encrypted Signature and encrypted header blocks, both ways ----
+# domlab sends, xmlsec1 decrypts every DataReference (the Signature's and
+# the header block's EncryptedData are Type Element) and verifies; the
+# Body and the header block come out as they went in.
+TO="{urn:example:addressing}To"
+perl -pe 's{<soap:Header/>}{<soap:Header><a:To xmlns:a="urn:example:addressing" a:n="1">https://example.org/quakes</a:To></soap:Header>}' "$T/msg.xml" >"$T/hmsg.xml"
+"$DOMLAB" c14n --exclusive --apex "$TO" "$T/hmsg.xml" >"$T/h.to"
+for parts in "sign-encrypt --encrypt-signature" "sign-encrypt --encrypt-header $TO" "sign-encrypt --encrypt-signature --encrypt-header $TO" "encrypt-sign --encrypt-header $TO"; do
+	set -- $parts
+	layout=$1
+	shift
+	c="$layout $*"
+	check "domlab send ($c)" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout "$@" --now $NOW "$T/hmsg.xml" -o "$T/sent.xml"
+	xmlsec1_takes $layout "$c"
+	"$DOMLAB" c14n --exclusive --apex "$TO" "$T/xdec.xml" >"$T/x.to"
+	cmp -s "$T/x.to" "$T/h.to" && ok || bad "xmlsec1's header block differs from what domlab sent ($c)"
+	check "domlab receives ($c)" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/sent.xml" -o "$T/recv.xml"
+	body "$T/recv.xml" >"$T/r.body"
+	cmp -s "$T/r.body" "$T/s.body" && ok || bad "receive gives another Body than was sent ($c)"
+	"$DOMLAB" c14n --exclusive --apex "$TO" "$T/recv.xml" >"$T/r.to"
+	cmp -s "$T/r.to" "$T/h.to" && ok || bad "receive gives another header block than was sent ($c)"
+done
+
+# xmlsec1 signs, then encrypts the Signature (Type Element), the header
+# block (Type Element, wrapped in a wsse11:EncryptedHeader) and the
+# Body's content under one session key that openssl wraps for bob.
+WSSE11=http://docs.oasis-open.org/wss/oasis-wss-wssecurity-secext-1.1.xsd
+"$DOMLAB" sign --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --now $NOW "$T/hmsg.xml" -o "$T/hsigned.xml"
+perl -pe 's{(<ds:DigestValue>)[^<]*}{$1}g; s{(<ds:SignatureValue>)[^<]*}{$1}g' "$T/hsigned.xml" >"$T/htemplate.xml"
+check "xmlsec1 signs a message with a header block" xsign "$T/htemplate.xml" "$T/hxsigned.xml"
+xencrypt_el() { # xencrypt_el ID XPATH IN OUT: the element, Type Element
+	printf '<xenc:EncryptedData xmlns:xenc="%s" Id="%s" Type="%sElement"><xenc:EncryptionMethod Algorithm="http://www.w3.org/2009/xmlenc11#aes256-gcm"/><xenc:CipherData><xenc:CipherValue/></xenc:CipherData></xenc:EncryptedData>\n' $XENC $1 $XENC >"$T/el-template.xml"
+	xmlsec1 --encrypt --aeskey "$T/sk.bin" --xml-data "$3" --node-xpath "$2" --output "$4" "$T/el-template.xml" 2>"$T/err"
+}
+xencrypt_parts() { # xencrypt_parts sig|hdr|both OUT: hxsigned.xml so encrypted
+	openssl rand 32 >"$T/sk.bin"
+	cp "$T/hxsigned.xml" "$T/p0.xml"
+	refs=
+	if [ $1 != hdr ]; then
+		xencrypt_el ED-s "//*[local-name()='Signature']" "$T/p0.xml" "$T/p1.xml" || return 1
+		mv "$T/p1.xml" "$T/p0.xml"
+		refs="$refs<xenc:DataReference URI=\"#ED-s\"/>"
+	fi
+	if [ $1 != sig ]; then
+		xencrypt_el ED-h "//*[local-name()='To']" "$T/p0.xml" "$T/p1.xml" || return 1
+		perl -0pe 's{(<xenc:EncryptedData[^>]*Id="ED-h".*?</xenc:EncryptedData>)}{<wsse11:EncryptedHeader xmlns:wsse11="$ENV{WSSE11}">$1</wsse11:EncryptedHeader>}s' "$T/p1.xml" >"$T/p0.xml"
+		refs="$refs<xenc:DataReference URI=\"#ED-h\"/>"
+	fi
+	xmlsec1 --encrypt --aeskey "$T/sk.bin" --xml-data "$T/p0.xml" --node-xpath "/*[local-name()='Envelope']/*[local-name()='Body']" --output "$T/p1.xml" "$T/ed-template.xml" 2>"$T/err" || return 1
+	wrapped=$(openssl pkeyutl -encrypt -certin -inkey "$K/bob.cert.pem" -in "$T/sk.bin" -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha1 -pkeyopt rsa_mgf1_md:sha1 | base64 -w0)
+	EK="<xenc:EncryptedKey xmlns:xenc=\"$XENC\" Id=\"EK-x\"><xenc:EncryptionMethod Algorithm=\"${XENC}rsa-oaep-mgf1p\"/><ds:KeyInfo xmlns:ds=\"$DSNS\">$(keyinfo thumbprint "$K/bob.cert.pem")</ds:KeyInfo><xenc:CipherData><xenc:CipherValue>$wrapped</xenc:CipherValue></xenc:CipherData><xenc:ReferenceList><xenc:DataReference URI=\"#ED-x\"/>$refs</xenc:ReferenceList></xenc:EncryptedKey>" \
+		perl -pe 's{(<wsse:Security\b[^>]*>)}{$1$ENV{EK}}' "$T/p1.xml" >"$2"
+}
+export WSSE11
+for parts in sig hdr both; do
+	check "xmlsec1 and openssl encrypt the $parts parts for bob" xencrypt_parts $parts "$T/xparts.xml"
+	[ $parts = hdr ] || { grep -q 'Id="ED-s"' "$T/xparts.xml" && ! grep -q '<ds:SignedInfo' "$T/xparts.xml"; } && ok || bad "xmlsec1 left the Signature in the clear ($parts)"
+	[ $parts = sig ] || { grep -q '<wsse11:EncryptedHeader' "$T/xparts.xml" && ! grep -q '<a:To' "$T/xparts.xml"; } && ok || bad "xmlsec1 left the header block in the clear ($parts)"
+	check "domlab receives xmlsec1's encrypted $parts" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xparts.xml" -o "$T/recv.xml"
+	body "$T/recv.xml" >"$T/r.body"
+	body "$T/hxsigned.xml" >"$T/hx.body"
+	cmp -s "$T/r.body" "$T/hx.body" && ok || bad "receive of xmlsec1's encrypted $parts gives another Body"
+	"$DOMLAB" c14n --exclusive --apex "$TO" "$T/recv.xml" >"$T/r.to"
+	cmp -s "$T/r.to" "$T/h.to" && ok || bad "receive of xmlsec1's encrypted $parts gives another header block"
+	# Each CipherValue changed in turn (the EncryptedKey's is the first).
+	n=$(grep -o '<xenc:CipherValue>' "$T/xparts.xml" | wc -l)
+	i=2
+	while [ $i -le $n ]; do
+		N=$i perl -0pe '$k = 0; s{(<xenc:CipherValue>)(.)}{++$k == $ENV{N} ? $1 . ($2 eq "A" ? "B" : "A") : $1 . $2}ge' "$T/xparts.xml" >"$T/xforged.xml"
+		"$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xforged.xml" >"$T/out" 2>"$T/err"
+		[ $? -eq 3 ] && grep -q "decryption failed" "$T/err" && [ ! -s "$T/out" ] && ok || bad "xmlsec1's $parts message with CipherValue $i changed was accepted: $(cat "$T/err")"
+		i=$((i + 1))
+	done
+done
+
+# ---- SOAP 1.2 both ways ----
+S12=http://www.w3.org/2003/05/soap-envelope
+perl -pe "s{\Q$SOAP\E}{$S12}g" "$T/msg.xml" >"$T/msg12.xml"
+body12() { "$DOMLAB" c14n --exclusive --apex "{$S12}Body" "$1"; }
+"$DOMLAB" sign --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --now $NOW "$T/msg12.xml" -o "$T/signed12.xml"
+body12 "$T/signed12.xml" >"$T/s12.body"
+for layout in sign-encrypt encrypt-sign; do
+	check "domlab send SOAP 1.2 ($layout)" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --layout $layout --now $NOW "$T/msg12.xml" -o "$T/sent.xml"
+	check "xmlsec1 decrypts SOAP 1.2 ($layout)" sh "$HERE/decrypt-wss.sh" "$T/sent.xml" "$K/bob.key.pem" "$T/xdec.xml"
+	if [ $layout = encrypt-sign ]; then
+		check "xmlsec1 verifies SOAP 1.2's signed ciphertext" env WSS_SIGNED_CIPHERTEXT=1 sh "$HERE/verify-wss.sh" "$T/sent.xml" "$K/alice.cert.pem"
+	else
+		check "xmlsec1 verifies SOAP 1.2 after decrypting" sh "$HERE/verify-wss.sh" "$T/xdec.xml" "$K/alice.cert.pem"
+	fi
+	body12 "$T/xdec.xml" >"$T/x.body"
+	cmp -s "$T/x.body" "$T/s12.body" && ok || bad "xmlsec1's SOAP 1.2 plaintext differs from what domlab encrypted ($layout)"
+done
+perl -pe 's{(<ds:DigestValue>)[^<]*}{$1}g; s{(<ds:SignatureValue>)[^<]*}{$1}g' "$T/signed12.xml" >"$T/template12.xml"
+check "xmlsec1 signs a SOAP 1.2 template" xmlsec1 --sign --privkey-pem "$K/alice.key.pem,$K/alice.cert.pem" --id-attr:Id "$S12:Body" --id-attr:Id "$WSU:Timestamp" --output "$T/xsigned12.xml" "$T/template12.xml"
+check "domlab verifies xmlsec1's SOAP 1.2 signature" "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/xsigned12.xml" -o "$T/v.xml"
+check "xmlsec1 and openssl encrypt SOAP 1.2 for bob" xencrypt thumbprint "$T/xsigned12.xml" "$T/xsent12.xml"
+check "domlab receives xmlsec1's SOAP 1.2" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xsent12.xml" -o "$T/recv.xml"
+body12 "$T/recv.xml" >"$T/r.body"
+cmp -s "$T/r.body" "$T/s12.body" && ok || bad "receive of xmlsec1's SOAP 1.2 message gives another Body"
+perl -0pe 's{(.*<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$T/xsent12.xml" >"$T/xforged.xml"
+expect 3 "a changed ciphertext in xmlsec1's SOAP 1.2 message" "$DOMLAB" receive --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/xforged.xml"
 
 # ---- a receive that fails late writes nothing anywhere ----
 "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/msg.xml" -o "$T/sent.xml"

@@ -2,8 +2,9 @@
 # refpeer.sh DOMLAB DOMLAB_BENCH - the reference peer (`domlab-bench ref`,
 # libxml2 + xmlsec1)
 # and domlab's own pipeline accept each other's messages: what one signs
-# the other verifies, what one sends the other receives (both ciphers),
-# and the Body that comes out is the one that went in.  A changed byte in
+# the other verifies, what one sends the other receives (both ciphers,
+# every layout, SOAP 1.2), and the Body (and an encrypted header block)
+# that comes out is the one that went in.  A changed byte in
 # a signed Body is refused either way.  This keeps the benchmark's `ref`
 # rows honest: both sides do the same work on the same messages.
 #
@@ -106,6 +107,42 @@ for who in "" ref; do
 	[ $rc -eq 3 ] && [ ! -s "$T/out" ] && ok || bad "${who:-domlab} received a Signature moved before the EncryptedKey: exit $rc, $(cat "$T/err")"
 done
 
+# ---- every layout both ways: encrypt-sign, the encrypted Signature, an
+# encrypted header block; and SOAP 1.2 ----
+TO="{urn:example:addressing}To"
+perl -pe 's{<soap:Header/>}{<soap:Header><a:To xmlns:a="urn:example:addressing">https://example.org/quakes</a:To></soap:Header>}' "$T/in.xml" >"$T/hin.xml"
+"$DOMLAB" c14n --exclusive --apex "$TO" "$T/hin.xml" >"$T/in.to"
+for parts in "encrypt-sign" "sign-encrypt --encrypt-signature" "sign-encrypt --encrypt-header $TO" "encrypt-sign --encrypt-header $TO" "sign-encrypt --encrypt-signature --encrypt-header $TO"; do
+	for from in ref ""; do
+		to=ref
+		[ -n "$from" ] && to=
+		set -- $parts
+		layout=$1
+		shift
+		c="${from:-domlab} to ${to:-domlab}, $layout $*"
+		check "$c: send" peer "$from" send $SIGNER --peer-cert "$K/bob.cert.pem" --layout $layout "$@" --now $NOW "$T/hin.xml" -o "$T/sent.xml"
+		case "$*" in *--encrypt-signature*) grep -q '<ds:SignedInfo' "$T/sent.xml" && bad "$c: the Signature is in the clear" || ok ;; esac
+		case "$*" in *--encrypt-header*) grep -q '<a:To' "$T/sent.xml" && bad "$c: the header block is in the clear" || ok ;; esac
+		check "$c: receive" peer "$to" receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
+		same_body "$c" "$T/received.xml"
+		"$DOMLAB" c14n --exclusive --apex "$TO" "$T/received.xml" >"$T/got.to"
+		cmp -s "$T/in.to" "$T/got.to" && ok || bad "$c: the header block differs from the input's"
+	done
+done
+S12=http://www.w3.org/2003/05/soap-envelope
+perl -pe "s{\Q$SOAP\E}{$S12}g" "$T/in.xml" >"$T/in12.xml"
+"$DOMLAB" c14n --exclusive --apex "{$S12}Body" "$T/in12.xml" >"$T/in12.body"
+for from in ref ""; do
+	to=ref
+	[ -n "$from" ] && to=
+	c="SOAP 1.2, ${from:-domlab} to ${to:-domlab}"
+	check "$c: send" peer "$from" send $SIGNER --peer-cert "$K/bob.cert.pem" --now $NOW "$T/in12.xml" -o "$T/sent.xml"
+	grep -q "<soap:Header><wsse:Security" "$T/sent.xml" && grep -q "xmlns:soap=\"$S12\"" "$T/sent.xml" && ok || bad "$c: the Security header is not in the SOAP 1.2 Header"
+	check "$c: receive" peer "$to" receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
+	"$DOMLAB" c14n --exclusive --apex "{$S12}Body" "$T/received.xml" | perl -pe 's{ wsu:Id="[^"]*"}{}; s{ xmlns:wsu="[^"]*"}{}' >"$T/got.body"
+	cmp -s "$T/in12.body" "$T/got.body" && ok || bad "$c: the Body differs from the input's"
+done
+
 # ---- a changed byte in a signed Body is refused, either way ----
 "$DOMLAB" gen quakes --size 2048 --seed 5 >"$T/in.xml"
 forge() { # forge IN OUT: one byte of the first region's text changed
@@ -126,5 +163,22 @@ rc=$?
 	bad "ref verify accepted a changed byte in domlab's signed Body: exit $rc, $(cat "$T/err")"
 # The unchanged message still verifies: the refusal was the byte's doing.
 check "ref verifies domlab's unchanged message" "$BENCH" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/signed.xml"
+
+# The intermediary, each way: what one signs for a hop (the Timestamp and
+# the wsa:To) the other's forward passes on byte for byte, and refuses
+# once a byte of the signed wsa:To changed.
+for signer in "" ref; do
+	for hop in "" ref; do
+		name="${signer:-domlab} sign --sign headers, ${hop:-domlab} forward"
+		check "$name: sign" peer "$signer" sign $SIGNER --now $NOW --sign headers --to urn:final "$T/in.xml" -o "$T/hop.xml"
+		check "$name" peer "$hop" forward --trust "$K/alice.cert.pem" --now $NOW --to urn:final "$T/hop.xml" -o "$T/fwd.xml"
+		cmp -s "$T/hop.xml" "$T/fwd.xml" && ok || bad "$name: the message changed"
+		sed 's|>urn:final<|>urn:finaL<|' "$T/hop.xml" >"$T/hop-to.xml"
+		peer "$hop" forward --trust "$K/alice.cert.pem" --now $NOW "$T/hop-to.xml" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 3 ] && grep -q "digest" "$T/err" && [ ! -s "$T/out" ] && ok ||
+			bad "$name: a changed byte in the signed wsa:To: exit $rc, $(cat "$T/err")"
+	done
+done
 
 finish

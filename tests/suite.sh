@@ -1,6 +1,7 @@
 #!/bin/sh
 # suite.sh RESULTS NAME COMMAND... - runs one test suite, appends its output
-# to RESULTS and prints its last line.  A suite that crashes or exits
+# to RESULTS and prints its last line (after its failures and its count of
+# tests not run).  A suite that crashes or exits
 # non-zero without reporting a failure (an abort, a sanitizer report, a
 # signal) is counted as one failure, so tests/total.sh cannot sum a dead
 # suite as a clean one.
@@ -20,5 +21,6 @@ if [ "$status" -ne 0 ] && [ "${failed:-0}" -eq 0 ]; then
 fi
 cat "$out" >>"$results"
 grep -E '^FAIL' "$out" | head -n 20
+grep -E '^[0-9]+ not run$' "$out"
 tail -n 1 "$out"
 rm -f "$out"

@@ -644,6 +644,58 @@ static void random_bytes(void)
 	CHECK(memcmp(a, b, sizeof a) != 0);
 }
 
+/* Issuer names are compared as X509_NAMEs: either RDN order, case and
+ * runs of spaces aside, escapes read, a multi-valued RDN in any of its
+ * orders; a changed value, RDN, serial or an unreadable form is no
+ * match.  The vector's issuer: C=DE, O=Example Labs, OU=Lab One + CN=Multi
+ * Valued, CN=Issuer  CA (two spaces), serial 4660. */
+static void issuer_serial_names(void)
+{
+	static const struct {
+		const char *issuer, *serial;
+		int match;
+	} cases[] = {
+		{"CN=Issuer  CA,CN=Multi Valued+OU=Lab One,O=Example Labs,C=DE",
+		 "4660", 1},
+		{"C=DE, O=Example Labs, OU=Lab One+CN=Multi Valued, CN=Issuer CA",
+		 "4660", 1},
+		{"cn=issuer ca, ou=lab one + cn=multi valued, o=EXAMPLE LABS, "
+		 "c=de",
+		 "04660", 1},
+		{"CN=Issuer\\20 CA,CN=Multi Valued+OU=Lab One,O=Example\\2C "
+		 "Labs,C=DE",
+		 "4660", 0},
+		{"CN=Issuer CA,CN=Multi Valued+OU=Lab One,O=Example\\20Labs,C=DE",
+		 "4660", 1},
+		{"CN=Issuer CA,CN=Multi Valued+OU=Lab One,O=Example Labs,C=DE",
+		 "4661", 0},
+		{"CN=Issuer CA,CN=Multi Valued+OU=Lab One,O=Example Labs,C=DE",
+		 "0x1234", 0},
+		{"CN=Issuer CA,CN=Multi Valued,OU=Lab One,O=Example Labs,C=DE",
+		 "4660", 0},
+		{"CN=Issuer CA,O=Example Labs,C=DE", "4660", 0},
+		{"CN=#0c0949737375657220434", "4660", 0},
+		{"XX=Issuer CA,CN=Multi Valued+OU=Lab One,O=Example Labs,C=DE",
+		 "4660", 0},
+		{"", "4660", 0},
+	};
+	wss_cert *c = LOAD_CERT(VECTORS "/names/cert.pem");
+	lab_err err;
+	size_t i;
+
+	for (i = 0; c != NULL && i < sizeof cases / sizeof cases[0]; i++) {
+		int match = -1;
+
+		t_context("%s, %s", cases[i].issuer, cases[i].serial);
+		if (CHECK_OK(wss_cert_issuer_serial_is(c, cases[i].issuer,
+						       cases[i].serial, &match,
+						       &err),
+			     &err))
+			CHECK_EQ_INT(match, cases[i].match);
+	}
+	wss_cert_free(c);
+}
+
 const t_case tests_rsa_aes[] = {
 	{"crypto/load_keys_and_certs", load_keys_and_certs},
 	{"crypto/sign_verify", sign_verify},
@@ -656,5 +708,6 @@ const t_case tests_rsa_aes[] = {
 	{"crypto/in_place", in_place},
 	{"crypto/in_place_at", in_place_at},
 	{"crypto/random", random_bytes},
+	{"crypto/issuer_serial_names", issuer_serial_names},
 	{NULL, NULL},
 };

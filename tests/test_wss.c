@@ -21,6 +21,7 @@
 #include "wss/dsig.h"
 #include "wss/msg.h"
 #include "wss/wss.h"
+#include "wss/xenc.h"
 
 /* 2026-11-30T00:53:20Z: inside every window below. */
 #define NOW 1796000000
@@ -832,6 +833,53 @@ out:
 	free_keys(&k);
 }
 
+/* The signature forgeries again with the Signature encrypted after the
+ * forgery (EncryptSignature): each is refused with the same reason once
+ * the Signature is decrypted where it stands.  A forgery that leaves no
+ * message send could encrypt (two Bodies, no Signature) is skipped. */
+static void forged_encrypted_signature(void)
+{
+	size_t i, built = 0;
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof forgeries / sizeof forgeries[0]; i++) {
+		dom_doc *doc = signed_msg(k.alice_key, k.alice);
+		dom_node *sig;
+		size_t count;
+		wss_msg m;
+		lab_err err;
+
+		t_context("%s", forgeries[i].name);
+		if (doc == NULL)
+			continue;
+		forgeries[i].forge(doc, &k);
+		if (wss_msg_open(doc, 0, LAB_EMALFORMED, &m, &err) != LAB_OK ||
+		    (sig = wss_child(m.security, m.n.ds, m.n.Signature,
+				     &count)) == NULL) {
+			dom_doc_free(doc);
+			continue;
+		}
+		if (!CHECK_OK(wss_xenc_encrypt(&m, k.bob, WSS_AES256_GCM,
+					       WSS_KEYID_THUMBPRINT, &sig, 1,
+					       &err),
+			      &err)) {
+			dom_doc_free(doc);
+			continue;
+		}
+		CHECK(t_find(el(doc, "Security"), "SignedInfo") == NULL);
+		built++;
+		refused(doc, k.bob_key, k.alice, NOW, forgeries[i].reason);
+	}
+	t_context("forgeries built");
+	CHECK_MSG(built + 5 >= sizeof forgeries / sizeof forgeries[0],
+		  "only %zu of %zu forgeries could be encrypted", built,
+		  sizeof forgeries / sizeof forgeries[0]);
+out:
+	free_keys(&k);
+}
+
 /*
  * A signed Body changed, then encrypted to the receiver again (anyone can:
  * it takes only the receiver's certificate).  This content serializes to
@@ -1367,6 +1415,48 @@ out:
 	free_keys(&k);
 }
 
+/* A change to a message and why receive refuses it, per layout (NULL:
+ * the layout has no such part). */
+typedef struct layout_edit {
+	const char *name;
+	void (*edit)(dom_doc *doc);
+	const char *reason[2];
+} layout_edit;
+
+/* Each edit in each layout on a fresh message make(k, layout) gives,
+ * received by bob. */
+static void edits_refused(const layout_edit *edits, size_t n,
+			  dom_doc *(*make)(const keys *k, wss_layout layout))
+{
+	keys k;
+	size_t i;
+	int lay;
+
+	if (!load_keys(&k))
+		goto out;
+	for (lay = 0; lay < 2; lay++)
+		for (i = 0; i < n; i++) {
+			dom_doc *doc;
+
+			if (edits[i].reason[lay] == NULL)
+				continue;
+			doc = make(&k, (wss_layout)lay);
+			t_context("%s, %s", layout_names[lay], edits[i].name);
+			if (doc == NULL)
+				continue;
+			edits[i].edit(doc);
+			received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
+				    edits[i].reason[lay]);
+		}
+out:
+	free_keys(&k);
+}
+
+static dom_doc *thumbprint_msg(const keys *k, wss_layout layout)
+{
+	return layout_msg(k, layout, WSS_KEYID_THUMBPRINT, k->bob);
+}
+
 static void change_timestamp_text(dom_doc *doc)
 {
 	set_text(el(doc, "Created"), "2026-11-30T00:53:21Z");
@@ -1387,11 +1477,7 @@ static void flip_key(dom_doc *doc)
  * anything is decrypted. */
 static void layouts_tampered(void)
 {
-	static const struct {
-		const char *name;
-		void (*edit)(dom_doc *doc);
-		const char *reason[2];
-	} edits[] = {
+	static const layout_edit edits[] = {
 		{"the Body's ciphertext", flip_data,
 		 {"decryption failed", "digest of '#Body-1' does not match"}},
 		{"the wrapped key", flip_key,
@@ -1400,26 +1486,8 @@ static void layouts_tampered(void)
 		 {"digest of '#TS-1' does not match",
 		  "digest of '#TS-1' does not match"}},
 	};
-	keys k;
-	size_t i;
-	int lay;
 
-	if (!load_keys(&k))
-		goto out;
-	for (lay = 0; lay < 2; lay++)
-		for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-			dom_doc *doc = layout_msg(&k, (wss_layout)lay,
-						  WSS_KEYID_THUMBPRINT, k.bob);
-
-			t_context("%s, %s", layout_names[lay], edits[i].name);
-			if (doc == NULL)
-				continue;
-			edits[i].edit(doc);
-			received_as(wire(doc), k.bob_key, k.bob, &k, NULL,
-				    edits[i].reason[lay]);
-		}
-out:
-	free_keys(&k);
+	edits_refused(edits, sizeof edits / sizeof edits[0], thumbprint_msg);
 }
 
 /* The header is taken in order: a sign-encrypt message whose Signature
@@ -1658,10 +1726,14 @@ static void layouts_refused(void)
 		 "allow there"},
 		{"an EncryptedKey's KeyInfo in another namespace",
 		 foreign_in_key, "EncryptedKey holds <KeyInfo>"},
-		{"an EncryptedData in the Security header", data_in_security,
-		 "the encrypted Signature layout is not supported"},
-		{"an EncryptedData header block", data_in_header,
-		 "the EncryptedHeader layout is not supported"},
+		{"the Body's EncryptedData in the Security header",
+		 data_in_security,
+		 "EncryptedData Type 'http://www.w3.org/2001/04/xmlenc#Content' "
+		 "is not allowed there"},
+		{"an EncryptedData header block outside an EncryptedHeader",
+		 data_in_header,
+		 "names an EncryptedData outside the soap:Body, the Security "
+		 "header and a wsse11:EncryptedHeader"},
 	};
 	keys k;
 	size_t i;
@@ -1721,6 +1793,329 @@ out:
 	free_keys(&k);
 }
 
+/* ---- the encrypted Signature and encrypted header blocks ---- */
+
+#define TO_NS "urn:example:addressing"
+
+/* The exc-c14n of the first element named local. */
+static void el_c14n(dom_doc *doc, const char *local, lab_buf *out)
+{
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	dom_node *e = el(doc, local);
+	lab_err err;
+
+	if (e != NULL)
+		CHECK_OK(wss_c14n_buf(e, &o, out, &err), &err);
+}
+
+/* The quakes message with a header block a:To in front of the Body; the
+ * block's c14n in to (NULL: not wanted). */
+static dom_doc *to_msg(lab_buf *to)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	dom_node *block;
+
+	if (T_GEN(&g, &text))
+		doc = T_PARSE_N(text.data, text.len);
+	lab_buf_free(&text);
+	if (doc == NULL)
+		return NULL;
+	block = add_el(el(doc, "Header"), TO_NS, "a:To");
+	if (block != NULL) {
+		set_attr(block, "n", "1");
+		set_text(block, "https://example.org/quakes");
+	}
+	if (to != NULL)
+		el_c14n(doc, "To", to);
+	return doc;
+}
+
+/* to_msg's message sent by alice to bob in layout, with the Signature
+ * (sig) and the header block (hdr) encrypted too; on the wire. */
+static dom_doc *parts_msg(const keys *k, wss_layout layout, int sig, int hdr)
+{
+	dom_doc *doc = to_msg(NULL);
+	wss_opts o;
+	lab_err err;
+
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	o.layout = layout;
+	o.encrypt_signature = sig;
+	o.encrypt_header = hdr ? "{" TO_NS "}To" : NULL;
+	if (doc != NULL &&
+	    !CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, k->bob, &o,
+				   &err),
+		      &err)) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return doc != NULL ? wire(doc) : NULL;
+}
+
+/* parts_msg with every part the layout encrypts: the header block, and
+ * in sign-encrypt the Signature. */
+static dom_doc *all_parts_msg(const keys *k, wss_layout layout)
+{
+	return parts_msg(k, layout, layout == WSS_SIGN_ENCRYPT, 1);
+}
+
+/* Each layout with the Signature, the header block or both encrypted:
+ * what is encrypted is, and bob receives the Body alice signed and the
+ * header block as it was; encrypt-sign does not encrypt the Signature. */
+static void parts_received(void)
+{
+	static const int parts[][3] = {
+		{WSS_SIGN_ENCRYPT, 1, 0}, {WSS_SIGN_ENCRYPT, 0, 1},
+		{WSS_SIGN_ENCRYPT, 1, 1}, {WSS_ENCRYPT_SIGN, 0, 1},
+	};
+	lab_buf want = LAB_BUF_INIT, to = LAB_BUF_INIT, got = LAB_BUF_INIT;
+	dom_doc *doc;
+	wss_opts o;
+	lab_err err;
+	size_t i;
+	keys k;
+
+	if (!load_keys(&k) || (doc = to_msg(&to)) == NULL)
+		goto out;
+	dom_doc_free(doc);
+	if ((doc = signed_msg(k.alice_key, k.alice)) == NULL)
+		goto out;
+	body_c14n(doc, &want);
+	dom_doc_free(doc);
+	for (i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		t_context("%s, Signature %d, header %d", layout_names[parts[i][0]],
+			  parts[i][1], parts[i][2]);
+		doc = parts_msg(&k, (wss_layout)parts[i][0], parts[i][1],
+				parts[i][2]);
+		if (doc == NULL)
+			continue;
+		CHECK_EQ_INT(t_find(el(doc, "Security"), "SignedInfo") == NULL,
+			     parts[i][1]);
+		CHECK_EQ_INT(t_find(el(doc, "Header"), "To") == NULL,
+			     parts[i][2]);
+		opts_at(&o, NOW, WSS_AES256_GCM);
+		o.self = k.bob;
+		if (CHECK_OK(wss_receive_doc(doc, k.bob_key, k.alice, &o, &err),
+			     &err)) {
+			body_c14n(doc, &got);
+			CHECK_EQ_MEM(got.data, got.len, want.data, want.len);
+			got.len = 0;
+			el_c14n(doc, "To", &got);
+			CHECK_EQ_MEM(got.data, got.len, to.data, to.len);
+			got.len = 0;
+			CHECK(t_find(dom_doc_node(doc), "EncryptedHeader") == NULL);
+		}
+		dom_doc_free(doc);
+	}
+	t_context("the Signature encrypted in encrypt-sign");
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	o.layout = WSS_ENCRYPT_SIGN;
+	o.encrypt_signature = 1;
+	if ((doc = to_msg(NULL)) != NULL) {
+		CHECK_EQ_INT(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o,
+					  &err),
+			     LAB_EUSAGE);
+		CHECK(strstr(err.msg, "sign-encrypt layout only") != NULL);
+		dom_doc_free(doc);
+	}
+out:
+	lab_buf_free(&want);
+	lab_buf_free(&to);
+	lab_buf_free(&got);
+	free_keys(&k);
+}
+
+/* The nth (0-based) EncryptedData in document order: with the Signature
+ * and the header block encrypted, sign-encrypt puts the header's first,
+ * the Signature's second, the Body's last. */
+static dom_node *nth_data(dom_doc *doc, int nth)
+{
+	dom_node *hdr = el(doc, "EncryptedHeader");
+	dom_node *sig = t_find(el(doc, "Security"), "EncryptedData");
+	dom_node *body = t_find(el(doc, "Body"), "EncryptedData");
+	dom_node *all[3];
+
+	all[0] = hdr != NULL ? t_find(hdr, "EncryptedData") : NULL;
+	all[1] = sig;
+	all[2] = body;
+	CHECK_MSG(all[nth] != NULL, "no EncryptedData %d", nth);
+	return all[nth];
+}
+
+static void flip_in(dom_doc *doc, int nth)
+{
+	dom_node *ed = nth_data(doc, nth);
+	dom_node *cv = ed != NULL ? t_find(ed, "CipherValue") : NULL;
+	lab_buf text = LAB_BUF_INIT;
+
+	if (cv != NULL && dom_text_content(cv, &text) == LAB_OK &&
+	    CHECK(text.len > 8)) {
+		flip_middle(&text);
+		set_text(cv, text.data);
+	}
+	lab_buf_free(&text);
+}
+
+static void flip_header_data(dom_doc *doc)
+{
+	flip_in(doc, 0);
+}
+
+static void flip_signature_data(dom_doc *doc)
+{
+	flip_in(doc, 1);
+}
+
+static void flip_body_data(dom_doc *doc)
+{
+	flip_in(doc, 2);
+}
+
+/* The ReferenceList names the Body's EncryptedData no more. */
+static void drop_body_data_ref(dom_doc *doc)
+{
+	dom_node *rl = el(doc, "ReferenceList"), *dr;
+
+	for (dr = rl != NULL ? dom_first_child(rl) : NULL; dr != NULL;
+	     dr = dom_next_sibling(dr)) {
+		const char *uri = dom_attr_value(
+			dr, NULL, dom_intern(doc, "URI", 3));
+
+		if (uri != NULL && strcmp(uri, "#ED-1") == 0) {
+			dom_node_free(dr);
+			return;
+		}
+	}
+	CHECK_MSG(0, "no DataReference to #ED-1");
+}
+
+/* In each layout with encrypted parts, a change to any signed or
+ * encrypted part is refused.  The Body's EncryptedData left undecrypted
+ * fails the plaintext's digest in sign-encrypt and the receiver policy in
+ * encrypt-sign, though the header block's was decrypted. */
+static void parts_tampered(void)
+{
+	static const layout_edit edits[] = {
+		{"the header block's ciphertext", flip_header_data,
+		 {"decryption failed", "decryption failed"}},
+		{"the Signature's ciphertext", flip_signature_data,
+		 {"decryption failed", NULL}},
+		{"the Body's ciphertext", flip_body_data,
+		 {"decryption failed", "digest of '#Body-1' does not match"}},
+		{"the Timestamp", change_timestamp_text,
+		 {"digest of '#TS-1' does not match",
+		  "digest of '#TS-1' does not match"}},
+		{"the Body's DataReference", drop_body_data_ref,
+		 {"digest of '#Body-1' does not match",
+		  "1 of the Body's 1 EncryptedData are named by no "
+		  "DataReference"}},
+	};
+
+	edits_refused(edits, sizeof edits / sizeof edits[0], all_parts_msg);
+}
+
+/* to_msg's message signed by alice, then encrypted for bob with the
+ * element `local` encrypted besides the Body's content, carrying wsu:Id
+ * `id` when that is not NULL; when local is "Security", a second
+ * wsse:Security header block is added and encrypted.  On the wire. */
+static dom_doc *encrypted_part(const keys *k, const char *local,
+			       const char *id)
+{
+	dom_doc *doc = to_msg(NULL);
+	dom_node *part;
+	wss_msg m;
+	lab_err err;
+	int ok = doc != NULL &&
+		 CHECK_OK(wss_msg_open(doc, 1, LAB_EMALFORMED, &m, &err),
+			  &err) &&
+		 CHECK_OK(wss_dsig_sign(&m, k->alice_key, k->alice, NOW, 300,
+					&err),
+			  &err);
+
+	part = !ok ? NULL
+	       : strcmp(local, "Security") == 0
+		       ? add_el(m.header, WSS_NS_WSSE, "o:Security")
+		       : el(doc, local);
+	if (part != NULL && id != NULL &&
+	    CHECK_OK(dom_ns_declare(part, "wsu", WSU, &err), &err))
+		CHECK_OK(dom_attr_set(part, WSU, "wsu:Id", id, strlen(id),
+				      &err),
+			 &err);
+	ok = part != NULL &&
+	     CHECK_OK(wss_xenc_encrypt(&m, k->bob, WSS_AES256_GCM,
+				       WSS_KEYID_THUMBPRINT, &part, 1, &err),
+		      &err);
+	if (!ok) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return wire(doc);
+}
+
+/* A DataReference that names the EncryptedHeader itself; with extra, the
+ * EncryptedHeader holds a second EncryptedData. */
+static dom_doc *header_named(const keys *k, int extra)
+{
+	dom_doc *doc = parts_msg(k, WSS_SIGN_ENCRYPT, 0, 1);
+	dom_node *eh = doc != NULL ? el(doc, "EncryptedHeader") : NULL;
+	dom_node *ed = eh != NULL ? t_find(eh, "EncryptedData") : NULL;
+	dom_node *dr = doc != NULL ? el(doc, "DataReference") : NULL;
+	const char *id = ed != NULL ? dom_attr_value(ed, NULL,
+						     dom_intern(doc, "Id", 2))
+				    : NULL;
+	const char *uri_name = doc != NULL ? dom_intern(doc, "URI", 3) : NULL;
+
+	for (; dr != NULL && id != NULL; dr = dom_next_sibling(dr)) {
+		const char *uri = dom_attr_value(dr, NULL, uri_name);
+
+		if (uri != NULL && uri[0] == '#' && strcmp(uri + 1, id) == 0)
+			break;
+	}
+	if (dr == NULL) {
+		CHECK_MSG(0, "no DataReference to the EncryptedHeader's data");
+		dom_doc_free(doc);
+		return NULL;
+	}
+	set_attr(dr, "URI", "#EH-1");
+	if (extra)
+		add_el(eh, WSS_NS_XENC, "xenc:EncryptedData");
+	return doc;
+}
+
+/* What the layouts with encrypted parts must not let through: a
+ * Security element that decrypts to anything but a Signature, an
+ * EncryptedHeader that decrypts to a second Security header or to an
+ * element with the signed Body's ID, an EncryptedHeader holding more
+ * than its one EncryptedData. */
+static void parts_refused(void)
+{
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	t_context("the BinarySecurityToken encrypted in the Security header");
+	received_as(encrypted_part(&k, "BinarySecurityToken", NULL), k.bob_key,
+		    k.bob, &k, NULL, "decryption failed");
+	t_context("a second Security header, encrypted");
+	received_as(encrypted_part(&k, "Security", NULL), k.bob_key, k.bob,
+		    &k, NULL, "Security headers");
+	t_context("a header block decrypted with the Body's ID");
+	received_as(encrypted_part(&k, "To", "Body-1"), k.bob_key, k.bob, &k,
+		    NULL, "ID 'Body-1' is carried by 2 elements");
+	t_context("the same header block without the ID");
+	received_as(encrypted_part(&k, "To", NULL), k.bob_key, k.bob, &k, NULL,
+		    NULL);
+	t_context("the EncryptedHeader named itself");
+	received_as(header_named(&k, 0), k.bob_key, k.bob, &k, NULL, NULL);
+	t_context("an EncryptedHeader with two EncryptedData");
+	received_as(header_named(&k, 1), k.bob_key, k.bob, &k, NULL,
+		    "EncryptedHeader '#EH-1' holds 2 EncryptedData");
+out:
+	free_keys(&k);
+}
+
 const t_case tests_wss[] = {
 	{"wss/sign_then_verify", sign_then_verify},
 	{"wss/send_then_receive", send_then_receive},
@@ -1731,6 +2126,7 @@ const t_case tests_wss[] = {
 	{"wss/untrusted_certificates", untrusted_certificates},
 	{"wss/forged_encryption", forged_encryption},
 	{"wss/forged_then_encrypted", forged_then_encrypted},
+	{"wss/forged_encrypted_signature", forged_encrypted_signature},
 	{"wss/weak_encryption_algorithms", weak_encryption_algorithms},
 	{"wss/caps_on_decryption", caps_on_decryption},
 	{"wss/caps_on_references", caps_on_references},
@@ -1742,5 +2138,8 @@ const t_case tests_wss[] = {
 	{"wss/two_recipients", two_recipients},
 	{"wss/layouts_refused", layouts_refused},
 	{"wss/soap12", soap12},
+	{"wss/parts_received", parts_received},
+	{"wss/parts_tampered", parts_tampered},
+	{"wss/parts_refused", parts_refused},
 	{NULL, NULL},
 };

@@ -428,6 +428,181 @@ int wss_cert_serial(const wss_cert *c, lab_buf *out, lab_err *err)
 	return rc;
 }
 
+/* An RFC 2253 name's attribute-value pairs, in the string's order. */
+enum { NAME_MAX_AVAS = 32, NAME_MAX_TYPE = 64 };
+typedef struct name_avas {
+	char type[NAME_MAX_AVAS][NAME_MAX_TYPE];
+	lab_buf value[NAME_MAX_AVAS];
+	int joined[NAME_MAX_AVAS]; /* after a '+': in the previous RDN */
+	size_t n;
+} name_avas;
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+/* One value at *p, up to an unescaped ',', '+' or the end, unescaped
+ * ("\," and "\2C") and trimmed of unescaped spaces into out; 0 for a
+ * BER value ("#...") or a dangling escape, which name no string. */
+static int rdn_value(const char **p, lab_buf *out)
+{
+	const char *s = *p;
+	size_t keep = 0;
+
+	while (*s == ' ')
+		s++;
+	if (*s == '#')
+		return 0;
+	for (; *s != '\0' && *s != ',' && *s != '+'; s++) {
+		char c = *s;
+		int escaped = c == '\\';
+
+		if (escaped && hex_digit(s[1]) >= 0 && hex_digit(s[2]) >= 0) {
+			c = (char)(hex_digit(s[1]) * 16 + hex_digit(s[2]));
+			s += 2;
+		} else if (escaped && s[1] != '\0') {
+			c = *++s;
+		} else if (escaped) {
+			return 0;
+		}
+		if (lab_buf_put(out, &c, 1) != LAB_OK)
+			return -1;
+		if (c != ' ' || escaped)
+			keep = out->len;
+	}
+	out->len = keep;
+	*p = s;
+	return 1;
+}
+
+/* name's pairs into a; 0 when it is not a name this reader knows, -1 out
+ * of memory. */
+static int split_name(const char *s, name_avas *a)
+{
+	while (*s != '\0') {
+		const char *eq;
+		size_t tl;
+		int rc;
+
+		while (*s == ' ')
+			s++;
+		eq = strchr(s, '=');
+		if (eq == NULL)
+			return 0;
+		for (tl = (size_t)(eq - s); tl > 0 && s[tl - 1] == ' '; tl--)
+			;
+		if (tl == 0 || tl >= NAME_MAX_TYPE)
+			return 0;
+		memcpy(a->type[a->n], s, tl);
+		a->type[a->n][tl] = '\0';
+		s = eq + 1;
+		rc = rdn_value(&s, &a->value[a->n]);
+		if (rc <= 0)
+			return rc;
+		a->n++;
+		if (*s == '\0')
+			return 1;
+		if (a->n == NAME_MAX_AVAS)
+			return 0;
+		a->joined[a->n] = *s++ == '+';
+	}
+	return 0;
+}
+
+/* An attribute type as OpenSSL knows it: a name or OID as written, or
+ * in capitals (types are case-insensitive: "cn", "Cn"), or the short
+ * forms some peers write for emailAddress and stateOrProvinceName. */
+static int type_nid(const char *type)
+{
+	char upper[NAME_MAX_TYPE];
+	int nid = OBJ_txt2nid(type);
+	size_t i;
+
+	for (i = 0; nid == NID_undef && type[i] != '\0'; i++)
+		upper[i] = (char)(type[i] >= 'a' && type[i] <= 'z'
+					  ? type[i] - 'a' + 'A'
+					  : type[i]);
+	if (nid != NID_undef)
+		return nid;
+	upper[i] = '\0';
+	nid = strcmp(upper, "E") == 0   ? NID_pkcs9_emailAddress
+	      : strcmp(upper, "S") == 0 ? NID_stateOrProvinceName
+					: OBJ_txt2nid(upper);
+	return nid;
+}
+
+/* a as an X509_NAME, its RDNs in reverse (RFC 2253 writes the DER's
+ * last RDN first) or in the string's order; NULL when an attribute type
+ * is unknown to OpenSSL or memory ran out. */
+static X509_NAME *name_of(const name_avas *a, int reverse)
+{
+	X509_NAME *name = X509_NAME_new();
+	size_t i = 0, end, k;
+
+	while (name != NULL && i < a->n) {
+		/* The next RDN: the avas from first to end. */
+		size_t first = reverse ? a->n - 1 - i : i;
+
+		while (reverse && first > 0 && a->joined[first])
+			first--;
+		for (end = first + 1; end < a->n && a->joined[end]; end++)
+			;
+		for (k = first; k < end && name != NULL; k++)
+			if (type_nid(a->type[k]) == NID_undef ||
+			    X509_NAME_add_entry_by_NID(
+				    name, type_nid(a->type[k]), MBSTRING_UTF8,
+				    (const unsigned char *)a->value[k].data,
+				    (int)a->value[k].len, -1,
+				    k == first ? 0 : -1) != 1) {
+				X509_NAME_free(name);
+				name = NULL;
+			}
+		i += end - first;
+	}
+	return name;
+}
+
+int wss_cert_issuer_serial_is(const wss_cert *c, const char *issuer,
+			      const char *serial, int *match, lab_err *err)
+{
+	BIGNUM *want = NULL, *have = NULL;
+	name_avas a;
+	size_t i;
+	int rc = LAB_OK, order, known;
+
+	memset(&a, 0, sizeof a);
+	*match = 0;
+	known = split_name(issuer, &a);
+	if (known < 0)
+		rc = nomem(err);
+	for (order = 0; known > 0 && !*match && order < 2; order++) {
+		X509_NAME *n = name_of(&a, order == 0);
+
+		*match = n != NULL &&
+			 X509_NAME_cmp(n, X509_get_issuer_name(c->x509)) == 0;
+		X509_NAME_free(n);
+	}
+	ERR_clear_error();
+	if (*match) {
+		have = ASN1_INTEGER_to_BN(X509_get0_serialNumber(c->x509),
+					  NULL);
+		*match = have != NULL && strspn(serial, "0123456789") ==
+						 strlen(serial) &&
+			 BN_dec2bn(&want, serial) > 0 && BN_cmp(want, have) == 0;
+		if (have == NULL)
+			rc = nomem(err);
+	}
+	BN_free(want);
+	BN_free(have);
+	for (i = 0; i < NAME_MAX_AVAS; i++)
+		lab_buf_free(&a.value[i]);
+	return rc;
+}
+
 /* ---- digests ----------------------------------------------------------- */
 
 void wss_sha256_free(wss_sha256_ctx *h)

@@ -60,6 +60,18 @@ const unsigned char *wss_cert_ski(const wss_cert *c, size_t *len);
  * each appended to out; LAB_ENOMEM. */
 int wss_cert_issuer(const wss_cert *c, lab_buf *out, lab_err *err);
 int wss_cert_serial(const wss_cert *c, lab_buf *out, lab_err *err);
+/*
+ * *match = 1 when issuer, an RFC 2253 name, and serial, a decimal
+ * integer, are c's issuer and serial number.  The names are compared as
+ * X509_NAMEs (X509_NAME_cmp: OpenSSL's canonical form, where letter case
+ * and runs of spaces in string values do not count), the RDNs in the
+ * string's reverse order (RFC 2253's) or in its own (as some peers write
+ * them); values may be escaped ("\," or "\2C").  A name this reader does
+ * not know -- a BER value ("#..."), an attribute type unknown to
+ * OpenSSL -- matches nothing.  LAB_ENOMEM.
+ */
+int wss_cert_issuer_serial_is(const wss_cert *c, const char *issuer,
+			      const char *serial, int *match, lab_err *err);
 /* Frees c (NULL is fine). */
 void wss_cert_free(wss_cert *c);
 

@@ -18,6 +18,7 @@
 
 #include "wss/attach.h"
 #include "wss/c14n.h"
+#include "wss/hop.h"
 #include "wss/wsse.h"
 
 enum { MAX_PREFIXES = 32 };
@@ -110,16 +111,19 @@ static int sign_signed_info(const dom_node *si, dom_node *sv,
 int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 	     time_t now, unsigned ttl, lab_err *err)
 {
-	static const char *const bases[] = {"Body", "X509", "TS"};
-	char body_id[64], bst_id[64], ts_id[64];
+	static const char *const bases[] = {"Body", "X509", "TS", "To"};
+	char body_id[64], bst_id[64], ts_id[64], to_id[64];
 	dom_node *sig, *si, *sv, *ts;
 	int rc;
 
 	/* Each change below would otherwise cost the next ID a rebuild of
 	 * the ID index. */
 	rc = wss_draw_ids(m, bases, sizeof bases / sizeof bases[0], err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && !m->headers_only)
 		rc = wss_ensure_id(m, m->body, "Body", body_id, sizeof body_id,
+				   err);
+	if (rc == LAB_OK && m->sign_to != NULL)
+		rc = wss_ensure_id(m, m->sign_to, "To", to_id, sizeof to_id,
 				   err);
 	if (rc == LAB_OK)
 		rc = wss_bst_add(m, cert, bst_id, sizeof bst_id, err);
@@ -140,10 +144,12 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 	if (rc == LAB_OK)
 		rc = wss_add_alg(si, WSS_NS_DS, "ds:SignatureMethod",
 				 WSS_ALG_RSA_SHA256, NULL, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && !m->headers_only)
 		rc = add_reference(si, body_id, m->body, m->content, err);
 	if (rc == LAB_OK)
 		rc = add_reference(si, ts_id, ts, NULL, err);
+	if (rc == LAB_OK && m->sign_to != NULL)
+		rc = add_reference(si, to_id, m->sign_to, NULL, err);
 	if (rc == LAB_OK)
 		rc = wss_attach_sign(m, si, err);
 	if (rc == LAB_OK)
@@ -156,6 +162,15 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 }
 
 /* ---- verifying ---- */
+
+/* "#id" in the whole document, or in m->id_scope only (wss/hop.h):
+ * there *out NULL means the Reference is not this verifier's. */
+static int resolve(const wss_msg *m, const char *uri, dom_node **out,
+		   lab_err *err)
+{
+	return m->id_scope != NULL ? wss_hop_resolve(m, uri, out, err)
+				   : wss_resolve(m->doc, uri, out, err);
+}
 
 /* An InclusiveNamespaces PrefixList, split in place. */
 typedef struct prefix_list {
@@ -219,8 +234,7 @@ static int check_reference(const wss_msg *m, const dom_node *ref,
 	dom_node *found;
 	int rc;
 
-	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &found,
-			 err);
+	rc = resolve(m, dom_attr_value(ref, NULL, m->n.URI), &found, err);
 	if (rc != LAB_OK)
 		goto out;
 	*target = found;
@@ -249,6 +263,8 @@ static int check_reference(const wss_msg *m, const dom_node *ref,
 		rc = refuse(err, "Reference", c);
 		goto out;
 	}
+	if (found == NULL)
+		goto out;
 	rc = wss_b64_text(c, &want, err);
 	if (rc == LAB_OK)
 		rc = wss_digest(found, pl.items, pl.n, digest, err);
@@ -291,8 +307,10 @@ static int key_info_cert(const wss_msg *m, const dom_node *ki,
 	if (vt != NULL && strcmp(vt, WSS_X509V3) != 0)
 		return lab_fail(err, LAB_ESECURITY,
 				"token type '%s' is not allowed", vt);
-	rc = wss_resolve(m->doc, dom_attr_value(ref, NULL, m->n.URI), &bst,
-			 err);
+	rc = resolve(m, dom_attr_value(ref, NULL, m->n.URI), &bst, err);
+	if (rc == LAB_OK && bst == NULL)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the KeyInfo's token is not in the Header");
 	if (rc == LAB_OK)
 		rc = wss_bst_cert(m, bst, trust, cert, err);
 	return rc;
@@ -354,14 +372,20 @@ static int check_caps(const wss_msg *m, const dom_node *si, lab_err *err)
 	return LAB_OK;
 }
 
-int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp,
-	       lab_err *err)
+/*
+ * The Signature's shape and caps, its two methods, its key (trust's
+ * certificate) and its SignatureValue: on LAB_OK *si is the SignedInfo
+ * and *refs the element after its methods, where the References start.
+ */
+static int check_signature(const wss_msg *m, const wss_cert *trust,
+			   const dom_node **si, const dom_node **refs,
+			   lab_err *err)
 {
 	prefix_list pl = {LAB_BUF_INIT, {NULL}, 0};
-	const dom_node *sig, *si, *sv, *ki, *c;
-	int body_signed = 0, ts_signed = 0, rc;
+	const dom_node *sig, *sv, *ki, *c;
 	wss_cert *cert = NULL;
 	size_t count;
+	int rc;
 
 	if (m->security == NULL)
 		return lab_fail(err, LAB_ESECURITY, "no wsse:Security header");
@@ -369,17 +393,17 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 	if (sig == NULL)
 		return lab_fail(err, LAB_ESECURITY,
 				"Security header has %zu Signatures", count);
-	si = wss_first_el(sig);
-	sv = si != NULL ? wss_next_el(si) : NULL;
+	*si = wss_first_el(sig);
+	sv = *si != NULL ? wss_next_el(*si) : NULL;
 	ki = sv != NULL ? wss_next_el(sv) : NULL;
-	if (si == NULL || !dom_is(si, m->n.ds, m->n.SignedInfo) ||
+	if (*si == NULL || !dom_is(*si, m->n.ds, m->n.SignedInfo) ||
 	    sv == NULL || !dom_is(sv, m->n.ds, m->n.SignatureValue) ||
 	    (ki != NULL && wss_next_el(ki) != NULL))
-		return refuse(err, "Signature", si);
-	rc = check_caps(m, si, err);
+		return refuse(err, "Signature", *si);
+	rc = check_caps(m, *si, err);
 	if (rc != LAB_OK)
 		return rc;
-	c = wss_first_el(si);
+	c = wss_first_el(*si);
 	rc = expect_alg(m, c, m->n.CanonicalizationMethod, WSS_ALG_EXC_C14N,
 			&pl, err);
 	if (rc == LAB_OK) {
@@ -393,36 +417,84 @@ int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp
 		rc = lab_fail(err, LAB_ESECURITY,
 			      "signing certificate is not the trusted one");
 	if (rc == LAB_OK)
-		rc = check_signature_value(si, &pl, sv, cert, err);
-	for (c = c != NULL ? wss_next_el(c) : NULL; rc == LAB_OK && c != NULL;
-	     c = wss_next_el(c)) {
+		rc = check_signature_value(*si, &pl, sv, cert, err);
+	*refs = c != NULL ? wss_next_el(c) : NULL;
+	wss_cert_free(cert);
+	lab_buf_free(&pl.text);
+	return rc;
+}
+
+/* Which of the parts a verifier asks for the References cover. */
+typedef struct covered {
+	int body, timestamp, block;
+} covered;
+
+/* Every Reference from c on, checked; attachments' only when the whole
+ * message is verified (block NULL), a hop reads none. */
+static int check_references(const wss_msg *m, const dom_node *c,
+			    const dom_node *timestamp, const dom_node *block,
+			    covered *cv, lab_err *err)
+{
+	int rc = LAB_OK;
+
+	for (; rc == LAB_OK && c != NULL; c = wss_next_el(c)) {
 		const dom_node *target = NULL;
 
-		if (!dom_is(c, m->n.ds, m->n.Reference)) {
-			rc = refuse(err, "SignedInfo", c);
-			break;
-		}
+		if (!dom_is(c, m->n.ds, m->n.Reference))
+			return refuse(err, "SignedInfo", c);
 		if (wss_attach_is_ref(m, c)) {
-			rc = wss_attach_check_ref(m, c, err);
+			if (block == NULL)
+				rc = wss_attach_check_ref(m, c, err);
 			continue;
 		}
 		rc = check_reference(m, c, &target, err);
-		body_signed |= target == m->body;
-		ts_signed |= target == timestamp;
-		if (rc == LAB_OK && dom_is(target, m->n.soap, m->n.Body) &&
-		    target != m->body)
+		cv->body |= target != NULL && target == m->body;
+		cv->timestamp |= target != NULL && target == timestamp;
+		cv->block |= target != NULL && target == block;
+		if (rc == LAB_OK && target != NULL &&
+		    dom_is(target, m->n.soap, m->n.Body) && target != m->body)
 			rc = lab_fail(err, LAB_ESECURITY,
 				      "a signed soap:Body is not the "
 				      "Envelope's Body (signature wrapping)");
 	}
-	if (rc == LAB_OK && !body_signed)
+	return rc;
+}
+
+/* The Signature, then what it must cover: the Timestamp, and the Body
+ * (block NULL) or the header block. */
+static int verify(wss_msg *m, const wss_cert *trust,
+		  const dom_node *timestamp, const dom_node *block,
+		  lab_err *err)
+{
+	const dom_node *si = NULL, *refs = NULL;
+	covered cv = {0, 0, 0};
+	int rc = check_signature(m, trust, &si, &refs, err);
+
+	if (rc == LAB_OK)
+		rc = check_references(m, refs, timestamp, block, &cv, err);
+	if (rc == LAB_OK && block == NULL && !cv.body)
 		rc = lab_fail(err, LAB_ESECURITY,
 			      "the Envelope's soap:Body is not signed");
-	if (rc == LAB_OK && !ts_signed)
+	if (rc == LAB_OK && !cv.timestamp)
 		rc = lab_fail(err, LAB_ESECURITY, "the Timestamp is not signed");
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && block != NULL && !cv.block)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the header block <%s> is not signed",
+			      dom_local_name(block));
+	if (rc == LAB_OK && block == NULL)
 		rc = wss_attach_all_signed(m, si, err);
-	wss_cert_free(cert);
-	lab_buf_free(&pl.text);
 	return rc;
+}
+
+int wss_dsig_verify(wss_msg *m, const wss_cert *trust,
+		    const dom_node *timestamp, lab_err *err)
+{
+	return verify(m, trust, timestamp, NULL, err);
+}
+
+int wss_dsig_verify_block(wss_msg *m, const wss_cert *trust,
+			  const dom_node *timestamp, const dom_node *block,
+			  lab_err *err)
+{
+	return verify(m, trust, timestamp, block, err);
 }

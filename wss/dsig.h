@@ -13,7 +13,8 @@
 #include "wss/msg.h"
 
 /* Adds BinarySecurityToken, Signature and Timestamp (in that order) to the
- * Security header and signs Body and Timestamp. */
+ * Security header and signs Body (unless m->headers_only), Timestamp and
+ * m->sign_to when set. */
 int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 	     time_t now, unsigned ttl, lab_err *err);
 
@@ -25,6 +26,16 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
  */
 int wss_dsig_verify(wss_msg *m, const wss_cert *trust, const dom_node *timestamp,
 	       lab_err *err);
+
+/*
+ * The same Signature as a hop checks it (wss/hop.h): the Timestamp and
+ * `block`, a header block, must be signed, the Body need not be; with
+ * m->id_scope set, Reference digests are checked for the elements found
+ * there only.
+ */
+int wss_dsig_verify_block(wss_msg *m, const wss_cert *trust,
+			  const dom_node *timestamp, const dom_node *block,
+			  lab_err *err);
 
 /* Streams the exc-c14n form of `top` (PrefixList as given) into SHA-256. */
 int wss_digest(const dom_node *top, const char *const *prefixes,

@@ -160,55 +160,6 @@ static int unread(lab_err *err, const char *what, const dom_node *el)
 			what, el != NULL ? dom_local_name(el) : "(nothing)");
 }
 
-/* The next RDN of an RFC 2253 name at *p, trimmed; 0 at the end. */
-static int next_rdn(const char **p, const char **rdn, size_t *len)
-{
-	const char *s = *p, *e;
-
-	while (*s == ' ' || *s == ',')
-		s++;
-	if (*s == '\0')
-		return 0;
-	for (e = s; *e != '\0' && *e != ','; e++)
-		if (*e == '\\' && e[1] != '\0')
-			e++;
-	*p = e;
-	while (e > s && e[-1] == ' ')
-		e--;
-	*rdn = s;
-	*len = (size_t)(e - s);
-	return 1;
-}
-
-/* Whether name holds rdn[0..n). */
-static int has_rdn(const char *name, const char *rdn, size_t n)
-{
-	const char *r;
-	size_t len;
-
-	while (next_rdn(&name, &r, &len))
-		if (len == n && memcmp(r, rdn, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* The same RDNs in both names: peers write an issuer in either order,
- * with or without a space after each comma. */
-static int same_name(const char *a, const char *b)
-{
-	const char *p = a, *r;
-	size_t len, na = 0, nb = 0;
-
-	while (next_rdn(&p, &r, &len)) {
-		if (!has_rdn(b, r, len))
-			return 0;
-		na++;
-	}
-	for (p = b; next_rdn(&p, &r, &len);)
-		nb++;
-	return na == nb && na > 0;
-}
-
 /* A certificate given by value names this receiver when it holds its
  * key. */
 static wss_addressee addressee(const wss_cert *c, const wss_privkey *key)
@@ -242,8 +193,8 @@ static int match_issuer_serial(const wss_msg *m, const dom_node *is,
 			       lab_err *err)
 {
 	lab_buf name = LAB_BUF_INIT, serial = LAB_BUF_INIT;
-	lab_buf my_name = LAB_BUF_INIT, my_serial = LAB_BUF_INIT;
 	size_t count;
+	int match = 0;
 	const dom_node *n = wss_child(is, m->n.ds, m->n.X509IssuerName, &count);
 	const dom_node *s = wss_child(is, m->n.ds, m->n.X509SerialNumber,
 				      &count);
@@ -258,20 +209,13 @@ static int match_issuer_serial(const wss_msg *m, const dom_node *is,
 	rc = wss_text(n, &name, err);
 	if (rc == LAB_OK)
 		rc = wss_text(s, &serial, err);
+	if (rc == LAB_OK && name.data != NULL && serial.data != NULL)
+		rc = wss_cert_issuer_serial_is(self, name.data, serial.data,
+					       &match, err);
 	if (rc == LAB_OK)
-		rc = wss_cert_issuer(self, &my_name, err);
-	if (rc == LAB_OK)
-		rc = wss_cert_serial(self, &my_serial, err);
-	if (rc == LAB_OK)
-		*out = name.data != NULL && serial.data != NULL &&
-				       strcmp(serial.data, my_serial.data) == 0 &&
-				       same_name(name.data, my_name.data)
-			       ? WSS_FOR_ME
-			       : WSS_FOR_OTHER;
+		*out = match ? WSS_FOR_ME : WSS_FOR_OTHER;
 	lab_buf_free(&name);
 	lab_buf_free(&serial);
-	lab_buf_free(&my_name);
-	lab_buf_free(&my_serial);
 	return rc;
 }
 

@@ -35,6 +35,15 @@ typedef struct wss_msg {
 	/* The message's attachments (wss/attach.h), from wss_opts. */
 	const struct wss_attachment *att;
 	size_t natt;
+	/* Signing: a header block signed besides the Timestamp (NULL:
+	 * none), and 1 to leave the Body unsigned (wss/hop.h). */
+	dom_node *sign_to;
+	int headers_only;
+	/* Verifying: NULL, references resolve in the whole document; else
+	 * within this element only, and a Reference that names nothing
+	 * there is not digested: it is the Body's, a hop's to forward
+	 * (wss/hop.h). */
+	const dom_node *id_scope;
 	/* IDs drawn ahead by wss_draw_ids, each taken once by
 	 * wss_msg_new_id; base NULL once taken. */
 	struct {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "wss/dsig.h"
+#include "wss/hop.h"
 #include "wss/msg.h"
 #include "wss/wsse.h"
 #include "wss/xenc.h"
@@ -24,11 +25,15 @@ void wss_opts_default(wss_opts *o)
 	o->cipher = WSS_AES256_GCM;
 	o->layout = WSS_SIGN_ENCRYPT;
 	o->key_id = WSS_KEYID_THUMBPRINT;
+	o->encrypt_signature = 0;
+	o->encrypt_header = NULL;
 	o->self = NULL;
 	o->lim = (dom_limits){0};
 	memset(&o->caps, 0, sizeof o->caps);
 	o->att = NULL;
 	o->natt = 0;
+	o->to = NULL;
+	o->headers_only = 0;
 }
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
@@ -39,6 +44,8 @@ int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 
 	m.att = o->att;
 	m.natt = o->natt;
+	if (rc == LAB_OK)
+		rc = wss_hop_prepare(&m, o, err);
 	return rc != LAB_OK ? rc : wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
 }
 
@@ -65,7 +72,7 @@ int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
 
 	return rc != LAB_OK ? rc
 			    : wss_xenc_encrypt(&m, peer, o->cipher, o->key_id,
-					       err);
+					       NULL, 0, err);
 }
 
 int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
@@ -83,11 +90,13 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
  * the header in order verifies before it decrypts. */
 static int encrypt_sign(wss_msg *m, const wss_privkey *key,
 			const wss_cert *cert, const wss_cert *peer,
-			const wss_opts *o, lab_err *err)
+			const wss_opts *o, dom_node *const *parts,
+			size_t nparts, lab_err *err)
 {
 	size_t count;
 	dom_node *ek;
-	int rc = wss_xenc_encrypt(m, peer, o->cipher, o->key_id, err);
+	int rc = wss_xenc_encrypt(m, peer, o->cipher, o->key_id, parts, nparts,
+				  err);
 
 	if (rc == LAB_OK)
 		rc = wss_dsig_sign(m, key, cert, o->now, o->ttl, err);
@@ -101,6 +110,51 @@ static int encrypt_sign(wss_msg *m, const wss_privkey *key,
 	return rc;
 }
 
+/* The header block send encrypts: the first child of the Header named
+ * clark, "{uri}local", other than the Security header. */
+static int header_block(const wss_msg *m, const char *clark, dom_node **out,
+			lab_err *err)
+{
+	const char *end = clark[0] == '{' ? strchr(clark, '}') : NULL;
+	dom_node *c;
+
+	if (end == NULL || end[1] == '\0')
+		return lab_fail(err, LAB_EUSAGE,
+				"a header block is named {uri}local, not '%s'",
+				clark);
+	for (c = wss_first_el(m->header); c != NULL; c = wss_next_el(c)) {
+		const char *ns = dom_ns_uri(c);
+
+		if (c != m->security && ns != NULL &&
+		    strlen(ns) == (size_t)(end - clark - 1) &&
+		    strncmp(ns, clark + 1, strlen(ns)) == 0 &&
+		    strcmp(dom_local_name(c), end + 1) == 0) {
+			*out = c;
+			return LAB_OK;
+		}
+	}
+	return lab_fail(err, LAB_EUSAGE, "the Header has no block %s to encrypt",
+			clark);
+}
+
+/* Sign, then encrypt the Body's content, the header block in parts (if
+ * any) and, with o->encrypt_signature, the Signature. */
+static int sign_encrypt(wss_msg *m, const wss_privkey *key,
+			const wss_cert *cert, const wss_cert *peer,
+			const wss_opts *o, dom_node **parts, size_t nparts,
+			lab_err *err)
+{
+	size_t count;
+	int rc = wss_dsig_sign(m, key, cert, o->now, o->ttl, err);
+
+	if (rc == LAB_OK && o->encrypt_signature)
+		parts[nparts++] = wss_child(m->security, m->n.ds,
+					    m->n.Signature, &count);
+	return rc != LAB_OK ? rc
+			    : wss_xenc_encrypt(m, peer, o->cipher, o->key_id,
+					       parts, nparts, err);
+}
+
 /* The Body's canonical content, digested while signing, is what gets
  * encrypted: one walk over the Body instead of a c14n and a serialize.
  * The five IDs are drawn from the untouched tree, one ID index build. */
@@ -109,8 +163,19 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 {
 	static const char *const bases[] = {"Body", "X509", "TS", "ED", "EK"};
 	lab_buf content = LAB_BUF_INIT;
+	dom_node *parts[2];
+	size_t nparts = 0;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
+
+	if (rc == LAB_OK && o->encrypt_signature &&
+	    o->layout != WSS_SIGN_ENCRYPT)
+		rc = lab_fail(err, LAB_EUSAGE,
+			      "the Signature is encrypted in the sign-encrypt "
+			      "layout only: encrypt-sign signs the ciphertext "
+			      "after encrypting");
+	if (rc == LAB_OK && o->encrypt_header != NULL)
+		rc = header_block(&m, o->encrypt_header, &parts[nparts++], err);
 
 	/* Room for the IV in front of the content: encryption in place
 	 * then never moves the plaintext.  The Body is most of a message,
@@ -123,21 +188,22 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 					    WSS_TAIL_ROOM) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
-	m.content = o->layout == WSS_SIGN_ENCRYPT ? &content : NULL;
+	/* Signing captures the Body's content only when it digests it. */
+	m.content = o->layout == WSS_SIGN_ENCRYPT && !o->headers_only
+			    ? &content
+			    : NULL;
 	m.content_at = content.len;
 	m.att = o->att;
 	m.natt = o->natt;
 	if (rc == LAB_OK)
+		rc = wss_hop_prepare(&m, o, err);
+	if (rc == LAB_OK)
 		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
 				  err);
 	if (rc == LAB_OK && o->layout == WSS_ENCRYPT_SIGN)
-		rc = encrypt_sign(&m, key, cert, peer, o, err);
-	else if (rc == LAB_OK) {
-		rc = wss_dsig_sign(&m, key, cert, o->now, o->ttl, err);
-		if (rc == LAB_OK)
-			rc = wss_xenc_encrypt(&m, peer, o->cipher, o->key_id,
-					      err);
-	}
+		rc = encrypt_sign(&m, key, cert, peer, o, parts, nparts, err);
+	else if (rc == LAB_OK)
+		rc = sign_encrypt(&m, key, cert, peer, o, parts, nparts, err);
 	/* After encryption the buffer holds the ciphertext, encrypted where
 	 * the plaintext was; only a failure can leave plaintext in it. */
 	if (rc != LAB_OK && content.data != NULL)

@@ -13,7 +13,8 @@ static const struct {
 } table[] = {
 #define N(field, text) {offsetof(wss_names, field), text}
 	N(soap, WSS_NS_SOAP), N(soap11, WSS_NS_SOAP),
-	N(soap12, WSS_NS_SOAP12), N(wsse, WSS_NS_WSSE), N(wsu, WSS_NS_WSU),
+	N(soap12, WSS_NS_SOAP12), N(wsse, WSS_NS_WSSE), N(wsse11, WSS_NS_WSSE11),
+	N(wsu, WSS_NS_WSU),
 	N(ds, WSS_NS_DS), N(xenc, WSS_NS_XENC), N(exc, WSS_NS_EXC_C14N),
 	N(Envelope, "Envelope"), N(Header, "Header"), N(Body, "Body"),
 	N(Security, "Security"), N(Timestamp, "Timestamp"),
@@ -36,7 +37,8 @@ static const struct {
 	N(X509IssuerSerial, "X509IssuerSerial"),
 	N(X509IssuerName, "X509IssuerName"),
 	N(X509SerialNumber, "X509SerialNumber"),
-	N(X509Certificate, "X509Certificate"), N(Id, "Id"), N(URI, "URI"),
+	N(X509Certificate, "X509Certificate"),
+	N(EncryptedHeader, "EncryptedHeader"), N(Id, "Id"), N(URI, "URI"),
 	N(Algorithm, "Algorithm"), N(PrefixList, "PrefixList"),
 	N(ValueType, "ValueType"), N(EncodingType, "EncodingType"),
 	N(Type, "Type"), N(actor, "actor"),

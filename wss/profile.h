@@ -27,6 +27,7 @@
 #define WSS_ALG_SHA1 "http://www.w3.org/2000/09/xmldsig#sha1"
 #define WSS_ALG_RSA_OAEP "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p"
 #define WSS_TYPE_CONTENT "http://www.w3.org/2001/04/xmlenc#Content"
+#define WSS_TYPE_ELEMENT "http://www.w3.org/2001/04/xmlenc#Element"
 
 #define WSS_X509V3 \
 	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3"
@@ -43,7 +44,8 @@
  * soap is the envelope's namespace, SOAP 1.1's until wss_msg_open finds
  * a SOAP 1.2 envelope (soap11 and soap12 are both versions'). */
 typedef struct wss_names {
-	const char *soap, *soap11, *soap12, *wsse, *wsu, *ds, *xenc, *exc;
+	const char *soap, *soap11, *soap12, *wsse, *wsse11, *wsu, *ds, *xenc,
+		*exc;
 	const char *Envelope, *Header, *Body, *Security, *Timestamp, *Created,
 		*Expires, *BinarySecurityToken, *SecurityTokenReference,
 		*Reference, *KeyIdentifier, *Signature, *SignedInfo,
@@ -53,7 +55,7 @@ typedef struct wss_names {
 		*EncryptionMethod, *CipherData, *CipherValue, *ReferenceList,
 		*DataReference, *EncryptionProperties, *CarriedKeyName,
 		*X509Data, *X509IssuerSerial, *X509IssuerName,
-		*X509SerialNumber, *X509Certificate;
+		*X509SerialNumber, *X509Certificate, *EncryptedHeader;
 	const char *Id, *URI, *Algorithm, *PrefixList, *ValueType,
 		*EncodingType, *Type, *actor;
 } wss_names;

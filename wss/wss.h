@@ -41,6 +41,12 @@ typedef struct wss_opts {
 	wss_cipher cipher;
 	wss_layout layout;   /* send */
 	wss_key_id key_id;   /* how send names the recipient */
+	/* send: the Signature encrypted too (WS-SecurityPolicy's
+	 * EncryptSignature), sign-encrypt only; and the first header block
+	 * named "{uri}local" encrypted into a wsse11:EncryptedHeader (NULL:
+	 * none). */
+	int encrypt_signature;
+	const char *encrypt_header;
 	/* The receiver's own certificate, which picks the EncryptedKey
 	 * addressed to it when that names it by thumbprint, SKI or issuer
 	 * and serial; NULL: such keys are tried. */
@@ -51,11 +57,17 @@ typedef struct wss_opts {
 	 * (wss/attach.h); none by default. */
 	const struct wss_attachment *att;
 	size_t natt;
+	/* sign, send: the wsa:To header block to add and sign (NULL: none);
+	 * forward: the address the message must carry (NULL: any). */
+	const char *to;
+	/* sign, send: 1 signs the Timestamp and wsa:To, not the Body. */
+	int headers_only;
 } wss_opts;
 
 /* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the
- * recipient named by thumbprint, no own certificate, default limits and
- * caps, no attachments. */
+ * recipient named by thumbprint, only the Body's content encrypted, no
+ * own certificate, default limits and caps, no attachments, no wsa:To,
+ * the Body signed. */
 void wss_opts_default(wss_opts *o);
 
 /*
@@ -83,13 +95,28 @@ int wss_encrypt_doc(dom_doc *doc, const wss_cert *peer, const wss_opts *o,
  * key; the plaintext is parsed back in place under o->lim. */
 int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 		    lab_err *err);
-/* Sign, then encrypt: the message a receiver takes. */
+/* Sign, then encrypt (or the other way round, o->layout), with the
+ * Signature and a header block encrypted too when o asks: the message a
+ * receiver takes. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err);
 /* Timestamp, decrypt, check the message kept its shape, verify: on
  * LAB_OK the document is the plaintext message whose Body and Timestamp
- * trust signed. */
+ * trust signed; a decrypted header block stands where its
+ * EncryptedHeader stood, as unauthenticated as any header block the
+ * Signature does not reference. */
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err);
+
+/*
+ * What an intermediary does (wss/hop.c): checks the Timestamp, then a
+ * Signature by trust that covers the Timestamp and the Header's one
+ * wsa:To, and with o->to that wsa:To is o->to.  Only header blocks are
+ * read and digested; a Reference to anything else (the Body, or in it)
+ * is the final recipient's to check, not this hop's.  The document is
+ * not changed; on LAB_OK the wsa:To's text is appended to `to`.
+ */
+int wss_forward_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
+		    lab_buf *to, lab_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * xenc.c - encrypting the Body's content and decrypting it back.
+ * xenc.c - encrypting the Body's content (and the Signature or a header
+ * block, Type Element, under the same key) and decrypting it back.
  *
  * The plaintext is the Body's children as a fragment that parses back in
  * the Body's namespace context, which is what XML Encryption's Content
@@ -7,8 +8,10 @@
  * of the content that signing already produced (one walk for digest and
  * plaintext; what is encrypted is then exactly what was signed, without
  * the comments and unused namespace declarations the signature does not
- * cover), otherwise the serializer's output.  After decryption the
- * fragment is parsed in place of the EncryptedData (dom_replace_parsed).
+ * cover), otherwise the serializer's output.  An element's plaintext is
+ * its own exc-c14n.  After decryption the fragment is parsed in place of
+ * the EncryptedData, or of the EncryptedHeader around it
+ * (dom_replace_parsed).
  */
 #include "wss/xenc.h"
 
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "wss/c14n.h"
 #include "wss/wsse.h"
 
 /* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */
@@ -62,20 +66,23 @@ static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
 	return LAB_OK;
 }
 
-static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
-			      const char *ek_id, const char *ct, size_t n,
-			      lab_err *err)
+/* An EncryptedData of `type` holding ct[0..n), inserted in parent before
+ * ref (NULL: appended). */
+static int add_encrypted_data(dom_node *parent, dom_node *ref,
+			      const char *type, wss_cipher cipher,
+			      const char *id, const char *ek_id, const char *ct,
+			      size_t n, lab_err *err)
 {
 	dom_node *ed, *ki;
 	int rc;
 
-	rc = wss_add(m->body, NULL, WSS_NS_XENC, "xenc:EncryptedData", &ed, err);
+	rc = wss_add(parent, ref, WSS_NS_XENC, "xenc:EncryptedData", &ed, err);
 	if (rc == LAB_OK)
 		rc = dom_ns_declare(ed, "xenc", WSS_NS_XENC, err);
 	if (rc == LAB_OK)
 		rc = wss_set(ed, NULL, "Id", id, err);
 	if (rc == LAB_OK)
-		rc = wss_set(ed, NULL, "Type", WSS_TYPE_CONTENT, err);
+		rc = wss_set(ed, NULL, "Type", type, err);
 	if (rc == LAB_OK)
 		rc = wss_add_alg(ed, WSS_NS_XENC, "xenc:EncryptionMethod",
 				 wss_cipher_uri(cipher), NULL, err);
@@ -90,18 +97,70 @@ static int add_encrypted_data(wss_msg *m, wss_cipher cipher, const char *id,
 	return rc;
 }
 
+/* A wsse11:EncryptedHeader with a wsu:Id, just before the header block
+ * it will hold the encryption of. */
+static int add_encrypted_header(wss_msg *m, dom_node *block, dom_node **out,
+				lab_err *err)
+{
+	char id[32];
+	int rc = wss_add(m->header, block, WSS_NS_WSSE11,
+			 "wsse11:EncryptedHeader", out, err);
+
+	if (rc == LAB_OK)
+		rc = dom_ns_declare(*out, "wsse11", WSS_NS_WSSE11, err);
+	return rc != LAB_OK ? rc
+			    : wss_ensure_id(m, *out, "EH", id, sizeof id, err);
+}
+
+/*
+ * One element encrypted under key as Type Element: its exc-c14n, which
+ * declares every namespace it uses, is the plaintext, so it parses back
+ * anywhere.  The EncryptedData takes the element's place; a header block's
+ * goes inside a wsse11:EncryptedHeader there (SOAP Message Security 1.1,
+ * section 9.3), so the Header keeps only header blocks.
+ */
+static int encrypt_element(wss_msg *m, dom_node *el, wss_cipher cipher,
+			   const unsigned char *key, const char *ek_id,
+			   char *id, size_t cap, lab_err *err)
+{
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	lab_buf pt = LAB_BUF_INIT;
+	dom_node *parent = dom_parent(el), *ref = el;
+	size_t off = 0;
+	int rc = wss_msg_new_id(m, "ED", id, cap, err);
+
+	if (rc == LAB_OK)
+		rc = wss_c14n_buf(el, &o, &pt, err);
+	if (rc == LAB_OK)
+		rc = wss_encrypt_in_place_at(cipher, key, &pt, 0, &off, err);
+	if (rc == LAB_OK && parent == m->header) {
+		rc = add_encrypted_header(m, el, &parent, err);
+		ref = NULL;
+	}
+	if (rc == LAB_OK)
+		rc = add_encrypted_data(parent, ref, WSS_TYPE_ELEMENT, cipher,
+					id, ek_id, pt.data + off, pt.len - off,
+					err);
+	if (rc == LAB_OK)
+		dom_node_free(el);
+	if (pt.data != NULL)
+		OPENSSL_cleanse(pt.data, pt.len);
+	lab_buf_free(&pt);
+	return rc;
+}
+
 static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 			     wss_key_id key_id, const char *id,
-			     const char *ed_id,
+			     char (*ed_ids)[32], size_t nids,
 			     const unsigned char *key, size_t keylen,
 			     lab_err *err)
 {
 	lab_buf wrapped = LAB_BUF_INIT;
 	dom_node *ek, *rl, *dr;
 	char uri[80];
+	size_t i;
 	int rc;
 
-	snprintf(uri, sizeof uri, "#%s", ed_id);
 	rc = wss_add(m->security, wss_first_el(m->security), WSS_NS_XENC,
 		     "xenc:EncryptedKey", &ek, err);
 	if (rc == LAB_OK)
@@ -120,28 +179,39 @@ static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 	if (rc == LAB_OK)
 		rc = wss_add(ek, NULL, WSS_NS_XENC, "xenc:ReferenceList", &rl,
 			     err);
-	if (rc == LAB_OK)
+	for (i = 0; i < nids && rc == LAB_OK; i++) {
+		snprintf(uri, sizeof uri, "#%s", ed_ids[i]);
 		rc = wss_add(rl, NULL, WSS_NS_XENC, "xenc:DataReference", &dr,
 			     err);
-	if (rc == LAB_OK)
-		rc = wss_set(dr, NULL, "URI", uri, err);
+		if (rc == LAB_OK)
+			rc = wss_set(dr, NULL, "URI", uri, err);
+	}
 	lab_buf_free(&wrapped);
 	return rc;
 }
 
 int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
-		     wss_key_id key_id, lab_err *err)
+		     wss_key_id key_id, dom_node *const *parts, size_t nparts,
+		     lab_err *err)
 {
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT;
 	lab_buf *plain = &pt;
-	size_t keylen = wss_cipher_key_len(cipher), at = 0, off = 0;
-	char ed_id[32], ek_id[32];
+	size_t keylen = wss_cipher_key_len(cipher), at = 0, off = 0, i;
+	char ed_ids[1 + WSS_XENC_MAX_PARTS][32], ek_id[32];
 	int rc;
 
 	if (dom_first_child(m->body) == NULL)
 		return lab_fail(err, LAB_EUSAGE, "soap:Body is empty");
-	rc = wss_msg_new_id(m, "ED", ed_id, sizeof ed_id, err);
+	if (nparts > WSS_XENC_MAX_PARTS)
+		return lab_fail(err, LAB_EUSAGE, "more than %d parts to encrypt",
+				WSS_XENC_MAX_PARTS);
+	/* The Body's EncryptedData is listed last, so the receiver decrypts
+	 * it last: the bytes it parses stay the Body's canonical content
+	 * for the digest (dom_canonical_content) only while nothing else in
+	 * the document changes. */
+	rc = wss_msg_new_id(m, "ED", ed_ids[nparts], sizeof ed_ids[nparts],
+			    err);
 	if (rc == LAB_OK)
 		rc = wss_msg_new_id(m, "EK", ek_id, sizeof ek_id, err);
 	if (rc == LAB_OK)
@@ -152,12 +222,15 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	if (rc == LAB_OK)
 		rc = wss_encrypt_in_place_at(cipher, key, plain, at, &off, err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_data(m, cipher, ed_id, ek_id,
-					plain->data + off, plain->len - off,
-					err);
+		rc = add_encrypted_data(m->body, NULL, WSS_TYPE_CONTENT, cipher,
+					ed_ids[nparts], ek_id, plain->data + off,
+					plain->len - off, err);
+	for (i = 0; i < nparts && rc == LAB_OK; i++)
+		rc = encrypt_element(m, parts[i], cipher, key, ek_id, ed_ids[i],
+				     sizeof ed_ids[i], err);
 	if (rc == LAB_OK)
-		rc = add_encrypted_key(m, peer, key_id, ek_id, ed_id, key,
-				       keylen, err);
+		rc = add_encrypted_key(m, peer, key_id, ek_id, ed_ids,
+				       1 + nparts, key, keylen, err);
 	OPENSSL_cleanse(key, sizeof key);
 	lab_buf_free(&pt);
 	return rc;
@@ -222,22 +295,66 @@ static int unwrap(const wss_msg *m, const dom_node *ek,
 	return rc;
 }
 
-static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
+/* Whether n is text or CDATA with more than XML whitespace in it. */
+static int visible_text(const dom_node *n)
+{
+	size_t len, i;
+	const char *v;
+
+	if (dom_node_type(n) != DOM_TEXT && dom_node_type(n) != DOM_CDATA)
+		return 0;
+	v = dom_value(n, &len);
+	for (i = 0; i < len; i++)
+		if (v[i] != ' ' && v[i] != '\t' && v[i] != '\n' && v[i] != '\r')
+			return 1;
+	return 0;
+}
+
+/* What a DataReference names, which decides the EncryptedData's Type
+ * and what its plaintext must be. */
+enum ref_kind {
+	REF_BODY,      /* the Body's content */
+	REF_SIGNATURE, /* a Security header element: one ds:Signature */
+	REF_HEADER     /* an EncryptedHeader's: one header block */
+};
+
+/* Whether the nodes from `from` up to `to` (exclusive; NULL: the end)
+ * are one element, (ns, local) unless local is NULL, with nothing but
+ * whitespace beside it. */
+static int one_element(const dom_node *from, const dom_node *to,
+		       const char *ns, const char *local)
+{
+	const dom_node *n, *found = NULL;
+
+	for (n = from; n != to; n = dom_next_sibling(n)) {
+		if (dom_node_type(n) == DOM_ELEMENT && found == NULL)
+			found = n;
+		else if (dom_node_type(n) == DOM_ELEMENT || visible_text(n))
+			return 0;
+	}
+	return found != NULL && (local == NULL || dom_is(found, ns, local));
+}
+
+/*
+ * Decrypts ed and parses its plaintext in place of `old` (ed itself, or
+ * the EncryptedHeader around it); an element's plaintext must be the one
+ * element its kind allows.  Every failure here is the one "decryption
+ * failed": the receiver tells no one how a forged ciphertext decrypted.
+ */
+static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
+			enum ref_kind kind, const unsigned char *key,
 			size_t keylen, int bad, const dom_limits *lim,
 			lab_err *err)
 {
 	lab_buf ct = LAB_BUF_INIT;
-	const char *type = dom_attr_value(ed, NULL, m->n.Type);
 	const char *alg = method_of(m, ed);
+	dom_node *parent = dom_parent(old), *prev = dom_prev_sibling(old);
+	dom_node *next = dom_next_sibling(old);
 	size_t off = 0, len = 0;
 	wss_cipher cipher;
 	lab_err ignored;
 	int rc;
 
-	if (type == NULL || strcmp(type, WSS_TYPE_CONTENT) != 0)
-		return lab_fail(err, LAB_ESECURITY,
-				"EncryptedData Type '%s' is not allowed",
-				type != NULL ? type : "(none)");
 	rc = wss_cipher_from_uri(alg != NULL ? alg : "", &cipher);
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ESECURITY,
@@ -262,8 +379,13 @@ static int decrypt_data(wss_msg *m, dom_node *ed, const unsigned char *key,
 				 (unsigned char *)ct.data + PARSE_ROOM,
 				 ct.len - PARSE_ROOM, &off, &len,
 				 &ignored) != LAB_OK ||
-	    dom_replace_parsed(ed, &ct, PARSE_ROOM + off, len, lim,
-			       &ignored) != LAB_OK)
+	    dom_replace_parsed(old, &ct, PARSE_ROOM + off, len, lim,
+			       &ignored) != LAB_OK ||
+	    (kind != REF_BODY &&
+	     !one_element(prev != NULL ? dom_next_sibling(prev)
+				       : dom_first_child(parent),
+			  next, m->n.ds,
+			  kind == REF_SIGNATURE ? m->n.Signature : NULL)))
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 out:
 	if (ct.data != NULL)
@@ -278,6 +400,8 @@ out:
  * ReferenceList) and the EncryptedKey that holds its session key. */
 struct wss_rx_ref {
 	dom_node *ed;
+	dom_node *old; /* what the plaintext replaces */
+	enum ref_kind kind;
 	const dom_node *owner;
 	const dom_node *ek;
 };
@@ -375,62 +499,77 @@ static int count_header(const wss_msg *m, size_t *keys, size_t *total,
 	return rc;
 }
 
-/* The layouts whose EncryptedData is not in the Body, named. */
-static int refuse_layout(const wss_msg *m, const char *uri,
-			 const dom_node *ed, lab_err *err)
+/* The Type an EncryptedData of this kind must have. */
+static int check_type(const wss_msg *m, const dom_node *ed,
+		      enum ref_kind kind, lab_err *err)
 {
-	const dom_node *p = dom_parent(ed);
+	const char *type = dom_attr_value(ed, NULL, m->n.Type);
+	const char *want = kind == REF_BODY ? WSS_TYPE_CONTENT
+					    : WSS_TYPE_ELEMENT;
 
-	if (p == m->security || (p != NULL && dom_parent(p) == m->security))
+	if (type == NULL || strcmp(type, want) != 0)
 		return lab_fail(err, LAB_ESECURITY,
-				"DataReference '%.60s' names an encrypted "
-				"Security header element: the encrypted "
-				"Signature layout is not supported",
-				uri);
-	if (p == m->header ||
-	    (p != NULL && dom_parent(p) == m->header &&
-	     strcmp(dom_local_name(p), "EncryptedHeader") == 0))
-		return lab_fail(err, LAB_ESECURITY,
-				"DataReference '%.60s' names an encrypted "
-				"header block: the EncryptedHeader layout is "
-				"not supported",
-				uri);
-	return lab_fail(err, LAB_ESECURITY,
-			"DataReference '%.60s' names an EncryptedData outside "
-			"the soap:Body: only the Body's content is decrypted",
-			uri);
+				"EncryptedData Type '%s' is not allowed "
+				"there (only %s)",
+				type != NULL ? type : "(none)", want);
+	return LAB_OK;
 }
 
 /*
- * What a DataReference may name: an EncryptedData that is a child of the
- * Envelope's Body, named by no other DataReference, with XML
- * Encryption's children only.  The profile encrypts the Body's content,
- * which the signature covers; an EncryptedData anywhere else (an
- * unsigned header block) would be decrypted into content no signature
- * vouches for, at the cost of a decryption per element, for anyone who
- * has the receiver's public certificate.
+ * What a DataReference may name, and what its plaintext replaces: an
+ * EncryptedData child of the Envelope's Body (Type Content); one child
+ * of the Security header (Type Element: the encrypted Signature); or the
+ * one EncryptedData of a wsse11:EncryptedHeader child of the Header,
+ * named itself or through the EncryptedHeader (Type Element: a header
+ * block, which replaces the EncryptedHeader).  Each is named by no other
+ * DataReference and has XML Encryption's children only.  Anywhere else
+ * -- inside the Body's content, a header block, another EncryptedData --
+ * it is refused: what decrypts there would stand where no layout puts
+ * plaintext.
  */
 static int check_target(const wss_xenc_rx *rx, const char *uri,
-			const dom_node *ed, lab_err *err)
+			struct wss_rx_ref *r, lab_err *err)
 {
 	const wss_msg *m = rx->m;
-	size_t i;
+	const dom_node *p;
+	size_t i, count;
+	int rc;
 
-	if (!dom_is(ed, m->n.xenc, m->n.EncryptedData))
-		return dom_parent(ed) == m->header
-			       ? refuse_layout(m, uri, ed, err)
-			       : lab_fail(err, LAB_ESECURITY,
-					  "DataReference does not name an "
-					  "EncryptedData");
-	if (dom_parent(ed) != m->body)
-		return refuse_layout(m, uri, ed, err);
+	r->old = r->ed;
+	if (dom_is(r->ed, m->n.wsse11, m->n.EncryptedHeader) &&
+	    dom_parent(r->ed) == m->header) {
+		r->ed = wss_child(r->old, m->n.xenc, m->n.EncryptedData, &count);
+		if (r->ed == NULL)
+			return lab_fail(err, LAB_ESECURITY,
+					"EncryptedHeader '%.60s' holds %zu "
+					"EncryptedData",
+					uri, count);
+	}
+	if (!dom_is(r->ed, m->n.xenc, m->n.EncryptedData))
+		return lab_fail(err, LAB_ESECURITY,
+				"DataReference does not name an EncryptedData");
+	p = dom_parent(r->ed);
+	r->kind = p == m->body ? REF_BODY : REF_SIGNATURE;
+	if (p != m->body && p != m->security) {
+		if (!dom_is(p, m->n.wsse11, m->n.EncryptedHeader) ||
+		    dom_parent(p) != m->header)
+			return lab_fail(err, LAB_ESECURITY,
+					"DataReference '%.60s' names an "
+					"EncryptedData outside the soap:Body, "
+					"the Security header and a "
+					"wsse11:EncryptedHeader",
+					uri);
+		r->kind = REF_HEADER;
+		r->old = dom_parent(r->ed);
+	}
 	for (i = 0; i < rx->nrefs; i++)
-		if (rx->refs[i].ed == ed)
+		if (rx->refs[i].ed == r->ed)
 			return lab_fail(err, LAB_ESECURITY,
 					"EncryptedData '%.60s' is named by "
 					"two DataReferences",
 					uri);
-	return check_children(m, ed, 0, err);
+	rc = check_type(m, r->ed, r->kind, err);
+	return rc != LAB_OK ? rc : check_children(m, r->ed, 0, err);
 }
 
 static struct wss_rx_key *find_key(const wss_xenc_rx *rx,
@@ -500,7 +639,7 @@ static int collect_refs(wss_xenc_rx *rx, const dom_node *rl,
 
 		rc = wss_resolve(m->doc, uri, &r->ed, err);
 		if (rc == LAB_OK)
-			rc = check_target(rx, uri, r->ed, err);
+			rc = check_target(rx, uri, r, err);
 		r->ek = ek;
 		if (rc == LAB_OK && ek == NULL)
 			rc = data_key(rx, uri, r->ed, &r->ek, err);
@@ -544,21 +683,6 @@ static int select_keys(wss_xenc_rx *rx, size_t nek, lab_err *err)
 			      "no EncryptedKey is addressed to this receiver "
 			      "(each names another recipient's certificate)");
 	return rc;
-}
-
-/* Whether n is text or CDATA with more than XML whitespace in it. */
-static int visible_text(const dom_node *n)
-{
-	size_t len, i;
-	const char *v;
-
-	if (dom_node_type(n) != DOM_TEXT && dom_node_type(n) != DOM_CDATA)
-		return 0;
-	v = dom_value(n, &len);
-	for (i = 0; i < len; i++)
-		if (v[i] != ' ' && v[i] != '\t' && v[i] != '\n' && v[i] != '\r')
-			return 1;
-	return 0;
 }
 
 /* The Body's EncryptedData, counted before any is decrypted, and the
@@ -629,10 +753,11 @@ int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
 			k->done = 1;
 		}
 		if (rc == LAB_OK)
-			rc = decrypt_data(rx->m, rx->refs[i].ed, k->key, k->len,
-					  k->bad, rx->lim, err);
+			rc = decrypt_data(rx->m, rx->refs[i].ed,
+					  rx->refs[i].old, rx->refs[i].kind,
+					  k->key, k->len, k->bad, rx->lim, err);
 		if (rc == LAB_OK) {
-			rx->decrypted++;
+			rx->decrypted += rx->refs[i].kind == REF_BODY;
 			*decrypted = 1;
 		}
 	}

@@ -1,9 +1,10 @@
 /*
  * xenc.h - XML Encryption as the profile uses it: the Body's content
- * encrypted into one xenc:EncryptedData (Type Content), its session key
- * wrapped with RSA-OAEP into an xenc:EncryptedKey in the Security
- * header, whose KeyInfo names the recipient (wss/keyid.h) and whose
- * ReferenceList names the EncryptedData.
+ * encrypted into one xenc:EncryptedData (Type Content), and optionally
+ * the Signature and header blocks each into one of Type Element, under
+ * one session key wrapped with RSA-OAEP into an xenc:EncryptedKey in the
+ * Security header, whose KeyInfo names the recipient (wss/keyid.h) and
+ * whose ReferenceList names every EncryptedData.
  */
 #ifndef WSS_XENC_H
 #define WSS_XENC_H
@@ -12,10 +13,16 @@
 #include "wss/keyid.h"
 #include "wss/msg.h"
 
+enum { WSS_XENC_MAX_PARTS = 4 };
+
 /* Encrypts the Body's content for peer, its EncryptedKey first in the
- * Security header, naming peer in form key_id. */
+ * Security header, naming peer in form key_id; then each of the nparts
+ * (at most WSS_XENC_MAX_PARTS) elements of parts -- the Signature, a
+ * header block -- in its place (a header block inside a
+ * wsse11:EncryptedHeader), under the same key. */
 int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
-		     wss_key_id key_id, lab_err *err);
+		     wss_key_id key_id, dom_node *const *parts, size_t nparts,
+		     lab_err *err);
 
 /*
  * Receiving, one Security header element at a time in the header's order
@@ -26,9 +33,11 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
  * picks the EncryptedKeys addressed to this receiver (wss/keyid.h: `key`
  * and `self`, its certificate, which may be NULL), and resolves and
  * checks every DataReference it will decrypt -- an EncryptedData child
- * of the Body, named once, with XML Encryption's children only -- all
- * before the first private-key operation.  Layouts that encrypt anything
- * else (a Signature, a header block) are refused, naming the layout.
+ * of the Body (Type Content), of the Security header or of a
+ * wsse11:EncryptedHeader (Type Element), named once, with XML
+ * Encryption's children only -- all before the first private-key
+ * operation.  What decrypts in the Security header must be one
+ * ds:Signature, in an EncryptedHeader one element, which replaces it.
  *
  * step decrypts what el lists when el is an EncryptedKey addressed to
  * this receiver or a standalone ReferenceList, and nothing otherwise;
@@ -53,7 +62,7 @@ typedef struct wss_xenc_rx {
 	struct wss_rx_key *keys;
 	size_t nkeys;
 	size_t body_eds;    /* the Body's EncryptedData before any step */
-	size_t decrypted;   /* of them decrypted so far */
+	size_t decrypted;   /* of them decrypted so far (the Body's only) */
 	const char *plain;  /* the first Body element not encrypted, or
 			     * "#text" for text beside the EncryptedData */
 } wss_xenc_rx;

@@ -110,6 +110,8 @@ int lab_wss_setup_signed(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_setup_encrypted(void **ctx, const lab_case_data *d,
 			    lab_err *err);
 int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
+/* The intermediary's input: signed for a hop (stages.h). */
+int lab_wss_setup_hop(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_run_serialize(void *ctx, lab_err *err);
 int lab_wss_run_c14n(void *ctx, lab_err *err);
 /* What the receive case does to bytes, with k's keys at the clock now
@@ -144,6 +146,7 @@ int lab_ref_setup_signed(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_ref_setup_encrypted(void **ctx, const lab_case_data *d,
 			    lab_err *err);
 int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_ref_setup_hop(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_ref_run_traverse(void *ctx, lab_err *err);
 int lab_ref_run_serialize(void *ctx, lab_err *err);
 int lab_ref_run_c14n(void *ctx, lab_err *err);

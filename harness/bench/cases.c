@@ -347,6 +347,29 @@ static const char *const latency_sets[] = {
 static const char *const threads_sets[] = {"quakes-2k", "quakes-20k",
 					   "quakes-200k", NULL};
 static const char *const threads_core[] = {"quakes-20k", NULL};
+/* The layouts besides the default: one mid-size message. */
+static const char *const layout_sets[] = {"quakes-200k", NULL};
+
+/* Each layout case's setup: a send case's input (in), a receive case's
+ * message (sent), domlab's (wss) or the reference's (ref). */
+#define LAYOUT_SETUP(name, impl, what, layout)                                \
+	static int name(void **ctx, const lab_case_data *d, lab_err *err)     \
+	{                                                                     \
+		return lab_##impl##_setup_layout_##what(ctx, d, layout, err); \
+	}
+LAYOUT_SETUP(es_in, wss, input, LAB_LAYOUT_ENCRYPT_SIGN)
+LAYOUT_SETUP(es_sent, wss, sent, LAB_LAYOUT_ENCRYPT_SIGN)
+LAYOUT_SETUP(esig_in, wss, input, LAB_LAYOUT_ENCRYPT_SIGNATURE)
+LAYOUT_SETUP(esig_sent, wss, sent, LAB_LAYOUT_ENCRYPT_SIGNATURE)
+LAYOUT_SETUP(eh_in, wss, input, LAB_LAYOUT_ENCRYPTED_HEADER)
+LAYOUT_SETUP(eh_sent, wss, sent, LAB_LAYOUT_ENCRYPTED_HEADER)
+LAYOUT_SETUP(ref_es_in, ref, input, LAB_LAYOUT_ENCRYPT_SIGN)
+LAYOUT_SETUP(ref_es_sent, ref, sent, LAB_LAYOUT_ENCRYPT_SIGN)
+LAYOUT_SETUP(ref_esig_in, ref, input, LAB_LAYOUT_ENCRYPT_SIGNATURE)
+LAYOUT_SETUP(ref_esig_sent, ref, sent, LAB_LAYOUT_ENCRYPT_SIGNATURE)
+LAYOUT_SETUP(ref_eh_in, ref, input, LAB_LAYOUT_ENCRYPTED_HEADER)
+LAYOUT_SETUP(ref_eh_sent, ref, sent, LAB_LAYOUT_ENCRYPTED_HEADER)
+#undef LAYOUT_SETUP
 
 /* tokens/<R> and tokens_lookup/<R>: R = 100..700 by default, up to
  * 10,000 with --full. */
@@ -362,6 +385,9 @@ static const char *const worst_parse_sets[] = {
 	"many-attrs", NULL};
 static const char *const worst_receive_sets[] = {
 	"collide-ids", "many-enc", "signedinfo-junk", NULL};
+/* The intermediary: headers checked, the Body passed on unread. */
+static const char *const forward_sets[] = {"quakes-2k", "quakes-200k",
+					   "quakes-2m", NULL};
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown,
@@ -390,6 +416,21 @@ const lab_case lab_cases[] = {
 	 lab_stage_teardown, pipeline_core},
 	{"receive", pipeline_sets, 0, lab_wss_setup_sent, lab_stage_run_receive,
 	 NULL, lab_stage_teardown, pipeline_core},
+	/* send and receive in the other layouts (stages.h's lab_layout). */
+	{"send_encrypt_sign", layout_sets, 0, es_in, lab_stage_run_send, NULL,
+	 lab_stage_teardown, NULL},
+	{"receive_encrypt_sign", layout_sets, 0, es_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"send_encrypt_signature", layout_sets, 0, esig_in, lab_stage_run_send,
+	 NULL, lab_stage_teardown, NULL},
+	{"receive_encrypt_signature", layout_sets, 0, esig_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"send_encrypted_header", layout_sets, 0, eh_in, lab_stage_run_send,
+	 NULL, lab_stage_teardown, NULL},
+	{"receive_encrypted_header", layout_sets, 0, eh_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"forward", forward_sets, 0, lab_wss_setup_hop, lab_stage_run_forward,
+	 NULL, lab_stage_teardown, NULL},
 	{"tokens", token_sets, 0, lab_scen_setup_tokens, lab_scen_run_tokens,
 	 lab_scen_tokens_info, lab_scen_teardown, token_core},
 	{"tokens_lookup", token_sets, 0, lab_scen_setup_lookup,
@@ -442,6 +483,20 @@ const lab_case lab_cases[] = {
 	 NULL, lab_stage_teardown, pipeline_core},
 	{"ref:receive", pipeline_sets, 1, lab_ref_setup_sent,
 	 lab_stage_run_receive, NULL, lab_stage_teardown, pipeline_core},
+	{"ref:send_encrypt_sign", layout_sets, 1, ref_es_in,
+	 lab_stage_run_send, NULL, lab_stage_teardown, NULL},
+	{"ref:receive_encrypt_sign", layout_sets, 1, ref_es_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"ref:send_encrypt_signature", layout_sets, 1, ref_esig_in,
+	 lab_stage_run_send, NULL, lab_stage_teardown, NULL},
+	{"ref:receive_encrypt_signature", layout_sets, 1, ref_esig_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"ref:send_encrypted_header", layout_sets, 1, ref_eh_in,
+	 lab_stage_run_send, NULL, lab_stage_teardown, NULL},
+	{"ref:receive_encrypted_header", layout_sets, 1, ref_eh_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+	{"ref:forward", forward_sets, 1, lab_ref_setup_hop,
+	 lab_stage_run_forward, NULL, lab_stage_teardown, NULL},
 	{"ref:latency_plain", latency_sets, 1, lab_latency_setup_plain,
 	 lab_latency_run_ref_plain, NULL, lab_latency_teardown, NULL},
 	{"ref:latency_secure", latency_sets, 1, lab_latency_setup_ref_secure,

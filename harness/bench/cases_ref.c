@@ -1,6 +1,6 @@
 /*
  * cases_ref.c - the reference peer's pipeline cases, ref:c14n, ref:sign,
- * ref:verify, ref:send and ref:receive: cases_wss.c's stages and setups
+ * ref:verify, ref:send, ref:receive and ref:forward: cases_wss.c's stages and setups
  * done by libxml2 + xmlsec1 (harness/refpeer/ref.h) on the same datasets
  * and keys (alice signs, bob receives), so each row compares with its
  * domlab row.  Keys are cached for the process, as keys=cached does.  The
@@ -24,6 +24,8 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 		[LAB_STAGE_DECRYPT] = LAB_REF_DECRYPT,
 		[LAB_STAGE_SEND] = LAB_REF_SEND,
 		[LAB_STAGE_RECEIVE] = LAB_REF_RECEIVE,
+		[LAB_STAGE_SIGN_HEADERS] = LAB_REF_SIGN,
+		[LAB_STAGE_FORWARD] = LAB_REF_FORWARD,
 	};
 
 	return lab_ref_message(ops[stage], bytes, len, paths, o, out, err);
@@ -64,6 +66,25 @@ int lab_ref_setup_encrypted(void **ctx, const lab_case_data *d,
 int lab_ref_setup_sent(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	return lab_stage_setup(&ref, ctx, d, LAB_STAGE_SEND, 0, err);
+}
+
+int lab_ref_setup_layout_input(void **ctx, const lab_case_data *d,
+			       lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&ref, ctx, d, LAB_STAGE_NONE, layout,
+				      err);
+}
+
+int lab_ref_setup_layout_sent(void **ctx, const lab_case_data *d,
+			      lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&ref, ctx, d, LAB_STAGE_SEND, layout,
+				      err);
+}
+
+int lab_ref_setup_hop(void **ctx, const lab_case_data *d, lab_err *err)
+{
+	return lab_stage_setup(&ref, ctx, d, LAB_STAGE_SIGN_HEADERS, 0, err);
 }
 
 int lab_ref_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err)

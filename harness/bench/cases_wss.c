@@ -1,6 +1,6 @@
 /*
  * cases_wss.c - the pipeline's benchmark cases: serialize, c14n, sign,
- * verify, encrypt, decrypt, send and receive, each the way a service pays
+ * verify, encrypt, decrypt, send, receive and forward (the intermediary), each the way a service pays
  * for it per message -- keys acquired through the keys variant, the
  * message parsed, processed and (when it produces one) serialized.  The
  * stage runs are harness/bench/stages.c's; the table is in cases.c.
@@ -8,6 +8,19 @@
  */
 #include "harness/bench/stages.h"
 #include "wss/c14n.h"
+
+/* forward: the hop's checks, then the bytes passed on as they came. */
+static int forward(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
+		   const char *bytes, size_t len, lab_buf *out, lab_err *err)
+{
+	lab_buf to = LAB_BUF_INIT;
+	int rc = wss_forward_doc(doc, trust, o, &to, err);
+
+	if (rc == LAB_OK && out != NULL && lab_buf_put(out, bytes, len) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	lab_buf_free(&to);
+	return rc;
+}
 
 /* lab_stage_impl's message: with keys from the keys variant. */
 static int message(lab_stage stage, const char *bytes, size_t len,
@@ -25,8 +38,12 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 		goto out;
 	switch (stage) {
 	case LAB_STAGE_SIGN:
+	case LAB_STAGE_SIGN_HEADERS:
 		rc = wss_sign_doc(doc, ks.key, ks.cert, o, err);
 		break;
+	case LAB_STAGE_FORWARD:
+		rc = forward(doc, ks.trust, o, bytes, len, out, err);
+		goto out;
 	case LAB_STAGE_VERIFY:
 		rc = wss_verify_doc(doc, ks.trust, o, err);
 		break;
@@ -87,6 +104,25 @@ int lab_wss_setup_sent(void **ctx, const lab_case_data *d, lab_err *err)
 	return lab_stage_setup(&domlab, ctx, d, LAB_STAGE_SEND, 0, err);
 }
 
+int lab_wss_setup_layout_input(void **ctx, const lab_case_data *d,
+			       lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&domlab, ctx, d, LAB_STAGE_NONE, layout,
+				      err);
+}
+
+int lab_wss_setup_layout_sent(void **ctx, const lab_case_data *d,
+			      lab_layout layout, lab_err *err)
+{
+	return lab_stage_setup_layout(&domlab, ctx, d, LAB_STAGE_SEND, layout,
+				      err);
+}
+
+int lab_wss_setup_hop(void **ctx, const lab_case_data *d, lab_err *err)
+{
+	return lab_stage_setup(&domlab, ctx, d, LAB_STAGE_SIGN_HEADERS, 0, err);
+}
+
 int lab_wss_setup_parsed(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	return lab_stage_setup(&domlab, ctx, d, LAB_STAGE_NONE, 1, err);
@@ -124,6 +160,6 @@ int lab_wss_run_c14n(void *ctx, lab_err *err)
 int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
 		       time_t now, lab_err *err)
 {
-	return lab_stage_message(&domlab, k, LAB_STAGE_RECEIVE, now, bytes, len,
-				 NULL, err);
+	return lab_stage_message(&domlab, k, LAB_STAGE_RECEIVE,
+				 LAB_LAYOUT_DEFAULT, now, bytes, len, NULL, err);
 }

@@ -8,24 +8,35 @@
  */
 #include "harness/bench/stages.h"
 
+#include <string.h>
+
 #include "util/alloc.h"
 
 /* Timestamps made for the benchmark outlive any run. */
 enum { BENCH_TTL = 86400 };
 
 int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
-		      lab_stage stage, time_t now, const char *bytes,
-		      size_t len, lab_buf *out, lab_err *err)
+		      lab_stage stage, lab_layout layout, time_t now,
+		      const char *bytes, size_t len, lab_buf *out,
+		      lab_err *err)
 {
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	wss_opts o;
 
 	wss_opts_default(&o);
 	o.ttl = BENCH_TTL;
+	if (layout == LAB_LAYOUT_ENCRYPT_SIGN)
+		o.layout = WSS_ENCRYPT_SIGN;
+	o.encrypt_signature = layout == LAB_LAYOUT_ENCRYPT_SIGNATURE;
+	if (layout == LAB_LAYOUT_ENCRYPTED_HEADER)
+		o.encrypt_header = LAB_HEADER_BLOCK;
 	if (now != 0)
 		o.now = now;
+	if (stage == LAB_STAGE_SIGN_HEADERS || stage == LAB_STAGE_FORWARD)
+		o.to = LAB_HOP_TO;
+	o.headers_only = stage == LAB_STAGE_SIGN_HEADERS;
 	if (stage == LAB_STAGE_SIGN || stage == LAB_STAGE_SEND ||
-	    stage == LAB_STAGE_ENCRYPT) {
+	    stage == LAB_STAGE_ENCRYPT || stage == LAB_STAGE_SIGN_HEADERS) {
 		paths.key = k->key;
 		paths.cert = k->cert;
 		paths.peer_cert = k->peer_cert;
@@ -41,8 +52,8 @@ static int one_message(const lab_stage_ctx *c, lab_stage stage,
 		       const char *bytes, size_t len, lab_buf *out,
 		       lab_err *err)
 {
-	return lab_stage_message(c->impl, &c->k, stage, 0, bytes, len, out,
-				 err);
+	return lab_stage_message(c->impl, &c->k, stage, c->layout, 0, bytes,
+				 len, out, err);
 }
 
 void lab_stage_teardown(void *ctx)
@@ -57,24 +68,58 @@ void lab_stage_teardown(void *ctx)
 	dom_free(c);
 }
 
-int lab_stage_setup(const lab_stage_impl *impl, void **ctx,
-		    const lab_case_data *d, lab_stage prepare, int parse,
-		    lab_err *err)
+/*
+ * The dataset's bytes, with LAB_HEADER_BLOCK's element in its empty
+ * soap:Header for the encrypted header layout (the generated envelopes
+ * have one).
+ */
+static int input(const lab_case_data *d, lab_layout layout, lab_buf *out,
+		 lab_err *err)
+{
+	static const char empty[] = "<soap:Header/>",
+			  block[] = "<soap:Header><a:To xmlns:a=\"urn:example:"
+				    "addressing\">https://example.org/quakes"
+				    "</a:To></soap:Header>";
+	const char *at = layout == LAB_LAYOUT_ENCRYPTED_HEADER
+				 ? memmem(d->bytes, d->len, empty,
+					  sizeof empty - 1)
+				 : d->bytes + d->len;
+	size_t head = at != NULL ? (size_t)(at - d->bytes) : 0;
+
+	if (at == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"%s has no empty soap:Header for the header "
+				"block",
+				d->name);
+	if (lab_buf_put(out, d->bytes, head) != LAB_OK ||
+	    (head < d->len &&
+	     (lab_buf_put(out, block, sizeof block - 1) != LAB_OK ||
+	      lab_buf_put(out, at + sizeof empty - 1,
+			  d->len - head - (sizeof empty - 1)) != LAB_OK)))
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	return LAB_OK;
+}
+
+static int setup(const lab_stage_impl *impl, void **ctx,
+		 const lab_case_data *d, lab_stage prepare, int parse,
+		 lab_layout layout, lab_err *err)
 {
 	lab_stage_ctx *c = dom_calloc(1, sizeof *c);
+	lab_buf in = LAB_BUF_INIT;
 	int rc;
 
 	*ctx = NULL;
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	c->impl = impl;
+	c->layout = layout;
 	rc = lab_case_key_paths(d, &c->k, err);
-	if (rc == LAB_OK && prepare == LAB_STAGE_NONE) {
-		if (lab_buf_put(&c->msg, d->bytes, d->len) != LAB_OK)
-			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	} else if (rc == LAB_OK) {
-		rc = one_message(c, prepare, d->bytes, d->len, &c->msg, err);
-	}
+	if (rc == LAB_OK)
+		rc = input(d, c->layout, prepare == LAB_STAGE_NONE ? &c->msg : &in,
+			   err);
+	if (rc == LAB_OK && prepare != LAB_STAGE_NONE)
+		rc = one_message(c, prepare, in.data, in.len, &c->msg, err);
+	lab_buf_free(&in);
 	if (rc == LAB_OK && parse)
 		rc = impl->parse(c->msg.data, c->msg.len, &c->doc, err);
 	if (rc != LAB_OK) {
@@ -83,6 +128,20 @@ int lab_stage_setup(const lab_stage_impl *impl, void **ctx,
 	}
 	*ctx = c;
 	return LAB_OK;
+}
+
+int lab_stage_setup(const lab_stage_impl *impl, void **ctx,
+		    const lab_case_data *d, lab_stage prepare, int parse,
+		    lab_err *err)
+{
+	return setup(impl, ctx, d, prepare, parse, LAB_LAYOUT_DEFAULT, err);
+}
+
+int lab_stage_setup_layout(const lab_stage_impl *impl, void **ctx,
+			   const lab_case_data *d, lab_stage prepare,
+			   lab_layout layout, lab_err *err)
+{
+	return setup(impl, ctx, d, prepare, 0, layout, err);
 }
 
 static int run(void *ctx, lab_stage stage, lab_err *err)
@@ -125,4 +184,9 @@ int lab_stage_run_send(void *ctx, lab_err *err)
 int lab_stage_run_receive(void *ctx, lab_err *err)
 {
 	return run(ctx, LAB_STAGE_RECEIVE, err);
+}
+
+int lab_stage_run_forward(void *ctx, lab_err *err)
+{
+	return run(ctx, LAB_STAGE_FORWARD, err);
 }

@@ -162,8 +162,8 @@ extern const lab_opt lab_c14n_options[];
 int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 		 wss_key_paths *paths, wss_opts *o, lab_err *err);
 
-/* sign, verify, encrypt, decrypt, send, receive: `op` names which; each
- * has its own table (NULL for another name). */
+/* sign, verify, encrypt, decrypt, send, receive, forward: `op` names
+ * which; each has its own table (NULL for another name). */
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err);
 const lab_opt *lab_wss_options(const char *op);
 int lab_cmd_ref(int argc, char **argv, lab_err *err); /* argv[0]: the op */

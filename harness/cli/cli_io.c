@@ -2,7 +2,9 @@
  * cli_io.c - input, atomic output and error reporting for the commands.
  * Output goes to a temporary file in the target's directory (so rename is
  * atomic) and replaces the target only when everything was written and
- * flushed.
+ * flushed.  A target that is not a regular file (/dev/null, a FIFO, a
+ * terminal) cannot be replaced that way and is written in place: rename
+ * would turn the device into a plain file.
  */
 #include "harness/cli/cli.h"
 
@@ -203,10 +205,31 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* The data is complete before anything is written, so writing a device or
+ * FIFO in place still gives it all or nothing of a command's output. */
+static int write_in_place(const char *path, const char *data, size_t len,
+			  lab_err *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int rc = LAB_OK;
+
+	if (fd < 0)
+		return lab_fail(err, LAB_EIO, "cannot write %s: %s", path,
+				strerror(errno));
+	if (write_all(fd, data, len) != 0)
+		rc = lab_fail(err, LAB_EIO, "cannot write %s: %s", path,
+			      strerror(errno));
+	if (close(fd) != 0 && rc == LAB_OK)
+		rc = lab_fail(err, LAB_EIO, "cannot write %s: %s", path,
+			      strerror(errno));
+	return rc;
+}
+
 int lab_write_output(const char *path, const char *data, size_t len,
 		     lab_err *err)
 {
 	lab_buf tmp = LAB_BUF_INIT;
+	struct stat st;
 	int fd = -1, rc = LAB_OK;
 
 	if (path == NULL) {
@@ -216,6 +239,8 @@ int lab_write_output(const char *path, const char *data, size_t len,
 					strerror(errno));
 		return LAB_OK;
 	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_in_place(path, data, len, err);
 	if (lab_buf_printf(&tmp, "%s.tmp.XXXXXX", path) != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	fd = mkstemp(tmp.data);

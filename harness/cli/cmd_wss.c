@@ -1,6 +1,7 @@
 /*
  * cmd_wss.c - the pipeline's commands: sign, verify, encrypt, decrypt,
- * send, receive.  Each reads a document, gets its keys through the keys
+ * send, receive, and forward, the intermediary, which writes the message
+ * it checked byte for byte as it came.  Each reads a document, gets its keys through the keys
  * variant, runs the stage on the tree and writes the result only when
  * every step succeeded.  send and receive also carry attachments
  * (harness/cli/cli_attach.c): `send --attach FILE`, and `receive` of a
@@ -8,8 +9,11 @@
  * receive take the caps on pre-authentication work that apply to them
  * (`--max-references` and the others of wss/caps.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/crypto.h>
 
 #include "util/alloc.h"
 #include "harness/cli/cli.h"
@@ -66,11 +70,20 @@
 #define OWN_CERT                                                             \
 	{"--cert", "C.pem", 0,                                               \
 	 "the recipient's own certificate: picks the EncryptedKey addressed " \
-	 "to it by thumbprint, SKI or issuer and serial"}
+	 "to it by thumbprint, SKI or issuer and serial (default: the one "  \
+	 "in --key's file, if any)"}
+/* The header block an intermediary reads, signed by the sender. */
+#define TO_SIGN                                                              \
+	{"--to", "URI", 0,                                                   \
+	 "add a WS-Addressing To header block holding URI, signed with the " \
+	 "Timestamp"},                                                       \
+	    {"--sign", "all|headers", 0,                                     \
+	     "sign the Body too (all, the default) or only the Timestamp "   \
+	     "and the wsa:To (headers, needs --to)"}
 #define END {NULL, NULL, 0, NULL}
 
 static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
-				    END};
+				    TO_SIGN, END};
 static const lab_opt verify_opts[] = {TRUST, NOW_CHECK, DSIG_CAPS, END};
 static const lab_opt encrypt_opts[] = {PEER_CERT, CIPHER, END};
 static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, XENC_CAPS, END};
@@ -82,16 +95,26 @@ static const lab_opt send_opts[] = {
 	{"--key-id", "thumbprint|issuer-serial|ski|bst", 0,
 	 "how the EncryptedKey names the recipient's certificate (default "
 	 "thumbprint; bst carries the certificate in the header)"},
+	{"--encrypt-signature", NULL, 0,
+	 "encrypt the Signature too, under the Body's key (sign-encrypt)"},
+	{"--encrypt-header", "{URI}LOCAL", 0,
+	 "encrypt that header block into a wsse11:EncryptedHeader"},
 	{"--attach", "FILE", 0,
 	 "sign FILE's bytes with the envelope and write a multipart/related "
 	 "message (SOAP with Attachments)"},
-	END};
+	TO_SIGN, END};
 static const lab_opt receive_opts[] = {
 	RECIPIENT_KEY, OWN_CERT, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
 	{"--attachment-out", "FILE", 0,
 	 "write a multipart message's verified attachment to FILE (before "
 	 "the envelope, after every check passed)"},
 	END};
+static const lab_opt forward_opts[] = {
+	TRUST, NOW_CHECK,
+	{"--to", "URI", 0,
+	 "refuse a message whose wsa:To is not URI (default: any; it is "
+	 "printed on standard error either way)"},
+	DSIG_CAPS, END};
 
 static const struct {
 	const char *name;
@@ -100,6 +123,7 @@ static const struct {
 	{"sign", sign_opts},       {"verify", verify_opts},
 	{"encrypt", encrypt_opts}, {"decrypt", decrypt_opts},
 	{"send", send_opts},       {"receive", receive_opts},
+	{"forward", forward_opts},
 };
 
 const lab_opt *lab_wss_options(const char *op)
@@ -112,8 +136,9 @@ const lab_opt *lab_wss_options(const char *op)
 	return NULL;
 }
 
+/* to: where forward leaves the wsa:To it read. */
 static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
-	       wss_opts *o, lab_err *err)
+	       wss_opts *o, lab_buf *to, lab_err *err)
 {
 	if (strcmp(op, "sign") == 0)
 		return wss_sign_doc(doc, ks->key, ks->cert, o, err);
@@ -126,24 +151,33 @@ static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	if (strcmp(op, "send") == 0)
 		return wss_send_doc(doc, ks->key, ks->cert, ks->peer_cert, o,
 				    err);
+	if (strcmp(op, "forward") == 0)
+		return wss_forward_doc(doc, ks->trust, o, to, err);
 	o->self = ks->cert;
 	return wss_receive_doc(doc, ks->key, ks->trust, o, err);
 }
 
-/* 1 when rest (options and their values) gives the option name. */
-static int given(char **rest, int nrest, const char *name)
+/* 1 when rest (options, with the values of those that take one) gives
+ * the option name. */
+static int given(char **rest, int nrest, const lab_opt *opts,
+		 const char *name)
 {
 	int i;
 
-	for (i = 0; i < nrest; i += 2)
+	for (i = 0; i < nrest; i++) {
+		const lab_opt *opt = lab_opt_find(opts, rest[i]);
+
 		if (strcmp(rest[i], name) == 0)
 			return 1;
+		i += opt != NULL && opt->arg != NULL;
+	}
 	return 0;
 }
 
 int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 		 wss_key_paths *paths, wss_opts *o, lab_err *err)
 {
+	const lab_opt *k;
 	int i, rc = LAB_OK;
 
 	for (i = 0; i < nrest && rc == LAB_OK; i++) {
@@ -176,8 +210,21 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 				rc = lab_fail(err, LAB_EUSAGE,
 					      "--layout is sign-encrypt or "
 					      "encrypt-sign");
+		} else if (strcmp(a, "--to") == 0)
+			o->to = rest[++i];
+		else if (strcmp(a, "--sign") == 0) {
+			const char *what = rest[++i];
+
+			o->headers_only = strcmp(what, "headers") == 0;
+			if (!o->headers_only && strcmp(what, "all") != 0)
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--sign is all or headers");
 		} else if (strcmp(a, "--key-id") == 0)
 			rc = wss_key_id_from_name(rest[++i], &o->key_id, err);
+		else if (strcmp(a, "--encrypt-signature") == 0)
+			o->encrypt_signature = 1;
+		else if (strcmp(a, "--encrypt-header") == 0)
+			o->encrypt_header = rest[++i];
 		else if (strcmp(a, "--now") == 0) {
 			rc = lab_parse_size(a, rest[++i], &v, err);
 			o->now = (time_t)v;
@@ -193,10 +240,28 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 		else
 			rc = lab_fail(err, LAB_EUSAGE, "unknown option '%s'", a);
 	}
-	for (; rc == LAB_OK && opts->name != NULL; opts++)
-		if (opts->required && !given(rest, nrest, opts->name))
+	for (k = opts; rc == LAB_OK && k->name != NULL; k++)
+		if (k->required && !given(rest, nrest, opts, k->name))
 			rc = lab_fail(err, LAB_EUSAGE, "%s is required",
-				      opts->name);
+				      k->name);
+	return rc;
+}
+
+/* receive without --cert: the key file's certificate, when the file holds
+ * one besides the key (a PEM bundle), so that an EncryptedKey naming it
+ * by thumbprint, SKI or issuer and serial is matched, not just tried. */
+static int key_file_cert(wss_key_paths *paths, lab_err *err)
+{
+	static const char begin[] = "-----BEGIN CERTIFICATE-----";
+	lab_buf pem = LAB_BUF_INIT;
+	int rc = lab_read_input(paths->key, 1 << 20, &pem, err);
+
+	if (rc == LAB_OK &&
+	    memmem(pem.data, pem.len, begin, sizeof begin - 1) != NULL)
+		paths->cert = paths->key;
+	if (pem.data != NULL)
+		OPENSSL_cleanse(pem.data, pem.len);
+	lab_buf_free(&pem);
 	return rc;
 }
 
@@ -231,12 +296,18 @@ static int attach_args(const char *op, char **rest, int *nrest,
 
 /* Output: the envelope, or with attachments to send the multipart
  * message; receive writes the attachment first, so the envelope appears
- * only when both could be written. */
+ * only when both could be written.  forward writes the bytes it read:
+ * a hop passes the message on as it came, the Body it never read
+ * included. */
 static int write_result(const char *op, const lab_msg *m, const lab_io *io,
 			const char *att_out, lab_err *err)
 {
 	lab_buf env = LAB_BUF_INIT, mime = LAB_BUF_INIT;
-	int rc = dom_serialize(dom_doc_node(m->doc), &env, err);
+	int rc;
+
+	if (strcmp(op, "forward") == 0)
+		return lab_write_output(io->out, m->in.data, m->in.len, err);
+	rc = dom_serialize(dom_doc_node(m->doc), &env, err);
 
 	if (rc == LAB_OK && att_out != NULL)
 		rc = lab_msg_write_attachment(m, att_out, err);
@@ -256,6 +327,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	const lab_opt *opts = lab_wss_options(op);
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	const char *attach = NULL, *att_out = NULL;
+	lab_buf to = LAB_BUF_INIT;
 	lab_msg msg;
 	wss_keyset ks;
 	void *handle = NULL;
@@ -277,6 +349,8 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, opts, &paths, &o, err);
 	o.lim = io.lim;
+	if (rc == LAB_OK && strcmp(op, "receive") == 0 && paths.cert == NULL)
+		rc = key_file_cert(&paths, err);
 	if (rc == LAB_OK)
 		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);
 	if (rc == LAB_OK && attach != NULL)
@@ -286,12 +360,16 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK)
 		rc = wss_keys_acquire(&paths, &ks, &handle, err);
 	if (rc == LAB_OK)
-		rc = run(op, msg.doc, &ks, &o, err);
+		rc = run(op, msg.doc, &ks, &o, &to, err);
 	if (rc == LAB_OK)
 		rc = write_result(op, &msg, &io, att_out, err);
+	if (rc == LAB_OK && strcmp(op, "forward") == 0)
+		fprintf(stderr, "domlab: forward: wsa:To %s\n",
+			to.data != NULL ? to.data : "");
 	wss_keys_release(handle);
 	wss_keys_cache_clear();
 	lab_msg_free(&msg);
+	lab_buf_free(&to);
 	dom_free(rest);
 	return rc;
 }

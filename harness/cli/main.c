@@ -44,6 +44,10 @@ static const lab_command commands[] = {
 	{"receive", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
 	 "Checks the Timestamp, decrypts, verifies, then writes the "
 	 "envelope; reads a multipart message too."},
+	{"forward", NULL, NULL, NULL, LAB_TAKES_IO | LAB_TAKES_LIMITS,
+	 "What an intermediary does: checks the Timestamp and a Signature "
+	 "over the Timestamp and the wsa:To header block, prints the wsa:To "
+	 "and writes the message unchanged; the Body is not read."},
 	{"serve", lab_cmd_serve_exec, NULL, lab_serve_options,
 	 LAB_TAKES_LIMITS, LAB_SERVE_WHAT},
 	{"load", lab_cmd_load_exec, NULL, lab_load_options,

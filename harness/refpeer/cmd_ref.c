@@ -1,5 +1,5 @@
 /*
- * cmd_ref.c - `domlab-bench ref sign|verify|send|receive`: the reference peer
+ * cmd_ref.c - `domlab-bench ref sign|verify|send|receive|forward`: the reference peer
  * (harness/refpeer/ref.h, libxml2 + xmlsec1) behind the same options, input,
  * output and exit codes as domlab's own pipeline commands, so the shell
  * tests can hand messages from one side to the other.
@@ -24,6 +24,7 @@ static const struct {
 	{"decrypt", LAB_REF_DECRYPT},
 	{"send", LAB_REF_SEND},
 	{"receive", LAB_REF_RECEIVE},
+	{"forward", LAB_REF_FORWARD},
 };
 
 /* Every operation's options; the reference peer says which it needs. */
@@ -36,9 +37,21 @@ const lab_opt lab_ref_options[] = {
 	 "the recipient's certificate (encrypt, send)"},
 	{"--trust", "PEER.pem", 0,
 	 "the one certificate a signature is accepted from (verify, "
-	 "receive)"},
+	 "receive, forward)"},
+	{"--to", "URI", 0,
+	 "the wsa:To header block to add and sign (sign, send), or the one "
+	 "a message must carry (forward)"},
+	{"--sign", "all|headers", 0,
+	 "sign the Body too (all, the default) or only the Timestamp and "
+	 "the wsa:To (headers; sign, send)"},
 	{"--cipher", "aes256-gcm|aes128-cbc", 0,
 	 "the Body's cipher (encrypt, send; default aes256-gcm)"},
+	{"--layout", "sign-encrypt|encrypt-sign", 0,
+	 "the order send signs and encrypts in (default sign-encrypt)"},
+	{"--encrypt-signature", NULL, 0,
+	 "send: encrypt the Signature too (sign-encrypt)"},
+	{"--encrypt-header", "{URI}LOCAL", 0,
+	 "send: encrypt that header block into a wsse11:EncryptedHeader"},
 	{"--now", "EPOCH", 0,
 	 "the clock, seconds since 1970: the Timestamp's Created (sign, "
 	 "send) or the time it is checked at (verify, receive)"},
@@ -75,7 +88,8 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 			break;
 	if (argc == 0 || k == sizeof ops / sizeof ops[0]) {
 		rc = lab_fail(err, LAB_EUSAGE,
-			      "ref needs sign, verify, encrypt, decrypt, send or receive");
+			      "ref needs sign, verify, encrypt, decrypt, send, "
+			      "receive or forward");
 		goto out;
 	}
 	wss_opts_default(&o);

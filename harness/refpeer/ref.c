@@ -3,14 +3,17 @@
  * over libxml2's tree and xmlsec1's signature and encryption contexts,
  * minding the library's pitfalls: IDs resolve only once registered with xmlAddID, xmlsec
  * does not follow a SecurityTokenReference (the key goes in the context),
- * and the WSS encryption layout takes two contexts, one for the Body's
- * EncryptedData and one for the EncryptedKey in the Security header.
+ * and the WSS encryption layout takes a context per EncryptedData and one
+ * for the EncryptedKey in the Security header.
  *
- * Receiving, it takes either order of signing and encrypting (the
- * Signature before the EncryptedKey verifies the ciphertext) and a
- * standalone ReferenceList.
+ * SOAP 1.1 and 1.2.  Sending, it signs and encrypts in either order and
+ * can encrypt the Signature and a header block (a wsse11:EncryptedHeader)
+ * besides the Body's content, as wss/ does.  Receiving, it takes either
+ * order (the Signature before the EncryptedKey verifies the ciphertext),
+ * a standalone ReferenceList, and decrypts every DataReference of the one
+ * EncryptedKey.
  * Not for: anything the reference does not need to measure or
- * interoperate -- one signer, one recipient, the Body's content only.
+ * interoperate -- one signer, one recipient named by thumbprint.
  */
 #include "harness/refpeer/ref.h"
 
@@ -39,6 +42,7 @@
 
 #include "util/alloc.h"
 #include "harness/cli/cli.h"
+#include "wss/hop.h"
 #include "wss/profile.h"
 #include "wss/wsse.h"
 
@@ -55,7 +59,10 @@ enum { KEY_FILE_MAX = 1 << 20 };
 
 /* The IDs the sender gives (wss/ gives "base-N" too). */
 static const char ID_BODY[] = "Body-1", ID_TS[] = "TS-1",
-		  ID_BST[] = "X509-1", ID_EK[] = "EK-1", ID_ED[] = "ED-1";
+		  ID_BST[] = "X509-1", ID_EK[] = "EK-1", ID_ED[] = "ED-1",
+		  ID_TO[] = "To-1";
+/* The EncryptedData of the parts encrypted besides the Body's content. */
+static const char *const ID_PART[] = {"ED-2", "ED-3"};
 
 /* ---- process state ------------------------------------------------------ */
 
@@ -357,6 +364,7 @@ int lab_ref_c14n(xmlDocPtr doc, lab_buf *out, size_t *len, lab_err *err)
 typedef struct ref_msg {
 	xmlDocPtr doc;
 	xmlNodePtr envelope, header, body, security; /* header, security: or NULL */
+	const char *soap; /* the Envelope's namespace: SOAP 1.1's or 1.2's */
 } ref_msg;
 
 static int nomem(lab_err *err)
@@ -400,9 +408,9 @@ static xmlNsPtr ns_for(ref_msg *m, xmlNodePtr el, const char *uri,
 		       : xmlNewNs(el, X(uri), X(prefix));
 }
 
-/* What wss_msg_open checks: a SOAP 1.1 Envelope with one Body, at most one
- * Header before it and one Security in it; `create` adds the missing
- * Header and Security (the sender). */
+/* What wss_msg_open checks: a SOAP 1.1 or 1.2 Envelope with one Body, at
+ * most one Header before it and one Security in it; `create` adds the
+ * missing Header and Security (the sender). */
 static int msg_open(xmlDocPtr doc, int create, int code, ref_msg *m,
 		    lab_err *err)
 {
@@ -411,13 +419,17 @@ static int msg_open(xmlDocPtr doc, int create, int code, ref_msg *m,
 	memset(m, 0, sizeof *m);
 	m->doc = doc;
 	m->envelope = xmlDocGetRootElement(doc);
-	if (m->envelope == NULL || !is_el(m->envelope, WSS_NS_SOAP, "Envelope"))
-		return lab_fail(err, code, "not a SOAP 1.1 Envelope");
-	m->body = one_child(m->envelope, WSS_NS_SOAP, "Body", &count);
+	m->soap = m->envelope != NULL &&
+			  is_el(m->envelope, WSS_NS_SOAP12, "Envelope")
+		  ? WSS_NS_SOAP12
+		  : WSS_NS_SOAP;
+	if (m->envelope == NULL || !is_el(m->envelope, m->soap, "Envelope"))
+		return lab_fail(err, code, "not a SOAP 1.1 or 1.2 envelope");
+	m->body = one_child(m->envelope, m->soap, "Body", &count);
 	if (m->body == NULL)
 		return lab_fail(err, code, "the Envelope has %zu Bodies",
 				count);
-	m->header = one_child(m->envelope, WSS_NS_SOAP, "Header", &count);
+	m->header = one_child(m->envelope, m->soap, "Header", &count);
 	if (count > 1)
 		return lab_fail(err, code, "the Envelope has %zu Headers",
 				count);
@@ -551,17 +563,55 @@ static int add_reference(xmlNodePtr sig, const char *id, lab_err *err)
 	return LAB_OK;
 }
 
+/* A wsa:To holding uri, appended to the Header, with its wsu:Id. */
+static int add_to(ref_msg *m, const char *uri, char *id, size_t cap,
+		  lab_err *err)
+{
+	size_t count;
+	xmlNodePtr to;
+	xmlNsPtr wsa;
+
+	if (one_child(m->header, WSS_NS_WSA, "To", &count) != NULL ||
+	    count > 0)
+		return lab_fail(err, LAB_EMALFORMED,
+				"the message already has a wsa:To");
+	to = xmlNewTextChild(m->header, NULL, X("To"), X(uri));
+	wsa = to != NULL ? xmlNewNs(to, X(WSS_NS_WSA), X("wsa")) : NULL;
+	if (wsa == NULL)
+		return nomem(err);
+	xmlSetNs(to, wsa);
+	return wsu_id(m, to, ID_TO, LAB_EMALFORMED, id, cap, err);
+}
+
+/* What the Signature covers besides the Timestamp, as wss/ has it: the
+ * Body unless o->headers_only, a wsa:To holding o->to when set. */
+static int sign_parts(ref_msg *m, const wss_opts *o, char *body_id,
+		      char *to_id, size_t cap, lab_err *err)
+{
+	int rc = LAB_OK;
+
+	if (o->headers_only && o->to == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"signing header blocks only needs a wsa:To "
+				"to sign (--to)");
+	if (!o->headers_only)
+		rc = wsu_id(m, m->body, ID_BODY, LAB_EMALFORMED, body_id, cap,
+			    err);
+	if (rc == LAB_OK && o->to != NULL)
+		rc = add_to(m, o->to, to_id, cap, err);
+	return rc;
+}
+
 /* Security gets BinarySecurityToken, Signature, Timestamp, in the order
- * wss/ writes them; the Signature covers the Body and the Timestamp. */
+ * wss/ writes them; the Signature covers the Timestamp and sign_parts'. */
 static int sign_msg(ref_msg *m, const ref_key *key, const ref_key *cert,
 		    const wss_opts *o, lab_err *err)
 {
-	char body_id[64], ts_id[64], bst_id[64];
+	char body_id[64], ts_id[64], bst_id[64], to_id[64];
 	xmlSecDSigCtxPtr ctx = NULL;
 	xmlNodePtr bst, sig = NULL, ki;
 	xmlNsPtr wsu = ns_for(m, m->security, WSS_NS_WSU, "wsu");
-	int rc = wsu_id(m, m->body, ID_BODY, LAB_EMALFORMED, body_id,
-			sizeof body_id, err);
+	int rc = sign_parts(m, o, body_id, to_id, sizeof body_id, err);
 
 	if (rc != LAB_OK)
 		goto out;
@@ -585,10 +635,12 @@ static int sign_msg(ref_msg *m, const ref_key *key, const ref_key *cert,
 		goto out;
 	}
 	rc = add_timestamp(m, wsu, o, ts_id, sizeof ts_id, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && !o->headers_only)
 		rc = add_reference(sig, body_id, err);
 	if (rc == LAB_OK)
 		rc = add_reference(sig, ts_id, err);
+	if (rc == LAB_OK && o->to != NULL)
+		rc = add_reference(sig, to_id, err);
 	if (rc != LAB_OK)
 		goto out;
 	ki = xmlSecTmplSignatureEnsureKeyInfo(sig, NULL);
@@ -691,16 +743,45 @@ static int verify_failure(xmlSecDSigCtxPtr ctx, lab_err *err)
 }
 
 /*
+ * The IDs a verifier lets References reach, registered: the Body's
+ * (unless `to`, a hop's wsa:To, is given: then that one's), the
+ * Timestamp's, and a wsa:To's the sender signed with the Body.
+ */
+static int reachable_ids(ref_msg *m, xmlNodePtr ts, xmlNodePtr to,
+			 char *body_id, char *ts_id, char *to_id, size_t cap,
+			 lab_err *err)
+{
+	size_t count;
+	xmlNodePtr signed_to = to != NULL ? to
+					  : one_child(m->header, WSS_NS_WSA,
+						      "To", &count);
+	int rc = to != NULL ? LAB_OK
+			    : wsu_id(m, m->body, NULL, LAB_ESECURITY, body_id,
+				     cap, err);
+
+	if (rc == LAB_OK)
+		rc = wsu_id(m, ts, NULL, LAB_ESECURITY, ts_id, cap, err);
+	if (rc == LAB_OK && signed_to != NULL &&
+	    (to != NULL || xmlHasNsProp(signed_to, X("Id"), X(WSS_NS_WSU))))
+		rc = wsu_id(m, signed_to, NULL, LAB_ESECURITY, to_id, cap,
+			    err);
+	return rc;
+}
+
+/*
  * The Signature verified with the trusted certificate's key, put in the
  * context (xmlsec does not follow the SecurityTokenReference; a token
  * that is not the trusted one cannot verify).  Only the profile's
- * algorithms and same-document references are enabled, and both the Body
- * and the Timestamp must be signed.
+ * algorithms and same-document references are enabled, and the
+ * Timestamp must be signed, with the Body or, for a hop, the wsa:To
+ * `to`.  xmlsec checks every Reference: a hop's Signature that also
+ * covers the Body cannot be verified without reading it, so a hop here
+ * takes a Signature over header blocks only.
  */
 static int verify_msg(ref_msg *m, const ref_key *trust, xmlNodePtr ts,
-		      lab_err *err)
+		      xmlNodePtr to, lab_err *err)
 {
-	char body_id[64], ts_id[64];
+	char body_id[64], ts_id[64], to_id[64];
 	xmlSecDSigCtxPtr ctx = NULL;
 	size_t count;
 	xmlNodePtr sig = one_child(m->security, WSS_NS_DS, "Signature", &count);
@@ -710,11 +791,8 @@ static int verify_msg(ref_msg *m, const ref_key *trust, xmlNodePtr ts,
 					count);
 
 	if (rc == LAB_OK)
-		rc = wsu_id(m, m->body, NULL, LAB_ESECURITY, body_id,
-			    sizeof body_id, err);
-	if (rc == LAB_OK)
-		rc = wsu_id(m, ts, NULL, LAB_ESECURITY, ts_id, sizeof ts_id,
-			    err);
+		rc = reachable_ids(m, ts, to, body_id, ts_id, to_id,
+				   sizeof body_id, err);
 	if (rc != LAB_OK)
 		goto out;
 	ctx = xmlSecDSigCtxCreate(NULL);
@@ -738,13 +816,60 @@ static int verify_msg(ref_msg *m, const ref_key *trust, xmlNodePtr ts,
 			      xmlsec_msg);
 	else if (ctx->status != xmlSecDSigStatusSucceeded)
 		rc = verify_failure(ctx, err);
-	else if (!signs(ctx, body_id))
+	else if (to == NULL && !signs(ctx, body_id))
 		rc = lab_fail(err, LAB_ESECURITY, "the Body is not signed");
 	else if (!signs(ctx, ts_id))
 		rc = lab_fail(err, LAB_ESECURITY, "the Timestamp is not signed");
+	else if (to != NULL && !signs(ctx, to_id))
+		rc = lab_fail(err, LAB_ESECURITY, "the wsa:To is not signed");
 out:
 	if (ctx != NULL)
 		xmlSecDSigCtxDestroy(ctx);
+	return rc;
+}
+
+/* The wsa:To's text, without XML whitespace at either end, is want,
+ * as wss/ reads it. */
+static int check_to(const xmlNode *to, const char *want, lab_err *err)
+{
+	xmlChar *text = xmlNodeGetContent(to);
+	const char *p = (const char *)text;
+	size_t n = text != NULL ? strlen(p) : 0;
+	int rc = LAB_OK;
+
+	if (text == NULL)
+		return nomem(err);
+	while (n > 0 && strchr(" \t\r\n", p[n - 1]) != NULL)
+		n--;
+	while (n > 0 && strchr(" \t\r\n", *p) != NULL) {
+		p++;
+		n--;
+	}
+	if (n != strlen(want) || memcmp(p, want, n) != 0)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the message is addressed to '%.*s', not '%s'",
+			      (int)(n < 200 ? n : 200), p, want);
+	xmlFree(text);
+	return rc;
+}
+
+/* What a hop does (wss_forward_doc): the Timestamp, the Signature over
+ * it and the Header's one wsa:To, and that To is o->to when set. */
+static int forward_msg(ref_msg *m, const ref_key *trust, const wss_opts *o,
+		       lab_err *err)
+{
+	xmlNodePtr ts = NULL, to;
+	size_t count = 0;
+	int rc = check_timestamp(m, o->now, &ts, err);
+
+	to = one_child(m->header, WSS_NS_WSA, "To", &count);
+	if (rc == LAB_OK && to == NULL)
+		rc = lab_fail(err, LAB_ESECURITY, "the Header has %zu wsa:To",
+			      count);
+	if (rc == LAB_OK)
+		rc = verify_msg(m, trust, ts, to, err);
+	if (rc == LAB_OK && o->to != NULL)
+		rc = check_to(to, o->to, err);
 	return rc;
 }
 
@@ -756,10 +881,12 @@ out:
  * ReferenceList to the EncryptedData.  Linked at once, so the document
  * frees it on any failure.
  */
-static int add_encrypted_key(ref_msg *m, const ref_key *peer,
+static int add_encrypted_key(ref_msg *m, const ref_key *peer, size_t nparts,
 			     xmlNodePtr *out, lab_err *err)
 {
+	xmlNodePtr rl;
 	char uri[64];
+	size_t i;
 	xmlNodePtr ek = xmlNewDocNode(m->doc, NULL, X("EncryptedKey"), NULL);
 	xmlNodePtr linked = ek == NULL ? NULL
 			    : m->security->children != NULL
@@ -790,19 +917,68 @@ static int add_encrypted_key(ref_msg *m, const ref_key *peer,
 	n = xmlNewChild(ek, xenc, X("CipherData"), NULL);
 	if (n == NULL || xmlNewChild(n, xenc, X("CipherValue"), NULL) == NULL)
 		return nomem(err);
-	n = xmlNewChild(ek, xenc, X("ReferenceList"), NULL);
-	n = n != NULL ? xmlNewChild(n, xenc, X("DataReference"), NULL) : NULL;
-	snprintf(uri, sizeof uri, "#%s", ID_ED);
-	if (n == NULL || xmlNewProp(n, X("URI"), X(uri)) == NULL)
-		return nomem(err);
+	rl = xmlNewChild(ek, xenc, X("ReferenceList"), NULL);
+	for (i = 0; i <= nparts; i++) {
+		n = rl != NULL ? xmlNewChild(rl, xenc, X("DataReference"), NULL)
+			       : NULL;
+		snprintf(uri, sizeof uri, "#%s",
+			 i == 0 ? ID_ED : ID_PART[i - 1]);
+		if (n == NULL || xmlNewProp(n, X("URI"), X(uri)) == NULL)
+			return nomem(err);
+	}
 	return LAB_OK;
 }
 
-/* The Body's content becomes an EncryptedData under a fresh session key,
- * which the EncryptedKey carries wrapped for the recipient. */
-static int encrypt_msg(ref_msg *m, const ref_key *peer, wss_cipher cipher,
-		       lab_err *err)
+/*
+ * One element encrypted under aes as Type Element, the EncryptedData
+ * taking its place; a header block's is then wrapped in a
+ * wsse11:EncryptedHeader, as wss/xenc.c does.
+ */
+static int encrypt_part(ref_msg *m, xmlNodePtr el, const char *id,
+			wss_cipher cipher, xmlSecKeyPtr aes, lab_err *err)
 {
+	int header = el->parent == m->header;
+	xmlSecEncCtxPtr ctx = xmlSecEncCtxCreate(NULL);
+	xmlNodePtr eh, ed = xmlSecTmplEncDataCreate(
+		m->doc,
+		cipher == WSS_AES128_CBC ? xmlSecTransformAes128CbcId
+					 : xmlSecTransformAes256GcmId,
+		X(id), xmlSecTypeEncElement, NULL, NULL);
+	xmlNodePtr ki = ed != NULL ? xmlSecTmplEncDataEnsureKeyInfo(ed, NULL)
+				   : NULL;
+	int rc = ctx != NULL && ki != NULL &&
+			 xmlSecTmplEncDataEnsureCipherValue(ed) != NULL &&
+			 (ctx->encKey = xmlSecKeyDuplicate(aes)) != NULL
+		 ? add_token_ref(m, ki, ID_EK, WSS_EK_TOKEN, err)
+		 : nomem(err);
+
+	if (rc == LAB_OK && xmlSecEncCtxXmlEncrypt(ctx, ed, el) < 0)
+		rc = lab_fail(err, LAB_ESECURITY, "encryption failed%s",
+			      xmlsec_msg);
+	eh = rc == LAB_OK && header ? xmlNewDocNode(m->doc, NULL,
+						    X("EncryptedHeader"), NULL)
+				    : NULL;
+	if (eh != NULL) {
+		xmlReplaceNode(ed, eh);
+		xmlAddChild(eh, ed);
+		xmlSetNs(eh, xmlNewNs(eh, X(WSS_NS_WSSE11), X("wsse11")));
+	}
+	if (rc == LAB_OK && header && (eh == NULL || eh->ns == NULL))
+		rc = nomem(err);
+	if (ed != NULL && ed->parent == NULL)
+		xmlFreeNode(ed);
+	if (ctx != NULL)
+		xmlSecEncCtxDestroy(ctx);
+	return rc;
+}
+
+/* The Body's content becomes an EncryptedData under a fresh session key,
+ * which the EncryptedKey carries wrapped for the recipient; so do the
+ * nparts elements of parts (the Signature, a header block). */
+static int encrypt_msg(ref_msg *m, const ref_key *peer, wss_cipher cipher,
+		       xmlNodePtr *parts, size_t nparts, lab_err *err)
+{
+	size_t i;
 	unsigned char kb[WSS_MAX_KEY_LEN];
 	size_t klen = wss_cipher_key_len(cipher);
 	xmlSecKeyPtr aes = NULL;
@@ -832,6 +1008,10 @@ static int encrypt_msg(ref_msg *m, const ref_key *peer, wss_cipher cipher,
 	rc = add_token_ref(m, ki, ID_EK, WSS_EK_TOKEN, err);
 	if (rc != LAB_OK)
 		goto out;
+	for (i = 0; i < nparts && rc == LAB_OK; i++)
+		rc = encrypt_part(m, parts[i], ID_PART[i], cipher, aes, err);
+	if (rc != LAB_OK)
+		goto out;
 	ectx->encKey = aes;
 	aes = NULL;
 	if (xmlSecEncCtxXmlEncrypt(ectx, ed, m->body) < 0) {
@@ -839,7 +1019,7 @@ static int encrypt_msg(ref_msg *m, const ref_key *peer, wss_cipher cipher,
 			      xmlsec_msg);
 		goto out;
 	}
-	rc = add_encrypted_key(m, peer, &ek, err);
+	rc = add_encrypted_key(m, peer, nparts, &ek, err);
 	if (rc != LAB_OK)
 		goto out;
 	kctx = xmlSecEncCtxCreate(NULL);
@@ -867,62 +1047,113 @@ out:
 	return rc;
 }
 
-/* The Body's EncryptedData, when the one DataReference of the
- * EncryptedKey's ReferenceList, or of the Security header's one
- * standalone ReferenceList when the key has none, names it. */
-static int find_encrypted(const ref_msg *m, xmlNodePtr *ek, xmlNodePtr *ed,
-			  lab_err *err)
+/* The EncryptedData "#id" names among the places a layout puts one: the
+ * Body, the Security header, a wsse11:EncryptedHeader of the Header. */
+static xmlNodePtr find_data(const ref_msg *m, const xmlChar *uri)
+{
+	const xmlNode *places[] = {m->body, m->security, m->header};
+	xmlNodePtr n, c;
+	size_t i;
+
+	for (i = 0; uri != NULL && uri[0] == '#' && i < 3; i++)
+		for (n = places[i] != NULL ? places[i]->children : NULL;
+		     n != NULL; n = n->next) {
+			c = i == 2 && is_el(n, WSS_NS_WSSE11, "EncryptedHeader")
+				    ? n->children
+				    : n;
+			for (; c != NULL; c = c == n ? NULL : c->next) {
+				xmlChar *id = is_el(c, WSS_NS_XENC,
+						    "EncryptedData")
+						      ? xmlGetProp(c, X("Id"))
+						      : NULL;
+				int hit = id != NULL && xmlStrEqual(uri + 1, id);
+
+				xmlFree(id);
+				if (hit)
+					return c;
+			}
+		}
+	return NULL;
+}
+
+/* The one EncryptedKey and the ReferenceList that names its data: its
+ * own, or the Security header's one standalone list when it has none. */
+static int find_key(const ref_msg *m, xmlNodePtr *ek, xmlNodePtr *rl,
+		    lab_err *err)
 {
 	size_t count;
-	xmlNodePtr rl, dr;
-	xmlChar *uri = NULL, *id = NULL;
-	int rc = LAB_OK;
 
 	*ek = one_child(m->security, WSS_NS_XENC, "EncryptedKey", &count);
 	if (*ek == NULL)
 		return lab_fail(err, LAB_ESECURITY,
 				"Security header has %zu EncryptedKeys", count);
-	rl = one_child(*ek, WSS_NS_XENC, "ReferenceList", &count);
+	*rl = one_child(*ek, WSS_NS_XENC, "ReferenceList", &count);
 	if (count == 0)
-		rl = one_child(m->security, WSS_NS_XENC, "ReferenceList",
-			       &count);
-	dr = one_child(rl, WSS_NS_XENC, "DataReference", &count);
-	*ed = one_child(m->body, WSS_NS_XENC, "EncryptedData", &count);
-	uri = dr != NULL ? xmlGetProp(dr, X("URI")) : NULL;
-	id = *ed != NULL ? xmlGetProp(*ed, X("Id")) : NULL;
-	if (uri == NULL || id == NULL || uri[0] != '#' ||
-	    !xmlStrEqual(uri + 1, id))
-		rc = lab_fail(err, LAB_ESECURITY,
-			      "the EncryptedKey does not reference the Body's "
-			      "one EncryptedData");
-	xmlFree(uri);
-	xmlFree(id);
+		*rl = one_child(m->security, WSS_NS_XENC, "ReferenceList",
+				&count);
+	if (*rl == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"the EncryptedKey has no ReferenceList");
+	return LAB_OK;
+}
+
+/* One EncryptedData decrypted with aes in place; a header block comes
+ * out of its EncryptedHeader. */
+static int decrypt_data(xmlNodePtr ed, xmlSecKeyPtr aes, lab_err *err)
+{
+	xmlSecEncCtxPtr ctx = xmlSecEncCtxCreate(NULL);
+	xmlNodePtr eh = ed->parent, block;
+	int header = is_el(eh, WSS_NS_WSSE11, "EncryptedHeader");
+	int rc = LAB_OK;
+
+	if (ctx == NULL || (ctx->encKey = xmlSecKeyDuplicate(aes)) == NULL)
+		rc = nomem(err);
+	if (rc == LAB_OK) {
+		/* A CipherReference would make xmlsec fetch a URI. */
+		ctx->transformCtx.enabledUris = xmlSecTransformUriTypeNone;
+		if (xmlSecEncCtxDecrypt(ctx, ed) < 0)
+			rc = lab_fail(err, LAB_ESECURITY, "decryption failed");
+	}
+	if (rc == LAB_OK && header) {
+		for (block = eh->children;
+		     block != NULL && block->type != XML_ELEMENT_NODE;
+		     block = block->next)
+			;
+		if (block == NULL)
+			rc = lab_fail(err, LAB_ESECURITY, "decryption failed");
+		else {
+			xmlUnlinkNode(block);
+			xmlReplaceNode(eh, block);
+			xmlFreeNode(eh);
+		}
+	}
+	if (ctx != NULL)
+		xmlSecEncCtxDestroy(ctx);
 	return rc;
 }
 
-/* The session key unwrapped with our private key, then the Body's
- * EncryptedData replaced by its plaintext. */
+/* The session key unwrapped with our private key, then every
+ * EncryptedData the key's ReferenceList names replaced by its plaintext,
+ * the Body's among them. */
 static int decrypt_msg(ref_msg *m, const ref_key *key, lab_err *err)
 {
-	xmlSecEncCtxPtr kctx = NULL, dctx = NULL;
+	xmlSecEncCtxPtr kctx = NULL;
 	xmlSecKeyPtr aes = NULL;
 	xmlSecBufferPtr kbuf = NULL;
-	xmlNodePtr ek = NULL, ed = NULL;
-	int rc = find_encrypted(m, &ek, &ed, err);
+	xmlNodePtr ek = NULL, rl = NULL, dr, ed;
+	size_t count;
+	int body = 0, rc = find_key(m, &ek, &rl, err);
 
 	if (rc != LAB_OK)
 		goto out;
 	kctx = xmlSecEncCtxCreate(NULL);
-	dctx = xmlSecEncCtxCreate(NULL);
-	if (kctx == NULL || dctx == NULL ||
+	if (kctx == NULL ||
 	    (kctx->encKey = xmlSecKeyDuplicate(key->key)) == NULL) {
 		rc = nomem(err);
 		goto out;
 	}
 	kctx->mode = xmlEncCtxModeEncryptedKey;
-	/* A CipherReference would make xmlsec fetch a URI. */
 	kctx->transformCtx.enabledUris = xmlSecTransformUriTypeNone;
-	dctx->transformCtx.enabledUris = xmlSecTransformUriTypeNone;
 	kbuf = xmlSecEncCtxDecryptToBuffer(kctx, ek);
 	if (kbuf != NULL)
 		aes = xmlSecKeyReadMemory(xmlSecKeyDataAesId,
@@ -934,15 +1165,34 @@ static int decrypt_msg(ref_msg *m, const ref_key *key, lab_err *err)
 			      "decryption failed: key unwrap failed");
 		goto out;
 	}
-	dctx->encKey = aes;
-	if (xmlSecEncCtxDecrypt(dctx, ed) < 0)
-		rc = lab_fail(err, LAB_ESECURITY, "decryption failed");
+	for (dr = rl->children; dr != NULL && rc == LAB_OK; dr = dr->next) {
+		xmlChar *uri = is_el(dr, WSS_NS_XENC, "DataReference")
+				       ? xmlGetProp(dr, X("URI"))
+				       : NULL;
+
+		ed = find_data(m, uri);
+		xmlFree(uri);
+		if (ed == NULL && is_el(dr, WSS_NS_XENC, "DataReference"))
+			rc = lab_fail(err, LAB_ESECURITY,
+				      "a DataReference names no EncryptedData "
+				      "of the Body, the Security header or an "
+				      "EncryptedHeader");
+		body |= ed != NULL && ed->parent == m->body;
+		if (ed != NULL)
+			rc = decrypt_data(ed, aes, err);
+	}
+	if (rc == LAB_OK &&
+	    (!body || one_child(m->body, WSS_NS_XENC, "EncryptedData",
+				&count) != NULL || count != 0))
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the EncryptedKey does not reference the Body's "
+			      "one EncryptedData");
 out:
-	/* kbuf is kctx's result; dctx owns aes. */
+	/* kbuf is kctx's result. */
+	if (aes != NULL)
+		xmlSecKeyDestroy(aes);
 	if (kctx != NULL)
 		xmlSecEncCtxDestroy(kctx);
-	if (dctx != NULL)
-		xmlSecEncCtxDestroy(dctx);
 	return rc;
 }
 
@@ -1031,6 +1281,66 @@ static int get_keys(const wss_key_paths *paths, int key, int cert, int peer,
 	return rc;
 }
 
+/* The header block "{uri}local" names in the Header, not the Security
+ * header; NULL when there is none. */
+static xmlNodePtr header_block(const ref_msg *m, const char *clark)
+{
+	const char *end = clark[0] == '{' ? strchr(clark, '}') : NULL;
+	xmlNodePtr n = m->header != NULL && end != NULL ? m->header->children
+							: NULL;
+
+	for (; n != NULL; n = n->next)
+		if (n != m->security && n->type == XML_ELEMENT_NODE &&
+		    n->ns != NULL &&
+		    xmlStrlen(n->ns->href) == (int)(end - clark - 1) &&
+		    xmlStrncmp(n->ns->href, X(clark + 1),
+			       (int)(end - clark - 1)) == 0 &&
+		    xmlStrEqual(n->name, X(end + 1)))
+			return n;
+	return NULL;
+}
+
+/* Signs and encrypts as wss_send_doc does: in o->layout's order, with
+ * the Signature (o->encrypt_signature) and the header block
+ * o->encrypt_header names encrypted besides the Body's content. */
+static int send_msg(ref_msg *m, const ref_keys *k, const wss_opts *o,
+		    lab_err *err)
+{
+	xmlNodePtr parts[2], ek;
+	size_t n = 0, count;
+	int rc;
+
+	if (o->encrypt_header != NULL &&
+	    (parts[n++] = header_block(m, o->encrypt_header)) == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"the Header has no block %s to encrypt",
+				o->encrypt_header);
+	if (o->layout == WSS_ENCRYPT_SIGN) {
+		if (o->encrypt_signature)
+			return lab_fail(err, LAB_EUSAGE,
+					"the Signature is encrypted in the "
+					"sign-encrypt layout only");
+		rc = encrypt_msg(m, k->peer, o->cipher, parts, n, err);
+		if (rc == LAB_OK)
+			rc = sign_msg(m, k->key, k->cert, o, err);
+		/* The EncryptedKey after the Signature: verified, then
+		 * decrypted. */
+		ek = one_child(m->security, WSS_NS_XENC, "EncryptedKey",
+			       &count);
+		if (rc == LAB_OK && ek != NULL) {
+			xmlUnlinkNode(ek);
+			xmlAddChild(m->security, ek);
+		}
+		return rc;
+	}
+	rc = sign_msg(m, k->key, k->cert, o, err);
+	if (rc == LAB_OK && o->encrypt_signature)
+		parts[n++] = one_child(m->security, WSS_NS_DS, "Signature",
+				       &count);
+	return rc == LAB_OK ? encrypt_msg(m, k->peer, o->cipher, parts, n, err)
+			    : rc;
+}
+
 int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		    const wss_key_paths *paths, const wss_opts *o,
 		    lab_buf *out, lab_err *err)
@@ -1039,6 +1349,7 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	int encrypts = op == LAB_REF_ENCRYPT || op == LAB_REF_SEND;
 	int decrypts = op == LAB_REF_DECRYPT || op == LAB_REF_RECEIVE;
 	int verifies = op == LAB_REF_VERIFY || op == LAB_REF_RECEIVE;
+	int forwards = op == LAB_REF_FORWARD;
 	xmlNodePtr ts = NULL;
 	xmlDocPtr doc = NULL;
 	ref_keys k;
@@ -1047,17 +1358,21 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 
 	if (rc == LAB_OK)
 		rc = get_keys(paths, sender || decrypts, sender, encrypts,
-			      verifies, &k, err);
+			      verifies || forwards, &k, err);
 	if (rc == LAB_OK)
 		rc = lab_ref_parse(bytes, len, &doc, err);
 	if (rc == LAB_OK)
 		rc = msg_open(doc, sender || encrypts,
 			      sender || encrypts ? LAB_EMALFORMED : LAB_ESECURITY,
 			      &m, err);
-	if (rc == LAB_OK && sender)
+	if (rc == LAB_OK && op == LAB_REF_SEND)
+		rc = send_msg(&m, &k, o, err);
+	else if (rc == LAB_OK && sender)
 		rc = sign_msg(&m, k.key, k.cert, o, err);
-	if (rc == LAB_OK && encrypts)
-		rc = encrypt_msg(&m, k.peer, o->cipher, err);
+	else if (rc == LAB_OK && encrypts)
+		rc = encrypt_msg(&m, k.peer, o->cipher, NULL, 0, err);
+	if (rc == LAB_OK && forwards)
+		rc = forward_msg(&m, k.trust, o, err);
 	if (rc == LAB_OK && verifies)
 		rc = check_timestamp(&m, o->now, &ts, err);
 	/* Only the Body's content is replaced: the Security header and its
@@ -1065,12 +1380,16 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 	 * EncryptedKey signed the ciphertext (encrypt, then sign). */
 	sig_first = rc == LAB_OK && decrypts && verifies && signed_first(&m);
 	if (rc == LAB_OK && sig_first)
-		rc = verify_msg(&m, k.trust, ts, err);
+		rc = verify_msg(&m, k.trust, ts, NULL, err);
 	if (rc == LAB_OK && decrypts)
 		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK && verifies && !sig_first)
-		rc = verify_msg(&m, k.trust, ts, err);
-	if (rc == LAB_OK && out != NULL)
+		rc = verify_msg(&m, k.trust, ts, NULL, err);
+	/* A hop passes on the bytes it took. */
+	if (rc == LAB_OK && out != NULL && forwards &&
+	    lab_buf_put(out, bytes, len) != LAB_OK)
+		rc = nomem(err);
+	else if (rc == LAB_OK && out != NULL && !forwards)
 		rc = lab_ref_serialize(doc, out, err);
 	xmlFreeDoc(doc);
 	return rc;
@@ -1138,7 +1457,7 @@ int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
 	if (rc == LAB_OK)
 		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK)
-		rc = verify_msg(&m, k.trust, ts, err);
+		rc = verify_msg(&m, k.trust, ts, NULL, err);
 	if (rc == LAB_OK)
 		rc = reply_doc(m.body, &reply, err);
 	if (rc == LAB_OK)
@@ -1146,7 +1465,7 @@ int lab_ref_reply(const char *bytes, size_t len, const wss_key_paths *paths,
 	if (rc == LAB_OK)
 		rc = sign_msg(&r, k.key, k.cert, o, err);
 	if (rc == LAB_OK)
-		rc = encrypt_msg(&r, k.peer, o->cipher, err);
+		rc = encrypt_msg(&r, k.peer, o->cipher, NULL, 0, err);
 	if (rc == LAB_OK)
 		rc = lab_ref_serialize(reply, out, err);
 	xmlFreeDoc(reply);

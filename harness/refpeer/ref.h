@@ -39,14 +39,17 @@ typedef enum lab_ref_op {
 	LAB_REF_VERIFY,  /* paths: trust */
 	LAB_REF_ENCRYPT, /* paths: peer_cert; o->cipher */
 	LAB_REF_DECRYPT, /* paths: key */
-	LAB_REF_SEND,    /* paths: key, cert, peer_cert; o->cipher */
-	LAB_REF_RECEIVE  /* paths: key, trust */
+	LAB_REF_SEND,    /* paths: key, cert, peer_cert; o->cipher, o->layout,
+			  * o->encrypt_signature, o->encrypt_header */
+	LAB_REF_RECEIVE, /* paths: key, trust */
+	LAB_REF_FORWARD  /* paths: trust; o->to: the address required */
 } lab_ref_op;
 
 /*
  * Parses bytes, runs op as wss/pipeline.c does (o->now and o->ttl for the
- * Timestamp; o->lim is not used) and, when out is not NULL, appends the
- * serialized result.  Errors carry wss/'s codes: LAB_EMALFORMED for input
+ * Timestamp, o->to and o->headers_only for what is signed; o->lim is not
+ * used) and, when out is not NULL, appends the serialized result
+ * (forward: bytes as they came).  Errors carry wss/'s codes: LAB_EMALFORMED for input
  * that is not a SOAP envelope, LAB_ESECURITY for a message that does not
  * verify or decrypt, LAB_EIO / LAB_EMALFORMED for unreadable key files.
  */

@@ -16,6 +16,7 @@
 #include "dom/xml2.h"
 
 const char dom__build_choice[] = "built";
+const int dom__build_defers = 0;
 
 static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 		     const xmlChar *uri, int nb_namespaces,

@@ -14,6 +14,7 @@
 #include "dom/xml2.h"
 
 const char dom__build_choice[] = "direct";
+const int dom__build_defers = 0;
 
 enum { MEMO_SLOTS = 256 };
 

@@ -81,7 +81,7 @@ void dom__ud_subtree_release(dom_node *top)
 {
 	const dom_node *c;
 
-	for (c = top; c != NULL; c = dom__walk_next(c, top))
+	for (c = top; c != NULL; c = dom__walk_next_built(c, top))
 		node_release(c);
 }
 

@@ -130,7 +130,7 @@ void dom__ud_subtree_release(dom_node *top)
 	ud_map *m = dom__doc(top)->ud;
 	const dom_node *c;
 
-	for (c = top; c != NULL && m->count > 0; c = dom__walk_next(c, top)) {
+	for (c = top; c != NULL && m->count > 0; c = dom__walk_next_built(c, top)) {
 		ud_slot *s = find(m, c);
 
 		if (s == NULL)

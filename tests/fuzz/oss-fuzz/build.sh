@@ -4,7 +4,7 @@
 # $CXXFLAGS, $LIB_FUZZING_ENGINE, $SRC, $WORK, $OUT), with the checkout in
 # $SRC/domlab.  Into $OUT go, per target and variant (`make fuzz-list`:
 # best takes every target plain-named, the libxml2 variants theirs as
-# <target>_libxml2_<build>): the fuzzer, <name>_seed_corpus.zip (the
+# <target>_libxml2_<build>, build=deferred its as <target>_deferred): the fuzzer, <name>_seed_corpus.zip (the
 # committed corpus plus tests/fuzz/seeds.sh's seeds), <name>.dict
 # (tests/fuzz/dict/), <name>.options for the receive targets; and the test
 # keys, made here into $OUT/domlab-keys, where the fuzzers look for them
@@ -70,6 +70,7 @@ while read -r v targets; do
 	for t in $targets; do
 		name=$t
 		[ "$parser" = libxml2 ] && name=${t}_libxml2_$build
+		[ "$build" = deferred ] && name=${t}_deferred
 		extra=() libs=$xml_libs
 		if [ "$t" = receive_diff ]; then
 			extra=("$lib/obj/harness/refpeer/ref.o" "$lib/obj/harness/cli/cli_io.o")
@@ -97,6 +98,7 @@ while read -r v targets; do
 		case $t in
 		receive*) cat tests/fuzz/dict/xml.dict tests/fuzz/dict/wss.dict ;;
 		multipart) cat tests/fuzz/dict/mime.dict tests/fuzz/dict/xml.dict ;;
+		deferred) cat tests/fuzz/dict/xml.dict tests/fuzz/dict/deferred.dict ;;
 		*) cat tests/fuzz/dict/xml.dict ;;
 		esac >"$OUT/$name.dict"
 		case $t in

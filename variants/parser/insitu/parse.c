@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/build.h"
 #include "dom/parser.h"
 #include "variants/parser/insitu/state.h"
 
@@ -44,6 +45,18 @@ static int reference(parser *ps, char **r, char **w)
 	*r += used;
 	*w += n;
 	return LAB_OK;
+}
+
+/*
+ * Whether the reference at r is the one dom_serialize writes for the
+ * character it stands for (dom/serialize.c's tables), in an attribute
+ * value (attr) or in text: for build=deferred's question whether
+ * deferred bytes are the serializer's own output.
+ */
+static int as_written(const char *r, int attr)
+{
+	return strncmp(r, "&amp;", 5) == 0 || strncmp(r, "&lt;", 4) == 0 ||
+	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
 }
 
 /* ---- character data ---- */
@@ -83,9 +96,11 @@ static int text(parser *ps, char **pp)
 			break;
 		if (c == '&') {
 			ps->canon &= dom__insitu_canon_ref(r, 0);
+			ps->exact &= as_written(r, 0);
 			rc = reference(ps, &r, &w);
 		} else if (c == '\r') {
 			ps->canon = 0;
+			ps->exact = 0;
 			*w++ = '\n';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
@@ -108,9 +123,10 @@ static int text(parser *ps, char **pp)
 				 "limit", ps->lim->max_text);
 	/* exc-c14n writes '>' in text as "&gt;"; the run loops pass it by,
 	 * so the unchanged input is asked (only while the answer matters). */
-	if (ps->canon && memchr(ps->in.orig + (*pp - ps->in.text), '>',
-				(size_t)(r - *pp)) != NULL)
-		ps->canon = 0;
+	if ((ps->canon || (ps->dry && ps->exact)) &&
+	    memchr(ps->in.orig + (*pp - ps->in.text), '>',
+		   (size_t)(r - *pp)) != NULL)
+		ps->canon = ps->exact = 0;
 	*w = '\0';
 	*pp = r;
 	return add_chars(ps, DOM_TEXT, NULL, start, (size_t)(w - start));
@@ -157,16 +173,19 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 			rc = LAB_OK;
 		} else if (c == '\t' || c == '\n') {
 			ps->canon = 0;
+			ps->exact = 0;
 			*w++ = ' ';
 			r++;
 			rc = LAB_OK;
 		} else if (c == '\r') {
 			ps->canon = 0;
+			ps->exact = 0;
 			*w++ = ' ';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
 		} else if (c == '&') {
 			ps->canon &= dom__insitu_canon_ref(r, 1);
+			ps->exact &= as_written(r, 1);
 			rc = reference(ps, &r, &w);
 		} else if (c == '<') {
 			return MALFORMED(ps, r, "'<' is not allowed in an "
@@ -326,6 +345,7 @@ value:
 	/* Most documents write name="value", with no space to skip. */
 	if (*p != '=') {
 		ps->canon = 0;
+		ps->exact = 0;
 		p = skip_space(p);
 	}
 	if (*p != '=')
@@ -336,6 +356,7 @@ value:
 	p++;
 	if (*p != '"') {
 		ps->canon = 0;
+		ps->exact = 0;
 		if (*p != '\'')
 			p = skip_space(p);
 	}
@@ -438,12 +459,58 @@ static dom_element *new_element(parser *ps, const dom_name *name,
 	return dom__reserve_attrs(el, (uint32_t)nattrs) == LAB_OK ? el : NULL;
 }
 
+/* Whether an attribute named like an ID (dom/ids.c: Id in no namespace
+ * or wsu's, ID) is among the n read: told apart by local name alone,
+ * which over-counts and so only builds more. */
+static int has_id(const parser *ps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *l = ps->attrs[i].local;
+
+		if (ps->attrs[i].decl == 0 && dom_names_len(l) == 2 &&
+		    l[0] == 'I' && (l[1] == 'd' || l[1] == 'D'))
+			return 1;
+	}
+	return 0;
+}
+
+/* build()'s twin inside deferred content: the element is only a frame,
+ * for its end tag and bindings. */
+static void build_dry(parser *ps, size_t n, int empty, const char *qname,
+		      size_t qlen)
+{
+	frame *f;
+	size_t i;
+
+	ps->lazy.ids |= has_id(ps, n);
+	/* dom_serialize writes an element's declarations before its
+	 * attributes. */
+	for (i = 0; i < n && ps->exact; i++)
+		ps->exact = ps->attrs[i].decl != 2 &&
+			    (i == 0 || ps->attrs[i].decl == 0 ||
+			     ps->attrs[i - 1].decl != 0);
+	if (empty)
+		return;
+	f = &ps->stack[++ps->depth];
+	f->node = NULL;
+	f->last = NULL;
+	f->qname = qname;
+	f->qlen = qlen;
+}
+
 static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 		 size_t nattrs, int empty, const char *qname, size_t qlen)
 {
-	dom_element *el = new_element(ps, name, nattrs);
+	dom_element *el;
 	size_t i, d = 0, k = 0;
 
+	if (ps->dry) {
+		build_dry(ps, n, empty, qname, qlen);
+		return LAB_OK;
+	}
+	el = new_element(ps, name, nattrs);
 	if (el == NULL ||
 	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK))
 		return nomem(ps);
@@ -453,7 +520,6 @@ static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 		if (a->decl == 1) {
 			el->nsdecls[d].prefix = a->local;
 			el->nsdecls[d].uri = a->ns;
-			dom__note_ns(ps->doc, a->ns);
 			d++;
 		} else if (a->decl == 0) {
 			dom_attr *at = &el->attrs.items[k++];
@@ -535,15 +601,18 @@ static inline int tag_attrs(parser *ps, char **pp, tag *t)
 		} else {
 			p = skip_space(p);
 			ps->canon &= p == before;
+			ps->exact &= p == before;
 		}
 		if (*p == '>') {
 			ps->canon &= p == before;
+			ps->exact &= p == before;
 			*pp = p + 1;
 			t->empty = 0;
 			return LAB_OK;
 		}
 		if (p[0] == '/' && p[1] == '>') {
 			ps->canon = 0;
+			ps->exact &= p == before;
 			*pp = p + 2;
 			t->empty = 1;
 			return LAB_OK;
@@ -694,6 +763,81 @@ static inline void tag_canonical(parser *ps, const tag *t,
 	}
 }
 
+/*
+ * build=deferred: the elements whose content is deferred are those at
+ * DEFER_DEPTH, the root's grandchildren -- in a SOAP message each header
+ * block and each child of the Body (variants/build/deferred.c says why).
+ */
+enum { DEFER_DEPTH = 3 };
+
+/* A copy of binds[from..to) in the arena, as declarations. */
+static const dom_nsdecl *copy_binds(parser *ps, size_t from, size_t to)
+{
+	dom_nsdecl *c;
+	size_t i;
+
+	if (to == from)
+		return NULL;
+	c = dom_arena_alloc(&ps->doc->arena, (to - from) * sizeof *c);
+	if (c == NULL)
+		return NULL;
+	for (i = from; i < to; i++) {
+		c[i - from].prefix = ps->binds[i].prefix;
+		c[i - from].uri = ps->binds[i].uri;
+	}
+	return c;
+}
+
+/* The element just opened (its content starts at p, its bindings before
+ * its start tag were nbind) is deferred: its content is checked, not
+ * built.  Its siblings share the copy of the bindings around them. */
+static int defer_start(parser *ps, const char *p, size_t nbind)
+{
+	frame *f = &ps->stack[ps->depth];
+	dom_lazy *z = &ps->lazy;
+
+	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
+		ps->outer = copy_binds(ps, 0, nbind);
+		if (nbind > 0 && ps->outer == NULL)
+			return nomem(ps);
+		ps->outer_of = ps->stack[ps->depth - 1].node;
+	}
+	z->el = f->node;
+	z->from = (size_t)(p - ps->in.text);
+	z->qname = f->qname;
+	z->qlen = f->qlen;
+	z->outer = ps->outer;
+	z->nouter = nbind;
+	z->own = copy_binds(ps, nbind, ps->nbinds);
+	z->nown = ps->nbinds - nbind;
+	z->ids = 0;
+	if (z->nown > 0 && z->own == NULL)
+		return nomem(ps);
+	ps->dry = ps->depth;
+	ps->exact = !ps->in.transcoded;
+	return LAB_OK;
+}
+
+/* The deferred element's end tag starts at lt: its content's bytes go
+ * back to what they were before the check rewrote them (through lt's
+ * '<', where a NUL may be), and the element is recorded unless it has
+ * no content. */
+static int defer_end(parser *ps, const char *lt)
+{
+	dom_lazy *z = &ps->lazy;
+	size_t to = (size_t)(lt - ps->in.text);
+
+	memcpy(ps->in.text + z->from, ps->in.orig + z->from, to + 1 - z->from);
+	ps->dry = 0;
+	if (to == z->from)
+		return LAB_OK;
+	/* Line ends are normalized wherever they stand. */
+	z->to = to;
+	z->exact = ps->exact &&
+		   memchr(ps->in.text + z->from, '\r', to - z->from) == NULL;
+	return dom__deferred_add(ps->doc, z) == LAB_OK ? LAB_OK : nomem(ps);
+}
+
 /* At the name after '<': the tag read, checked, resolved, asked about
  * and built, in that order. */
 static int start_tag(parser *ps, char **pp)
@@ -736,10 +880,17 @@ static int start_tag(parser *ps, char **pp)
 		   (size_t)(t.name_end - t.qname));
 	if (rc != LAB_OK)
 		return rc;
-	if (t.empty)
+	if (t.empty) {
 		unbind(ps, t.nbind);
-	else
+	} else {
 		ps->stack[ps->depth].nbind = t.nbind;
+		ps->open_end = p;
+		if (ps->defer && ps->depth == DEFER_DEPTH && !ps->dry) {
+			rc = defer_start(ps, p, t.nbind);
+			if (rc != LAB_OK)
+				return rc;
+		}
+	}
 	*pp = p;
 	return LAB_OK;
 }
@@ -756,6 +907,13 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
+			if (name - 2 == ps->open_end)
+				ps->exact = 0;
+			if (ps->dry == ps->depth) {
+				rc = defer_end(ps, name - 2);
+				if (rc != LAB_OK)
+					return rc;
+			}
 			if (ps->depth == 2 && ps->own != NULL &&
 		    ps->ask == ps->own)
 				dom__insitu_own_end(ps, name - 2);
@@ -787,8 +945,15 @@ static int end_tag(parser *ps, char **pp)
 				    : MALFORMED(ps, p, "'>' expected to close "
 						"</%.*s>", (int)f->qlen,
 						f->qname);
-	/* Only white space before '>' takes this path: not exc-c14n's. */
+	/* Only white space before '>' (or a mismatch, refused above) takes
+	 * this path: neither exc-c14n's nor dom_serialize's. */
 	ps->canon = 0;
+	ps->exact = 0;
+	if (ps->dry == ps->depth) {
+		rc = defer_end(ps, name - 2);
+		if (rc != LAB_OK)
+			return rc;
+	}
 	if (ps->depth == 2 && ps->own != NULL &&
 		    ps->ask == ps->own)
 		dom__insitu_own_end(ps, name - 2);
@@ -811,6 +976,7 @@ static int markup(parser *ps, char **pp)
 	}
 	if (*p == '?') {
 		ps->canon = 0;
+		ps->exact = 0;
 		*pp = p + 1;
 		return dom__insitu_pi(ps, pp);
 	}
@@ -842,21 +1008,19 @@ static int markup(parser *ps, char **pp)
 	return start_tag(ps, pp);
 }
 
-static int document(parser *ps)
+/*
+ * From p to the end of the text, or for a deferred element's content
+ * (ps->one) to its end tag: the one loop that reads content, so that
+ * text() and markup() inline into it alone.
+ */
+static int content(parser *ps, char *p)
 {
-	char *p = ps->in.text;
 	int rc;
 
-	if (ps->stack[0].node->type == DOM_DOCUMENT &&
-	    strncmp(p, "<?xml", 5) == 0 &&
-	    dom__is((unsigned char)p[5], IS_SPACE)) {
-		p += 5;
-		rc = dom__insitu_xml_decl(ps, &p);
-		if (rc != LAB_OK)
-			return rc;
-	}
 	for (;;) {
 		if (ps->depth == 0) {
+			if (ps->one)
+				return LAB_OK;
 			p = skip_space(p);
 			if (p == ps->end) {
 				if (!ps->rooted)
@@ -880,6 +1044,23 @@ static int document(parser *ps)
 		if (rc != LAB_OK)
 			return rc;
 	}
+}
+
+static int document(parser *ps)
+{
+	char *p = ps->in.text;
+
+	if (ps->stack[0].node->type == DOM_DOCUMENT &&
+	    strncmp(p, "<?xml", 5) == 0 &&
+	    dom__is((unsigned char)p[5], IS_SPACE)) {
+		int rc;
+
+		p += 5;
+		rc = dom__insitu_xml_decl(ps, &p);
+		if (rc != LAB_OK)
+			return rc;
+	}
+	return content(ps, p);
 }
 
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
@@ -910,6 +1091,12 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	 * its root element (tee.c); a wrapped fragment's, of all of it. */
 	if (parent->type == DOM_DOCUMENT) {
 		ps.own = ps.in.transcoded ? NULL : canon;
+		ps.defer = dom__build_defers;
+		if (ps.defer && dom__deferred_start(doc, ps.in.text, ps.in.len,
+						    lim) != LAB_OK) {
+			rc = nomem(&ps);
+			goto out;
+		}
 	} else {
 		ps.ask = canon;
 		ps.canon = canon != NULL && !ps.in.transcoded;
@@ -920,6 +1107,59 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 out:
 	dom__insitu_input_done(&ps.in);
 	lab_buf_free(&ps.own_out);
+	dom_free(ps.stack);
+	dom_free(ps.binds);
+	dom_free(ps.attrs);
+	dom_free(ps.seen);
+	return rc;
+}
+
+int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
+			size_t len, const dom_limits *lim, lab_err *err)
+{
+	parser ps;
+	frame *f;
+	char *p = buf + z->from;
+	size_t i;
+	int rc = LAB_OK;
+
+	memset(&ps, 0, sizeof ps);
+	ps.doc = doc;
+	ps.lim = lim;
+	ps.err = err;
+	ps.in.text = buf;
+	ps.in.orig = buf;
+	ps.in.len = len;
+	ps.end = buf + len;
+	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
+	if (ps.stack == NULL ||
+	    grow((void **)&ps.binds, &ps.capbinds, z->nouter + z->nown + 1,
+		 sizeof *ps.binds) != 0) {
+		rc = nomem(&ps);
+		goto out;
+	}
+	for (i = 0; i < z->nouter + z->nown; i++) {
+		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
+						    : &z->own[i - z->nouter];
+
+		ps.binds[i].prefix = b->prefix;
+		ps.binds[i].uri = b->uri;
+	}
+	ps.nbinds = z->nouter + z->nown;
+	/* The element is open at depth 1 (0 holds nothing): its end tag
+	 * ends the loop, as the check pass read it. */
+	ps.stack[0].node = NULL;
+	ps.depth = 1;
+	ps.rooted = 1;
+	ps.one = 1;
+	f = &ps.stack[1];
+	f->node = z->el;
+	f->last = NULL;
+	f->qname = z->qname;
+	f->qlen = z->qlen;
+	f->nbind = z->nouter;
+	rc = content(&ps, p);
+out:
 	dom_free(ps.stack);
 	dom_free(ps.binds);
 	dom_free(ps.attrs);

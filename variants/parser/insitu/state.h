@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "variants/parser/insitu/insitu.h"
+#include "dom/deferred.h"
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
@@ -119,6 +120,22 @@ typedef struct parser {
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
 	size_t capseen;
 	int rooted;         /* the root element has been read */
+	/* build=deferred (variants/build/deferred.c): defer, whether this
+	 * parse defers content; dry, the depth of the element whose content
+	 * is being checked without building (0: none), lazy its record;
+	 * outer, the bindings copied for the children of outer_of. */
+	int defer;
+	int one;            /* reading one deferred element's content */
+	size_t dry;
+	/* While dry: whether the content read so far is, byte for byte, what
+	 * dom_serialize writes for its nodes; open_end is just past the last
+	 * start tag of an element with content ("<a></a>" is written
+	 * "<a/>"). */
+	int exact;
+	const char *open_end;
+	dom_lazy lazy;
+	const dom_node *outer_of;
+	const dom_nsdecl *outer;
 	const char *memo[256]; /* recently interned names, by a cheap hash */
 	qmemo qnames[256];     /* the same for qualified names in tags */
 	qmemo *last;           /* the memo of the last tag or attribute name */
@@ -381,6 +398,8 @@ static inline int add_chars(parser *ps, dom_type type, const char *target,
 {
 	dom_chars *c;
 
+	if (ps->dry)
+		return LAB_OK;
 	if (len > UINT32_MAX)
 		return nomem(ps);
 	c = (dom_chars *)(void *)new_child(ps, dom__chars_size(type), type,

@@ -1,0 +1,319 @@
+/*
+ * deferred.c - libFuzzer target: a document read in a random order
+ * equals the same bytes built eagerly, node for node.  Under
+ * build=deferred, dom_parse defers the content of some elements and
+ * builds each on its first read; a fragment parse (dom_parse_into under
+ * a document node) never defers, so it is the eager build of the same
+ * bytes by the same parser.  When both parse, the deferred document is
+ * first navigated by moves the input's hash chooses (children, siblings,
+ * parents, attributes, text content, ID lookups) with the same mutations
+ * applied to both at the same places; then both are serialized (what is
+ * still unbuilt may be written from its bytes) and compared, compared
+ * whole node for node, and every ID the input spells is looked up in
+ * both.  Any difference aborts.  Under the other build choices the
+ * two are built alike, and the check still holds.
+ * Not for: well-formedness (parse.c, insitu.c) or canonical form (c14n.c).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dom/dom.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { MAX_PATH = 64, ROUNDS = 8, STEPS = 24, MAX_IDS = 16 };
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* n's place under its root element (which the document node's other
+ * children do not shift): child indexes from the root, or -1 when it is
+ * deeper than MAX_PATH. */
+static int path_of(const dom_node *n, size_t *path)
+{
+	const dom_node *top = dom_doc_element(dom_node_doc(n));
+	size_t rev[MAX_PATH], k = 0, i;
+
+	for (; n != top; n = dom_parent(n)) {
+		const dom_node *c;
+		size_t at = 0;
+
+		if (k == MAX_PATH)
+			return -1;
+		for (c = dom_prev_sibling(n); c != NULL; c = dom_prev_sibling(c))
+			at++;
+		rev[k++] = at;
+	}
+	for (i = 0; i < k; i++)
+		path[i] = rev[k - 1 - i];
+	return (int)k;
+}
+
+static dom_node *follow(dom_node *top, const size_t *path, int k)
+{
+	int i;
+
+	for (i = 0; i < k && top != NULL; i++) {
+		size_t at;
+
+		top = dom_first_child(top);
+		for (at = path[i]; at > 0 && top != NULL; at--)
+			top = dom_next_sibling(top);
+	}
+	return top;
+}
+
+/* The same mutation at the same place in both; n is in the deferred one. */
+static void mutate(dom_node *n, dom_node *eager_root, uint64_t r)
+{
+	size_t path[MAX_PATH];
+	int k = path_of(n, path);
+	dom_node *m = k >= 0 ? follow(eager_root, path, k) : NULL;
+	dom_node *t[2] = {NULL, NULL};
+	dom_node *at[2];
+	lab_err err;
+	int i;
+
+	if (m == NULL)
+		abort();
+	at[0] = n;
+	at[1] = m;
+	for (i = 0; i < 2; i++) {
+		dom_doc *doc = dom_node_doc(at[i]);
+
+		if (r % 3 == 0 && dom_node_type(at[i]) == DOM_ELEMENT) {
+			if (dom_create_text(doc, "x", 1, &t[i], &err) != LAB_OK ||
+			    dom_append(at[i], t[i], &err) != LAB_OK)
+				abort();
+		} else if (r % 3 == 1 && dom_node_type(at[i]) == DOM_ELEMENT) {
+			/* A binding the bytes below may have been parsed under
+			 * changes: they no longer stand for the content. */
+			(void)dom_ns_declare(at[i], (r >> 2) % 2 ? "p" : NULL,
+					     "urn:fuzz", &err);
+		} else if (r % 3 == 2 &&
+			   dom_node_type(dom_parent(at[i])) == DOM_ELEMENT) {
+			dom_node_free(at[i]);
+		}
+	}
+}
+
+/* One walk of moves from the root element. */
+static void wander(dom_doc *doc, dom_doc *eager, uint64_t *s)
+{
+	dom_node *root = dom_doc_element(doc), *n = root;
+	lab_buf b = LAB_BUF_INIT;
+	int i;
+
+	for (i = 0; i < STEPS; i++) {
+		uint64_t r = next_rand(s);
+		dom_node *to = NULL;
+
+		switch (r % 9) {
+		case 0: case 1: to = dom_first_child(n); break;
+		case 2: to = dom_last_child(n); break;
+		case 3: case 4: to = dom_next_sibling(n); break;
+		case 5: to = dom_prev_sibling(n); break;
+		case 6:
+			if (dom_attr_count(n) > 0)
+				(void)dom_attr_at(n, (r >> 8) % dom_attr_count(n));
+			break;
+		case 7:
+			if (dom_text_content(n, &b) != LAB_OK)
+				abort();
+			b.len = 0;
+			break;
+		default:
+			if ((r >> 8) % 4 != 0) {
+				to = dom_parent(n);
+			} else if (n != root) {
+				mutate(n, dom_doc_element(eager), r >> 10);
+				i = STEPS;
+			}
+		}
+		/* The root's siblings and parent are not in the comparison. */
+		if (to != NULL && n != root)
+			n = to;
+		else if (to != NULL && dom_parent(to) == root)
+			n = to;
+	}
+	lab_buf_free(&b);
+}
+
+static void same_node(const dom_node *a, const dom_node *b)
+{
+	size_t i, na, nb, la, lb;
+	const dom_nsdecl *da, *db;
+	const char *va, *vb;
+
+	if (dom_node_type(a) != dom_node_type(b) ||
+	    !same_str(dom_local_name(a), dom_local_name(b)) ||
+	    !same_str(dom_ns_uri(a), dom_ns_uri(b)) ||
+	    !same_str(dom_prefix(a), dom_prefix(b)))
+		abort();
+	va = dom_value(a, &la);
+	vb = dom_value(b, &lb);
+	if (la != lb || (la > 0 && memcmp(va, vb, la) != 0))
+		abort();
+	if (dom_node_type(a) != DOM_ELEMENT)
+		return;
+	if (dom_attr_count(a) != dom_attr_count(b))
+		abort();
+	for (i = 0; i < dom_attr_count(a); i++) {
+		const dom_attr *x = dom_attr_at(a, i), *y = dom_attr_at(b, i);
+
+		if (!same_str(x->name->local, y->name->local) ||
+		    !same_str(x->name->ns, y->name->ns) ||
+		    !same_str(x->name->prefix, y->name->prefix) ||
+		    x->len != y->len || memcmp(x->value, y->value, x->len) != 0)
+			abort();
+	}
+	da = dom_ns_decls(a, &na);
+	db = dom_ns_decls(b, &nb);
+	if (na != nb)
+		abort();
+	for (i = 0; i < na; i++)
+		if (!same_str(da[i].prefix, db[i].prefix) ||
+		    !same_str(da[i].uri, db[i].uri))
+			abort();
+}
+
+/* Both trees from their root elements, in document order, in step. */
+static void same_tree(const dom_node *a, const dom_node *b)
+{
+	const dom_node *ta = a;
+
+	while (a != NULL) {
+		const dom_node *ca, *cb;
+
+		if (b == NULL)
+			abort();
+		same_node(a, b);
+		ca = dom_first_child(a);
+		cb = dom_first_child(b);
+		if ((ca == NULL) != (cb == NULL))
+			abort();
+		if (ca != NULL) {
+			a = ca;
+			b = cb;
+			continue;
+		}
+		while (a != ta && dom_next_sibling(a) == NULL) {
+			if (dom_next_sibling(b) != NULL)
+				abort();
+			a = dom_parent(a);
+			b = dom_parent(b);
+		}
+		if (a == ta)
+			return;
+		a = dom_next_sibling(a);
+		b = dom_next_sibling(b);
+	}
+	if (b != NULL)
+		abort();
+}
+
+/* The values the input writes as Id="..." or ID="...", into ids. */
+static size_t find_ids(const char *s, size_t n, char ids[][32])
+{
+	size_t k = 0, i;
+
+	for (i = 0; i + 5 < n && k < MAX_IDS; i++) {
+		size_t j;
+
+		if (s[i] != 'I' || (s[i + 1] != 'd' && s[i + 1] != 'D') ||
+		    s[i + 2] != '=' || (s[i + 3] != '"' && s[i + 3] != '\''))
+			continue;
+		for (j = 0; j < 31 && i + 4 + j < n && s[i + 4 + j] != s[i + 3] &&
+			    s[i + 4 + j] != '\0';
+		     j++)
+			ids[k][j] = s[i + 4 + j];
+		ids[k++][j] = '\0';
+	}
+	return k;
+}
+
+/* Both serialized from their root elements: the same bytes. */
+static void same_output(dom_doc *a, dom_doc *b)
+{
+	lab_buf x = LAB_BUF_INIT, y = LAB_BUF_INIT;
+	lab_err err;
+
+	if (dom_serialize(dom_doc_element(a), &x, &err) != LAB_OK ||
+	    dom_serialize(dom_doc_element(b), &y, &err) != LAB_OK ||
+	    x.len != y.len || memcmp(x.data, y.data, x.len) != 0)
+		abort();
+	lab_buf_free(&x);
+	lab_buf_free(&y);
+}
+
+static void same_ids(dom_doc *a, dom_doc *b, char ids[][32], size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		size_t ca, cb, pa[MAX_PATH], pb[MAX_PATH];
+		const dom_node *x = dom_get_by_id(a, ids[i], &ca);
+		const dom_node *y = dom_get_by_id(b, ids[i], &cb);
+		int ka, kb;
+
+		if (ca != cb || (x == NULL) != (y == NULL))
+			abort();
+		if (x == NULL)
+			continue;
+		ka = path_of(x, pa);
+		kb = path_of(y, pb);
+		if (ka != kb ||
+		    (ka > 0 && memcmp(pa, pb, (size_t)ka * sizeof *pa) != 0))
+			abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *s = (const char *)data;
+	dom_doc *doc = NULL, *eager = NULL;
+	char ids[MAX_IDS][32];
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t i, k;
+	lab_err err;
+
+	if (dom_parse(s, size, NULL, &doc, &err) != LAB_OK ||
+	    dom_doc_new(&eager, &err) != LAB_OK ||
+	    dom_parse_into(dom_doc_node(eager), NULL, s, size, NULL, &err) !=
+		    LAB_OK ||
+	    dom_doc_element(eager) == NULL)
+		goto out;
+	for (i = 0; i < size; i++)
+		seed = (seed ^ data[i]) * 0x100000001b3ULL;
+	seed |= 1;
+	k = find_ids(s, size, ids);
+	/* Once with nothing built, once after the moves. */
+	if (next_rand(&seed) % 2 == 0)
+		same_output(doc, eager);
+	for (i = 0; i < ROUNDS; i++) {
+		if (next_rand(&seed) % 3 == 0 && k > 0) {
+			size_t c;
+
+			(void)dom_get_by_id(doc, ids[next_rand(&seed) % k], &c);
+		}
+		wander(doc, eager, &seed);
+	}
+	same_output(doc, eager);
+	same_tree(dom_doc_element(doc), dom_doc_element(eager));
+	same_ids(doc, eager, ids, k);
+out:
+	dom_doc_free(doc);
+	dom_doc_free(eager);
+	return 0;
+}
