@@ -427,6 +427,15 @@ int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
 		   lab_err *err);
 
 /*
+ * A relative namespace URI (util/nsuri.h) declared on an element of the
+ * tree n is in (from its topmost ancestor: the whole document for a node
+ * in it), its prefix in *prefix (NULL: the default); NULL when there is
+ * none.  Canonical XML has no form for such a document, so C14N refuses
+ * it.  Walks the tree only in a document where one was ever declared.
+ */
+const char *dom_ns_relative(const dom_node *n, const char **prefix);
+
+/*
  * The URI bound to prefix (interned; NULL = default namespace) in scope at el, or
  * NULL when unbound ("" undeclares the default, and reads as NULL).  The
  * `xml` prefix is always bound.

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "util/alloc.h"
+#include "util/nsuri.h"
 #include "dom/arena.h"
 #include "dom/dom.h"
 #include "dom/names.h"
@@ -110,6 +111,9 @@ struct dom_doc {
 	dom_decl decl;
 	size_t source_len;       /* bytes it was parsed from (0: built) */
 	dom_deferred *deferred;  /* build=deferred's records (dom/deferred.h) */
+	/* A relative namespace URI was declared in it (dom__note_ns); the
+	 * element may since have gone, so dom_ns_relative looks again. */
+	uint8_t relative_ns;
 };
 
 #define DOM_XML_NS "http://www.w3.org/XML/1998/namespace"
@@ -150,6 +154,15 @@ static inline dom_chars *dom__chars(const dom_node *n)
 }
 
 /* ---- building blocks for the build variants and the tree code ---- */
+
+/* Every declaration put on an element passes here, so that C14N can tell
+ * a document with a relative namespace URI (util/nsuri.h) without a
+ * walk: the parsers call it as they read declarations. */
+static inline void dom__note_ns(dom_doc *doc, const char *uri)
+{
+	if (!doc->relative_ns && lab_nsuri_relative(uri))
+		doc->relative_ns = 1;
+}
 
 /* A document with an arena sized for an input of `hint` bytes. */
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err);

@@ -64,6 +64,7 @@ int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	dom__touch(doc);
 	dom__emit_changed(doc, el, DOM__CHANGE_OWN);
+	dom__note_ns(doc, iu);
 	for (i = 0; i < el->len; i++) {
 		if (e->nsdecls[i].prefix == ip) {
 			e->nsdecls[i].uri = iu;
@@ -76,6 +77,45 @@ int dom_ns_declare(dom_node *el, const char *prefix, const char *uri,
 	e->nsdecls[el->len].uri = iu;
 	el->len++;
 	return LAB_OK;
+}
+
+/* The first relative URI el declares, its prefix in *prefix; or NULL. */
+static const char *relative_at(const dom_node *el, const char **prefix)
+{
+	const dom_nsdecl *d = dom__el(el)->nsdecls;
+	uint32_t i;
+
+	for (i = 0; i < el->len; i++)
+		if (lab_nsuri_relative(d[i].uri)) {
+			*prefix = d[i].prefix;
+			return d[i].uri;
+		}
+	return NULL;
+}
+
+const char *dom_ns_relative(const dom_node *n, const char **prefix)
+{
+	const dom_node *top = n;
+	const char *uri = NULL;
+
+	*prefix = NULL;
+	if (!dom__doc(n)->relative_ns)
+		return NULL;
+	while (top->parent != NULL)
+		top = top->parent;
+	/* Through the tree's accessors, which build deferred content. */
+	for (n = top; n != NULL && uri == NULL;) {
+		const dom_node *next = dom_first_child(n);
+
+		if (n->type == DOM_ELEMENT)
+			uri = relative_at(n, prefix);
+		while (next == NULL && n != top) {
+			next = dom_next_sibling(n);
+			n = dom_parent(n);
+		}
+		n = next;
+	}
+	return uri;
 }
 
 const char *dom_ns_lookup(const dom_node *el, const char *prefix)

@@ -326,6 +326,21 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	nothing_written 3 "ref receive, relative namespace URI" "$BENCH" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/rel-sent.xml"
 	nothing_written 3 "send, relative namespace URI" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW "$T/rel-msg.xml"
 	has 'relative namespace URI "rel/XMLSchema" (xmlns:xsd)'
+	# The same outside everything signed (on the token): Canonical XML
+	# fails on the document, and the reference peer's C14N (libxml2's)
+	# checks every element's declarations, so both refuse it.
+	bst='<wsse:BinarySecurityToken '
+	sed "s|$bst|${bst}xmlns:z=\"rel\" |" "$T/sent.xml" >"$T/relbst-sent.xml"
+	sed "s|$bst|${bst}xmlns:z=\"rel\" |" "$T/signed.xml" >"$T/relbst-signed.xml"
+	for f in relbst-sent relbst-signed; do
+		grep -qF 'xmlns:z="rel"' "$T/$f.xml" && ok || bad "no relative namespace URI put in $f.xml"
+	done
+	nothing_written 3 "receive, relative namespace URI on the token" $R "$T/relbst-sent.xml"
+	has 'relative namespace URI "rel" (xmlns:z) declared in the document'
+	nothing_written 3 "verify, relative namespace URI on the token" $V "$T/relbst-signed.xml"
+	has 'relative namespace URI "rel" (xmlns:z) declared in the document'
+	nothing_written 3 "ref receive, relative namespace URI on the token" "$BENCH" ref receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" --now $NOW "$T/relbst-sent.xml"
+	nothing_written 3 "ref verify, relative namespace URI on the token" "$BENCH" ref verify --trust "$K/alice.cert.pem" --now $NOW "$T/relbst-signed.xml"
 	# The intermediary: forward checks the Timestamp and the Signature
 	# over the Timestamp and the wsa:To, and writes the message byte for
 	# byte as it came; the Body is the final recipient's to check.

@@ -6,9 +6,11 @@
  * relative namespace URI: its canonical form is undefined.  A URI is
  * absolute here when it starts with a scheme (RFC 3986: a letter, then
  * letters, digits, '+', '-' or '.', then ':'), as libxml2's C14N decides;
- * "" (no namespace, xmlns="") is not a URI and passes.  Both the C14N
- * walk (wss/c14n.c) and the insitu parser's canonical bytes
- * (variants/parser/insitu/canon.c) ask it.
+ * "" (no namespace, xmlns="") is not a URI and passes.  The parsers ask
+ * it of each declaration they read (dom__note_ns, dom/internal.h), so
+ * that C14N (wss/c14n.c) can refuse a document that declares one
+ * anywhere, and the insitu parser keeps no canonical bytes under one
+ * (variants/parser/insitu/canon.c).
  * Not for: checking that a URI is well-formed beyond its scheme.
  */
 #ifndef UTIL_NSURI_H

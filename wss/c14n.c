@@ -31,7 +31,6 @@
 
 #include "util/alloc.h"
 #include "util/escscan.h"
-#include "util/nsuri.h"
 
 enum { OUT_BUF = 16384 };
 
@@ -305,17 +304,9 @@ static int push(ns_stack *s, const char *prefix, const char *uri)
 	return 0;
 }
 
-/* Pushes a binding in scope, refusing a relative namespace URI: C14N is
- * undefined for it (util/nsuri.h). */
+/* Pushes a binding in scope. */
 static int bind_ns(c14n *c, const char *prefix, const char *uri)
 {
-	if (lab_nsuri_relative(uri))
-		return lab_fail(c->err, LAB_ESECURITY,
-				"relative namespace URI \"%s\" (xmlns%s%s) in "
-				"scope of what is canonicalized: C14N is "
-				"undefined for it",
-				uri, prefix != NULL ? ":" : "",
-				prefix != NULL ? prefix : "");
 	if (push(&c->scope, prefix, uri) != 0)
 		return lab_fail(c->err, LAB_ENOMEM, "out of memory in c14n");
 	return LAB_OK;
@@ -889,6 +880,24 @@ static int prepare(c14n *c, const dom_node *top)
 	return LAB_OK;
 }
 
+/*
+ * Canonical XML requires failure on a document with a relative namespace
+ * URI anywhere in it, in the node-set or not (util/nsuri.h), and
+ * libxml2's C14N checks every element's declarations: so does this.
+ */
+static int no_relative_ns(const dom_node *top, lab_err *err)
+{
+	const char *prefix, *uri = dom_ns_relative(top, &prefix);
+
+	if (uri == NULL)
+		return LAB_OK;
+	return lab_fail(err, LAB_ESECURITY,
+			"relative namespace URI \"%s\" (xmlns%s%s) declared "
+			"in the document: C14N is undefined for it",
+			uri, prefix != NULL ? ":" : "",
+			prefix != NULL ? prefix : "");
+}
+
 int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	     void *ctx, lab_err *err)
 {
@@ -905,6 +914,9 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	    dom_node_type(top) != DOM_ELEMENT)
 		return lab_fail(err, LAB_EUSAGE,
 				"c14n takes a document or an element");
+	rc = no_relative_ns(top, err);
+	if (rc != LAB_OK)
+		return rc;
 	/* Zeroed but for the output buffer (16 KB, per call). */
 	c = dom_malloc(sizeof *c);
 	if (c == NULL)

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (dom_replace_parsed(x, &text, 0, size - 1, NULL, &err) != LAB_OK)
 		goto out;
 	rc = wss_c14n_buf(body(ref), &exc, &want, &err);
-	/* A refusal (a relative namespace URI in scope) is the same whether
+	/* A refusal (a relative namespace URI in the document) is the same whether
 	 * the kept bytes or the walk stand for the content. */
 	if (wss_c14n_buf(body(doc), &exc, &got, &err) != rc ||
 	    wss_c14n_buf(body(whole), &exc, &all, &err) != rc ||

@@ -22,6 +22,7 @@
 #include "harness/refpeer/ref.h"
 #include "tests/fuzz/fuzz_keys.h"
 #include "tests/fuzz/msg_mutate.h"
+#include "wss/base64.h"
 #include "wss/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -291,12 +292,29 @@ static int encryption_outside_profile(const diff_msg *m)
 	return 0;
 }
 
+/* Whether el's text is base64 as domlab reads it (wss/base64.c: XML
+ * whitespace skipped). */
+static int is_base64(const xmlNode *el)
+{
+	xmlChar *t = xmlNodeGetContent(el);
+	lab_buf out = LAB_BUF_INIT;
+	lab_err err;
+	int ok = t != NULL &&
+		 wss_base64_decode((const char *)t, strlen((const char *)t),
+				   &out, &err) == LAB_OK;
+
+	lab_buf_free(&out);
+	xmlFree(t);
+	return ok;
+}
+
 /* An EncryptedKey of the Security header whose KeyInfo names its
  * recipient in a form other than a thumbprint or SKI KeyIdentifier
- * (which a receiver without its certificate tries, as the reference peer
- * tries every key): domlab reads the name, skips a key addressed to
- * another certificate and refuses a form it does not read; the
- * reference peer puts its key in the context and reads no name. */
+ * holding base64 (which a receiver without its certificate tries, as the
+ * reference peer tries every key): domlab reads the name, skips a key
+ * addressed to another certificate and refuses a form it does not read
+ * or a value that is not base64; the reference peer puts its key in the
+ * context and reads no name. */
 static int recipient_named_otherwise(const diff_msg *m)
 {
 	xmlNodePtr ek, ki, str, kid;
@@ -325,7 +343,7 @@ static int recipient_named_otherwise(const diff_msg *m)
 		tried = vt != NULL && (xmlStrEqual(vt, X(WSS_THUMBPRINT)) ||
 				       xmlStrEqual(vt, X(WSS_SKI)));
 		xmlFree(vt);
-		if (!tried)
+		if (!tried || !is_base64(kid))
 			return 1;
 	}
 	return 0;

@@ -143,6 +143,7 @@ static int convert_nsdecls(dom_doc *doc, dom_element *el, xmlNodePtr x)
 		d->uri = ns->href != NULL ? intern_x(doc, ns->href) : doc->empty;
 		if (d->uri == NULL || (ns->prefix != NULL && d->prefix == NULL))
 			return -1;
+		dom__note_ns(doc, d->uri);
 		el->base.len++;
 	}
 	return 0;

@@ -92,6 +92,7 @@ static int fill_nsdecls(direct *d, dom_element *el, int n,
 		if ((ns[2 * i] != NULL && decl->prefix == NULL) ||
 		    decl->uri == NULL)
 			return -1;
+		dom__note_ns(d->doc, decl->uri);
 	}
 	el->base.len = (uint32_t)n;
 	return 0;

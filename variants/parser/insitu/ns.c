@@ -120,6 +120,8 @@ int dom__insitu_declare(parser *ps, size_t n, size_t *ndecls, size_t *nxmlns)
 			 sizeof *ps->binds) != 0)
 			return nomem(ps);
 		a->ns = uri;
+		/* Noted as read, so that content left unbuilt counts too. */
+		dom__note_ns(doc, uri);
 		ps->binds[ps->nbinds].prefix = a->local;
 		ps->binds[ps->nbinds].uri = uri;
 		ps->nbinds++;
