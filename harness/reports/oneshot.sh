@@ -63,18 +63,18 @@ stack() {
 	done
 }
 
-dom() {
-	"$BUILD_DIR/$(make -s --no-print-directory VARIANT="$1" variant-name)/domlab"
+# dir VARIANT: the variant's build folder.
+dir() {
+	echo "$BUILD_DIR/$(make -s --no-print-directory VARIANT="$1" variant-name)"
 }
-gen=$(dom "$first")
+gen=$(dir "$first")/domlab
 "$gen" gen quakes --size 2048 >"$tmp/q2k.xml"
 "$gen" gen quakes --size 204800 >"$tmp/q200k.xml"
 printf 'run\tinstructions\n' >"$tmp/oneshot.tsv"
 for v in "$@"; do
-	stack "$v" "$(dom "$v")"
+	stack "$v" "$(dir "$v")/domlab"
 done
-stack ref "$BUILD_DIR/$(make -s --no-print-directory VARIANT="$first" \
-	variant-name)/domlab-bench" ref
+stack ref "$(dir "$first")/domlab-bench" ref
 
 callgrind_annotate --inclusive=yes "$tmp/$first-send-2k.cg" 2>/dev/null |
 	head -n 220 >"$out/send-2k.profile.txt"
