@@ -35,18 +35,18 @@ first=$1
 # count NAME CMD...: CMD's whole-process instructions, one line of
 # oneshot.tsv; callgrind's output stays in $tmp/NAME.cg.
 count() {
-	name=$1
+	run=$1
 	shift
-	if ! valgrind --tool=callgrind --callgrind-out-file="$tmp/$name.cg" \
-		"$@" >/dev/null 2>"$tmp/$name.log"; then
-		echo "oneshot: $name failed:" >&2
-		cat "$tmp/$name.log" >&2
+	if ! valgrind --tool=callgrind --callgrind-out-file="$tmp/$run.cg" \
+		"$@" >/dev/null 2>"$tmp/$run.log"; then
+		echo "oneshot: $run failed:" >&2
+		cat "$tmp/$run.log" >&2
 		exit 1
 	fi
-	n=$(sed -n 's/.*Collected : \([0-9]*\)$/\1/p' "$tmp/$name.log")
-	[ -n "$n" ] || { echo "oneshot: $name: no count" >&2; exit 1; }
-	printf '%s\t%s\n' "$name" "$n" >>"$tmp/oneshot.tsv"
-	echo "  $name: $n instructions"
+	n=$(sed -n 's/.*Collected : \([0-9]*\)$/\1/p' "$tmp/$run.log")
+	[ -n "$n" ] || { echo "oneshot: $run: no count" >&2; exit 1; }
+	printf '%s\t%s\n' "$run" "$n" >>"$tmp/oneshot.tsv"
+	echo "  $run: $n instructions"
 }
 
 # stack NAME BIN...: send, then receive what was sent, at each size.
