@@ -4,7 +4,8 @@
  * the same key for the same file, and every shape the direct path does not
  * take (CRLF lines, the traditional PKCS#1 label, an encrypted key, another
  * key type, broken base64, a file over the size bound) is read or refused
- * as the PEM reader decides, with the message it always had.
+ * as the PEM reader decides, with the message it always had; and
+ * wss_cert_load_bytes, which carries a certificate's bytes unparsed.
  *
  * The files are variants of the public test key and certificate
  * (tests/vectors/wss/keys/), written to a temporary directory.
@@ -237,9 +238,71 @@ out:
 	lab_buf_free(&bad);
 }
 
+/* A PEM CERTIFICATE block around b64, written to dir/name. */
+static int put_block(const char *name, const char *b64, char *path,
+		     size_t cap)
+{
+	lab_buf b = LAB_BUF_INIT;
+	int ok = lab_buf_printf(&b, "-----BEGIN CERTIFICATE-----\n%s\n"
+				"-----END CERTIFICATE-----\n", b64) == LAB_OK &&
+		 put(name, &b, path, cap);
+
+	lab_buf_free(&b);
+	return CHECK(ok);
+}
+
+/* wss_cert_load_bytes: the same bytes as the parsed certificate, on the
+ * direct path and the reader's; one whole DER SEQUENCE is carried without
+ * being read (the receiver checks it), anything else is refused as
+ * wss_cert_load refuses it. */
+static void cert_bytes(void)
+{
+	static const char *const names[] = {"crlf.pem", "seq.pem", "int.pem"};
+	lab_buf pem = LAB_BUF_INIT, other = LAB_BUF_INIT;
+	wss_cert *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL;
+	const unsigned char *der;
+	char path[512], want[600];
+	size_t len;
+	lab_err err;
+
+	lab_err_clear(&err);
+	if (!CHECK_EQ_INT(t_read_file(KEYS "/cert.pem", &pem), 0) ||
+	    !crlf(&pem, &other) || !t_tmp_dir(dir, sizeof dir))
+		goto out;
+	if (CHECK_OK(wss_cert_load(KEYS "/cert.pem", &a, &err), &err) &&
+	    CHECK_OK(wss_cert_load_bytes(KEYS "/cert.pem", &b, &err), &err))
+		CHECK(wss_cert_equal(a, b));
+	if (put(names[0], &other, path, sizeof path) &&
+	    CHECK_OK(wss_cert_load_bytes(path, &c, &err), &err) && a != NULL)
+		CHECK(wss_cert_equal(a, c));
+	if (put_block(names[1], "MAA=", path, sizeof path) &&
+	    CHECK_OK(wss_cert_load_bytes(path, &d, &err), &err)) {
+		der = wss_cert_der(d, &len);
+		CHECK(len == 2 && der[0] == 0x30 && der[1] == 0);
+		CHECK_EQ_INT(wss_cert_load(path, &e, &err), LAB_EMALFORMED);
+	}
+	if (put_block(names[2], "AgEB", path, sizeof path)) {
+		CHECK_EQ_INT(wss_cert_load_bytes(path, &e, &err),
+			     LAB_EMALFORMED);
+		snprintf(want, sizeof want, "%s: no PEM certificate", path);
+		CHECK_MSG(strncmp(err.msg, want, strlen(want)) == 0,
+			  "message '%s', not '%s...'", err.msg, want);
+	}
+	CHECK(e == NULL);
+	t_rm_tmp(dir, names, 3);
+out:
+	wss_cert_free(a);
+	wss_cert_free(b);
+	wss_cert_free(c);
+	wss_cert_free(d);
+	lab_buf_free(&pem);
+	lab_buf_free(&other);
+}
+
 const t_case tests_keyfile[] = {
 	{"keyfile/key_shapes_agree", key_shapes_agree},
 	{"keyfile/key_refusals", key_refusals},
 	{"keyfile/cert_shapes", cert_shapes},
+	{"keyfile/cert_bytes", cert_bytes},
 	{NULL, NULL},
 };

@@ -17,7 +17,8 @@
  * Anything else, or anything the direct path does not take whole (other
  * labels, headers such as an encrypted key's, other key types, trailing
  * bytes), goes to OpenSSL's PEM reader, which decides and gives the error:
- * the direct path never accepts what the reader would refuse, nor refuses
+ * the direct path never accepts what the reader would refuse (except a
+ * carried certificate's contents, which it does not read), nor refuses
  * what it would accept.
  * Not for: reading or bounding the file (crypto.c), key checks (crypto.c).
  */

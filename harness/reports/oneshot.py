@@ -27,7 +27,7 @@ SIZES = [("2k", "2 KB"), ("200k", "200 KB")]
 # the row above them.
 PARTS = [
     ("the private key (wss/keyfile.c's direct path)", "wss_privkey_load", 0),
-    ("the two certificates (`d2i_X509`)", "wss_cert_load", 0),
+    ("the recipient's certificate (`d2i_X509`)", "wss_cert_load", 0),
     ("the RSA signature", "wss_rsa_sign_sha256", 0),
     ("blinding set-up (`BN_BLINDING_create_param`)",
      "BN_BLINDING_create_param", 1),
@@ -42,7 +42,7 @@ ONCE = [
     ("every algorithm of a kind built at its first fetch "
      "(`ossl_method_construct`)", "ossl_method_construct"),
     ("the name map (`ossl_namemap_stored`)", "ossl_namemap_stored"),
-    ("a key decoder context per certificate "
+    ("the certificate's key decoder context, every decoder built first "
      "(`OSSL_DECODER_CTX_new_for_pkey`)", "OSSL_DECODER_CTX_new_for_pkey"),
 ]
 LINE = re.compile(r"^\s*([\d,]+) \([^)]*\)\s+(\S+?):([^\s:]+) \[")
@@ -81,7 +81,7 @@ def machine(run):
 
 
 def count_table(counts, stacks):
-    head = ["message", "stage"] + stacks + [f"ref / {stacks[0]}"]
+    head = ["message", "stage"] + stacks + ["ref", f"ref / {stacks[0]}"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for size, label in SIZES:
         for stage in ("send", "receive"):
@@ -107,7 +107,8 @@ def parts_table(incl, total):
             rest -= n
         out.append(f"| {'&nbsp;&nbsp;' * 2 * depth}{label} | {mega(n)} |")
     out.append("| the rest: the command line, OpenSSL's initialisation, the "
-               "message itself (parse, c14n, digests, AES, OAEP, output) "
+               "own certificate's bytes, the message itself (parse, c14n, "
+               "digests, AES, OAEP, output) "
                f"| {mega(rest)} |")
     out += ["", "OpenSSL's one-time set-up inside the parts above:", "",
             "| what | instructions |", "|---|---|"]
