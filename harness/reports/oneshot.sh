@@ -27,6 +27,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 K=$BUILD_DIR/keys
 NOW=1796000000
 out=results/oneshot
+# The commit measured, taken before this run rewrites its own outputs.
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo -dirty)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
@@ -80,7 +82,7 @@ callgrind_annotate --inclusive=yes "$tmp/$first-send-2k.cg" 2>/dev/null |
 	head -n 220 >"$out/send-2k.profile.txt"
 mv "$tmp/oneshot.tsv" "$out/oneshot.tsv"
 {
-	echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo -dirty)"
+	echo "commit $commit"
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "variants $*"
 	echo "cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
