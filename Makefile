@@ -17,6 +17,8 @@
 #   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
 #                                domlab-x; docs/api.md); make uninstall
 #   make worst                   hostile inputs at full size, CPU and RSS
+#   make oneshot                 one send / receive per process, instructions
+#                                (callgrind) into results/oneshot/
 #   make reference               make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
 #   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
@@ -528,6 +530,21 @@ worst: keys
 	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab || exit 1; done
 	@BUILD_DIR=$(BUILD_DIR) WORST_PIPE_LIMIT=$(WORST_PIPE_LIMIT) \
 	  sh harness/reports/worst.sh $(WORST_VARIANTS)
+
+# make oneshot [ONESHOT_VARIANTS=...]: one `domlab send` and one `domlab
+# receive` per process at 2 KB and 200 KB, whole-process instructions under
+# callgrind, for each variant and the reference peer (domlab-bench ref), into
+# results/oneshot/ (committed) and docs/measuring.md's one-shot table
+# (harness/reports/oneshot.sh); the first variant's 2 KB send is profiled.
+ONESHOT_VARIANTS := best doom2010 xerces
+.PHONY: oneshot
+oneshot: keys
+	@sh .ci/deps.sh bench && sh .ci/deps.sh profile
+	@for v in $(ONESHOT_VARIANTS); do \
+	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab || exit 1; done
+	@$(MAKE) -s --no-print-directory \
+	  VARIANT=$(firstword $(ONESHOT_VARIANTS)) domlab-bench
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/oneshot.sh $(ONESHOT_VARIANTS)
 
 # ---- install --------------------------------------------------------------------
 # make install VARIANT=v PREFIX=dir [DESTDIR=stage]: the variant as a static

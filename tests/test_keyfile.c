@@ -4,7 +4,8 @@
  * the same key for the same file, and every shape the direct path does not
  * take (CRLF lines, the traditional PKCS#1 label, an encrypted key, another
  * key type, broken base64, a file over the size bound) is read or refused
- * as the PEM reader decides, with the message it always had.
+ * as the PEM reader decides, with the message it always had; and
+ * wss_cert_load_bytes, which carries a certificate's bytes unparsed.
  *
  * The files are variants of the public test key and certificate
  * (tests/vectors/wss/keys/), written to a temporary directory.
@@ -201,14 +202,31 @@ out:
 	lab_buf_free(&empty);
 }
 
+/* load refuses path as holding no certificate, with the usual message. */
+static void cert_refused(int (*load)(const char *, wss_cert **, lab_err *),
+			 const char *path)
+{
+	wss_cert *c = NULL;
+	char want[600];
+	lab_err err;
+
+	lab_err_clear(&err);
+	CHECK_EQ_INT(load(path, &c, &err), LAB_EMALFORMED);
+	snprintf(want, sizeof want, "%s: no PEM certificate", path);
+	CHECK_MSG(strncmp(err.msg, want, strlen(want)) == 0,
+		  "message '%s', not '%s...'", err.msg, want);
+	CHECK(c == NULL);
+	wss_cert_free(c);
+}
+
 /* A certificate in CRLF lines (the PEM reader) is the one in LF lines
  * (the direct path); a damaged one is refused as always. */
 static void cert_shapes(void)
 {
 	static const char *const names[] = {"crlf.pem", "bad.pem"};
 	lab_buf pem = LAB_BUF_INIT, other = LAB_BUF_INIT, bad = LAB_BUF_INIT;
-	wss_cert *a = NULL, *b = NULL, *c = NULL;
-	char path[512], want[600];
+	wss_cert *a = NULL, *b = NULL;
+	char path[512];
 	lab_err err;
 
 	lab_err_clear(&err);
@@ -220,26 +238,76 @@ static void cert_shapes(void)
 	    put(names[0], &other, path, sizeof path) &&
 	    CHECK_OK(wss_cert_load(path, &b, &err), &err))
 		CHECK(wss_cert_equal(a, b));
-	if (put(names[1], &bad, path, sizeof path)) {
-		CHECK_EQ_INT(wss_cert_load(path, &c, &err), LAB_EMALFORMED);
-		snprintf(want, sizeof want, "%s: no PEM certificate", path);
-		CHECK_MSG(strncmp(err.msg, want, strlen(want)) == 0,
-			  "message '%s', not '%s...'", err.msg, want);
-	}
-	CHECK(c == NULL);
+	if (put(names[1], &bad, path, sizeof path))
+		cert_refused(wss_cert_load, path);
 	t_rm_tmp(dir, names, 2);
 out:
 	wss_cert_free(a);
 	wss_cert_free(b);
-	wss_cert_free(c);
 	lab_buf_free(&pem);
 	lab_buf_free(&other);
 	lab_buf_free(&bad);
+}
+
+/* A PEM CERTIFICATE block around b64, written to dir/name. */
+static int put_block(const char *name, const char *b64, char *path,
+		     size_t cap)
+{
+	lab_buf b = LAB_BUF_INIT;
+	int ok = lab_buf_printf(&b, "-----BEGIN CERTIFICATE-----\n%s\n"
+				"-----END CERTIFICATE-----\n", b64) == LAB_OK &&
+		 put(name, &b, path, cap);
+
+	lab_buf_free(&b);
+	return CHECK(ok);
+}
+
+/* wss_cert_load_bytes: the same bytes as the parsed certificate, on the
+ * direct path and the reader's; one whole DER SEQUENCE is carried without
+ * being read (the receiver checks it), anything else is refused as
+ * wss_cert_load refuses it. */
+static void cert_bytes(void)
+{
+	static const char *const names[] = {"crlf.pem", "seq.pem", "int.pem"};
+	lab_buf pem = LAB_BUF_INIT, other = LAB_BUF_INIT;
+	wss_cert *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+	const unsigned char *der;
+	char path[512];
+	size_t len;
+	lab_err err;
+
+	lab_err_clear(&err);
+	if (!CHECK_EQ_INT(t_read_file(KEYS "/cert.pem", &pem), 0) ||
+	    !crlf(&pem, &other) || !t_tmp_dir(dir, sizeof dir))
+		goto out;
+	if (CHECK_OK(wss_cert_load(KEYS "/cert.pem", &a, &err), &err) &&
+	    CHECK_OK(wss_cert_load_bytes(KEYS "/cert.pem", &b, &err), &err))
+		CHECK(wss_cert_equal(a, b));
+	if (put(names[0], &other, path, sizeof path) &&
+	    CHECK_OK(wss_cert_load_bytes(path, &c, &err), &err) && a != NULL)
+		CHECK(wss_cert_equal(a, c));
+	if (put_block(names[1], "MAA=", path, sizeof path) &&
+	    CHECK_OK(wss_cert_load_bytes(path, &d, &err), &err)) {
+		der = wss_cert_der(d, &len);
+		CHECK(len == 2 && der[0] == 0x30 && der[1] == 0);
+		cert_refused(wss_cert_load, path);
+	}
+	if (put_block(names[2], "AgEB", path, sizeof path))
+		cert_refused(wss_cert_load_bytes, path);
+	t_rm_tmp(dir, names, 3);
+out:
+	wss_cert_free(a);
+	wss_cert_free(b);
+	wss_cert_free(c);
+	wss_cert_free(d);
+	lab_buf_free(&pem);
+	lab_buf_free(&other);
 }
 
 const t_case tests_keyfile[] = {
 	{"keyfile/key_shapes_agree", key_shapes_agree},
 	{"keyfile/key_refusals", key_refusals},
 	{"keyfile/cert_shapes", cert_shapes},
+	{"keyfile/cert_bytes", cert_bytes},
 	{NULL, NULL},
 };

@@ -6,7 +6,9 @@
  * leaves nothing behind for the next call on the thread to trip over.
  * Failures on received data (verify, unwrap, decrypt) carry fixed
  * messages; failures on our own files carry OpenSSL's reason, which is
- * what someone fixing a key file needs.
+ * what someone fixing a key file needs: its text, or its code where the
+ * process did not load OpenSSL's error strings (the domlab command line
+ * does not; `openssl errstr CODE` names it).
  * Not for: XML, base64, trust decisions beyond "same certificate".
  */
 #include "wss/crypto.h"
@@ -51,7 +53,7 @@ struct wss_privkey {
 };
 
 struct wss_cert {
-	X509 *x509;
+	X509 *x509;             /* NULL: its bytes only (wss_cert_load_bytes) */
 	EVP_PKEY *pub;          /* owned by x509 */
 	unsigned char *der;
 	size_t der_len;
@@ -78,7 +80,8 @@ static int is_cipher(wss_cipher c)
 	return (unsigned)c < sizeof ciphers / sizeof ciphers[0];
 }
 
-/* Records a failure with OpenSSL's reason for it, and drains the queue. */
+/* Records a failure with OpenSSL's reason for it (its text, else its
+ * code), and drains the queue. */
 static int ossl_fail(lab_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -95,6 +98,8 @@ static int ossl_fail(lab_err *err, int code, const char *fmt, ...)
 	ERR_clear_error();
 	if (reason != NULL)
 		return lab_fail(err, code, "%s (%s)", what, reason);
+	if (e != 0)
+		return lab_fail(err, code, "%s (OpenSSL error %08lX)", what, e);
 	return lab_fail(err, code, "%s", what);
 }
 
@@ -312,6 +317,34 @@ int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err)
 		goto out;
 	}
 	rc = cert_wrap(x, pem_path, out, err);
+out:
+	lab_buf_free(&der);
+	lab_buf_free(&pem);
+	return rc;
+}
+
+int wss_cert_load_bytes(const char *pem_path, wss_cert **out, lab_err *err)
+{
+	lab_buf pem = LAB_BUF_INIT, der = LAB_BUF_INIT;
+	wss_cert *c = NULL;
+	int rc;
+
+	rc = read_small_file(pem_path, &pem, err);
+	if (rc != LAB_OK)
+		goto out;
+	if (!wss__keyfile_cert_der(&pem, &der)) {
+		rc = wss_cert_load(pem_path, out, err);
+		goto out;
+	}
+	c = dom_calloc(1, sizeof *c);
+	if (c == NULL || (c->der = dom_malloc(der.len)) == NULL) {
+		wss_cert_free(c);
+		rc = nomem(err);
+		goto out;
+	}
+	memcpy(c->der, der.data, der.len);
+	c->der_len = der.len;
+	*out = c;
 out:
 	lab_buf_free(&der);
 	lab_buf_free(&pem);

@@ -37,6 +37,15 @@ void wss_privkey_free(wss_privkey *k);
 /* Reads the first PEM certificate of a file; codes as wss_privkey_load
  * (the certificate's key must be RSA of at least 2048 bits). */
 int wss_cert_load(const char *pem_path, wss_cert **out, lab_err *err);
+/*
+ * A certificate that is only carried (the sender's own, in its
+ * BinarySecurityToken): the DER bytes of the file's first PEM certificate,
+ * not parsed when the file has the usual shape (keyfile.c), else as
+ * wss_cert_load.  Codes as wss_cert_load, but no key check: the receiver
+ * checks the certificate.  Only wss_cert_der, wss_cert_equal and
+ * wss_cert_free take what this makes.
+ */
+int wss_cert_load_bytes(const char *pem_path, wss_cert **out, lab_err *err);
 /* A DER certificate (a BinarySecurityToken's content); trailing bytes
  * after it are LAB_EMALFORMED. */
 int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,

@@ -10,12 +10,15 @@
  *   PRIVATE KEY (PKCS#8) and RSA PRIVATE KEY (PKCS#1): the RSAPrivateKey
  *     read with OpenSSL's ASN.1 parser and its numbers handed to the RSA
  *     key manager (EVP_PKEY_fromdata);
- *   CERTIFICATE: d2i_X509.
+ *   CERTIFICATE: d2i_X509, or, for a certificate that is only carried
+ *     (wss__keyfile_cert_der), its bytes when they are one whole DER
+ *     SEQUENCE: what is in it is the receiver's to check.
  *
  * Anything else, or anything the direct path does not take whole (other
  * labels, headers such as an encrypted key's, other key types, trailing
  * bytes), goes to OpenSSL's PEM reader, which decides and gives the error:
- * the direct path never accepts what the reader would refuse, nor refuses
+ * the direct path never accepts what the reader would refuse (except a
+ * carried certificate's contents, which it does not read), nor refuses
  * what it would accept.
  * Not for: reading or bounding the file (crypto.c), key checks (crypto.c).
  */
@@ -215,6 +218,23 @@ EVP_PKEY *wss__keyfile_privkey(const lab_buf *pem, lab_buf *der)
 	pk = PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL);
 	BIO_free(bio);
 	return pk;
+}
+
+int wss__keyfile_cert_der(const lab_buf *pem, lab_buf *der)
+{
+	const unsigned char *p;
+	long len;
+	int tag, cls, ok;
+
+	if (!pem_der(pem, "CERTIFICATE", der))
+		return 0;
+	p = (const unsigned char *)der->data;
+	ok = ASN1_get_object(&p, &len, &tag, &cls, (long)der->len) ==
+		     V_ASN1_CONSTRUCTED &&
+	     tag == V_ASN1_SEQUENCE && cls == V_ASN1_UNIVERSAL &&
+	     p + len == (const unsigned char *)der->data + der->len;
+	ERR_clear_error();
+	return ok;
 }
 
 /* The certificate a whole DER encoding holds, or NULL. */

@@ -25,4 +25,11 @@ EVP_PKEY *wss__keyfile_privkey(const lab_buf *pem, lab_buf *der);
 /* The first certificate in pem, or NULL as wss__keyfile_privkey. */
 X509 *wss__keyfile_cert(const lab_buf *pem, lab_buf *der);
 
+/*
+ * 1 with der holding the bytes of pem's first block when it is a
+ * CERTIFICATE block the direct path takes and they are one whole DER
+ * SEQUENCE, not parsed further; 0 when not (wss__keyfile_cert decides).
+ */
+int wss__keyfile_cert_der(const lab_buf *pem, lab_buf *der);
+
 #endif

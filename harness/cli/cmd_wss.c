@@ -322,6 +322,28 @@ static int write_result(const char *op, const lab_msg *m, const lab_io *io,
 	return rc;
 }
 
+/*
+ * The command's keys through the keys axis, except that sign and send only
+ * carry their own certificate: its bytes are read, not parsed
+ * (wss_cert_load_bytes), and *own holds them for the caller to free.
+ */
+static int get_keys(const char *op, wss_key_paths *paths, wss_keyset *ks,
+		    void **handle, wss_cert **own, lab_err *err)
+{
+	const char *cert = paths->cert;
+	int carried = strcmp(op, "sign") == 0 || strcmp(op, "send") == 0;
+	int rc;
+
+	if (carried)
+		paths->cert = NULL;
+	rc = wss_keys_acquire(paths, ks, handle, err);
+	if (rc == LAB_OK && carried && cert != NULL) {
+		rc = wss_cert_load_bytes(cert, own, err);
+		ks->cert = *own;
+	}
+	return rc;
+}
+
 int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 {
 	const lab_opt *opts = lab_wss_options(op);
@@ -330,6 +352,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	lab_buf to = LAB_BUF_INIT;
 	lab_msg msg;
 	wss_keyset ks;
+	wss_cert *own = NULL;
 	void *handle = NULL;
 	char **rest;
 	wss_opts o;
@@ -358,7 +381,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	o.att = msg.att;
 	o.natt = msg.natt;
 	if (rc == LAB_OK)
-		rc = wss_keys_acquire(&paths, &ks, &handle, err);
+		rc = get_keys(op, &paths, &ks, &handle, &own, err);
 	if (rc == LAB_OK)
 		rc = run(op, msg.doc, &ks, &o, &to, err);
 	if (rc == LAB_OK)
@@ -366,6 +389,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK && strcmp(op, "forward") == 0)
 		fprintf(stderr, "domlab: forward: wsa:To %s\n",
 			to.data != NULL ? to.data : "");
+	wss_cert_free(own);
 	wss_keys_release(handle);
 	wss_keys_cache_clear();
 	lab_msg_free(&msg);

@@ -102,25 +102,33 @@ def block(run_dir):
     return lines
 
 
+def write_between(path, begin, end, lines, who):
+    """Replaces what lies between path's one begin and one end marker
+    with lines; 1 (and a message naming who) when the markers are not
+    there once each, in order."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if text.count(begin) != 1 or text.count(end) != 1 or \
+            text.index(begin) > text.index(end):
+        print(f"{who}: {path} needs one {begin} before one {end}",
+              file=sys.stderr)
+        return 1
+    head, rest = text.split(begin)
+    _, tail = rest.split(end)
+    new = head + begin + "\n" + "\n".join(lines) + "\n" + end + tail
+    if new != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", default="results/reference")
     ap.add_argument("--readme", default="README.md")
     a = ap.parse_args()
-    with open(a.readme, encoding="utf-8") as f:
-        text = f.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or \
-            text.index(BEGIN) > text.index(END):
-        print(f"readme_results: {a.readme} needs one {BEGIN} before one "
-              f"{END}", file=sys.stderr)
-        return 1
-    head, rest = text.split(BEGIN)
-    _, tail = rest.split(END)
-    new = head + BEGIN + "\n" + "\n".join(block(a.run)) + "\n" + END + tail
-    if new != text:
-        with open(a.readme, "w", encoding="utf-8") as f:
-            f.write(new)
-    return 0
+    return write_between(a.readme, BEGIN, END, block(a.run),
+                         "readme_results")
 
 
 if __name__ == "__main__":
