@@ -214,6 +214,15 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	grep -q "^domlab: sign: $T/damaged.cert.pem: no PEM certificate" "$T/err" && ok || bad "damaged certificate: $(cat "$T/err")"
 	# domlab loads no OpenSSL error strings: the reason is OpenSSL's code.
 	grep -q "no PEM certificate (OpenSSL error [0-9A-F]\{8\})$" "$T/err" && ok || bad "damaged certificate, no reason code: $(cat "$T/err")"
+	# The recipient's certificate: its key is read without OpenSSL's
+	# decoders when it is RSA, by them when not; each is refused for what
+	# it is, before any work.
+	openssl req -x509 -new -key "$T/ec.key.pem" -subj /CN=ec -days 1 -out "$T/ec.cert.pem" 2>/dev/null
+	openssl req -x509 -newkey rsa:1024 -nodes -keyout "$T/small.key.pem" -subj /CN=small -days 1 -out "$T/small.cert.pem" 2>/dev/null
+	nothing_written 2 "send to an EC certificate" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$T/ec.cert.pem" "$T/q.xml"
+	grep -q "^domlab: send: $T/ec.cert.pem: not an RSA key" "$T/err" && ok || bad "EC certificate: $(cat "$T/err")"
+	nothing_written 3 "send to a 1024-bit RSA certificate" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$T/small.cert.pem" "$T/q.xml"
+	grep -q "^domlab: send: $T/small.cert.pem: RSA key of 1024 bits, at least 2048 required" "$T/err" && ok || bad "1024-bit certificate: $(cat "$T/err")"
 	nothing_written 3 "verify, untrusted signer" "$DOMLAB" verify --trust "$K/mallory.cert.pem" --now $NOW "$T/signed.xml"
 	nothing_written 4 "encrypt with a missing certificate" "$DOMLAB" encrypt --peer-cert "$T/none.pem" "$T/q.xml"
 	MARK=PLAINTEXT-MARKER

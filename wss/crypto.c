@@ -54,7 +54,7 @@ struct wss_privkey {
 
 struct wss_cert {
 	X509 *x509;             /* NULL: its bytes only (wss_cert_load_bytes) */
-	EVP_PKEY *pub;          /* owned by x509 */
+	EVP_PKEY *pub;          /* x509's key, a reference of its own */
 	unsigned char *der;
 	size_t der_len;
 };
@@ -251,6 +251,7 @@ void wss_cert_free(wss_cert *c)
 {
 	if (c == NULL)
 		return;
+	EVP_PKEY_free(c->pub);
 	X509_free(c->x509);
 	dom_free(c->der);
 	dom_free(c);
@@ -259,7 +260,7 @@ void wss_cert_free(wss_cert *c)
 /* Makes a wss_cert of x, which it owns from here on, on every path. */
 static int cert_wrap(X509 *x, const char *what, wss_cert **out, lab_err *err)
 {
-	EVP_PKEY *pub = X509_get0_pubkey(x);
+	EVP_PKEY *pub = wss__keyfile_cert_key(x);
 	wss_cert *c = NULL;
 	unsigned char *p;
 	int len, rc;
@@ -292,10 +293,12 @@ static int cert_wrap(X509 *x, const char *what, wss_cert **out, lab_err *err)
 	c->der_len = (size_t)len;
 	c->pub = pub;
 	c->x509 = x;
+	pub = NULL;
 	x = NULL;
 	*out = c;
 	c = NULL;
 out:
+	EVP_PKEY_free(pub);
 	X509_free(x);
 	wss_cert_free(c);
 	return rc;
@@ -360,7 +363,7 @@ int wss_cert_from_der(const unsigned char *der, size_t len, wss_cert **out,
 	if (len == 0 || len > LONG_MAX)
 		return lab_fail(err, LAB_EMALFORMED,
 				"certificate of %zu bytes", len);
-	x = d2i_X509(NULL, &p, (long)len);
+	x = wss__keyfile_d2i_x509(&p, (long)len);
 	if (x == NULL)
 		return ossl_fail(err, LAB_EMALFORMED,
 				 "not a DER X.509 certificate");
@@ -383,19 +386,23 @@ int wss_cert_from_der_known(const unsigned char *der, size_t len,
 	    memcmp(der, known->der, len) != 0)
 		return wss_cert_from_der(der, len, out, err);
 	/* The same bytes make the same certificate: share the parsed one
-	 * (d2i_X509 and its key decoder are most of a small receive). */
+	 * (d2i_X509 and its key are most of a small receive). */
 	c = dom_calloc(1, sizeof *c);
-	if (c == NULL || (c->der = dom_malloc(len)) == NULL ||
-	    X509_up_ref(known->x509) != 1) {
-		wss_cert_free(c);
-		return nomem(err);
-	}
+	if (c == NULL || (c->der = dom_malloc(len)) == NULL)
+		goto nomem;
+	if (X509_up_ref(known->x509) != 1)
+		goto nomem;
+	c->x509 = known->x509;
+	if (EVP_PKEY_up_ref(known->pub) != 1)
+		goto nomem;
+	c->pub = known->pub;
 	memcpy(c->der, der, len);
 	c->der_len = len;
-	c->x509 = known->x509;
-	c->pub = known->pub;
 	*out = c;
 	return LAB_OK;
+nomem:
+	wss_cert_free(c);
+	return nomem(err);
 }
 
 const unsigned char *wss_cert_der(const wss_cert *c, size_t *len)

@@ -14,6 +14,18 @@
  *     (wss__keyfile_cert_der), its bytes when they are one whole DER
  *     SEQUENCE: what is in it is the receiver's to check.
  *
+ * d2i_X509 decodes the certificate's public key through OpenSSL 3's
+ * decoders, and the first decode in a process builds every decoder the
+ * providers offer: 1.9 M instructions, more than signing a small message
+ * apart from the RSA operation.  So certificates are parsed in a library
+ * context that holds only the null provider, where that decode finds no
+ * decoder and leaves the key unread; wss__keyfile_cert_key then reads an
+ * RSA key's two numbers (RFC 8017 A.1.1) as the private key's are read,
+ * and hands any other key type to OpenSSL's decoders in the default
+ * context, which decide and give the error.  Nothing else in a parsed
+ * certificate is used with that context: names, serial numbers and
+ * extensions need no provider.
+ *
  * Anything else, or anything the direct path does not take whole (other
  * labels, headers such as an encrypted key's, other key types, trailing
  * bytes), goes to OpenSSL's PEM reader, which decides and gives the error:
@@ -33,6 +45,8 @@
 #include <openssl/objects.h>
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
+#include <openssl/provider.h>
+#include <openssl/x509v3.h>
 
 /*
  * The base64 between the armour of pem's first block when that block is
@@ -124,8 +138,13 @@ static int rsa_shape(const STACK_OF(ASN1_TYPE) *seq)
 	       0;
 }
 
-/* The key made of seq's numbers by the RSA key manager, or NULL. */
-static EVP_PKEY *rsa_build(const STACK_OF(ASN1_TYPE) *seq)
+/*
+ * The key made by the RSA key manager of seq's numbers from index first on,
+ * named as rsa_names' first n (a key pair's eight or a public key's two),
+ * or NULL.
+ */
+static EVP_PKEY *rsa_build(const STACK_OF(ASN1_TYPE) *seq, int first, int n,
+			   int selection)
 {
 	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
 	BIGNUM *bn[RSA_NUMS] = {NULL};
@@ -134,8 +153,8 @@ static EVP_PKEY *rsa_build(const STACK_OF(ASN1_TYPE) *seq)
 	EVP_PKEY *pk = NULL;
 	int i, ok = bld != NULL;
 
-	for (i = 0; ok && i < RSA_NUMS; i++) {
-		const ASN1_TYPE *t = sk_ASN1_TYPE_value(seq, i + 1);
+	for (i = 0; ok && i < n; i++) {
+		const ASN1_TYPE *t = sk_ASN1_TYPE_value(seq, first + i);
 
 		/* Secure: the parameters' copy is then wiped when freed. */
 		bn[i] = BN_secure_new();
@@ -147,12 +166,12 @@ static EVP_PKEY *rsa_build(const STACK_OF(ASN1_TYPE) *seq)
 	if (ok && (params = OSSL_PARAM_BLD_to_param(bld)) != NULL &&
 	    (ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL)) != NULL &&
 	    EVP_PKEY_fromdata_init(ctx) == 1 &&
-	    EVP_PKEY_fromdata(ctx, &pk, EVP_PKEY_KEYPAIR, params) != 1)
+	    EVP_PKEY_fromdata(ctx, &pk, selection, params) != 1)
 		pk = NULL;
 	EVP_PKEY_CTX_free(ctx);
 	OSSL_PARAM_free(params);
 	OSSL_PARAM_BLD_free(bld);
-	for (i = 0; i < RSA_NUMS; i++)
+	for (i = 0; i < n; i++)
 		BN_clear_free(bn[i]);
 	return pk;
 }
@@ -165,7 +184,7 @@ static EVP_PKEY *rsa_pkcs1(const unsigned char *der, long n)
 	EVP_PKEY *pk = NULL;
 
 	if (seq != NULL && p == der + n && rsa_shape(seq))
-		pk = rsa_build(seq);
+		pk = rsa_build(seq, 1, RSA_NUMS, EVP_PKEY_KEYPAIR);
 	sk_ASN1_TYPE_pop_free(seq, ASN1_TYPE_free);
 	return pk;
 }
@@ -237,17 +256,99 @@ int wss__keyfile_cert_der(const lab_buf *pem, lab_buf *der)
 	return ok;
 }
 
+static OSSL_LIB_CTX *parse_only;  /* per process: see the header comment */
+
+static void parse_only_init(void)
+{
+	OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+
+	/* A context with no provider loaded would load the default one at
+	 * its first fetch; the null provider stops that. */
+	if (ctx != NULL && OSSL_PROVIDER_load(ctx, "null") == NULL) {
+		OSSL_LIB_CTX_free(ctx);
+		ctx = NULL;
+	}
+	parse_only = ctx;
+}
+
+X509 *wss__keyfile_d2i_x509(const unsigned char **pp, long len)
+{
+	static CRYPTO_ONCE once = CRYPTO_ONCE_STATIC_INIT;
+	X509 *x;
+
+	if (!CRYPTO_THREAD_run_once(&once, parse_only_init) ||
+	    parse_only == NULL || (x = X509_new_ex(parse_only, NULL)) == NULL)
+		return NULL;
+	/* A failed d2i_X509 frees x and sets it to NULL, except when the
+	 * certificate parsed and its extensions did not. */
+	if (d2i_X509(&x, pp, len) == NULL) {
+		X509_free(x);
+		return NULL;
+	}
+	/* OpenSSL caches the extensions at the first question about them,
+	 * with the certificate's SHA-1 fingerprint, which needs a provider:
+	 * that first answer is "failed" whatever the extensions.  Asking
+	 * once here leaves later answers (the SKI, whether the extensions
+	 * are valid) to the extensions alone.  Nothing here uses the
+	 * fingerprint (X509_cmp would). */
+	(void)X509_get_extension_flags(x);
+	ERR_clear_error();
+	return x;
+}
+
 /* The certificate a whole DER encoding holds, or NULL. */
 static X509 *cert_der(const lab_buf *der)
 {
 	const unsigned char *p = (const unsigned char *)der->data;
-	X509 *x = d2i_X509(NULL, &p, (long)der->len);
+	X509 *x = der->len <= LONG_MAX
+			  ? wss__keyfile_d2i_x509(&p, (long)der->len)
+			  : NULL;
 
 	if (x != NULL && p != (const unsigned char *)der->data + der->len) {
 		X509_free(x);
 		x = NULL;
 	}
 	return x;
+}
+
+/* The RSA public key that a whole RSAPublicKey encoding holds, or NULL. */
+static EVP_PKEY *rsa_public(const unsigned char *der, int n)
+{
+	const unsigned char *p = der;
+	STACK_OF(ASN1_TYPE) *seq = d2i_ASN1_SEQUENCE_ANY(NULL, &p, n);
+	EVP_PKEY *pk = NULL;
+
+	if (seq != NULL && p == der + n && sk_ASN1_TYPE_num(seq) == 2 &&
+	    sk_ASN1_TYPE_value(seq, 0)->type == V_ASN1_INTEGER &&
+	    sk_ASN1_TYPE_value(seq, 1)->type == V_ASN1_INTEGER)
+		pk = rsa_build(seq, 0, 2, EVP_PKEY_PUBLIC_KEY);
+	sk_ASN1_TYPE_pop_free(seq, ASN1_TYPE_free);
+	return pk;
+}
+
+EVP_PKEY *wss__keyfile_cert_key(const X509 *x)
+{
+	const X509_PUBKEY *xpk = X509_get_X509_PUBKEY(x);
+	const unsigned char *bits, *q;
+	unsigned char *spki = NULL;
+	ASN1_OBJECT *alg;
+	EVP_PKEY *pk = NULL;
+	int n;
+
+	if (xpk == NULL ||
+	    X509_PUBKEY_get0_param(&alg, &bits, &n, NULL, xpk) != 1)
+		return NULL;
+	if (OBJ_obj2nid(alg) == NID_rsaEncryption)
+		pk = rsa_public(bits, n);
+	if (pk != NULL)
+		return pk;
+	ERR_clear_error();
+	n = i2d_X509_PUBKEY(xpk, &spki);
+	q = spki;
+	if (n > 0)
+		pk = d2i_PUBKEY(NULL, &q, n);
+	OPENSSL_free(spki);
+	return pk;
 }
 
 X509 *wss__keyfile_cert(const lab_buf *pem, lab_buf *der)

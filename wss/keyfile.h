@@ -26,6 +26,15 @@ EVP_PKEY *wss__keyfile_privkey(const lab_buf *pem, lab_buf *der);
 X509 *wss__keyfile_cert(const lab_buf *pem, lab_buf *der);
 
 /*
+ * d2i_X509(NULL, pp, len), except that the certificate's public key is not
+ * decoded (keyfile.c says why): take it with wss__keyfile_cert_key.
+ */
+X509 *wss__keyfile_d2i_x509(const unsigned char **pp, long len);
+
+/* A new reference to x's public key, or NULL when it cannot be read. */
+EVP_PKEY *wss__keyfile_cert_key(const X509 *x);
+
+/*
  * 1 with der holding the bytes of pem's first block when it is a
  * CERTIFICATE block the direct path takes and they are one whole DER
  * SEQUENCE, not parsed further; 0 when not (wss__keyfile_cert decides).

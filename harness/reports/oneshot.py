@@ -27,7 +27,8 @@ SIZES = [("2k", "2 KB"), ("200k", "200 KB")]
 # the row above them.
 PARTS = [
     ("the private key (wss/keyfile.c's direct path)", "wss_privkey_load", 0),
-    ("the recipient's certificate (`d2i_X509`)", "wss_cert_load", 0),
+    ("the recipient's certificate (`d2i_X509`, its key read directly)",
+     "wss_cert_load", 0),
     ("the RSA signature", "wss_rsa_sign_sha256", 0),
     ("blinding set-up (`BN_BLINDING_create_param`)",
      "BN_BLINDING_create_param", 1),
@@ -42,8 +43,6 @@ ONCE = [
     ("every algorithm of a kind built at its first fetch "
      "(`ossl_method_construct`)", "ossl_method_construct"),
     ("the name map (`ossl_namemap_stored`)", "ossl_namemap_stored"),
-    ("the certificate's key decoder context, every decoder built first "
-     "(`OSSL_DECODER_CTX_new_for_pkey`)", "OSSL_DECODER_CTX_new_for_pkey"),
 ]
 LINE = re.compile(r"^\s*([\d,]+) \([^)]*\)\s+(\S+?):([^\s:]+) \[")
 
