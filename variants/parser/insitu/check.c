@@ -545,15 +545,14 @@ static void remember(checker *c, const name *el, const char *qname,
 		     size_t qlen, const tag_seen *t)
 {
 	shape *sh = &c->shapes[el - c->names];
-	size_t n = t->n < SHAPE ? t->n : SHAPE;
-
 	char b[16];
 	size_t i;
 
 	if (el->len != qlen || !same_text(el->s, qname, qlen))
 		return;
 	/* A name too long for a pattern ends the shape. */
-	for (i = 0; i < n && t->rec[i].len <= sizeof b - 3; i++) {
+	for (i = 0; i < t->n && i < SHAPE && t->rec[i].len <= sizeof b - 3;
+	     i++) {
 		const shape_attr *r = &t->rec[i];
 
 		sh->a[i] = *r;
