@@ -269,11 +269,30 @@ static int as_written(const char *r, int attr)
 	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
 }
 
+/* A reference or a non-ASCII character at p, in a value (attr) or in
+ * text: past it, or NULL; *shrink grows by the bytes a build saves. */
+static const char *ref_or_utf8(checker *c, const char *p, int attr,
+			       size_t *shrink)
+{
+	size_t n, used;
+
+	if (*p == '&') {
+		used = ref_at(p, &n);
+		if (used == 0)
+			return NULL;
+		c->exact &= as_written(p, attr);
+		*shrink += used - n;
+		return p + used;
+	}
+	used = dom__insitu_utf8((const unsigned char *)p);
+	return used != 0 ? p + used : NULL;
+}
+
 /* text()'s general case. */
 static const char *text_slow(checker *c, const char *p)
 {
 	const char *start = p;
-	size_t shrink = 0, n, used;
+	size_t shrink = 0;
 
 	for (;;) {
 		unsigned char b;
@@ -284,13 +303,10 @@ static const char *text_slow(checker *c, const char *p)
 		b = (unsigned char)*p;
 		if (b == '<')
 			break;
-		if (b == '&') {
-			used = ref_at(p, &n);
-			if (used == 0)
+		if (b == '&' || b >= 0x80) {
+			p = ref_or_utf8(c, p, 0, &shrink);
+			if (p == NULL)
 				return NULL;
-			c->exact &= as_written(p, 0);
-			shrink += used - n;
-			p += used;
 		} else if (b == '\r') {
 			c->exact = 0;
 			p++;
@@ -298,11 +314,6 @@ static const char *text_slow(checker *c, const char *p)
 			if (p[1] == ']' && p[2] == '>')
 				return NULL;
 			p++;
-		} else if (b >= 0x80) {
-			used = dom__insitu_utf8((const unsigned char *)p);
-			if (used == 0)
-				return NULL;
-			p += used;
 		} else {
 			return NULL;
 		}
@@ -332,7 +343,7 @@ static const char *value_slow(checker *c, const char *p)
 {
 	char quote = *p;
 	const char *start = ++p;
-	size_t shrink = 0, n, used;
+	size_t shrink = 0;
 
 	for (;;) {
 		unsigned char b;
@@ -348,18 +359,10 @@ static const char *value_slow(checker *c, const char *p)
 		} else if (b == '\t' || b == '\n' || b == '\r') {
 			c->exact = 0;
 			p++;
-		} else if (b == '&') {
-			used = ref_at(p, &n);
-			if (used == 0)
+		} else if (b == '&' || b >= 0x80) {
+			p = ref_or_utf8(c, p, 1, &shrink);
+			if (p == NULL)
 				return NULL;
-			c->exact &= as_written(p, 1);
-			shrink += used - n;
-			p += used;
-		} else if (b >= 0x80) {
-			used = dom__insitu_utf8((const unsigned char *)p);
-			if (used == 0)
-				return NULL;
-			p += used;
 		} else {
 			return NULL;
 		}
