@@ -149,7 +149,8 @@ static int is_xmlns(const char *s, size_t n)
 	return n == 5 && memcmp(s, "xmlns", 5) == 0;
 }
 
-/* scan_name's fast case (state.h) into m: the ASCII QName at p, or 0. */
+/* scan_name's fast case (state.h) into m: past the ASCII QName at p,
+ * or NULL. */
 static const char *scan(const checker *c, const char *p, name *m)
 {
 	const char *s = p, *l;
