@@ -359,7 +359,7 @@ static void relative_ns_refused(void)
 			dom_node *body;
 			size_t len, ndeps;
 			lab_err err;
-			int m, rc;
+			int m, rc, want, got;
 
 			t_context("document %zu, URI %s", d, uris[u].uri);
 			if (CHECK_OK(lab_buf_printf(&text, docs[d].text,
@@ -370,11 +370,17 @@ static void relative_ns_refused(void)
 			CHECK_EQ_INT(libxml2_canonicalizes(text.data, text.len),
 				     !uris[u].relative);
 			body = t_find(dom_doc_element(doc), "Body");
-			CHECK_EQ_INT(dom_canonical_content(body, &len, &deps,
-							   &ndeps) != NULL,
-				     (!uris[u].relative || docs[d].outside) &&
-					     t_is_choice("parser", "insitu") &&
-					     t_is_choice("emit", "canonical"));
+			want = (!uris[u].relative || docs[d].outside) &&
+			       t_is_choice("parser", "insitu") &&
+			       t_is_choice("emit", "canonical");
+			got = dom_canonical_content(body, &len, &deps,
+						    &ndeps) != NULL;
+			/* build=deferred keeps no canonical form of content
+			 * it deferred (tests/test_canon.c's kept_whole). */
+			if (t_is_choice("build", "deferred"))
+				CHECK(!got || want);
+			else
+				CHECK_EQ_INT(got, want);
 			for (m = 0; m < 3; m++) {
 				out.len = 0;
 				rc = wss_c14n_buf(m == 2 ? dom_doc_node(doc) : body,

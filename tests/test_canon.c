@@ -199,6 +199,24 @@ static int answers_whole(void)
 	       t_is_choice("emit", "canonical");
 }
 
+/*
+ * Whether a whole document's parse kept its Body's canonical form (the
+ * copy under el) is want.  Under build=deferred the copy is missing when
+ * the parse deferred content inside the Body, which its check pass reads
+ * without writing a canonical form (variants/parser/insitu/check.c), so
+ * there it is only never kept where it should not be.
+ */
+static void kept_whole(dom_node *el, int want)
+{
+	size_t len;
+	int got = kept(el, &len) != NULL;
+
+	if (t_is_choice("build", "deferred"))
+		CHECK(!got || want);
+	else
+		CHECK_EQ_INT(got, want);
+}
+
 static void cases_agree(void)
 {
 	size_t i;
@@ -219,9 +237,8 @@ static void cases_agree(void)
 		if (bytes != NULL)
 			CHECK_EQ_MEM(bytes, len, k->frag, strlen(k->frag));
 		/* Parsed whole, only a Body inside the root element. */
-		CHECK_EQ_INT(kept(body_of(all), &len) != NULL,
-			     answers_whole() && k->canonical != 0 &&
-				     k->host != 2);
+		kept_whole(body_of(all), answers_whole() && k->canonical != 0 &&
+						 k->host != 2);
 		same_c14n(doc, ref, &exc, NULL);
 		same_c14n(all, ref, &exc, NULL);
 next:
@@ -253,8 +270,11 @@ static void shortcut_limits(void)
 		t_context("%s", i ? "parsed whole" : "replaced");
 		if (docs[i] == NULL || ref == NULL)
 			continue;
-		CHECK_EQ_INT(kept(body_of(docs[i]), &len) != NULL,
-			     i ? answers_whole() : answers());
+		if (i)
+			kept_whole(body_of(docs[i]), answers_whole());
+		else
+			CHECK_EQ_INT(kept(body_of(docs[i]), &len) != NULL,
+				     answers());
 		same_c14n(docs[i], ref, &with_list, NULL);
 		same_c14n(docs[i], ref, &inclusive, NULL);
 		same_c14n(docs[i], ref, &comments, NULL);
@@ -335,7 +355,7 @@ static void apex_context(void)
 		dom_doc *doc = T_PARSE(text), *ref = T_PARSE(text);
 		dom_doc *both[2] = {doc, ref};
 		lab_buf out = LAB_BUF_INIT;
-		size_t len, i;
+		size_t i;
 		lab_err err;
 
 		t_context("change %d", kind);
@@ -358,7 +378,7 @@ static void apex_context(void)
 				CHECK_OK(dom_ns_declare(root, "m", "urn:x",
 							&err), &err);
 		}
-		CHECK_EQ_INT(kept(body_of(doc), &len) != NULL, answers_whole());
+		kept_whole(body_of(doc), answers_whole());
 		forget(ref);
 		same_c14n(doc, ref, &exc, NULL);
 		/* The walk drops the declaration once the apex renders m. */

@@ -2,12 +2,14 @@
  * deferred.c - build=deferred, for parser=insitu: a document is checked
  * whole, at the parser's full strictness, but the content of some
  * elements is built only when something first reads it (Axiom's
- * deferred building).  Every error and limit is still reported by the
- * parse, with its line and column, because the content is read by the
- * same code as under direct, which only does not make nodes; what it
- * keeps for later is the content's byte range in the document's copy of
- * the input (put back as it was before the check decoded it in place)
- * and the namespace bindings it starts in (dom/deferred.h).
+ * deferred building).  That content is read by a check pass that
+ * writes nothing (variants/parser/insitu/check.c); where it is not sure
+ * -- any error, a limit, a form it does not read -- the content is built
+ * at once by the building pass, so every error and limit is still
+ * reported by the parse with the same message, line and column as under
+ * direct.  What it keeps for later is the content's byte range in the
+ * document's copy of the input, which the check left as it was, and the
+ * namespace bindings it starts in (dom/deferred.h).
  *
  * Which elements: the root's grandchildren, each with its own start tag
  * built (name, attributes, declarations) and its content deferred.  In a
@@ -30,9 +32,9 @@
  * the check found them to be, byte for byte, what dom_serialize writes
  * for the nodes they parse to, and every binding they were parsed under
  * still holds at the element (dom__deferred_source); the output is the
- * same as a walk's, without the build.  Digests: under emit=canonical the
- * Body's canonical content is the parser's kept copy (dom/kept.c), which
- * signing takes, so the Body's payload is not built for it.
+ * same as a walk's, without the build.  Digests walk what they read:
+ * the check pass writes no canonical copy (emit=canonical's, dom/kept.c)
+ * of content it defers, as that is the per-tag work it is there to skip.
  * The Makefile refuses this choice with parser=libxml2.
  * Not for: the parse (variants/parser/insitu/) or the records
  * (dom/deferred.c).

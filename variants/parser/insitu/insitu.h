@@ -37,18 +37,20 @@ static inline int dom__is(unsigned char c, int cls)
 
 /*
  * Past the run of IS_TEXT bytes at q, 16 bytes a test where SSE2 is
- * there; q itself elsewhere (the caller's table loop does the rest, and
- * finishes the run here too, so the table stays the definition).  The
- * bytes that end a run are those outside IS_TEXT: below 0x20 but TAB and
- * LF, 0x80 and above, '&', '<', ']'.  q must lie in an input with
- * DOM_INSITU_PAD bytes after its NUL.
+ * there, stopping at '>' too when gt (build=deferred's check pass, for
+ * which a '>' in text is news); q itself elsewhere (the caller's table
+ * loop does the rest, and finishes the run here too, so the table stays
+ * the definition).  The bytes that end a run are those outside IS_TEXT:
+ * below 0x20 but TAB and LF, 0x80 and above, '&', '<', ']'.  q must lie
+ * in an input with DOM_INSITU_PAD bytes after its NUL.
  */
-static inline const char *dom__insitu_skip_text(const char *q)
+static inline const char *dom__insitu_skip_run(const char *q, int gt)
 {
 #if defined(__SSE2__)
 	const __m128i sp = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'),
 		      lf = _mm_set1_epi8('\n'), amp = _mm_set1_epi8('&'),
-		      lt = _mm_set1_epi8('<'), rb = _mm_set1_epi8(']');
+		      lt = _mm_set1_epi8('<'), rb = _mm_set1_epi8(']'),
+		      g = _mm_set1_epi8(gt ? '>' : '<');
 
 	for (;;) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
@@ -59,15 +61,24 @@ static inline const char *dom__insitu_skip_text(const char *q)
 		__m128i m = _mm_or_si128(
 			_mm_or_si128(ctl, _mm_cmpeq_epi8(v, amp)),
 			_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, rb)));
-		int bits = _mm_movemask_epi8(m);
+		int bits;
 
+		if (gt)
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(v, g));
+		bits = _mm_movemask_epi8(m);
 		if (bits != 0)
 			return q + __builtin_ctz((unsigned)bits);
 		q += 16;
 	}
 #else
+	(void)gt;
 	return q;
 #endif
+}
+
+static inline const char *dom__insitu_skip_text(const char *q)
+{
+	return dom__insitu_skip_run(q, 0);
 }
 
 /*

@@ -47,18 +47,6 @@ static int reference(parser *ps, char **r, char **w)
 	return LAB_OK;
 }
 
-/*
- * Whether the reference at r is the one dom_serialize writes for the
- * character it stands for (dom/serialize.c's tables), in an attribute
- * value (attr) or in text: for build=deferred's question whether
- * deferred bytes are the serializer's own output.
- */
-static int as_written(const char *r, int attr)
-{
-	return strncmp(r, "&amp;", 5) == 0 || strncmp(r, "&lt;", 4) == 0 ||
-	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
-}
-
 /* ---- character data ---- */
 
 /* Text from *pp to the next '<', which *pp is left at. */
@@ -96,11 +84,9 @@ static int text(parser *ps, char **pp)
 			break;
 		if (c == '&') {
 			ps->canon &= dom__insitu_canon_ref(r, 0);
-			ps->exact &= as_written(r, 0);
 			rc = reference(ps, &r, &w);
 		} else if (c == '\r') {
 			ps->canon = 0;
-			ps->exact = 0;
 			*w++ = '\n';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
@@ -123,10 +109,9 @@ static int text(parser *ps, char **pp)
 				 "limit", ps->lim->max_text);
 	/* exc-c14n writes '>' in text as "&gt;"; the run loops pass it by,
 	 * so the unchanged input is asked (only while the answer matters). */
-	if ((ps->canon || (ps->dry && ps->exact)) &&
-	    memchr(ps->in.orig + (*pp - ps->in.text), '>',
-		   (size_t)(r - *pp)) != NULL)
-		ps->canon = ps->exact = 0;
+	if (ps->canon && memchr(ps->in.orig + (*pp - ps->in.text), '>',
+				(size_t)(r - *pp)) != NULL)
+		ps->canon = 0;
 	*w = '\0';
 	*pp = r;
 	return add_chars(ps, DOM_TEXT, NULL, start, (size_t)(w - start));
@@ -173,19 +158,16 @@ static int attr_value(parser *ps, char **pp, rawattr *a)
 			rc = LAB_OK;
 		} else if (c == '\t' || c == '\n') {
 			ps->canon = 0;
-			ps->exact = 0;
 			*w++ = ' ';
 			r++;
 			rc = LAB_OK;
 		} else if (c == '\r') {
 			ps->canon = 0;
-			ps->exact = 0;
 			*w++ = ' ';
 			r += r[1] == '\n' ? 2 : 1;
 			rc = LAB_OK;
 		} else if (c == '&') {
 			ps->canon &= dom__insitu_canon_ref(r, 1);
-			ps->exact &= as_written(r, 1);
 			rc = reference(ps, &r, &w);
 		} else if (c == '<') {
 			return MALFORMED(ps, r, "'<' is not allowed in an "
@@ -345,7 +327,6 @@ value:
 	/* Most documents write name="value", with no space to skip. */
 	if (*p != '=') {
 		ps->canon = 0;
-		ps->exact = 0;
 		p = skip_space(p);
 	}
 	if (*p != '=')
@@ -356,7 +337,6 @@ value:
 	p++;
 	if (*p != '"') {
 		ps->canon = 0;
-		ps->exact = 0;
 		if (*p != '\'')
 			p = skip_space(p);
 	}
@@ -459,57 +439,12 @@ static dom_element *new_element(parser *ps, const dom_name *name,
 	return dom__reserve_attrs(el, (uint32_t)nattrs) == LAB_OK ? el : NULL;
 }
 
-/* Whether an attribute named like an ID (dom/ids.c: Id in no namespace
- * or wsu's, ID) is among the n read: told apart by local name alone,
- * which over-counts and so only builds more. */
-static int has_id(const parser *ps, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const char *l = ps->attrs[i].local;
-
-		if (ps->attrs[i].decl == 0 && dom_names_len(l) == 2 &&
-		    l[0] == 'I' && (l[1] == 'd' || l[1] == 'D'))
-			return 1;
-	}
-	return 0;
-}
-
-/* build()'s twin inside deferred content: the element is only a frame,
- * for its end tag and bindings. */
-static void build_dry(parser *ps, size_t n, int empty, const char *qname,
-		      size_t qlen)
-{
-	frame *f;
-	size_t i;
-
-	ps->lazy.ids |= has_id(ps, n);
-	/* dom_serialize writes an element's declarations before its
-	 * attributes. */
-	for (i = 0; i < n && ps->exact; i++)
-		ps->exact = ps->attrs[i].decl != 2 &&
-			    (i == 0 || ps->attrs[i].decl == 0 ||
-			     ps->attrs[i - 1].decl != 0);
-	if (empty)
-		return;
-	f = &ps->stack[++ps->depth];
-	f->node = NULL;
-	f->last = NULL;
-	f->qname = qname;
-	f->qlen = qlen;
-}
-
 static int build(parser *ps, const dom_name *name, size_t n, size_t ndecls,
 		 size_t nattrs, int empty, const char *qname, size_t qlen)
 {
 	dom_element *el;
 	size_t i, d = 0, k = 0;
 
-	if (ps->dry) {
-		build_dry(ps, n, empty, qname, qlen);
-		return LAB_OK;
-	}
 	el = new_element(ps, name, nattrs);
 	if (el == NULL ||
 	    (ndecls > 0 && dom__reserve_nsdecls(el, (uint32_t)ndecls) != LAB_OK))
@@ -601,18 +536,15 @@ static inline int tag_attrs(parser *ps, char **pp, tag *t)
 		} else {
 			p = skip_space(p);
 			ps->canon &= p == before;
-			ps->exact &= p == before;
 		}
 		if (*p == '>') {
 			ps->canon &= p == before;
-			ps->exact &= p == before;
 			*pp = p + 1;
 			t->empty = 0;
 			return LAB_OK;
 		}
 		if (p[0] == '/' && p[1] == '>') {
 			ps->canon = 0;
-			ps->exact &= p == before;
 			*pp = p + 2;
 			t->empty = 1;
 			return LAB_OK;
@@ -788,54 +720,64 @@ static const dom_nsdecl *copy_binds(parser *ps, size_t from, size_t to)
 	return c;
 }
 
-/* The element just opened (its content starts at p, its bindings before
- * its start tag were nbind) is deferred: its content is checked, not
- * built.  Its siblings share the copy of the bindings around them. */
-static int defer_start(parser *ps, const char *p, size_t nbind)
+/*
+ * The ID index (dom/ids.c) looks for IDs only when the document has a
+ * name record with the local name Id or ID, as every name read has one.
+ * The check pass makes no records, so content it found an ID-like name
+ * in gets both, unused: the index then looks, and builds that content.
+ * 0: out of memory.
+ */
+static int id_names(parser *ps)
 {
-	frame *f = &ps->stack[ps->depth];
-	dom_lazy *z = &ps->lazy;
+	const char *id = intern(ps, "Id", 2), *ID = intern(ps, "ID", 2);
 
+	return id != NULL && ID != NULL &&
+	       dom__name(ps->doc, NULL, NULL, id) != NULL &&
+	       dom__name(ps->doc, NULL, NULL, ID) != NULL;
+}
+
+/*
+ * The element just opened at DEFER_DEPTH, its content starting at *pp
+ * and its bindings before its start tag nbind: its content is checked
+ * without building it (check.c) and recorded, with *pp left at its end
+ * tag's '<'.  When the check is not sure, the content is left to this
+ * pass, which builds it at once as build=direct does and reports its
+ * errors.  Siblings share the copy of the bindings around them.
+ */
+static int defer(parser *ps, char **pp, size_t nbind)
+{
+	const frame *f = &ps->stack[ps->depth];
+	const char *end;
+	dom_lazy z;
+
+	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact))
+		return LAB_OK;
+	z.from = (size_t)(*pp - ps->in.text);
+	z.to = (size_t)(end - ps->in.text);
+	*pp = ps->in.text + z.to;
+	if (z.to == z.from)
+		return LAB_OK;
+	/* Content that is skipped has no canonical copy (tee.c): the
+	 * question about the child of the root it is in ends here. */
+	ps->canon = 0;
 	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
 		ps->outer = copy_binds(ps, 0, nbind);
 		if (nbind > 0 && ps->outer == NULL)
 			return nomem(ps);
 		ps->outer_of = ps->stack[ps->depth - 1].node;
 	}
-	z->el = f->node;
-	z->from = (size_t)(p - ps->in.text);
-	z->qname = f->qname;
-	z->qlen = f->qlen;
-	z->outer = ps->outer;
-	z->nouter = nbind;
-	z->own = copy_binds(ps, nbind, ps->nbinds);
-	z->nown = ps->nbinds - nbind;
-	z->ids = 0;
-	if (z->nown > 0 && z->own == NULL)
+	z.el = f->node;
+	z.qname = f->qname;
+	z.qlen = f->qlen;
+	z.outer = ps->outer;
+	z.nouter = nbind;
+	z.own = copy_binds(ps, nbind, ps->nbinds);
+	z.nown = ps->nbinds - nbind;
+	if ((z.nown > 0 && z.own == NULL) ||
+	    dom__deferred_add(ps->doc, &z) != LAB_OK ||
+	    (z.ids && !id_names(ps)))
 		return nomem(ps);
-	ps->dry = ps->depth;
-	ps->exact = !ps->in.transcoded;
 	return LAB_OK;
-}
-
-/* The deferred element's end tag starts at lt: its content's bytes go
- * back to what they were before the check rewrote them (through lt's
- * '<', where a NUL may be), and the element is recorded unless it has
- * no content. */
-static int defer_end(parser *ps, const char *lt)
-{
-	dom_lazy *z = &ps->lazy;
-	size_t to = (size_t)(lt - ps->in.text);
-
-	memcpy(ps->in.text + z->from, ps->in.orig + z->from, to + 1 - z->from);
-	ps->dry = 0;
-	if (to == z->from)
-		return LAB_OK;
-	/* Line ends are normalized wherever they stand. */
-	z->to = to;
-	z->exact = ps->exact &&
-		   memchr(ps->in.text + z->from, '\r', to - z->from) == NULL;
-	return dom__deferred_add(ps->doc, z) == LAB_OK ? LAB_OK : nomem(ps);
 }
 
 /* At the name after '<': the tag read, checked, resolved, asked about
@@ -884,9 +826,8 @@ static int start_tag(parser *ps, char **pp)
 		unbind(ps, t.nbind);
 	} else {
 		ps->stack[ps->depth].nbind = t.nbind;
-		ps->open_end = p;
-		if (ps->defer && ps->depth == DEFER_DEPTH && !ps->dry) {
-			rc = defer_start(ps, p, t.nbind);
+		if (ps->defer && ps->depth == DEFER_DEPTH) {
+			rc = defer(ps, &p, t.nbind);
 			if (rc != LAB_OK)
 				return rc;
 		}
@@ -907,13 +848,6 @@ static int end_tag(parser *ps, char **pp)
 		unsigned char c = (unsigned char)p[f->qlen];
 
 		if (c == '>') {
-			if (name - 2 == ps->open_end)
-				ps->exact = 0;
-			if (ps->dry == ps->depth) {
-				rc = defer_end(ps, name - 2);
-				if (rc != LAB_OK)
-					return rc;
-			}
 			if (ps->depth == 2 && ps->own != NULL &&
 		    ps->ask == ps->own)
 				dom__insitu_own_end(ps, name - 2);
@@ -946,14 +880,8 @@ static int end_tag(parser *ps, char **pp)
 						"</%.*s>", (int)f->qlen,
 						f->qname);
 	/* Only white space before '>' (or a mismatch, refused above) takes
-	 * this path: neither exc-c14n's nor dom_serialize's. */
+	 * this path: not exc-c14n's. */
 	ps->canon = 0;
-	ps->exact = 0;
-	if (ps->dry == ps->depth) {
-		rc = defer_end(ps, name - 2);
-		if (rc != LAB_OK)
-			return rc;
-	}
 	if (ps->depth == 2 && ps->own != NULL &&
 		    ps->ask == ps->own)
 		dom__insitu_own_end(ps, name - 2);
@@ -976,7 +904,6 @@ static int markup(parser *ps, char **pp)
 	}
 	if (*p == '?') {
 		ps->canon = 0;
-		ps->exact = 0;
 		*pp = p + 1;
 		return dom__insitu_pi(ps, pp);
 	}

@@ -121,19 +121,10 @@ typedef struct parser {
 	size_t capseen;
 	int rooted;         /* the root element has been read */
 	/* build=deferred (variants/build/deferred.c): defer, whether this
-	 * parse defers content; dry, the depth of the element whose content
-	 * is being checked without building (0: none), lazy its record;
-	 * outer, the bindings copied for the children of outer_of. */
+	 * parse defers content; outer, the bindings copied for the children
+	 * of outer_of. */
 	int defer;
 	int one;            /* reading one deferred element's content */
-	size_t dry;
-	/* While dry: whether the content read so far is, byte for byte, what
-	 * dom_serialize writes for its nodes; open_end is just past the last
-	 * start tag of an element with content ("<a></a>" is written
-	 * "<a/>"). */
-	int exact;
-	const char *open_end;
-	dom_lazy lazy;
 	const dom_node *outer_of;
 	const dom_nsdecl *outer;
 	const char *memo[256]; /* recently interned names, by a cheap hash */
@@ -191,6 +182,16 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 			   int empty, const char *p);
 int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n);
 void dom__insitu_own_end(parser *ps, const char *lt);
+
+/*
+ * build=deferred's check pass (check.c): 1 when the content from p to
+ * the end tag of the element open at ps->depth is well-formed and within
+ * the limits, with *end at that end tag's '<', *ids whether an attribute
+ * in it is named Id or ID, *exact whether its bytes are dom_serialize's
+ * for it; 0 when it is not sure, and the content must be built.
+ */
+int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
+		      int *exact);
 
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);
@@ -398,8 +399,6 @@ static inline int add_chars(parser *ps, dom_type type, const char *target,
 {
 	dom_chars *c;
 
-	if (ps->dry)
-		return LAB_OK;
 	if (len > UINT32_MAX)
 		return nomem(ps);
 	c = (dom_chars *)(void *)new_child(ps, dom__chars_size(type), type,

@@ -1,0 +1,677 @@
+/*
+ * check.c - build=deferred's check pass: whether the content of a
+ * deferred element is well-formed and within the limits, read without
+ * writing a byte, making a node or interning a name.
+ *
+ * It reads the forms a message's payload is made of: ASCII names,
+ * attributes, text with references and UTF-8, nested elements.  On
+ * those it checks what the building pass checks -- names, the end tag
+ * matching, prefixes bound, no attribute twice by name or by
+ * (namespace, local name), references to XML characters, UTF-8, no
+ * "]]>" in text, no '<' in a value, depth, name, attribute and text
+ * limits -- and answers yes.  On anything else it answers "not sure"
+ * without a reason: an error, a number near a limit, a comment, CDATA
+ * section or PI, a namespace declaration, a non-ASCII name, an end tag
+ * with white space.  The caller then builds the content at once, with
+ * the same code as build=direct, which reports any error with its own
+ * message, line and column.  So a "yes" has to be sound and a "not sure"
+ * costs only time: its answer never decides an error.
+ *
+ * With the yes come the two notes the records keep (dom/deferred.h):
+ * whether an attribute inside is named like an ID, and whether the bytes
+ * are, byte for byte, what dom_serialize writes for them (the building
+ * pass's rules, so the answer is never "exact" where a build would not
+ * serialize to the same bytes).
+ * Not for: building (parse.c), or content whose canonical form is asked
+ * for (tee.c): what this pass skips has no canonical copy.
+ */
+#include "variants/parser/insitu/state.h"
+
+/*
+ * NAMES: the names remembered, and the start tags' shapes, by the
+ * first bytes of the spelling.  SHAPE: the most attributes a shape
+ * holds.  CHECK_ATTRS: the most attributes on a tag whose uniqueness the
+ * pass works out (more is "not sure").
+ */
+enum { NAMES = 64, SHAPE = 8, CHECK_ATTRS = 32, CHECK_DEPTH = 64 };
+
+/*
+ * Up to 16 bytes the text is expected to hold, as two words and the
+ * masks of the bytes that count: one compare of two loads where
+ * same_text() would loop.  The text's padding makes 16 bytes readable
+ * from any position in it.
+ */
+typedef struct pattern {
+	uint64_t w[2], m[2];
+} pattern;
+
+/* p from the n <= 16 bytes at s. */
+static void pattern_of(pattern *p, const char *s, size_t n)
+{
+	unsigned char b[16], m[16];
+
+	memset(b, 0, sizeof b);
+	memset(m, 0, sizeof m);
+	memcpy(b, s, n);
+	memset(m, 0xff, n);
+	memcpy(p->w, b, sizeof b);
+	memcpy(p->m, m, sizeof m);
+}
+
+static inline int matches(const pattern *p, const char *at)
+{
+	uint64_t x[2];
+
+	memcpy(x, at, sizeof x);
+	return (((x[0] & p->m[0]) ^ p->w[0]) | ((x[1] & p->m[1]) ^ p->w[1])) ==
+	       0;
+}
+
+/* The flags of a remembered name. */
+enum {
+	XMLNS_PREFIX = 1, /* its prefix is xmlns: a declaration, or an error */
+	XMLNS_NAME = 2,   /* it is xmlns: as an attribute, a declaration */
+	ID_NAME = 4       /* its local name is Id or ID (dom/ids.c's) */
+};
+
+/*
+ * A name read before, remembered by its spelling in the text: a payload
+ * repeats a few names, which are then recognized by one compare instead
+ * of a scan, with what was worked out about them.
+ */
+typedef struct name {
+	pattern end;      /* the name and '>', as an end tag has it (len < 16) */
+	const char *s;    /* NULL: none */
+	uint32_t len, plen; /* plen: the prefix's length, 0 for none */
+	int flags;
+	uint64_t bit;     /* one of 64, by the name's bytes alone */
+	const char *uri;  /* the prefix's binding, once looked up */
+} name;
+
+/* One attribute name of a start tag. */
+typedef struct shape_attr {
+	pattern at;       /* ' ', the name, '=', '"' (len <= 13) */
+	const char *s;
+	uint32_t len;
+	uint8_t prefixed;
+	uint8_t id;       /* named like an ID */
+	uint64_t bit;
+} shape_attr;
+
+/*
+ * The attribute names a start tag had, in order, the last time an
+ * element whose name took the same slot (owner, its spelling) was read
+ * and found well-formed: a payload repeats its tags, so the next one is
+ * checked against this first.  Its names are bound, no declarations, and
+ * unique as a sequence.
+ */
+typedef struct shape {
+	const char *owner; /* NULL: none */
+	size_t n;
+	shape_attr a[SHAPE];
+} shape;
+
+/* The attributes of the start tag being read. */
+typedef struct tag_seen {
+	uint64_t bits;    /* their names' bits */
+	int again;        /* a bit met twice: the same name, perhaps */
+	size_t n, prefixed;
+	shape_attr rec[SHAPE]; /* the first SHAPE, for the shape */
+} tag_seen;
+
+typedef struct checker {
+	parser *ps;
+	size_t top;         /* the deferred element's depth */
+	size_t depth;
+	int ids, exact;
+	size_t max_text;
+	const char *open_end; /* past the last start tag with content */
+	/* The elements open below top: each one's name, and with '>' as
+	 * its end tag is expected when shorter than 16 bytes. */
+	struct {
+		pattern end;
+		const char *qname;
+		size_t qlen;
+	} open[CHECK_DEPTH];
+	name names[NAMES];
+	shape shapes[NAMES];
+} checker;
+
+static inline const char *skip_ws(const char *p)
+{
+	while (dom__is((unsigned char)*p, IS_SPACE))
+		p++;
+	return p;
+}
+
+static int is_xmlns(const char *s, size_t n)
+{
+	return n == 5 && memcmp(s, "xmlns", 5) == 0;
+}
+
+/* scan_name's fast case (state.h) into m: past the ASCII QName at p,
+ * or NULL. */
+static const char *scan(const checker *c, const char *p, name *m)
+{
+	const char *s = p, *l;
+
+	if (!dom__is((unsigned char)*p, IS_NSTART))
+		return NULL;
+	while (dom__is((unsigned char)*++p, IS_NAME))
+		;
+	m->plen = 0;
+	if (*p == ':' && dom__is((unsigned char)p[1], IS_NSTART)) {
+		m->plen = (uint32_t)(p - s);
+		p++;
+		while (dom__is((unsigned char)*++p, IS_NAME))
+			;
+	}
+	if (*p == ':' || (unsigned char)*p >= 0x80 ||
+	    (size_t)(p - s) > c->ps->lim->max_name)
+		return NULL;
+	m->s = s;
+	m->len = (uint32_t)(p - s);
+	m->uri = NULL;
+	if (m->len < 16) {
+		char b[16];
+
+		memcpy(b, s, m->len);
+		b[m->len] = '>';
+		pattern_of(&m->end, b, m->len + 1);
+	}
+	m->bit = (uint64_t)1 << ((m->len * 7u + (unsigned char)s[0] * 3u +
+				  (unsigned char)p[-1]) & 63);
+	l = s + (m->plen ? m->plen + 1 : 0);
+	m->flags = (m->plen && is_xmlns(s, m->plen) ? XMLNS_PREFIX : 0) |
+		   (is_xmlns(s, m->len) ? XMLNS_NAME : 0) |
+		   (p - l == 2 && l[0] == 'I' && (l[1] == 'd' || l[1] == 'D')
+			    ? ID_NAME : 0);
+	return p;
+}
+
+/*
+ * The slot of the name at p, by its first four bytes: a name's own for
+ * most names, and "id=\"" for a short one, which its value does not
+ * change.  Names that share four first bytes share the slot.
+ */
+static inline size_t slot_at(const char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+	return (size_t)((w * 0x9e3779b1u) >> 26);
+}
+
+/* The name at *pp, remembered or scanned, with *pp moved past it; NULL
+ * when scan_name would not take it at once.  A remembered spelling that
+ * the text repeats, followed by a byte that cannot continue a name, is
+ * the name scan() found at it before. */
+static inline name *name_at(checker *c, const char **pp)
+{
+	name *m = &c->names[slot_at(*pp)];
+	const char *end;
+
+	if (m->s != NULL && same_text(m->s, *pp, m->len)) {
+		unsigned char e = (unsigned char)(*pp)[m->len];
+
+		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
+			*pp += m->len;
+			return m;
+		}
+	}
+	end = scan(c, *pp, m);
+	if (end == NULL) {
+		m->s = NULL;
+		return NULL;
+	}
+	*pp = end;
+	return m;
+}
+
+/* The URI m's prefix is bound to, or NULL when it is unbound. */
+static const char *bound_to(const checker *c, name *m)
+{
+	const parser *ps = c->ps;
+	size_t i = ps->nbinds;
+
+	if (m->uri != NULL)
+		return m->uri;
+	if (m->plen == 3 && memcmp(m->s, "xml", 3) == 0)
+		return m->uri = ps->doc->xml_ns;
+	while (i-- > 0) {
+		const char *p = ps->binds[i].prefix;
+
+		if (p != NULL && dom_names_len(p) == m->plen &&
+		    memcmp(p, m->s, m->plen) == 0)
+			break;
+	}
+	if (i == (size_t)-1 || ps->binds[i].uri == ps->doc->empty)
+		return NULL;
+	return m->uri = ps->binds[i].uri;
+}
+
+/* The reference at r: its length, 0 when it is not one; *n gets the
+ * bytes it stands for. */
+static inline size_t ref_at(const char *r, size_t *n)
+{
+	char out[4];
+	const char *why;
+	size_t used;
+
+	*n = dom__insitu_ref(r, out, &used, &why);
+	return *n != 0 ? used : 0;
+}
+
+/* Whether the reference at r is the one dom_serialize writes for its
+ * character, in a value (attr) or in text. */
+static int as_written(const char *r, int attr)
+{
+	return strncmp(r, "&amp;", 5) == 0 || strncmp(r, "&lt;", 4) == 0 ||
+	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
+}
+
+/* A reference or a non-ASCII character at p, in a value (attr) or in
+ * text: past it, or NULL; *shrink grows by the bytes a build saves. */
+static const char *ref_or_utf8(checker *c, const char *p, int attr,
+			       size_t *shrink)
+{
+	size_t n, used;
+
+	if (*p == '&') {
+		used = ref_at(p, &n);
+		if (used == 0)
+			return NULL;
+		c->exact &= as_written(p, attr);
+		*shrink += used - n;
+		return p + used;
+	}
+	used = dom__insitu_utf8((const unsigned char *)p);
+	return used != 0 ? p + used : NULL;
+}
+
+/* text()'s general case. */
+static const char *text_slow(checker *c, const char *p)
+{
+	const char *start = p;
+	size_t shrink = 0;
+
+	for (;;) {
+		unsigned char b;
+
+		p = dom__insitu_skip_text(p);
+		while (dom__is((unsigned char)*p, IS_TEXT))
+			p++;
+		b = (unsigned char)*p;
+		if (b == '<')
+			break;
+		if (b == '&' || b >= 0x80) {
+			p = ref_or_utf8(c, p, 0, &shrink);
+			if (p == NULL)
+				return NULL;
+		} else if (b == '\r') {
+			c->exact = 0;
+			p++;
+		} else if (b == ']') {
+			if (p[1] == ']' && p[2] == '>')
+				return NULL;
+			p++;
+		} else {
+			return NULL;
+		}
+	}
+	/* What a build keeps is no longer than what is read. */
+	if ((size_t)(p - start) - shrink > c->max_text)
+		return NULL;
+	/* dom_serialize writes '>' in text as "&gt;". */
+	if (c->exact && memchr(start, '>', (size_t)(p - start)) != NULL)
+		c->exact = 0;
+	return p;
+}
+
+/* Text from p to the '<' it ends at, or NULL.  Most is plain: bytes
+ * that need no look, no '>', and not near the limit. */
+static inline const char *text(checker *c, const char *p)
+{
+	const char *q = dom__insitu_skip_run(p, 1);
+
+	if (*q == '<' && (size_t)(q - p) <= c->max_text)
+		return q;
+	return text_slow(c, p);
+}
+
+/* value()'s general case. */
+static const char *value_slow(checker *c, const char *p)
+{
+	char quote = *p;
+	const char *start = ++p;
+	size_t shrink = 0;
+
+	for (;;) {
+		unsigned char b;
+
+		p = skip_attr(p);
+		while (dom__is((unsigned char)*p, IS_ATTR))
+			p++;
+		b = (unsigned char)*p;
+		if (b == (unsigned char)quote)
+			break;
+		if (b == '"' || b == '\'') {
+			p++;
+		} else if (b == '\t' || b == '\n' || b == '\r') {
+			c->exact = 0;
+			p++;
+		} else if (b == '&' || b >= 0x80) {
+			p = ref_or_utf8(c, p, 1, &shrink);
+			if (p == NULL)
+				return NULL;
+		} else {
+			return NULL;
+		}
+	}
+	if ((size_t)(p - start) - shrink > c->max_text)
+		return NULL;
+	return p + 1;
+}
+
+/* A quoted value at p: past its closing quote, or NULL.  Most are
+ * plain. */
+static inline const char *value(checker *c, const char *p)
+{
+	const char *q = skip_attr(p + 1);
+
+	if (*q == *p && (size_t)(q - p - 1) <= c->max_text)
+		return q + 1;
+	return value_slow(c, p);
+}
+
+/* The '=' and quoted value after an attribute's name at p: past the
+ * value, or NULL. */
+static const char *eq_value(checker *c, const char *p)
+{
+	if (*p != '=') {
+		c->exact = 0;
+		p = skip_ws(p);
+	}
+	if (*p++ != '=')
+		return NULL;
+	if (*p != '"') {
+		c->exact = 0;
+		if (*p != '\'')
+			p = skip_ws(p);
+	}
+	if (*p != '"' && *p != '\'')
+		return NULL;
+	return value(c, p);
+}
+
+/* Notes an attribute's name in t. */
+static inline void seen_attr(tag_seen *t, uint64_t bit, int prefixed)
+{
+	t->again |= (t->bits & bit) != 0;
+	t->bits |= bit;
+	t->prefixed += prefixed != 0;
+	t->n++;
+}
+
+/* One attribute at p (its name's start), noted in t: past its value, or
+ * NULL. */
+static const char *attribute(checker *c, const char *p, tag_seen *t)
+{
+	name *m = name_at(c, &p);
+
+	/* A declaration binds: the building pass's. */
+	if (m == NULL || (m->flags & (XMLNS_PREFIX | XMLNS_NAME)) != 0 ||
+	    (m->plen > 0 && bound_to(c, m) == NULL))
+		return NULL;
+	if (t->n < SHAPE) {
+		shape_attr *a = &t->rec[t->n];
+
+		a->s = m->s;
+		a->len = m->len;
+		a->prefixed = m->plen > 0;
+		a->id = (m->flags & ID_NAME) != 0;
+		a->bit = m->bit;
+	}
+	c->ids |= m->flags & ID_NAME;
+	seen_attr(t, m->bit, m->plen > 0);
+	return eq_value(c, p);
+}
+
+/*
+ * The attributes the shape foretells, from p (after the name) for as long
+ * as the text follows it: one space, the name, '=', '"' and a value.
+ * Where it stops (or NULL), the general loop takes over.  What it read
+ * is unique, being part of a sequence that was; t->n counts it, and only
+ * a general attribute after it makes start_tag() note its names.
+ */
+static const char *shaped(checker *c, const shape *sh, const char *p,
+			  tag_seen *t)
+{
+	size_t i;
+
+	for (i = 0; i < sh->n; i++) {
+		const shape_attr *a = &sh->a[i];
+
+		if (!matches(&a->at, p))
+			break;
+		c->ids |= a->id;
+		p = value(c, p + a->len + 2);
+		if (p == NULL)
+			return NULL;
+	}
+	t->n = i;
+	return p;
+}
+
+/* The attribute at p, read again for unique(): past its value. */
+static const char *reread(const checker *c, const char *p, name *m)
+{
+	p = scan(c, skip_ws(p), m);
+	p = skip_ws(skip_ws(p) + 1);
+	return strchr(p + 1, *p) + 1;
+}
+
+/*
+ * Whether no two of the n attributes of the tag whose name ends at p
+ * share a name, or a namespace and a local name: 1 when none do.  Asked
+ * only when two names had the same bit or two have a prefix; the tag is
+ * read again, as it was found well-formed.
+ */
+static int unique(const checker *c, const char *p, size_t n)
+{
+	name a[CHECK_ATTRS];
+	size_t i, j;
+
+	if (n > CHECK_ATTRS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		p = reread(c, p, &a[i]);
+		if (a[i].plen > 0)
+			bound_to(c, &a[i]);
+		for (j = 0; j < i; j++) {
+			size_t oi = a[i].plen ? a[i].plen + 1 : 0,
+			       oj = a[j].plen ? a[j].plen + 1 : 0;
+
+			/* The same name has the same namespace (NULL
+			 * without a prefix). */
+			if (a[i].uri == a[j].uri &&
+			    a[i].len - oi == a[j].len - oj &&
+			    same_text(a[i].s + oi, a[j].s + oj, a[i].len - oi))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* The attributes after the name (ending at p) of a start tag whose
+ * element has the shape sh: past '>' or "/>", or NULL; into t. */
+static const char *attributes(checker *c, const shape *sh, const char *p,
+			      tag_seen *t, int *empty)
+{
+	size_t i;
+
+	if (sh != NULL && (p = shaped(c, sh, p, t)) == NULL)
+		return NULL;
+	for (;;) {
+		const char *before = p;
+
+		if (p[0] == ' ' && (unsigned char)p[1] > ' ') {
+			p++;
+		} else {
+			p = skip_ws(p);
+			c->exact &= p == before;
+		}
+		if (*p == '>' || (p[0] == '/' && p[1] == '>')) {
+			c->exact &= p == before;
+			*empty = *p == '/';
+			return p + (*empty ? 2 : 1);
+		}
+		if (p == before)
+			return NULL;
+		/* What the shape read is noted before the first other. */
+		if (sh != NULL && t->bits == 0 && t->n > 0) {
+			size_t k = t->n;
+
+			memcpy(t->rec, sh->a, k * sizeof *t->rec);
+			for (t->n = 0, i = 0; i < k; i++)
+				seen_attr(t, sh->a[i].bit, sh->a[i].prefixed);
+		}
+		p = attribute(c, p, t);
+		if (p == NULL)
+			return NULL;
+	}
+}
+
+/* Keeps the attribute names of the tag just read (t->rec) as the shape
+ * of its element el, spelled qname[0..qlen), unless an attribute's
+ * name has taken el's slot since. */
+static void remember(checker *c, const name *el, const char *qname,
+		     size_t qlen, const tag_seen *t)
+{
+	shape *sh = &c->shapes[el - c->names];
+	char b[16];
+	size_t i;
+
+	if (el->len != qlen || !same_text(el->s, qname, qlen))
+		return;
+	/* A name too long for a pattern ends the shape. */
+	for (i = 0; i < t->n && i < SHAPE && t->rec[i].len <= sizeof b - 3;
+	     i++) {
+		const shape_attr *r = &t->rec[i];
+
+		sh->a[i] = *r;
+		b[0] = ' ';
+		memcpy(b + 1, r->s, r->len);
+		b[r->len + 1] = '=';
+		b[r->len + 2] = '"';
+		pattern_of(&sh->a[i].at, b, r->len + 3);
+	}
+	sh->n = i;
+	sh->owner = el->s;
+}
+
+/* A start tag, its name at p: past it, or NULL.  *empty: "/>". */
+static const char *start_tag(checker *c, const char *p, int *empty)
+{
+	parser *ps = c->ps;
+	const char *qname = p, *name_end;
+	name *el = name_at(c, &p);
+	const shape *sh;
+	tag_seen t;
+	pattern end;
+	size_t qlen;
+
+	if (el == NULL ||
+	    (el->plen > 0 && ((el->flags & XMLNS_PREFIX) != 0 ||
+			      (el->uri == NULL && bound_to(c, el) == NULL))))
+		return NULL;
+	name_end = p;
+	qlen = el->len;
+	/* An attribute's name may take el's slot. */
+	if (qlen < 16)
+		end = el->end;
+	sh = &c->shapes[el - c->names];
+	if (sh->owner != el->s)
+		sh = NULL;
+	t.bits = 0;
+	t.again = 0;
+	t.n = t.prefixed = 0;
+	p = attributes(c, sh, p, &t, empty);
+	/* tag_limits' depth: the parent's, plus one.  A tag the shape read
+	 * whole is unique; a read past it was noted in t. */
+	if (p == NULL ||
+	    ((t.again || t.prefixed > 1) && !unique(c, name_end, t.n)) ||
+	    c->depth + 1 > ps->lim->max_depth || t.n > ps->lim->max_attrs)
+		return NULL;
+	/* A shape that foretold a prefix of the tag, and no more, stays. */
+	if (sh == NULL || t.bits != 0)
+		remember(c, el, qname, qlen, &t);
+	if (!*empty) {
+		size_t d = ++c->depth - c->top;
+
+		/* Deeper than CHECK_DEPTH below top is left to the building
+		 * pass. */
+		if (d >= CHECK_DEPTH)
+			return NULL;
+		if (qlen < 16)
+			c->open[d].end = end;
+		c->open[d].qname = qname;
+		c->open[d].qlen = qlen;
+		c->open_end = p;
+	}
+	return p;
+}
+
+/* At '<' + 1 of an end tag's name: past it, or NULL. */
+static const char *end_tag(checker *c, const char *p)
+{
+	size_t d = c->depth - c->top, n = c->open[d].qlen;
+
+	if (n < 16 ? !matches(&c->open[d].end, p)
+		   : !same_text(c->open[d].qname, p, n) || p[n] != '>')
+		return NULL;
+	/* dom_serialize writes <a></a> as <a/>. */
+	if (p - 2 == c->open_end)
+		c->exact = 0;
+	return p + c->open[d].qlen + 1;
+}
+
+int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
+		      int *exact)
+{
+	checker c;
+	size_t i;
+
+	c.ps = ps;
+	c.top = c.depth = ps->depth;
+	c.ids = 0;
+	c.exact = !ps->in.transcoded;
+	c.max_text = ps->lim->max_text;
+	c.open_end = NULL;
+	for (i = 0; i < NAMES; i++) {
+		c.names[i].s = NULL;
+		c.shapes[i].owner = NULL;
+	}
+	for (;;) {
+		int empty;
+
+		if (*p != '<' && (p = text(&c, p)) == NULL)
+			return 0;
+		if (p[1] == '/') {
+			if (c.depth == c.top)
+				break;
+			p = end_tag(&c, p + 2);
+			c.depth--;
+		} else if (p[1] == '!' || p[1] == '?') {
+			return 0;
+		} else {
+			p = start_tag(&c, p + 1, &empty);
+		}
+		if (p == NULL)
+			return 0;
+	}
+	*end = p;
+	*ids = c.ids;
+	*exact = c.exact;
+	return 1;
+}
