@@ -362,6 +362,28 @@ const char *dom_value(const dom_node *n, size_t *len)
 	return dom__chars(n)->value;
 }
 
+char *dom_text_take(dom_node *n, size_t *len)
+{
+	dom_doc *doc = dom__doc(n);
+	char *v;
+	uint64_t gen;
+
+	*len = 0;
+	if ((n->type != DOM_TEXT && n->type != DOM_CDATA) || n->len == 0)
+		return NULL;
+	/* Every text's bytes are the document's, and its own: the arena's
+	 * copy, or the insitu parser's text there. */
+	v = (char *)(uintptr_t)dom__chars(n)->value;
+	*len = n->len;
+	dom__emit_changed(doc, n, DOM__CHANGE_OWN);
+	gen = doc->gen;
+	dom__touch(doc);
+	dom__ids_unchanged(doc, gen);
+	dom__chars(n)->value = doc->empty;
+	n->len = 0;
+	return v;
+}
+
 int dom_is(const dom_node *n, const char *ns, const char *local)
 {
 	return n->type == DOM_ELEMENT && dom__el(n)->name->local == local &&
