@@ -514,12 +514,76 @@ int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
 	return rc;
 }
 
-int wss_base64_decode_in_place(char *s, size_t n, size_t *len, lab_err *err)
-{
-	unsigned char *end;
-	int rc = decode_at((unsigned char *)s, n, (unsigned char *)s, &end,
-			   err);
+/* The most room wss_base64_decode_in_place leaves, the whitespace its
+ * first characters may hold, and what they take decoded apart. */
+enum {
+	ROOM_MAX = 1024,
+	HEAD_WS = 1024,
+	HEAD_MAX = (4 * ROOM_MAX + HEAD_WS) / 4 * 3 + 4
+};
 
-	*len = rc == LAB_OK ? (size_t)((char *)end - s) : 0;
+/*
+ * Where decoding in[0..n) `room` bytes ahead of it may start in place:
+ * past the first whole quanta that hold 4 * room characters or more
+ * (whitespace aside), decoded apart first.  From there the output trails
+ * the input, as decode_at needs (room plus 3 bytes for every 4
+ * characters up to there is no more than the characters).  0 when a '='
+ * comes first (padding ends the text: the two parts would each pass
+ * alone), or the input is that short.  Bytes up to ' ' count as
+ * whitespace: in a valid text only whitespace is, and an invalid one
+ * fails in either part.
+ */
+/* How many of in[0..n) are bytes up to ' '. */
+static size_t count_low(const unsigned char *in, size_t n)
+{
+	size_t i = 0, ws = 0;
+#if B64_X86
+	const __m128i space = _mm_set1_epi8(' ');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128(
+			(const __m128i *)(const void *)(in + i));
+
+		ws += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_min_epu8(v, space), v)));
+	}
+#endif
+	for (; i < n; i++)
+		ws += in[i] <= ' ';
+	return ws;
+}
+
+static size_t head_end(const unsigned char *in, size_t n, size_t room)
+{
+	size_t p = 4 * room, ws;
+
+	if (n <= p + 4)
+		return 0;
+	ws = count_low(in, p);
+	while ((p - ws) % 4 != 0 && p < n && p < 4 * room + HEAD_WS)
+		ws += in[p++] <= ' ';
+	if ((p - ws) % 4 != 0 || p == n || memchr(in, '=', p) != NULL)
+		return 0;
+	return p;
+}
+
+int wss_base64_decode_in_place(char *s, size_t n, size_t room, size_t *at,
+			       size_t *len, lab_err *err)
+{
+	unsigned char head[HEAD_MAX], *u = (unsigned char *)s, *end;
+	size_t p = room > 0 && room <= ROOM_MAX ? head_end(u, n, room) : 0;
+	size_t h = 0;
+	int rc = LAB_OK;
+
+	*at = p != 0 ? room : 0;
+	if (p != 0) {
+		rc = decode_at(u, p, head, &end, err);
+		h = (size_t)(end - head);
+	}
+	if (rc == LAB_OK)
+		rc = decode_at(u + p, n - p, u + *at + h, &end, err);
+	if (rc == LAB_OK)
+		memcpy(s + *at, head, h);
+	*len = rc == LAB_OK ? (size_t)((char *)end - s) - *at : 0;
 	return rc;
 }

@@ -24,7 +24,7 @@
 #include "wss/c14n.h"
 #include "wss/wsse.h"
 
-/* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */
+/* MAX_KEY: the longest session key; PARSE_ROOM: see take_ciphertext. */
 enum { MAX_KEY = 32, PARSE_ROOM = 512 };
 
 static const char decryption_failed[] = "decryption failed";
@@ -364,12 +364,12 @@ typedef struct ciphertext {
 } ciphertext;
 
 /*
- * ed's ciphertext, decoded.  A CipherValue that is one text is decoded
- * where it stands (dom_text_take): its characters are read once, and the
+ * ed's ciphertext, decoded, with room in front of it for the start tag
+ * of the wrapper the plaintext is parsed in, so that it is parsed where
+ * it was decrypted.  A CipherValue that is one text is decoded where it
+ * stands (dom_text_take): its characters are read once, and the
  * ciphertext, then the plaintext, take their place instead of a buffer
- * the size of the message.  Otherwise into c->owned, with room in front
- * of it for the start tag of the wrapper the plaintext is parsed in, so
- * that it is parsed where it was decrypted.
+ * the size of the message.  Otherwise into c->owned.
  */
 static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
 			   lab_err *err)
@@ -379,8 +379,11 @@ static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
 
 	c->held = t != NULL ? dom_text_take(t, &c->nheld) : NULL;
 	if (c->held != NULL) {
-		rc = wss_base64_decode_in_place(c->held, c->nheld, &c->n, err);
-		c->p = c->held;
+		size_t at;
+
+		rc = wss_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
+						&at, &c->n, err);
+		c->p = c->held + at;
 		if (rc == LAB_EMALFORMED)
 			rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
 				      dom_local_name(dom_parent(t)));
