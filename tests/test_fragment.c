@@ -220,6 +220,38 @@ static void error_position(void)
 	dom_doc_free(doc);
 }
 
+/* want's x replaced the reference way: frag parsed into p before x
+ * (dom_parse_into), then x removed when that worked. */
+static int reference(dom_doc *want, const char *frag, lab_err *ref)
+{
+	int rc = parse_into(t_find(dom_doc_element(want), "p"),
+			    t_find(dom_doc_element(want), "x"), frag, ref);
+
+	if (rc == LAB_OK)
+		dom_node_free(t_find(dom_doc_element(want), "x"));
+	return rc;
+}
+
+/* A replacement in doc (rc, err) against the reference in want: the same
+ * result, error and position, and the same output. */
+static void same_as(dom_doc *doc, int rc, const lab_err *err, dom_doc *want,
+		    int rc_ref, const lab_err *ref)
+{
+	lab_buf w = LAB_BUF_INIT, got = LAB_BUF_INIT;
+
+	CHECK_EQ_INT(rc, rc_ref);
+	if (rc != LAB_OK) {
+		CHECK_EQ_INT(err->line, ref->line);
+		CHECK_EQ_INT(err->col, ref->col);
+		CHECK_EQ_STR(err->msg, ref->msg);
+	}
+	if (T_SERIALIZE(dom_doc_node(want), &w) &&
+	    T_SERIALIZE(dom_doc_node(doc), &got))
+		CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
+	lab_buf_free(&w);
+	lab_buf_free(&got);
+}
+
 /*
  * dom_replace_parsed, with no room, too little room and enough room in
  * front of the fragment (and bytes after it that must not be read): the
@@ -240,8 +272,7 @@ static void replace_parsed(void)
 	for (f = 0; f < sizeof frags / sizeof frags[0]; f++)
 		for (r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
 			dom_doc *want = T_PARSE(host), *doc = T_PARSE(host);
-			lab_buf text = LAB_BUF_INIT, w = LAB_BUF_INIT,
-				got = LAB_BUF_INIT;
+			lab_buf text = LAB_BUF_INIT;
 			size_t n = strlen(frags[f]);
 			lab_err err, ref;
 			int rc, rc_ref;
@@ -257,28 +288,14 @@ static void replace_parsed(void)
 					  LAB_OK) ||
 			    !CHECK_EQ_INT(lab_buf_puts(&text, "<junk"), LAB_OK))
 				goto next;
-			rc_ref = parse_into(t_find(dom_doc_element(want), "p"),
-					    t_find(dom_doc_element(want), "x"),
-					    frags[f], &ref);
-			if (rc_ref == LAB_OK)
-				dom_node_free(t_find(dom_doc_element(want), "x"));
+			rc_ref = reference(want, frags[f], &ref);
 			lab_err_clear(&err);
 			rc = dom_replace_parsed(t_find(dom_doc_element(doc), "x"),
 						&text, rooms[r], n, NULL, &err);
-			CHECK_EQ_INT(rc, rc_ref);
 			CHECK(text.data == NULL && text.len == 0);
-			if (rc != LAB_OK) {
-				CHECK_EQ_INT(err.line, ref.line);
-				CHECK_EQ_INT(err.col, ref.col);
-				CHECK_EQ_STR(err.msg, ref.msg);
-			}
-			if (T_SERIALIZE(dom_doc_node(want), &w) &&
-			    T_SERIALIZE(dom_doc_node(doc), &got))
-				CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
+			same_as(doc, rc, &err, want, rc_ref, &ref);
 next:
 			lab_buf_free(&text);
-			lab_buf_free(&w);
-			lab_buf_free(&got);
 			dom_doc_free(want);
 			dom_doc_free(doc);
 		}
@@ -318,8 +335,7 @@ static void replace_parsed_held(void)
 		for (c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
 			size_t n = strlen(frags[f]);
 			size_t size = sizes[c] != 0 ? sizes[c] : n + 5, got_n;
-			lab_buf in = LAB_BUF_INIT, w = LAB_BUF_INIT,
-				got = LAB_BUF_INIT;
+			lab_buf in = LAB_BUF_INIT;
 			dom_doc *want = NULL, *doc = NULL;
 			dom_node *x, *t;
 			lab_err err, ref;
@@ -350,28 +366,15 @@ static void replace_parsed_held(void)
 			CHECK(dom_text_take(t, &got_n) == NULL);
 			memset(b, '<', size);
 			memcpy(b + ats[c], frags[f], n);
-			rc_ref = parse_into(t_find(dom_doc_element(want), "p"),
-					    t_find(dom_doc_element(want), "x"),
-					    frags[f], &ref);
-			if (rc_ref == LAB_OK)
-				dom_node_free(t_find(dom_doc_element(want), "x"));
+			rc_ref = reference(want, frags[f], &ref);
 			lab_err_clear(&err);
 			rc = dom_replace_parsed_held(x, b, size, ats[c], n, NULL,
 						     &err);
-			CHECK_EQ_INT(rc, rc_ref);
-			if (rc != LAB_OK) {
-				CHECK_EQ_INT(err.col, ref.col);
-				CHECK_EQ_STR(err.msg, ref.msg);
-			}
 			if (rc != LAB_OK || tree)
 				CHECK(wiped(b, ats[c] + n));
-			if (T_SERIALIZE(dom_doc_node(want), &w) &&
-			    T_SERIALIZE(dom_doc_node(doc), &got))
-				CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
+			same_as(doc, rc, &err, want, rc_ref, &ref);
 next:
 			lab_buf_free(&in);
-			lab_buf_free(&w);
-			lab_buf_free(&got);
 			dom_doc_free(want);
 			dom_doc_free(doc);
 		}
