@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/build.h"
 #include "dom/deferred.h"
 #include "dom/emit.h"
 #include "dom/internal.h"
@@ -17,9 +18,14 @@ static_assert(offsetof(dom_doc, node) - offsetof(dom_doc, node_slot) ==
 		      sizeof(void *),
 	      "the document node's userdata slot must sit right before it");
 
+/* The most a deferred parse's arena starts with: a message of about
+ * 10 KB built whole. */
+enum { DEFERRED_START = 16384 };
+
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 {
 	dom_doc *doc;
+	size_t size;
 	int rc = dom_hash_ready(err);
 
 	*out = NULL;
@@ -29,8 +35,14 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	doc = dom_calloc(1, sizeof *doc);
 	if (doc == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	/* Our tree of an XML text takes about 1.5x its bytes. */
-	dom_arena_init(&doc->arena, hint + hint / 2);
+	/* Our tree of an XML text takes about 1.5x its bytes; a deferred
+	 * parse builds a few nodes of a large one (the envelope, the
+	 * headers), so its arena starts at what a small message takes and
+	 * grows as content is built. */
+	size = hint + hint / 2;
+	if (dom__build_defers && size > DEFERRED_START)
+		size = DEFERRED_START;
+	dom_arena_init(&doc->arena, size);
 	dom_names_init(&doc->names);
 	doc->node.type = DOM_DOCUMENT;
 	doc->decl.standalone = -1;
