@@ -522,17 +522,6 @@ enum {
 	HEAD_MAX = (4 * ROOM_MAX + HEAD_WS) / 4 * 3 + 4
 };
 
-/*
- * Where decoding in[0..n) `room` bytes ahead of it may start in place:
- * past the first whole quanta that hold 4 * room characters or more
- * (whitespace aside), decoded apart first.  From there the output trails
- * the input, as decode_at needs (room plus 3 bytes for every 4
- * characters up to there is no more than the characters).  0 when a '='
- * comes first (padding ends the text: the two parts would each pass
- * alone), or the input is that short.  Bytes up to ' ' count as
- * whitespace: in a valid text only whitespace is, and an invalid one
- * fails in either part.
- */
 /* How many of in[0..n) are bytes up to ' '. */
 static size_t count_low(const unsigned char *in, size_t n)
 {
@@ -553,6 +542,17 @@ static size_t count_low(const unsigned char *in, size_t n)
 	return ws;
 }
 
+/*
+ * Where decoding in[0..n) `room` bytes ahead of it may start in place:
+ * past the first whole quanta that hold 4 * room characters or more
+ * (whitespace aside), decoded apart first.  From there the output trails
+ * the input, as decode_at needs (room plus 3 bytes for every 4
+ * characters up to there is no more than the characters).  0 when a '='
+ * comes first (padding ends the text: the two parts would each pass
+ * alone), or the input is that short.  Bytes up to ' ' count as
+ * whitespace: in a valid text only whitespace is, and an invalid one
+ * fails in either part.
+ */
 static size_t head_end(const unsigned char *in, size_t n, size_t room)
 {
 	size_t p = 4 * room, ws;
