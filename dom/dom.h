@@ -251,6 +251,18 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
 
 /*
+ * dom_replace_parsed for bytes the document holds: text[0..cap), from
+ * dom_text_take, with the fragment at [at, at + len).  The fragment moves
+ * forward within them when the wrapper's start tag does not fit in front,
+ * and is copied only when cap cannot hold both.  Kept or not, the
+ * document wipes them when it lets go of them, from the first up to the
+ * fragment's end (where it was parsed) and the wrapper's end tag after
+ * it; it never frees them (they are its own memory).
+ */
+int dom_replace_parsed_held(dom_node *old, char *text, size_t cap, size_t at,
+			    size_t len, const dom_limits *lim, lab_err *err);
+
+/*
  * What canonical content bytes assume of the apex's context, for one
  * prefix (NULL: the default namespace) the content uses without binding
  * it itself: its binding in scope at the apex and the binding the apex's
@@ -351,6 +363,17 @@ const char *dom_prefix(const dom_node *n);
 
 /* Text, CDATA, comment, PI data: the bytes and their length. */
 const char *dom_value(const dom_node *n, size_t *len);
+
+/*
+ * The bytes of text or CDATA node n, for the caller to overwrite: n reads
+ * as empty from then on (a change to the document, one that leaves an ID
+ * index standing), and the *len bytes at the result stay the document's
+ * until it is freed.  For a value read once and then replaced, such as a
+ * CipherValue decoded and decrypted where it stands (then parsed with
+ * dom_replace_parsed_held): no buffer the size of the value beside it.
+ * NULL (*len 0) for other nodes and empty ones.
+ */
+char *dom_text_take(dom_node *n, size_t *len);
 
 /* Element name test; ns (may be NULL) and local are interned. */
 int dom_is(const dom_node *n, const char *ns, const char *local);

@@ -82,12 +82,16 @@ const char *dom__emit_canonical(const dom_doc *doc, const dom_node *el,
 /* Lets go of what dom__emit_keep kept; at dom_doc_free. */
 void dom__emit_release(dom_doc *doc);
 
-/* The bytes may be decrypted plaintext: wiped before they are freed. */
+/* The bytes may be decrypted plaintext: wiped before they are freed.  A
+ * buffer with bytes and cap 0 is the document's own memory
+ * (dom_replace_parsed_held): wiped, never freed or resized. */
 static inline void dom__emit_wipe(lab_buf *b)
 {
 	if (b->data != NULL)
 		explicit_bzero(b->data, b->len);
-	lab_buf_free(b);
+	if (b->cap != 0)
+		lab_buf_free(b);
+	*b = (lab_buf)LAB_BUF_INIT;
 }
 
 extern const char dom__emit_choice[];

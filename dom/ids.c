@@ -228,6 +228,12 @@ void dom__ids_replaced(dom_doc *doc, uint64_t gen, dom_node *old,
 	ids->gen = doc->gen;
 }
 
+void dom__ids_unchanged(dom_doc *doc, uint64_t gen)
+{
+	if (doc->ids != NULL && doc->ids->gen == gen)
+		doc->ids->gen = doc->gen;
+}
+
 dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count)
 {
 	id_entry *e;

@@ -217,6 +217,10 @@ void dom__ids_free(dom_doc *doc);
 void dom__ids_replaced(dom_doc *doc, uint64_t gen, dom_node *old,
 		       dom_node *first, const dom_node *stop);
 
+/* A change made at `gen` (the counter before it) that adds and removes
+ * no ID: an index current then stays current. */
+void dom__ids_unchanged(dom_doc *doc, uint64_t gen);
+
 /*
  * The node after c in document order within top's subtree, or NULL.
  * Every whole-tree walk uses it: iteration, not recursion, because a tree

@@ -44,10 +44,12 @@ void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
 	let_go(k);
 	k->buf = *text;
 	*text = (lab_buf)LAB_BUF_INIT;
-	/* Kept as long as the document: without the slack of its growth
-	 * (a 2 MB plaintext decoded into a buffer doubled to 4 MB).  If the
-	 * shrink fails, the bytes stay where they were, slack and all. */
-	fit = dom_realloc(k->buf.data, k->buf.len + 1);
+	/* Kept as long as the document: without the slack of its growth.
+	 * If the shrink fails, the bytes stay where they were, slack and
+	 * all; the document's own bytes (cap 0) are never resized. */
+	fit = k->buf.cap != 0 || k->buf.data == NULL
+		      ? dom_realloc(k->buf.data, k->buf.len + 1)
+		      : NULL;
 	if (fit != NULL) {
 		k->buf.data = fit;
 		k->buf.cap = k->buf.len + 1;

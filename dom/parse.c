@@ -233,8 +233,33 @@ static int apex_rendered(const dom_node *el, dom_nsdecl **out, size_t *n,
 	return LAB_OK;
 }
 
-int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
-		       const dom_limits *lim, lab_err *err)
+/*
+ * Whether the fragment text[at..at+len) can be parsed where it lies, with
+ * the wrapper's start tag (open bytes) in front and its end tag after:
+ * an owned buffer grows at its end; the document's own bytes (cap 0)
+ * cannot, so the fragment moves forward for the start tag when they hold
+ * both, and *at follows it.  0: it must be copied.
+ */
+static int in_place(lab_buf *text, size_t open, size_t *at, size_t len)
+{
+	size_t close = sizeof wrapper_close;	/* with its NUL */
+
+	if (text->cap != 0)
+		return open <= *at;
+	if (open > *at && open + len + close <= text->len) {
+		memmove(text->data + open, text->data + *at, len);
+		*at = open;
+	}
+	if (open > *at || *at + len + close > text->len)
+		return 0;
+	memcpy(text->data + *at + len, wrapper_close, close);
+	return 1;
+}
+
+/* dom_replace_parsed and dom_replace_parsed_held: text owned, or the
+ * document's own bytes (cap 0, len the bytes held). */
+static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
+		   const dom_limits *lim, lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
 	dom_node *parent = old->parent, *before, *after = old->next;
@@ -242,7 +267,7 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	dom_canon canon, *ask = NULL;
 	dom_nsdecl *rendered = NULL;
 	uint64_t gen = dom__doc(old)->gen;
-	int alone, rc;
+	int alone, inside, rc;
 
 	if (parent == NULL) {
 		rc = lab_fail(err, LAB_EUSAGE, "node to replace is detached");
@@ -266,13 +291,21 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	}
 	if (rc != LAB_OK)
 		goto out;
-	if (open.len > at) {
+	inside = in_place(text, open.len, &at, len);
+	/* Of the document's own bytes, only those up to the fragment's end
+	 * and the wrapper's end tag were plaintext (what follows is the
+	 * rest of their old value): wiped when let go, the rest left. */
+	if (text->cap == 0 && at + len + sizeof wrapper_close < text->len)
+		text->len = at + len + sizeof wrapper_close;
+	if (!inside) {
 		rc = parse_copy(parent, old, text->data + at, len, lim, ask, err);
 	} else {
-		text->len = at + len;
-		if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
-			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-			goto out;
+		if (text->cap != 0) {
+			text->len = at + len;
+			if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
+				rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+				goto out;
+			}
 		}
 		memcpy(text->data + at - open.len, open.data, open.len);
 		rc = parse_wrapped(parent, old, text->data + at - open.len,
@@ -293,6 +326,20 @@ out:
 	lab_buf_free(&open);
 	dom_free(rendered);
 	return rc;
+}
+
+int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
+		       const dom_limits *lim, lab_err *err)
+{
+	return replace(old, text, at, len, lim, err);
+}
+
+int dom_replace_parsed_held(dom_node *old, char *text, size_t cap, size_t at,
+			    size_t len, const dom_limits *lim, lab_err *err)
+{
+	lab_buf held = {text, cap, 0};
+
+	return replace(old, &held, at, len, lim, err);
 }
 
 const char *dom_canonical_content(const dom_node *el, size_t *len,

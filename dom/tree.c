@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dom/attrs.h"
+#include "dom/build.h"
 #include "dom/deferred.h"
 #include "dom/emit.h"
 #include "dom/internal.h"
@@ -17,9 +18,14 @@ static_assert(offsetof(dom_doc, node) - offsetof(dom_doc, node_slot) ==
 		      sizeof(void *),
 	      "the document node's userdata slot must sit right before it");
 
+/* The most a deferred parse's arena starts with: a message of about
+ * 10 KB built whole. */
+enum { DEFERRED_START = 16384 };
+
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 {
 	dom_doc *doc;
+	size_t size;
 	int rc = dom_hash_ready(err);
 
 	*out = NULL;
@@ -29,8 +35,14 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	doc = dom_calloc(1, sizeof *doc);
 	if (doc == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	/* Our tree of an XML text takes about 1.5x its bytes. */
-	dom_arena_init(&doc->arena, hint + hint / 2);
+	/* Our tree of an XML text takes about 1.5x its bytes; a deferred
+	 * parse builds a few nodes of a large one (the envelope, the
+	 * headers), so its arena starts at what a small message takes and
+	 * grows as content is built. */
+	size = hint + hint / 2;
+	if (dom__build_defers && size > DEFERRED_START)
+		size = DEFERRED_START;
+	dom_arena_init(&doc->arena, size);
 	dom_names_init(&doc->names);
 	doc->node.type = DOM_DOCUMENT;
 	doc->decl.standalone = -1;
@@ -360,6 +372,28 @@ const char *dom_value(const dom_node *n, size_t *len)
 	if (len != NULL)
 		*len = n->len;
 	return dom__chars(n)->value;
+}
+
+char *dom_text_take(dom_node *n, size_t *len)
+{
+	dom_doc *doc = dom__doc(n);
+	char *v;
+	uint64_t gen;
+
+	*len = 0;
+	if ((n->type != DOM_TEXT && n->type != DOM_CDATA) || n->len == 0)
+		return NULL;
+	/* Every text's bytes are the document's, and its own: the arena's
+	 * copy, or the insitu parser's text there. */
+	v = (char *)(uintptr_t)dom__chars(n)->value;
+	*len = n->len;
+	dom__emit_changed(doc, n, DOM__CHANGE_OWN);
+	gen = doc->gen;
+	dom__touch(doc);
+	dom__ids_unchanged(doc, gen);
+	dom__chars(n)->value = doc->empty;
+	n->len = 0;
+	return v;
 }
 
 int dom_is(const dom_node *n, const char *ns, const char *local)

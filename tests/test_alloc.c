@@ -116,17 +116,26 @@ static void failed_parse(void)
 	}
 }
 
-/* lab_buf_reserve rounds its growth up by doubling from 256 bytes;
- * lab_buf_reserve_exact takes just the room asked for, and a buffer
- * grown that way doubles from there when it outgrows it. */
+/* lab_buf_reserve rounds its growth up by doubling from 256 bytes, but
+ * a request for more than twice the room held gets what it needs plus
+ * that room; lab_buf_reserve_exact takes just the room asked for, and a
+ * buffer grown that way doubles from there when it outgrows it. */
 static void buf_reserve_exact(void)
 {
 	lab_buf a = LAB_BUF_INIT, b = LAB_BUF_INIT;
 
-	if (!CHECK_EQ_INT(lab_buf_reserve(&a, 1000), LAB_OK) ||
+	if (!CHECK_EQ_INT(lab_buf_reserve(&a, 300), LAB_OK) ||
 	    !CHECK_EQ_INT(lab_buf_reserve_exact(&b, 1000), LAB_OK))
 		goto out;
+	CHECK_EQ_INT(a.cap, 512);
+	a.len = 500;
+	if (!CHECK_EQ_INT(lab_buf_reserve(&a, 100), LAB_OK))
+		goto out;
 	CHECK_EQ_INT(a.cap, 1024);
+	/* 2 MB after 1 KB of room: not rounded up to 4 MB. */
+	if (!CHECK_EQ_INT(lab_buf_reserve(&a, 2000000), LAB_OK))
+		goto out;
+	CHECK_EQ_INT(a.cap, 500 + 2000000 + 1 + 1024);
 	CHECK_EQ_INT(b.cap, 1001);
 	CHECK_EQ_INT(lab_buf_reserve_exact(&b, 10), LAB_OK);
 	CHECK_EQ_INT(b.cap, 1001);

@@ -490,6 +490,97 @@ static void base64_refuses_everywhere(void)
 		}
 }
 
+/* 5000 bytes of raw encoded after `spaces` spaces, one character
+ * replaced by '*' at `bad` (0: none), decoded in place with 512 bytes of
+ * room: *at and the result. */
+static int in_place_one(const unsigned char *raw, size_t spaces, size_t bad,
+			size_t *at)
+{
+	lab_buf enc = LAB_BUF_INIT;
+	size_t len = 0;
+	lab_err err;
+	int rc = LAB_ENOMEM;
+
+	*at = 99;
+	if (lab_buf_reserve(&enc, spaces) == LAB_OK) {
+		memset(enc.data, ' ', spaces);
+		enc.len = spaces;
+	}
+	if (enc.len == spaces &&
+	    wss_base64_encode(raw, 5000, 76, &enc) == LAB_OK) {
+		if (bad != 0)
+			enc.data[bad] = '*';
+		lab_err_clear(&err);
+		rc = wss_base64_decode_in_place(enc.data, enc.len, 512, at,
+						&len, &err);
+		if (rc == LAB_OK)
+			CHECK_EQ_MEM(enc.data + *at, len, raw, 5000);
+		else
+			CHECK(len == 0 && strstr(err.msg, "not in the "
+						 "alphabet") != NULL);
+	}
+	lab_buf_free(&enc);
+	return rc;
+}
+
+static void in_place_edges(const unsigned char *raw)
+{
+	size_t at;
+
+	t_context("whitespace in front");
+	CHECK_EQ_INT(in_place_one(raw, 1000, 0, &at), LAB_OK);
+	CHECK_EQ_INT(at, 512);
+	CHECK_EQ_INT(in_place_one(raw, 4000, 0, &at), LAB_OK);
+	CHECK_EQ_INT(at, 512);
+	t_context("refusals");
+	CHECK_EQ_INT(in_place_one(raw, 0, 10, &at), LAB_EMALFORMED);
+	CHECK_EQ_INT(in_place_one(raw, 0, 6000, &at), LAB_EMALFORMED);
+	CHECK_EQ_INT(in_place_one(raw, 3000, 3500, &at), LAB_EMALFORMED);
+}
+
+/* Decoding over the text itself: the same bytes as wss_base64_decode,
+ * `room` bytes in (up to 1 KB) when the text is long enough, at the
+ * start otherwise, whitespace in front or not; and the same refusals,
+ * among the first characters and past them. */
+static void base64_in_place(void)
+{
+	static const size_t sizes[] = {0, 10, 300, 1535, 1536, 1537, 5000,
+				       20000};
+	static const size_t lines[] = {0, 4, 76}, rooms[] = {0, 5, 16, 512,
+							       1024, 2000};
+	static unsigned char raw[20000];
+	size_t z, l, r, i;
+
+	for (i = 0; i < 20000; i++)
+		raw[i] = (unsigned char)(i * 13 + 5);
+	for (z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+		for (l = 0; l < sizeof lines / sizeof lines[0]; l++)
+			for (r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
+				lab_buf enc = LAB_BUF_INIT;
+				size_t at = 99, len = 99, room = rooms[r];
+				lab_err err;
+
+				t_context("%zu bytes, lines of %zu, room %zu",
+					  sizes[z], lines[l], room);
+				if (!CHECK_EQ_INT(wss_base64_encode(raw,
+					      sizes[z], lines[l], &enc), LAB_OK))
+					continue;
+				if (CHECK_OK(wss_base64_decode_in_place(
+						     enc.data, enc.len, room,
+						     &at, &len, &err), &err))
+					CHECK_EQ_MEM(enc.data + at, len, raw,
+						     sizes[z]);
+				CHECK(at == 0 || at == room);
+				if (room == 0 || room > 1024 ||
+				    enc.len < 4 * room)
+					CHECK_EQ_INT(at, 0);
+				else if (sizes[z] >= 5000)
+					CHECK_EQ_INT(at, room);
+				lab_buf_free(&enc);
+			}
+	in_place_edges(raw);
+}
+
 const t_case tests_base64[] = {
 	{"crypto/base64_rfc4648", base64_rfc4648},
 	{"crypto/base64_roundtrip", base64_roundtrip},
@@ -497,6 +588,7 @@ const t_case tests_base64[] = {
 	{"crypto/base64_lines", base64_lines},
 	{"crypto/base64_whitespace", base64_whitespace},
 	{"crypto/base64_rejects", base64_rejects},
+	{"crypto/base64_in_place", base64_in_place},
 	{"crypto/base64_every_byte", base64_every_byte},
 	{"crypto/base64_decode_as_reference", base64_decode_as_reference},
 	{"crypto/base64_refuses_everywhere", base64_refuses_everywhere},

@@ -4,8 +4,9 @@
  * without being declared again), inserted before a reference node or at
  * the end, with mixed content; a failed parse leaves the parent as it
  * was and reports a position relative to the fragment; the same through
- * dom_replace_parsed, in place or not, and what the serializer writes for
- * the content it replaced under each choice of the emit axis.
+ * dom_replace_parsed, in place or not (and dom_replace_parsed_held, in
+ * a text's bytes dom_text_take hands over), and what the serializer
+ * writes for the content it replaced under each choice of the emit axis.
  * Not tested here: limits and external entities (test_limits.c and
  * test_errors.c cover them for whole documents, through the same code).
  */
@@ -219,6 +220,38 @@ static void error_position(void)
 	dom_doc_free(doc);
 }
 
+/* want's x replaced the reference way: frag parsed into p before x
+ * (dom_parse_into), then x removed when that worked. */
+static int reference(dom_doc *want, const char *frag, lab_err *ref)
+{
+	int rc = parse_into(t_find(dom_doc_element(want), "p"),
+			    t_find(dom_doc_element(want), "x"), frag, ref);
+
+	if (rc == LAB_OK)
+		dom_node_free(t_find(dom_doc_element(want), "x"));
+	return rc;
+}
+
+/* A replacement in doc (rc, err) against the reference in want: the same
+ * result, error and position, and the same output. */
+static void same_as(dom_doc *doc, int rc, const lab_err *err, dom_doc *want,
+		    int rc_ref, const lab_err *ref)
+{
+	lab_buf w = LAB_BUF_INIT, got = LAB_BUF_INIT;
+
+	CHECK_EQ_INT(rc, rc_ref);
+	if (rc != LAB_OK) {
+		CHECK_EQ_INT(err->line, ref->line);
+		CHECK_EQ_INT(err->col, ref->col);
+		CHECK_EQ_STR(err->msg, ref->msg);
+	}
+	if (T_SERIALIZE(dom_doc_node(want), &w) &&
+	    T_SERIALIZE(dom_doc_node(doc), &got))
+		CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
+	lab_buf_free(&w);
+	lab_buf_free(&got);
+}
+
 /*
  * dom_replace_parsed, with no room, too little room and enough room in
  * front of the fragment (and bytes after it that must not be read): the
@@ -239,8 +272,7 @@ static void replace_parsed(void)
 	for (f = 0; f < sizeof frags / sizeof frags[0]; f++)
 		for (r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
 			dom_doc *want = T_PARSE(host), *doc = T_PARSE(host);
-			lab_buf text = LAB_BUF_INIT, w = LAB_BUF_INIT,
-				got = LAB_BUF_INIT;
+			lab_buf text = LAB_BUF_INIT;
 			size_t n = strlen(frags[f]);
 			lab_err err, ref;
 			int rc, rc_ref;
@@ -256,28 +288,93 @@ static void replace_parsed(void)
 					  LAB_OK) ||
 			    !CHECK_EQ_INT(lab_buf_puts(&text, "<junk"), LAB_OK))
 				goto next;
-			rc_ref = parse_into(t_find(dom_doc_element(want), "p"),
-					    t_find(dom_doc_element(want), "x"),
-					    frags[f], &ref);
-			if (rc_ref == LAB_OK)
-				dom_node_free(t_find(dom_doc_element(want), "x"));
+			rc_ref = reference(want, frags[f], &ref);
 			lab_err_clear(&err);
 			rc = dom_replace_parsed(t_find(dom_doc_element(doc), "x"),
 						&text, rooms[r], n, NULL, &err);
-			CHECK_EQ_INT(rc, rc_ref);
 			CHECK(text.data == NULL && text.len == 0);
-			if (rc != LAB_OK) {
-				CHECK_EQ_INT(err.line, ref.line);
-				CHECK_EQ_INT(err.col, ref.col);
-				CHECK_EQ_STR(err.msg, ref.msg);
-			}
-			if (T_SERIALIZE(dom_doc_node(want), &w) &&
-			    T_SERIALIZE(dom_doc_node(doc), &got))
-				CHECK_EQ_MEM(got.data, got.len, w.data, w.len);
+			same_as(doc, rc, &err, want, rc_ref, &ref);
 next:
 			lab_buf_free(&text);
-			lab_buf_free(&w);
-			lab_buf_free(&got);
+			dom_doc_free(want);
+			dom_doc_free(doc);
+		}
+}
+
+/* Whether b[0..n) is all zero bytes. */
+static int wiped(const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != '\0')
+			return 0;
+	return 1;
+}
+
+/*
+ * dom_replace_parsed_held over the bytes of x's text, taken with
+ * dom_text_take: the fragment at the start of them (moved forward for
+ * the wrapper's tag), with room in front (parsed where it is), and in
+ * bytes too few for both (copied).  The same tree or error as
+ * dom_parse_into (x's text read empty since it was taken); on failure,
+ * and under emit=tree at once, the bytes are wiped up to the fragment's
+ * end.
+ */
+static void replace_parsed_held(void)
+{
+	static const char *const frags[] = {
+		"<a:y b:at=\"1\" at=\"2\"/>text<z/>", "<ok/>&bad;",
+		"</p>", "x</dom-fragment><evil/>",
+	};
+	static const size_t sizes[] = {400, 400, 0}, ats[] = {0, 200, 0};
+	int tree = t_is_choice("emit", "tree");
+	size_t f, c;
+
+	for (f = 0; f < sizeof frags / sizeof frags[0]; f++)
+		for (c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+			size_t n = strlen(frags[f]);
+			size_t size = sizes[c] != 0 ? sizes[c] : n + 5, got_n;
+			lab_buf in = LAB_BUF_INIT;
+			dom_doc *want = NULL, *doc = NULL;
+			dom_node *x, *t;
+			lab_err err, ref;
+			char *b;
+			int rc, rc_ref;
+
+			t_context("fragment %s, case %zu", frags[f], c);
+			if (lab_buf_printf(&in, "<r xmlns=\"urn:d\" xmlns:a="
+					   "\"urn:a\"><p xmlns:b=\"urn:b\">"
+					   "<x>%0*d</x></p></r>",
+					   (int)size, 0) == LAB_OK) {
+				doc = T_PARSE_N(in.data, in.len);
+				want = T_PARSE_N(in.data, in.len);
+			}
+			if (want == NULL || doc == NULL)
+				goto next;
+			/* want's x reads empty too, where the parse fails. */
+			dom_text_take(dom_first_child(t_find(
+					      dom_doc_element(want), "x")),
+				      &got_n);
+			x = t_find(dom_doc_element(doc), "x");
+			t = dom_first_child(x);
+			CHECK(dom_text_take(x, &got_n) == NULL && got_n == 0);
+			b = dom_text_take(t, &got_n);
+			if (!CHECK(b != NULL) || !CHECK_EQ_INT(got_n, size))
+				goto next;
+			CHECK(dom_value(t, &got_n) != NULL && got_n == 0);
+			CHECK(dom_text_take(t, &got_n) == NULL);
+			memset(b, '<', size);
+			memcpy(b + ats[c], frags[f], n);
+			rc_ref = reference(want, frags[f], &ref);
+			lab_err_clear(&err);
+			rc = dom_replace_parsed_held(x, b, size, ats[c], n, NULL,
+						     &err);
+			if (rc != LAB_OK || tree)
+				CHECK(wiped(b, ats[c] + n));
+			same_as(doc, rc, &err, want, rc_ref, &ref);
+next:
+			lab_buf_free(&in);
 			dom_doc_free(want);
 			dom_doc_free(doc);
 		}
@@ -458,6 +555,7 @@ const t_case tests_fragment[] = {
 	{"fragment/failure_leaves_parent", failure_leaves_parent},
 	{"fragment/error_position", error_position},
 	{"fragment/replace_parsed", replace_parsed},
+	{"fragment/replace_parsed_held", replace_parsed_held},
 	{"fragment/replace_parsed_misuse", replace_parsed_misuse},
 	{"fragment/replaced_source", replaced_source},
 	{"fragment/replaced_changes", replaced_changes},

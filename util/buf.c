@@ -1,6 +1,10 @@
 /*
  * buf.c - lab_buf.  Growth doubles, so appending n bytes one at a time
- * costs O(n) copies overall.
+ * costs O(n) copies overall.  A request for more than twice the room
+ * held (a 2 MB text written after a few KB of tags) grows to what it
+ * needs plus the room held before (256 bytes at least) instead: rounding
+ * it up to a doubling would leave up to half of a message-sized buffer
+ * unused at the peak.  Growth stays geometric (at least threefold).
  */
 #include "util/buf.h"
 
@@ -23,6 +27,8 @@ static int reserve(lab_buf *b, size_t extra, int exact)
 	if (need <= b->cap)
 		return LAB_OK;
 	cap = exact ? need : b->cap ? b->cap : 256;
+	if (need / 2 > cap)
+		cap = need > (size_t)-1 - cap ? need : need + cap;
 	while (cap < need)
 		cap = cap > (size_t)-1 / 2 ? need : cap * 2;
 	p = dom_realloc(b->data, cap);

@@ -19,6 +19,8 @@ typedef struct lab_buf {
 #define LAB_BUF_INIT {NULL, 0, 0}
 
 /* Each returns 0, or LAB_ENOMEM with the buffer unchanged. */
+/* Room for extra more bytes: growth doubles, except that a request for
+ * more than twice the room held grows to it plus that room (buf.c). */
 int lab_buf_reserve(lab_buf *b, size_t extra);
 /* lab_buf_reserve, growing (when it must) to exactly that room and no
  * more: for a caller that knows about how much will follow, which

@@ -377,32 +377,29 @@ int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
 	return LAB_OK;
 }
 
-static int bad(lab_buf *out, size_t start, lab_err *err, const char *what,
-	       size_t at)
+static int bad(lab_err *err, const char *what, size_t at)
 {
-	out->len = start;
-	out->data[start] = '\0';
 	return lab_fail(err, LAB_EMALFORMED, "invalid base64: %s at offset %zu",
 			what, at);
 }
 
-int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
+/*
+ * The bytes in[0..n) encodes, written from o on: n / 4 * 3 of them at
+ * most, and the 16-byte stores of 12 may write 4 past the last.  *end is
+ * past the last byte.  Every store lands below the input characters not
+ * yet read (3 bytes for 4 characters, a store after its block's load),
+ * so o may be in itself.
+ */
+static int decode_at(const unsigned char *in, size_t n, unsigned char *o,
+		     unsigned char **end, lab_err *err)
 {
-	const unsigned char *in = (const unsigned char *)s;
-	size_t start = out->len, i = 0;
+	size_t i = 0;
 	uint32_t acc = 0;
 	unsigned q = 0;    /* sextets in acc */
 	unsigned eqs = 0;  /* '=' seen */
-	unsigned char *o;
 
-	/* Every 4 input characters give at most 3 bytes; 4 more for the
-	 * 16-byte stores of 12 (the 32-character blocks end with one). */
-	if (lab_buf_reserve(out, n / 4 * 3 + 4) != LAB_OK)
-		return lab_fail(err, LAB_ENOMEM,
-				"out of memory decoding base64");
 	if (pthread_once(&tables_once, make_tables) != 0)
 		return lab_fail(err, LAB_ENOMEM, "base64 tables unavailable");
-	o = (unsigned char *)out->data + start;
 	while (i < n) {
 		unsigned v;
 
@@ -461,8 +458,7 @@ int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
 		v = dec[in[i]];
 		if (v < 64) {
 			if (eqs != 0)
-				return bad(out, start, err,
-					   "data after padding", i);
+				return bad(err, "data after padding", i);
 			acc = acc << 6 | v;
 			if (++q == 4) {
 				o[0] = (unsigned char)(acc >> 16);
@@ -476,30 +472,118 @@ int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
 			/* Only "xx==" and "xxx=" end a quantum. */
 			eqs++;
 			if (q < 2 || q + eqs > 4)
-				return bad(out, start, err, "misplaced '='", i);
+				return bad(err, "misplaced '='", i);
 		} else if (v != WS) {
-			return bad(out, start, err,
-				   "character not in the alphabet", i);
+			return bad(err, "character not in the alphabet", i);
 		}
 		i++;
 	}
 	if (q != 0 && q + eqs != 4)
-		return bad(out, start, err, "missing padding", n);
+		return bad(err, "missing padding", n);
 	/* The bits below the last byte must be zero, so each byte string has
 	 * exactly one accepted encoding. */
 	if (q == 2) {
 		if (acc & 0xf)
-			return bad(out, start, err, "non-zero bits before '='",
-				   n);
+			return bad(err, "non-zero bits before '='", n);
 		*o++ = (unsigned char)(acc >> 4);
 	} else if (q == 3) {
 		if (acc & 0x3)
-			return bad(out, start, err, "non-zero bits before '='",
-				   n);
+			return bad(err, "non-zero bits before '='", n);
 		*o++ = (unsigned char)(acc >> 10);
 		*o++ = (unsigned char)(acc >> 2);
 	}
-	out->len = (size_t)((char *)o - out->data);
-	out->data[out->len] = '\0';
+	*end = o;
 	return LAB_OK;
+}
+
+int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
+{
+	unsigned char *end;
+	int rc;
+
+	/* Every 4 input characters give at most 3 bytes; 4 more for the
+	 * 16-byte stores of 12 (the 32-character blocks end with one). */
+	if (lab_buf_reserve(out, n / 4 * 3 + 4) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM,
+				"out of memory decoding base64");
+	rc = decode_at((const unsigned char *)s, n,
+		       (unsigned char *)out->data + out->len, &end, err);
+	if (rc == LAB_OK)
+		out->len = (size_t)((char *)end - out->data);
+	out->data[out->len] = '\0';
+	return rc;
+}
+
+/* The most room wss_base64_decode_in_place leaves, the whitespace its
+ * first characters may hold, and what they take decoded apart. */
+enum {
+	ROOM_MAX = 1024,
+	HEAD_WS = 1024,
+	HEAD_MAX = (4 * ROOM_MAX + HEAD_WS) / 4 * 3 + 4
+};
+
+/* How many of in[0..n) are bytes up to ' '. */
+static size_t count_low(const unsigned char *in, size_t n)
+{
+	size_t i = 0, ws = 0;
+#if B64_X86
+	const __m128i space = _mm_set1_epi8(' ');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128(
+			(const __m128i *)(const void *)(in + i));
+
+		ws += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_min_epu8(v, space), v)));
+	}
+#endif
+	for (; i < n; i++)
+		ws += in[i] <= ' ';
+	return ws;
+}
+
+/*
+ * Where decoding in[0..n) `room` bytes ahead of it may start in place:
+ * past the first whole quanta that hold 4 * room characters or more
+ * (whitespace aside), decoded apart first.  From there the output trails
+ * the input, as decode_at needs (room plus 3 bytes for every 4
+ * characters up to there is no more than the characters).  0 when a '='
+ * comes first (padding ends the text: the two parts would each pass
+ * alone), or the input is that short.  Bytes up to ' ' count as
+ * whitespace: in a valid text only whitespace is, and an invalid one
+ * fails in either part.
+ */
+static size_t head_end(const unsigned char *in, size_t n, size_t room)
+{
+	size_t p = 4 * room, ws;
+
+	if (n <= p + 4)
+		return 0;
+	ws = count_low(in, p);
+	while ((p - ws) % 4 != 0 && p < n && p < 4 * room + HEAD_WS)
+		ws += in[p++] <= ' ';
+	if ((p - ws) % 4 != 0 || p == n || memchr(in, '=', p) != NULL)
+		return 0;
+	return p;
+}
+
+int wss_base64_decode_in_place(char *s, size_t n, size_t room, size_t *at,
+			       size_t *len, lab_err *err)
+{
+	unsigned char head[HEAD_MAX], *u = (unsigned char *)s, *end;
+	size_t p = room > 0 && room <= ROOM_MAX ? head_end(u, n, room) : 0;
+	size_t h = 0;
+	int rc = LAB_OK;
+
+	*at = p != 0 ? room : 0;
+	if (p != 0) {
+		rc = decode_at(u, p, head, &end, err);
+		h = (size_t)(end - head);
+	}
+	if (rc == LAB_OK)
+		rc = decode_at(u + p, n - p, u + *at + h, &end, err);
+	if (rc == LAB_OK)
+		memcpy(s + *at, head, h);
+	*len = rc == LAB_OK ? (size_t)((char *)end - s) - *at : 0;
+	return rc;
 }

@@ -40,4 +40,14 @@ int wss_base64_encode_to(const void *p, size_t n, char *o);
  */
 int wss_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err);
 
+/*
+ * The same, decoded over s itself (a CipherValue's text, whose characters
+ * are not read again): the *len bytes s[0..n) encodes end up at s + *at,
+ * which is `room` (up to 1 KB, for what the caller puts in front) when
+ * the text is long enough and starts with whole quanta, else 0.  On
+ * failure s holds a mix of both and *len is 0.
+ */
+int wss_base64_decode_in_place(char *s, size_t n, size_t room, size_t *at,
+			       size_t *len, lab_err *err);
+
 #endif

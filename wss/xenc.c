@@ -20,10 +20,11 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "wss/base64.h"
 #include "wss/c14n.h"
 #include "wss/wsse.h"
 
-/* MAX_KEY: the longest session key; PARSE_ROOM: see decrypt_data. */
+/* MAX_KEY: the longest session key; PARSE_ROOM: see take_ciphertext. */
 enum { MAX_KEY = 32, PARSE_ROOM = 512 };
 
 static const char decryption_failed[] = "decryption failed";
@@ -335,6 +336,84 @@ static int one_element(const dom_node *from, const dom_node *to,
 	return found != NULL && (local == NULL || dom_is(found, ns, local));
 }
 
+/* The one text (or CDATA) of el's CipherData/CipherValue when it is all
+ * of the CipherValue, else NULL. */
+static dom_node *cipher_text(const wss_msg *m, const dom_node *el)
+{
+	dom_node *cd, *cv, *t;
+	size_t count;
+
+	cd = wss_child(el, m->n.xenc, m->n.CipherData, &count);
+	cv = cd != NULL ? wss_child(cd, m->n.xenc, m->n.CipherValue, &count)
+			: NULL;
+	t = cv != NULL ? dom_first_child(cv) : NULL;
+	if (t == NULL || dom_next_sibling(t) != NULL ||
+	    (dom_node_type(t) != DOM_TEXT && dom_node_type(t) != DOM_CDATA))
+		return NULL;
+	return t;
+}
+
+/* Where a ciphertext lies: in the document's bytes of its CipherValue
+ * (held[0..nheld)), or in an owned buffer after PARSE_ROOM bytes. */
+typedef struct ciphertext {
+	lab_buf owned;
+	char *held;
+	size_t nheld;
+	char *p;
+	size_t n;
+} ciphertext;
+
+/*
+ * ed's ciphertext, decoded, with room in front of it for the start tag
+ * of the wrapper the plaintext is parsed in, so that it is parsed where
+ * it was decrypted.  A CipherValue that is one text is decoded where it
+ * stands (dom_text_take): its characters are read once, and the
+ * ciphertext, then the plaintext, take their place instead of a buffer
+ * the size of the message.  Otherwise into c->owned.
+ */
+static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
+			   lab_err *err)
+{
+	dom_node *t = cipher_text(m, ed);
+	int rc;
+
+	c->held = t != NULL ? dom_text_take(t, &c->nheld) : NULL;
+	if (c->held != NULL) {
+		size_t at;
+
+		rc = wss_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
+						&at, &c->n, err);
+		c->p = c->held + at;
+		if (rc == LAB_EMALFORMED)
+			rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
+				      dom_local_name(dom_parent(t)));
+		return rc;
+	}
+	if (lab_buf_reserve(&c->owned, PARSE_ROOM) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	c->owned.len = PARSE_ROOM;
+	rc = cipher_value(m, ed, &c->owned, err);
+	c->p = c->owned.data + PARSE_ROOM;
+	c->n = c->owned.len - PARSE_ROOM;
+	return rc;
+}
+
+/* The plaintext p[0..len) parsed in place of old; the document takes
+ * the bytes it lies in. */
+static int parse_plaintext(ciphertext *c, dom_node *old, const char *p,
+			   size_t len, const dom_limits *lim, lab_err *err)
+{
+	char *held = c->held;
+
+	c->held = NULL;
+	if (held != NULL)
+		return dom_replace_parsed_held(old, held, c->nheld,
+					       (size_t)(p - held), len, lim,
+					       err);
+	return dom_replace_parsed(old, &c->owned,
+				  (size_t)(p - c->owned.data), len, lim, err);
+}
+
 /*
  * Decrypts ed and parses its plaintext in place of `old` (ed itself, or
  * the EncryptedHeader around it); an element's plaintext must be the one
@@ -346,7 +425,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			size_t keylen, int bad, const dom_limits *lim,
 			lab_err *err)
 {
-	lab_buf ct = LAB_BUF_INIT;
+	ciphertext c = {LAB_BUF_INIT, NULL, 0, NULL, 0};
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(old), *prev = dom_prev_sibling(old);
 	dom_node *next = dom_next_sibling(old);
@@ -360,27 +439,17 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 		return lab_fail(err, LAB_ESECURITY,
 				"data encryption '%s' is not allowed",
 				alg != NULL ? alg : "(none)");
-	/* Room in front of the ciphertext for the start tag of the wrapper
-	 * the plaintext is parsed in, so that it is parsed where it was
-	 * decrypted (dom_replace_parsed copies when the tag is longer). */
-	if (lab_buf_reserve(&ct, PARSE_ROOM) != LAB_OK) {
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-		goto out;
-	}
-	ct.len = PARSE_ROOM;
-	rc = cipher_value(m, ed, &ct, err);
+	rc = take_ciphertext(m, ed, &c, err);
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
 	 * decrypted where its ciphertext lies: one buffer, not two, which
 	 * the document takes (and wipes) once it parses it. */
 	if (bad || keylen != wss_cipher_key_len(cipher) ||
-	    wss_decrypt_in_place(cipher, key,
-				 (unsigned char *)ct.data + PARSE_ROOM,
-				 ct.len - PARSE_ROOM, &off, &len,
-				 &ignored) != LAB_OK ||
-	    dom_replace_parsed(old, &ct, PARSE_ROOM + off, len, lim,
-			       &ignored) != LAB_OK ||
+	    wss_decrypt_in_place(cipher, key, (unsigned char *)c.p, c.n, &off,
+				 &len, &ignored) != LAB_OK ||
+	    parse_plaintext(&c, old, c.p + off, len, lim, &ignored) !=
+		    LAB_OK ||
 	    (kind != REF_BODY &&
 	     !one_element(prev != NULL ? dom_next_sibling(prev)
 				       : dom_first_child(parent),
@@ -388,9 +457,12 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			  kind == REF_SIGNATURE ? m->n.Signature : NULL)))
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 out:
-	if (ct.data != NULL)
-		OPENSSL_cleanse(ct.data, ct.len);
-	lab_buf_free(&ct);
+	/* What the document did not take. */
+	if (c.held != NULL)
+		OPENSSL_cleanse(c.held, c.nheld);
+	if (c.owned.data != NULL)
+		OPENSSL_cleanse(c.owned.data, c.owned.len);
+	lab_buf_free(&c.owned);
 	return rc;
 }
 
