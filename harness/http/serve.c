@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -48,6 +49,10 @@ typedef struct serve_cfg {
 /* Where a connection is: the watchdog bounds the first two. */
 enum { PHASE_HEADERS, PHASE_BODY, PHASE_WORK };
 
+/* How long a connection refused on its headers goes on reading what the
+ * client still sends (linger()). */
+enum { LINGER_MS = 2000 };
+
 /* One open connection, from libmicrohttpd's open notice to its close
  * notice (which comes before the socket is closed, so the watchdog never
  * shuts a descriptor that another connection has reused). */
@@ -63,6 +68,7 @@ typedef struct conn {
 typedef struct request {
 	lab_buf body;
 	int answered;  /* refused on its headers */
+	int unread;    /* refused before its announced body: linger() */
 	int too_large; /* the body outgrew the limit: dropped */
 } request;
 
@@ -272,6 +278,7 @@ static enum MHD_Result begin(server *s, struct MHD_Connection *mc,
 	}
 	if (len != NULL && strtoull(len, NULL, 10) > s->cfg.max_body) {
 		r->answered = 1;
+		r->unread = 1;
 		return too_large(s, mc);
 	}
 	return MHD_YES;
@@ -347,14 +354,47 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc,
 	return MHD_YES;
 }
 
+/*
+ * A request refused on its headers leaves its body unread, and
+ * libmicrohttpd then closes the connection.  Closing a socket with
+ * unread bytes makes TCP reset the connection, and a client still
+ * sending its body (as curl does for a body too small to wait for
+ * "100 Continue") may then lose the answer before reading it.  So, the
+ * answer sent, the connection is shut for writing and read to its end
+ * or for LINGER_MS, what arrives dropped: the lingering close of RFC 9112
+ * section 9.6.  Bounded by time, not by what the client announced.
+ */
+static void linger(int fd)
+{
+	struct timespec t0, now;
+	char sink[16384];
+
+	if (shutdown(fd, SHUT_WR) != 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		long left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = LINGER_MS - ms_since(&t0, &now);
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0 ||
+		    recv(fd, sink, sizeof sink, 0) <= 0)
+			return;
+	}
+}
+
 static void on_completed(void *cls, struct MHD_Connection *mc,
 			 void **req_cls, enum MHD_RequestTerminationCode code)
 {
 	request *r = *req_cls;
+	conn *c = conn_of(mc);
 
-	(void)code;
+	if (r != NULL && r->unread && c != NULL &&
+	    code == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		linger(c->fd);
 	/* Answered (or given up): the next request's headers are due. */
-	set_phase(cls, conn_of(mc), PHASE_HEADERS);
+	set_phase(cls, c, PHASE_HEADERS);
 	if (r != NULL) {
 		lab_buf_free(&r->body);
 		dom_free(r);
