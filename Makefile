@@ -281,8 +281,8 @@ test:
 	@sh tests/total.sh $(BUILD_DIR)/test-results.txt
 endif
 
-# Test keys are made here, never committed; the conformance vectors are
-# tests/vectors/.
+# Test keys are made here, never committed (the fuzz targets' are, see
+# FUZZ_KEYS); the conformance vectors are tests/vectors/.
 KEYS_DIR := $(BUILD_DIR)/keys
 # tests/install.sh installs the variant under test with DOMLAB_MAKE and
 # builds the examples with DOMLAB_CFLAGS: this build's folder, compiler
@@ -333,7 +333,12 @@ test-threads: $(OUT)/test-libdomlab keys
 # FUZZ_DEFERRED_TARGETS instead: its own (a document read in a random order
 # against the same bytes built eagerly) and the parser's.
 # Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
-# from the generators and the test keys.
+# from the generators and FUZZ_KEYS.
+# FUZZ_KEYS: alice's and bob's keys for the receive targets, committed so
+# that a message made with them (a seed, a corpus or regression input) is
+# a valid message on every machine, OSS-Fuzz included; public, for
+# fuzzing only (tests/fuzz/keys/README.md).  The other suites use the
+# keys made per build (KEYS_DIR).
 # `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
 # the work corpus build/<variant>-fuzz/fuzz/corpus/<target>/.
 # `make fuzz-smoke` (part of `make test`): each target from a fresh corpus
@@ -348,17 +353,18 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_NOW := 1796000000
+FUZZ_KEYS := tests/fuzz/keys
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
 FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
 
 # libFuzzer's entry points have no header to declare them in.
-$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(KEYS_DIR)/mallory.cert.pem $(FLAGS_STAMP)
+$(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(wildcard $(FUZZ_KEYS)/*.pem) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $@"
 	@$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -fsanitize=fuzzer \
-	  -DFUZZ_KEYS_DIR='"$(abspath $(KEYS_DIR))"' -DFUZZ_NOW=$(FUZZ_NOW) \
+	  -DFUZZ_KEYS_DIR='"$(abspath $(FUZZ_KEYS))"' -DFUZZ_NOW=$(FUZZ_NOW) \
 	  -o $@ $< $(FUZZ_LINK) $(LIBS_DOMLAB) $(LIBS)
 
 # receive_diff runs the reference peer too: its objects, and xmlsec1.
@@ -375,9 +381,9 @@ fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/refpeer/ref.c ha
 
 # The seeds need a plain domlab of the same variant to make messages.
 fuzz-run:
-	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ= SANITIZE= all keys
+	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ= SANITIZE= all
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
-	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(NAME)/domlab $(KEYS_DIR) $(FUZZ_NOW) \
+	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(NAME)/domlab $(FUZZ_KEYS) $(FUZZ_NOW) \
 	  $(BUILD_DIR)/$(NAME)-fuzz/fuzz/seeds
 	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(NAME)-fuzz/fuzz \
 	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS)/$(FUZZ_SMOKE_SECONDS),$(FUZZ_SECONDS)) \
@@ -398,9 +404,11 @@ fuzz fuzz-smoke:
 	done
 
 # What tests/fuzz/oss-fuzz/build.sh builds, so the lists live here only:
-# "now SECONDS", then one line per variant, its name and its targets.
+# "now SECONDS", "keys FOLDER", then one line per variant, its name and
+# its targets.
 fuzz-list:
 	@echo "now $(FUZZ_NOW)"
+	@echo "keys $(FUZZ_KEYS)"
 	@first=1; for v in $(FUZZ_VARIANTS); do \
 	  if [ $$first = 1 ]; then echo "$$v $(FUZZ_TARGETS)"; \
 	  else case $$v in *build=deferred*) echo "$$v $(FUZZ_DEFERRED_TARGETS)";; \

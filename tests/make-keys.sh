@@ -1,7 +1,9 @@
 #!/bin/sh
 # make-keys.sh DIR - test keys and self-signed certificates, made with the
-# openssl command line (never committed): alice and bob talk to each
-# other, mallory is the stranger whose certificate nobody trusts.
+# openssl command line per build (never committed): alice and bob talk to
+# each other, mallory is the stranger whose certificate nobody trusts.
+# Not for: the fuzz targets, whose alice and bob are committed
+# (tests/fuzz/keys/) so that their corpora stay valid messages everywhere.
 set -eu
 dir=${1:?usage: make-keys.sh DIR}
 mkdir -p "$dir"

@@ -1,12 +1,13 @@
 /*
  * fuzz_keys.h - the receiver the receive targets run: bob's receive at
  * the fixed clock FUZZ_NOW + 1 (a compile definition, the time the seed
- * messages were made), and where the test keys are found: the
- * folder FUZZ_KEYS_DIR when the build names one (the Makefile's, made by
- * tests/make-keys.sh), else the folder domlab-keys beside the fuzzer
- * binary (tests/fuzz/oss-fuzz/build.sh makes it in $OUT: OSS-Fuzz runs
- * the binaries from a folder of its choosing, with no network and no keys
- * of ours).  Bob receives; alice is the one trusted sender.
+ * messages were made), and where the keys are found: the committed fuzz
+ * keys (tests/fuzz/keys/, public, for fuzzing only), in the folder
+ * FUZZ_KEYS_DIR when the build names one (the Makefile names
+ * tests/fuzz/keys), else in the folder domlab-keys beside the fuzzer
+ * binary (tests/fuzz/oss-fuzz/build.sh copies them there in $OUT:
+ * OSS-Fuzz runs the binaries from a folder of its choosing, with no
+ * network).  Bob receives; alice is the one trusted sender.
  * Defines LLVMFuzzerInitialize, so a target includes it at most once and
  * defines no initializer of its own.
  * Not for: key material in the source, or checking the verdict (each

@@ -2,9 +2,9 @@
  * receive.c - libFuzzer target: arbitrary bytes through the receive path
  * (parse, Timestamp, decrypt, verify) with fixed test keys -- bob
  * receives, alice is the one trusted sender -- and a fixed clock, then
- * the serialization of what was accepted.  The keys are made at build
- * time (fuzz_keys.h says where they are found); the seeds are messages
- * `domlab send` made with them at FUZZ_NOW.
+ * the serialization of what was accepted.  The keys are the committed
+ * fuzz keys (fuzz_keys.h says where they are found); the seeds are
+ * messages `domlab send` made with them at FUZZ_NOW.
  * Not for: the parser's or the canonicalizer's own properties (parse.c,
  * c14n.c).
  */

@@ -1,12 +1,15 @@
 #!/bin/sh
 # seeds.sh DOMLAB KEYS NOW DIR - the seeds the fuzz targets start from,
-# made at build time rather than committed (the messages depend on the
-# test keys, which are never committed): DIR/xml holds small generated
+# made at build time from the generators and KEYS (the committed fuzz
+# keys, tests/fuzz/keys/) rather than committed: DIR/xml holds small generated
 # SOAP documents of every kind plus tests/data's round-trip documents;
 # DIR/c14n the same behind option bytes (see c14n.c); DIR/receive
 # messages alice signed, or signed and encrypted for bob with each
 # cipher, at clock NOW, and DIR/receive_struct the same; DIR/receive_diff
-# the encrypted ones (the reference peer's receive decrypts).
+# the encrypted ones (the reference peer's receive decrypts).  Fails
+# unless bob accepts the encrypted ones at NOW + 1, the receive targets'
+# clock: keys and clock that disagree would leave every target's messages
+# refused before the key unwrap.
 # tests/fuzz/corpus/<target>/ adds hand-written seeds on top.
 set -eu
 DOMLAB=${1:?usage: seeds.sh DOMLAB KEYS NOW DIR}
@@ -42,6 +45,14 @@ for cipher in aes256-gcm aes128-cbc; do
 		"$DIR/msg.xml" -o "$DIR/receive/sent-$cipher.xml"
 done
 rm "$DIR/msg.xml"
+for f in "$DIR"/receive/sent-*.xml; do
+	"$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" \
+		--now $((NOW + 1)) "$f" -o "$DIR/received.xml" || {
+		echo "seeds.sh: bob refuses $f at $((NOW + 1)) with $K" >&2
+		exit 1
+	}
+done
+rm "$DIR/received.xml"
 cp -r "$DIR/receive" "$DIR/receive_struct"
 mkdir -p "$DIR/receive_diff"
 cp "$DIR"/receive/sent-*.xml "$DIR/receive_diff/"

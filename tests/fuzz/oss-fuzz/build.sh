@@ -6,10 +6,11 @@
 # best takes every target plain-named, the libxml2 variants theirs as
 # <target>_libxml2_<build>, build=deferred its as <target>_deferred): the fuzzer, <name>_seed_corpus.zip (the
 # committed corpus plus tests/fuzz/seeds.sh's seeds), <name>.dict
-# (tests/fuzz/dict/), <name>.options for the receive targets; and the test
-# keys, made here into $OUT/domlab-keys, where the fuzzers look for them
-# (tests/fuzz/fuzz_keys.h): the engines have no network and no keys of
-# ours, and keys are never committed.
+# (tests/fuzz/dict/), <name>.options for the receive targets; and the
+# fuzz keys (tests/fuzz/keys/, committed: the messages in the corpora were
+# made with them), copied into $OUT/domlab-keys, where the fuzzers look
+# for them (tests/fuzz/fuzz_keys.h): the engines run the fuzzers from a
+# folder of their own, with no network.
 # Libraries are linked from their static archives when the toolchain has
 # every one a target needs (the runner image has none of them installed);
 # otherwise the target is linked against the shared ones and says so.
@@ -25,8 +26,10 @@ env -u CFLAGS -u CXXFLAGS make -s BUILD_DIR="$W/plain" VARIANT=best \
 	CC="$CC" CXX="$CXX" domlab
 list=$(make -s fuzz-list)
 now=$(sed -n 's/^now //p' <<<"$list")
-sh tests/make-keys.sh "$OUT/domlab-keys"
-sh tests/fuzz/seeds.sh "$W/plain/best/domlab" "$OUT/domlab-keys" "$now" \
+keys=$(sed -n 's/^keys //p' <<<"$list")
+mkdir -p "$OUT/domlab-keys"
+cp "$keys"/*.pem "$OUT/domlab-keys/"
+sh tests/fuzz/seeds.sh "$W/plain/best/domlab" "$keys" "$now" \
 	"$W/seeds"
 
 # Each -lNAME as its archive, when every one (the C library's own left
@@ -106,4 +109,4 @@ while read -r v targets; do
 			>"$OUT/$name.options" ;;
 		esac
 	done
-done <<<"$(sed 1d <<<"$list")"
+done <<<"$(sed '/^now \|^keys /d' <<<"$list")"
