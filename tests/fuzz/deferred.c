@@ -1,10 +1,28 @@
 /*
  * deferred.c - libFuzzer target: a document read in a random order
- * equals the same bytes built eagerly, node for node.  Under
+ * equals the same bytes built eagerly, node for node, and content that
+ * is deferred is refused exactly as it is built eagerly.  Under
  * build=deferred, dom_parse defers the content of some elements and
  * builds each on its first read; a fragment parse (dom_parse_into under
  * a document node) never defers, so it is the eager build of the same
- * bytes by the same parser.  When both parse, the deferred document is
+ * bytes by the same parser.
+ * Refusals: the input is put as the content of a host document's root's
+ * grandchild, the content build=deferred defers, and the host is parsed
+ * both ways.  Both must accept and give the same tree, or both refuse
+ * with the same code, message, line and column.  The input alone is not
+ * compared so: a document and a fragment differ at the top level (an
+ * XML declaration, text or a second element beside the root, the end of
+ * the input), whatever the build.  Three things still tell the fragment
+ * apart, each from the wrapper dom_parse_into puts around its bytes: it
+ * is one element deeper (its depth limit is one more, and a refusal for
+ * depth names the limit); it reports the end of the input after the
+ * wrapper's end tag, so an error at the end is compared without its
+ * column; and an input that closes the host's element would leave the
+ * host, so one that spells that end tag is not compared.  An input of
+ * odd length gets tight limits, so that each limit can break inside
+ * deferred content.  The wording is parser=insitu's: the target does not
+ * run on parser=libxml2, which words a fragment's errors another way.
+ * Trees: when the input parses both ways, the deferred document is
  * first navigated by moves the input's hash chooses (children, siblings,
  * parents, attributes, text content, ID lookups) with the same mutations
  * applied to both at the same places; then both are serialized (what is
@@ -15,6 +33,7 @@
  * Not for: well-formedness (parse.c, insitu.c) or canonical form (c14n.c).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,6 +298,86 @@ static void same_ids(dom_doc *a, dom_doc *b, char ids[][32], size_t k)
 	}
 }
 
+/* The host: the input goes where build=deferred defers content. */
+static const char host_open[] =
+	"<fuzz-r xmlns:m=\"urn:u\" xmlns:n=\"urn:u\">\n<fuzz-h>\n<fuzz-d>\n";
+static const char host_close[] = "\n</fuzz-d>\n</fuzz-h>\n</fuzz-r>";
+static const char host_leave[] = "</fuzz-d";
+
+static int holds(const uint8_t *s, size_t n, const char *w)
+{
+	size_t k = strlen(w), i;
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(s + i, w, k) == 0)
+			return 1;
+	return 0;
+}
+
+/* The whole parse's refusal a and the fragment's b under depth limits
+ * depth and depth + 1: the same, but for the wrapper (see the top). */
+static int same_refusal(const lab_err *a, const lab_err *b, size_t depth)
+{
+	char da[64], db[64];
+
+	snprintf(da, sizeof da, "elements nested deeper than the limit of %zu",
+		 depth);
+	snprintf(db, sizeof db, "elements nested deeper than the limit of %zu",
+		 depth + 1);
+	if (a->code != b->code || a->line != b->line)
+		return 0;
+	if (strcmp(a->msg, da) == 0)
+		return strcmp(b->msg, db) == 0 && a->col == b->col;
+	return strcmp(a->msg, b->msg) == 0 &&
+	       (a->col == b->col ||
+		strncmp(a->msg, "document ends inside", 20) == 0);
+}
+
+/* The hosted input whole (deferred) and as a fragment (eager): the same
+ * verdict, and the same refusal or the same tree. */
+static void same_verdict(const uint8_t *data, size_t size)
+{
+	lab_buf in = LAB_BUF_INIT;
+	dom_doc *doc = NULL, *eager = NULL;
+	dom_limits lim[2];
+	lab_err err[2];
+	int rc[2];
+
+	if (holds(data, size, host_leave))
+		return;
+	if (lab_buf_puts(&in, host_open) != LAB_OK ||
+	    lab_buf_put(&in, data, size) != LAB_OK ||
+	    lab_buf_puts(&in, host_close) != LAB_OK)
+		abort();
+	memset(lim, 0, sizeof lim);
+	/* Depth under the cap of 256, which the fragment's must not pass. */
+	lim[0].max_depth = 255;
+	if (size % 2 == 1) {
+		lim[0].max_depth = 8;
+		lim[0].max_attrs = 2;
+		lim[0].max_name = 20;
+		lim[0].max_text = 20;
+	}
+	lim[1] = lim[0];
+	lim[1].max_depth = lim[0].max_depth + 1;
+	rc[0] = dom_parse(in.data, in.len, &lim[0], &doc, &err[0]);
+	if (dom_doc_new(&eager, &err[1]) != LAB_OK)
+		abort();
+	rc[1] = dom_parse_into(dom_doc_node(eager), NULL, in.data, in.len,
+			       &lim[1], &err[1]);
+	if (rc[0] != rc[1] ||
+	    (rc[0] != LAB_OK &&
+	     !same_refusal(&err[0], &err[1], lim[0].max_depth)))
+		abort();
+	if (rc[0] == LAB_OK) {
+		same_output(doc, eager);
+		same_tree(dom_doc_element(doc), dom_doc_element(eager));
+	}
+	dom_doc_free(doc);
+	dom_doc_free(eager);
+	lab_buf_free(&in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
@@ -288,6 +387,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, k;
 	lab_err err;
 
+	same_verdict(data, size);
 	if (dom_parse(s, size, NULL, &doc, &err) != LAB_OK ||
 	    dom_doc_new(&eager, &err) != LAB_OK ||
 	    dom_parse_into(dom_doc_node(eager), NULL, s, size, NULL, &err) !=
