@@ -11,7 +11,10 @@
 
 #include "tests/util.h"
 #include "wss/c14n.h"
+#include "wss/crypto.h"
 #include "wss/msg.h"
+#include "wss/multipart.h"
+#include "wss/wss.h"
 
 /* The same appends to b, plain or not: short and long puts, a put
  * larger than any window below, putc, printf and a reserve written into
@@ -223,17 +226,30 @@ static void c14n_in_pieces(void)
 /* What reads back or takes over its buffer refuses one with a writer. */
 static void readers_refuse(void)
 {
+	static const unsigned char key[32];
 	dom_doc *d = T_PARSE("<r><a> text </a></r>");
 	t_pieces t = {LAB_BUF_INIT, 0, 0, 0, NULL};
+	wss_c14n_opts c = {1, 0, NULL, 0, NULL};
 	lab_buf b;
 	lab_err err;
+	wss_opts o;
 
 	if (d == NULL)
 		return;
+	wss_opts_default(&o);
 	CHECK_OK(lab_buf_init_writer(&b, 64, t_take, &t), NULL);
 	CHECK_EQ_INT(wss_text(t_find(dom_doc_node(d), "a"), &b, &err),
 		     LAB_EUSAGE);
 	CHECK(strstr(err.msg, "writer") != NULL);
+	CHECK_EQ_INT(wss_forward_doc(d, NULL, &o, &b, &err), LAB_EUSAGE);
+	CHECK_EQ_INT(wss_c14n_tee(dom_doc_element(d), &c, t_take, &t, &b,
+				  &err),
+		     LAB_EUSAGE);
+	CHECK_EQ_INT(wss_multipart_write("root@x", "<r/>", 4, NULL, 0, &b,
+					 &err),
+		     LAB_EUSAGE);
+	CHECK_EQ_INT(wss_encrypt_in_place(WSS_AES256_GCM, key, &b, &err),
+		     LAB_EUSAGE);
 	CHECK_OK(lab_buf_puts(&b, "<b/>"), NULL);
 	CHECK_EQ_INT(dom_replace_parsed(t_find(dom_doc_node(d), "a"), &b, 0,
 					4, NULL, &err),

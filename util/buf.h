@@ -28,7 +28,8 @@ typedef struct lab_buf {
 	char *data;
 	size_t len;
 	size_t cap;
-	/* Set only by lab_buf_init_writer; NULL: a plain buffer. */
+	/* Set by lab_buf_init_writer alone, never by hand; write NULL: a
+	 * plain buffer. */
 	lab_buf_write_fn write;
 	void *ctx;
 	size_t window;
@@ -46,7 +47,7 @@ typedef struct lab_buf {
  * room is allocated at the first append.  A writer's failure is
  * LAB_EIO from that call and from every later one that must reserve or
  * flush (the bytes then held are dropped).  LAB_EUSAGE, b left plain and
- * empty, for no writer or a window of 0.
+ * empty, for no writer or a window of 0 (or SIZE_MAX).
  */
 int lab_buf_init_writer(lab_buf *b, size_t window, lab_buf_write_fn write,
 			void *ctx);
