@@ -246,6 +246,7 @@ int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
  * An ID index that dom_get_by_id built before the call is updated for the
  * IDs that leave with old and come with the fragment instead of being
  * rebuilt, so decrypting N elements does not cost N walks of the tree.
+ * A text with a writer (util/buf.h) is LAB_EUSAGE.
  */
 int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
@@ -505,6 +506,10 @@ void *dom_user_data_get(const dom_node *n, const void *key);
  * Writes the tree back as it was read: the XML declaration if the input
  * had one, names, namespace declarations and attributes in document
  * order, text escaped minimally; no indentation is added or removed.
+ * Appends to out; when out has a writer (util/buf.h), the writer gets
+ * the bytes in pieces as they are written and all of them before a
+ * LAB_OK, and a writer's failure is LAB_EIO (the caller then discards
+ * what the writer got).
  */
 int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err);
 

@@ -331,13 +331,18 @@ out:
 int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err)
 {
-	return replace(old, text, at, len, lim, err);
+	int rc = lab_buf_need_plain(text, "dom_replace_parsed", err);
+
+	if (rc == LAB_OK)
+		return replace(old, text, at, len, lim, err);
+	lab_buf_free(text);
+	return rc;
 }
 
 int dom_replace_parsed_held(dom_node *old, char *text, size_t cap, size_t at,
 			    size_t len, const dom_limits *lim, lab_err *err)
 {
-	lab_buf held = {text, cap, 0};
+	lab_buf held = {.data = text, .len = cap};
 
 	return replace(old, &held, at, len, lim, err);
 }

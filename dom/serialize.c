@@ -8,6 +8,9 @@
  * written as it stands: declarations its prefixes need from ancestors are
  * not added (the pipeline uses C14N, not this, for anything it hashes).
  * Content the emit axis kept the source of is written as those bytes.
+ * Into a buffer with a writer (util/buf.h) as well: nothing here reads
+ * back, patches or keeps a pointer into the output across a reserve, and
+ * room is reserved a piece at a time, never for a whole large value.
  * Not for: pretty printing, encodings other than UTF-8.
  */
 #include <string.h>
@@ -115,8 +118,10 @@ static inline __attribute__((always_inline)) int escape_long(
 
 	/* The output is at least len bytes: room for all of them at once
 	 * (growing a chunk at a time would copy the buffer at every
-	 * doubling), then a check per chunk for what replacements add. */
-	if (len + DOM__ESC_ROOM(ESC_DIRECT) >= b->cap - b->len &&
+	 * doubling), then a check per chunk for what replacements add.  A
+	 * writer's buffer takes a chunk at a time: its room is a window. */
+	if (!lab_buf_has_writer(b) &&
+	    len + DOM__ESC_ROOM(ESC_DIRECT) >= b->cap - b->len &&
 	    lab_buf_reserve(b, len + DOM__ESC_ROOM(ESC_DIRECT)) != LAB_OK)
 		return LAB_ENOMEM;
 	/* Each chunk leaves its last few bytes (under 16) to the next. */
@@ -369,6 +374,12 @@ int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 		out->data[out->len] = '\0';
 	if (rc == LAB_OK && dom__deferred_failed(doc))
 		rc = LAB_ENOMEM;
+	if (rc == LAB_OK)
+		rc = lab_buf_flush(out);
+	/* The writes say LAB_ENOMEM for any failure; the buffer knows. */
+	if (rc != LAB_OK && lab_buf_error(out) != LAB_OK)
+		return lab_fail(err, lab_buf_error(out),
+				"the output's writer failed while serializing");
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory while serializing");
 	return LAB_OK;

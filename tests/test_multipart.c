@@ -70,8 +70,8 @@ static void round_trip(void)
 	binary(a, sizeof a, 1);
 	binary(b, sizeof b, 2);
 	memset(parts, 0, sizeof parts);
-	parts[0] = (wss_part){"one@x", NULL, {a, sizeof a, 0}};
-	parts[1] = (wss_part){"two@x", NULL, {b, sizeof b, 0}};
+	parts[0] = (wss_part){"one@x", NULL, {.data = a, .len = sizeof a}};
+	parts[1] = (wss_part){"two@x", NULL, {.data = b, .len = sizeof b}};
 	if (!CHECK_OK(wss_multipart_write("root@x", env, sizeof env - 1, parts,
 					  2, &msg, &err),
 		      &err))

@@ -299,6 +299,39 @@ out:
 }
 
 /*
+ * Send's and receive's output written through a writer (util/buf.h), at
+ * windows from one byte up to larger than the CipherValue's text and the
+ * decrypted Body: the same bytes as a whole buffer holds.
+ */
+static void send_receive_in_pieces(void)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 65536, 0, 42};
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+	keys k;
+
+	if (!load_keys(&k) || !T_GEN(&g, &text) ||
+	    (doc = T_PARSE_N(text.data, text.len)) == NULL)
+		goto out;
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	t_context("sent");
+	if (!CHECK_OK(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o, &err),
+		      &err))
+		goto out;
+	CHECK_SERIALIZES_IN_PIECES(dom_doc_node(doc));
+	t_context("received");
+	if ((doc = wire(doc)) != NULL &&
+	    CHECK_OK(wss_receive_doc(doc, k.bob_key, k.alice, &o, &err), &err))
+		CHECK_SERIALIZES_IN_PIECES(dom_doc_node(doc));
+out:
+	dom_doc_free(doc);
+	lab_buf_free(&text);
+	free_keys(&k);
+}
+
+/*
  * The message already carries every ID the sender would draw first
  * ("Body-1", "TS-1", "X509-1", "ED-1", "EK-1", the last one twice as
  * EK-2): each new ID must be another (the five are drawn before the tree
@@ -2119,6 +2152,7 @@ out:
 const t_case tests_wss[] = {
 	{"wss/sign_then_verify", sign_then_verify},
 	{"wss/send_then_receive", send_then_receive},
+	{"wss/send_receive_in_pieces", send_receive_in_pieces},
 	{"wss/send_avoids_ids", send_avoids_ids},
 	{"wss/send_body_outgrows_message", send_body_outgrows_message},
 	{"wss/forged_signatures", forged_signatures},

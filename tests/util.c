@@ -101,6 +101,96 @@ int t_serializes_as_at(const char *file, int line, const dom_node *n,
 	return ok;
 }
 
+int t_take(void *ctx, const char *p, size_t n)
+{
+	t_pieces *t = ctx;
+
+	t->calls++;
+	t->last = p;
+	if (n == 0)
+		t->empty++;
+	if (t->fail_at != 0 && t->calls == t->fail_at)
+		return -1;
+	return lab_buf_put(&t->got, p, n) != LAB_OK;
+}
+
+/* dom_serialize of n through t_take, window w, failing at fail_at (0:
+ * never); fills *t (its `got` the caller's to free). */
+static int in_pieces(const dom_node *n, size_t w, size_t fail_at,
+		     t_pieces *t, lab_err *err)
+{
+	lab_buf out;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	t->got = (lab_buf)LAB_BUF_INIT;
+	t->fail_at = fail_at;
+	lab_err_clear(err);
+	rc = lab_buf_init_writer(&out, w, t_take, t);
+	if (rc == LAB_OK)
+		rc = dom_serialize(n, &out, err);
+	/* Every byte is the writer's once dom_serialize succeeded; after a
+	 * failure every later flush fails too. */
+	if (rc == LAB_OK &&
+	    !CHECK_MSG(out.len == 0, "%zu bytes left in the window", out.len))
+		rc = LAB_EIO;
+	else if (rc != LAB_OK)
+		CHECK_MSG(lab_buf_flush(&out) == rc, "the failure did not stick");
+	lab_buf_free(&out);
+	return rc;
+}
+
+/* Writers failing at the first, second and last of `calls` pieces. */
+static int failing(const char *file, int line, const dom_node *n, size_t w,
+		   size_t calls, size_t whole)
+{
+	const size_t at[] = {1, 2, calls};
+	char what[96];
+	int ok = 1;
+	size_t i;
+
+	for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+		t_pieces t;
+		lab_err err;
+
+		if (at[i] > calls || (i == 2 && calls <= 2))
+			continue;
+		snprintf(what, sizeof what, "window %zu, failing at piece %zu",
+			 w, at[i]);
+		ok &= t_eq_int(file, line, what,
+			       in_pieces(n, w, at[i], &t, &err), LAB_EIO) &&
+		      t_eq_int(file, line, what, err.code, LAB_EIO) &&
+		      t_eq_int(file, line, what, t.got.len < whole, 1);
+		lab_buf_free(&t.got);
+	}
+	return ok;
+}
+
+int t_serializes_in_pieces_at(const char *file, int line, const dom_node *n)
+{
+	static const size_t windows[] = {1, 2, 3, 7, 64, 4096, 65536};
+	lab_buf whole = LAB_BUF_INIT;
+	char what[64];
+	int ok = t_serialize_at(file, line, n, &whole);
+	size_t i;
+
+	for (i = 0; ok && i < sizeof windows / sizeof windows[0]; i++) {
+		t_pieces t;
+		lab_err err;
+
+		snprintf(what, sizeof what, "window %zu", windows[i]);
+		ok &= t_ok(file, line, what,
+			   in_pieces(n, windows[i], 0, &t, &err), &err) &&
+		      t_eq_mem(file, line, what, t.got.data, t.got.len,
+			       whole.data, whole.len) &&
+		      t_eq_int(file, line, "empty pieces", t.empty, 0) &&
+		      failing(file, line, n, windows[i], t.calls, whole.len);
+		lab_buf_free(&t.got);
+	}
+	lab_buf_free(&whole);
+	return ok;
+}
+
 int t_gen_at(const char *file, int line, const lab_gen_opts *o,
 	     lab_buf *out)
 {

@@ -48,6 +48,29 @@ int t_serializes_as_at(const char *file, int line, const dom_node *n,
 	t_serializes_as_at(__FILE__, __LINE__, (n), (want))
 
 /* Appends the generator's document for o to *out; 1 on success. */
+/*
+ * A writer for lab_buf_init_writer (util/buf.h): appends each piece to
+ * `got` and counts it; fails at piece `fail_at` (0: never).  A piece of
+ * no bytes is counted in `empty` (the contract says none is handed on).
+ */
+typedef struct t_pieces {
+	lab_buf got;
+	size_t calls, fail_at, empty;
+	const char *last; /* the last piece's address */
+} t_pieces;
+int t_take(void *ctx, const char *p, size_t n);
+
+/*
+ * Serializes n into one buffer, then through t_take with windows of 1,
+ * 2, 3, 7, 64, 4096 and 65536 bytes: each writer must get those bytes
+ * exactly, with none left in the window; and a writer that fails at its
+ * first, second or last piece must make dom_serialize LAB_EIO, with the
+ * failure sticking.
+ */
+int t_serializes_in_pieces_at(const char *file, int line, const dom_node *n);
+#define CHECK_SERIALIZES_IN_PIECES(n) \
+	t_serializes_in_pieces_at(__FILE__, __LINE__, (n))
+
 int t_gen_at(const char *file, int line, const lab_gen_opts *o,
 	     lab_buf *out);
 #define T_GEN(o, out) t_gen_at(__FILE__, __LINE__, (o), (out))

@@ -915,6 +915,9 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 		return lab_fail(err, LAB_EUSAGE,
 				"c14n takes a document or an element");
 	rc = no_relative_ns(top, err);
+	/* The content is gathered in place and kept: a plain buffer. */
+	if (rc == LAB_OK && content != NULL)
+		rc = lab_buf_need_plain(content, "wss_c14n_tee", err);
 	if (rc != LAB_OK)
 		return rc;
 	/* Zeroed but for the output buffer (16 KB, per call). */
@@ -958,5 +961,9 @@ static int to_buf(void *ctx, const char *p, size_t n)
 int wss_c14n_buf(const dom_node *top, const wss_c14n_opts *opts,
 		 lab_buf *out, lab_err *err)
 {
-	return wss_c14n(top, opts, to_buf, out, err);
+	int rc = wss_c14n(top, opts, to_buf, out, err);
+
+	if (rc == LAB_OK && lab_buf_flush(out) != LAB_OK)
+		rc = lab_fail(err, LAB_EIO, "the output's writer failed");
+	return rc;
 }

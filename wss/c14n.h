@@ -42,11 +42,14 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
  * start and end tags (top an element): the exc-c14n of its content, a
  * fragment that parses back in top's namespace context.  Lets a sender
  * digest the Body and keep its content for encryption in one walk.
+ * `content` is written in place and kept: one with a writer is
+ * LAB_EUSAGE.
  */
 int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err);
 
-/* The same into a buffer (appends). */
+/* The same into a buffer (appends); one with a writer (util/buf.h) has
+ * every byte on LAB_OK, and its writer's failure is LAB_EIO. */
 int wss_c14n_buf(const dom_node *top, const wss_c14n_opts *opts,
 		 lab_buf *out, lab_err *err);
 

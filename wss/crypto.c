@@ -1012,6 +1012,8 @@ int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
 	*off = 0;
 	if (!is_cipher(c))
 		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	if (lab_buf_need_plain(b, "encryption in place", err) != LAB_OK)
+		return LAB_EUSAGE;
 	if (at > b->len)
 		return lab_fail(err, LAB_EUSAGE, "plaintext is not in the buffer");
 	if (n > (size_t)-1 / 2)

@@ -163,6 +163,7 @@ int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
 /*
  * The same, in place: b holds the plaintext on entry and the octets on
  * success (one buffer instead of two); on failure it is wiped and empty.
+ * A buffer with a writer is LAB_EUSAGE.
  */
 int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
 			 lab_err *err);

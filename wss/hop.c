@@ -118,8 +118,12 @@ int wss_forward_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 	size_t at = to->len;
 	const char *got;
 	wss_msg m;
-	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
+	int rc;
 
+	/* The wsa:To's text is read back from `to`. */
+	if (lab_buf_need_plain(to, "wss_forward_doc", err) != LAB_OK)
+		return LAB_EUSAGE;
+	rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 	m.caps = &o->caps;
 	m.id_scope = m.header;
 	if (rc == LAB_OK)

@@ -232,6 +232,9 @@ int wss_text(const dom_node *el, lab_buf *out, lab_err *err)
 	char *p;
 	size_t n;
 
+	/* It trims what it appended: read back, moved, rewound. */
+	if (lab_buf_need_plain(out, "wss_text", err) != LAB_OK)
+		return LAB_EUSAGE;
 	if (dom_text_content(el, out) != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	p = out->data != NULL ? out->data + start : NULL;

@@ -126,7 +126,7 @@ int wss_msg_new_id(wss_msg *m, const char *base, char *out, size_t cap,
 int wss_resolve(dom_doc *doc, const char *uri, dom_node **out, lab_err *err);
 
 /* The element's text (text and CDATA children), trimmed of XML
- * whitespace at both ends; appends to out. */
+ * whitespace at both ends; appends to out (without a writer). */
 int wss_text(const dom_node *el, lab_buf *out, lab_err *err);
 
 #endif

@@ -589,8 +589,10 @@ int wss_multipart_write(const char *root_id, const char *root,
 {
 	char b[64];
 	size_t start = out->len, i;
-	int rc;
+	int rc = lab_buf_need_plain(out, "wss_multipart_write", err);
 
+	if (rc != LAB_OK)
+		return rc;
 	if (natts + 1 > WSS_MIME_MAX_PARTS)
 		return lab_fail(err, LAB_EUSAGE, "MIME: more than %d parts",
 				WSS_MIME_MAX_PARTS);

@@ -60,7 +60,8 @@ int wss_multipart_sniff(unsigned char first);
  * with its Content-ID and Content-Length.  The boundary is derived from
  * the content and checked not to occur in it.  Content-IDs must be
  * printable ASCII without spaces, quotes, backslashes or angle brackets
- * (LAB_EUSAGE otherwise).
+ * (LAB_EUSAGE otherwise).  A failure leaves out as it was, so out has no
+ * writer (LAB_EUSAGE).
  */
 int wss_multipart_write(const char *root_id, const char *root,
 			size_t root_len, const wss_part *atts, size_t natts,

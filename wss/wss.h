@@ -114,7 +114,8 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
  * wsa:To, and with o->to that wsa:To is o->to.  Only header blocks are
  * read and digested; a Reference to anything else (the Body, or in it)
  * is the final recipient's to check, not this hop's.  The document is
- * not changed; on LAB_OK the wsa:To's text is appended to `to`.
+ * not changed; on LAB_OK the wsa:To's text is appended to `to` (which
+ * it reads back: a buffer with a writer is LAB_EUSAGE).
  */
 int wss_forward_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 		    lab_buf *to, lab_err *err);

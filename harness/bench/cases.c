@@ -324,6 +324,9 @@ static const char *const parse_sets[] = {
 	"strings-200", "strings-400", "strings-800",
 	"wide", "deep", NULL};
 static const char *const walk_sets[] = {"quakes-200k", "quakes-2m", NULL};
+/* The whole-buffer send and receive: where the output is a block of
+ * the peak worth seeing. */
+static const char *const whole_sets[] = {"quakes-2m", NULL};
 /* quakes: 6 attributes an element; wide: 30-60. */
 static const char *const lookup_sets[] = {"quakes-200k", "wide", NULL};
 static const char *const attrlist_sets[] = {"quakes-200k", "wide", "deep",
@@ -416,6 +419,12 @@ const lab_case lab_cases[] = {
 	 lab_stage_teardown, pipeline_core},
 	{"receive", pipeline_sets, 0, lab_wss_setup_sent, lab_stage_run_receive,
 	 NULL, lab_stage_teardown, pipeline_core},
+	/* send and receive with the whole output in one buffer (send and
+	 * receive hand it to a writer in pieces): the peak it adds. */
+	{"send_whole", whole_sets, 0, lab_wss_setup_input,
+	 lab_stage_run_send_whole, NULL, lab_stage_teardown, NULL},
+	{"receive_whole", whole_sets, 0, lab_wss_setup_sent,
+	 lab_stage_run_receive_whole, NULL, lab_stage_teardown, NULL},
 	/* send and receive in the other layouts (stages.h's lab_layout). */
 	{"send_encrypt_sign", layout_sets, 0, es_in, lab_stage_run_send, NULL,
 	 lab_stage_teardown, NULL},

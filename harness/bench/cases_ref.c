@@ -45,7 +45,7 @@ static void free_doc(void *doc)
 	xmlFreeDoc(doc);
 }
 
-static const lab_stage_impl ref = {message, parse, free_doc};
+static const lab_stage_impl ref = {message, parse, free_doc, 0};
 
 int lab_ref_setup_input(void **ctx, const lab_case_data *d, lab_err *err)
 {

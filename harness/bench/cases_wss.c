@@ -81,7 +81,7 @@ static void free_doc(void *doc)
 	dom_doc_free(doc);
 }
 
-static const lab_stage_impl domlab = {message, parse, free_doc};
+static const lab_stage_impl domlab = {message, parse, free_doc, 1};
 
 int lab_wss_setup_input(void **ctx, const lab_case_data *d, lab_err *err)
 {

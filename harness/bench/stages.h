@@ -10,6 +10,8 @@
 #ifndef LAB_BENCH_STAGES_H
 #define LAB_BENCH_STAGES_H
 
+#include <stdint.h>
+
 #include "harness/bench/bench.h"
 #include "util/buf.h"
 #include "wss/keys.h"
@@ -55,6 +57,10 @@ typedef struct lab_stage_impl {
 	/* The tree of bytes the c14n and walk runs read, and its release. */
 	int (*parse)(const char *bytes, size_t len, void **doc, lab_err *err);
 	void (*free_doc)(void *doc);
+	/* 1: send and receive hand their output to a writer in pieces
+	 * (lab_stage_run_send); 0: into one buffer, as the reference's
+	 * own serializer returns it. */
+	int pieces;
 } lab_stage_impl;
 
 typedef struct lab_stage_ctx {
@@ -64,6 +70,7 @@ typedef struct lab_stage_ctx {
 	lab_buf msg; /* what run parses: the input, or `prepare` made of it */
 	void *doc;   /* setups that parse: msg's tree */
 	size_t sink;
+	uint64_t fold; /* what the output's writer read of the bytes */
 } lab_stage_ctx;
 
 /* A context whose msg is d's input after the stage `prepare`, and parsed
@@ -98,14 +105,23 @@ int lab_ref_setup_layout_input(void **ctx, const lab_case_data *d,
 int lab_ref_setup_layout_sent(void **ctx, const lab_case_data *d,
 			      lab_layout layout, lab_err *err);
 
-/* Each stage on the context's msg, with its output serialized (verify
- * has none) and its length kept in sink. */
+/*
+ * Each stage on the context's msg, with its output serialized (verify
+ * has none) and its length kept in sink.  send and receive, for an impl
+ * with `pieces`, write it through a writer with a window of
+ * LAB_STAGE_WINDOW bytes, as a service writes to a socket: the writer
+ * folds the bytes into fold and counts them.  The _whole runs write it
+ * into one buffer, the output a caller holds whole.
+ */
+enum { LAB_STAGE_WINDOW = 64 * 1024 };
 int lab_stage_run_sign(void *ctx, lab_err *err);
 int lab_stage_run_verify(void *ctx, lab_err *err);
 int lab_stage_run_encrypt(void *ctx, lab_err *err);
 int lab_stage_run_decrypt(void *ctx, lab_err *err);
 int lab_stage_run_send(void *ctx, lab_err *err);
 int lab_stage_run_receive(void *ctx, lab_err *err);
+int lab_stage_run_send_whole(void *ctx, lab_err *err);
+int lab_stage_run_receive_whole(void *ctx, lab_err *err);
 int lab_stage_run_forward(void *ctx, lab_err *err);
 
 #endif
