@@ -21,9 +21,13 @@
  * whether an attribute inside is named like an ID, and whether the bytes
  * are, byte for byte, what dom_serialize writes for them (the building
  * pass's rules, so the answer is never "exact" where a build would not
- * serialize to the same bytes).
- * Not for: building (parse.c), or content whose canonical form is asked
- * for (tee.c): what this pass skips has no canonical copy.
+ * serialize to the same bytes).  Where the caller asks (tee.c's copy of
+ * a Body in canonical form), a third: whether the bytes are their own
+ * exclusive canonical form, given the bindings rendered around them,
+ * and which prefixes their element names use, which the caller then
+ * checks against those bindings (canon.c's dom__insitu_canon_uses).
+ * Not for: building (parse.c), or deciding what the canonical form's
+ * bindings are (canon.c).
  */
 #include "variants/parser/insitu/state.h"
 
@@ -34,6 +38,16 @@
  * pass works out (more is "not sure").
  */
 enum { NAMES = 64, SHAPE = 8, CHECK_ATTRS = 32, CHECK_DEPTH = 64 };
+
+/*
+ * The notes a yes comes with about the bytes, cleared where the bytes
+ * show otherwise: EXACT, dom_serialize's output; CANON, exclusive C14N's
+ * (wss/c14n.c's, section 2.3 of the spec: no empty-element tags, one
+ * space before each attribute, double quotes, attributes in order,
+ * only the references C14N writes, no '>' or CR in text, no TAB, LF or
+ * CR in a value).
+ */
+enum { NOTE_EXACT = 1, NOTE_CANON = 2 };
 
 /*
  * Up to 16 bytes the text is expected to hold, as two words and the
@@ -86,6 +100,7 @@ typedef struct name {
 	int flags;
 	uint64_t bit;     /* one of 64, by the name's bytes alone */
 	const char *uri;  /* the prefix's binding, once looked up */
+	const char *prefix; /* the prefix interned, with uri */
 } name;
 
 /* One attribute name of a start tag. */
@@ -108,6 +123,9 @@ typedef struct shape_attr {
 typedef struct shape {
 	const char *owner; /* NULL: none */
 	size_t n;
+	/* For the CANON note: the first `plain` have no prefix, and the
+	 * first `sorted` are in C14N's order. */
+	size_t plain, sorted;
 	shape_attr a[SHAPE];
 } shape;
 
@@ -117,13 +135,19 @@ typedef struct tag_seen {
 	int again;        /* a bit met twice: the same name, perhaps */
 	size_t n, prefixed;
 	shape_attr rec[SHAPE]; /* the first SHAPE, for the shape */
+	/* For the CANON note: each attribute's name and end, and whether
+	 * they are out of C14N's order. */
+	int unsorted;
+	const char *cs[CANON_PERM], *ce[CANON_PERM];
+	uint32_t cl[CANON_PERM];
 } tag_seen;
 
 typedef struct checker {
 	parser *ps;
 	size_t top;         /* the deferred element's depth */
 	size_t depth;
-	int ids, exact;
+	int ids, notes;
+	check_canon *canon; /* where the CANON note's prefixes go */
 	size_t max_text;
 	const char *open_end; /* past the last start tag with content */
 	/* The elements open below top: each one's name, and with '>' as
@@ -236,8 +260,10 @@ static const char *bound_to(const checker *c, name *m)
 
 	if (m->uri != NULL)
 		return m->uri;
-	if (m->plen == 3 && memcmp(m->s, "xml", 3) == 0)
+	if (m->plen == 3 && memcmp(m->s, "xml", 3) == 0) {
+		m->prefix = ps->doc->xml_prefix;
 		return m->uri = ps->doc->xml_ns;
+	}
 	while (i-- > 0) {
 		const char *p = ps->binds[i].prefix;
 
@@ -247,6 +273,7 @@ static const char *bound_to(const checker *c, name *m)
 	}
 	if (i == (size_t)-1 || ps->binds[i].uri == ps->doc->empty)
 		return NULL;
+	m->prefix = ps->binds[i].prefix;
 	return m->uri = ps->binds[i].uri;
 }
 
@@ -270,6 +297,16 @@ static int as_written(const char *r, int attr)
 	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
 }
 
+/* The notes the reference at r, in a value (attr) or in text, leaves:
+ * each writer has its own spellings. */
+static void note_ref(checker *c, const char *r, int attr)
+{
+	if (!as_written(r, attr))
+		c->notes &= ~NOTE_EXACT;
+	if (!dom__insitu_canon_ref(r, attr))
+		c->notes &= ~NOTE_CANON;
+}
+
 /* A reference or a non-ASCII character at p, in a value (attr) or in
  * text: past it, or NULL; *shrink grows by the bytes a build saves. */
 static const char *ref_or_utf8(checker *c, const char *p, int attr,
@@ -281,7 +318,8 @@ static const char *ref_or_utf8(checker *c, const char *p, int attr,
 		used = ref_at(p, &n);
 		if (used == 0)
 			return NULL;
-		c->exact &= as_written(p, attr);
+		if (c->notes != 0)
+			note_ref(c, p, attr);
 		*shrink += used - n;
 		return p + used;
 	}
@@ -309,7 +347,7 @@ static const char *text_slow(checker *c, const char *p)
 			if (p == NULL)
 				return NULL;
 		} else if (b == '\r') {
-			c->exact = 0;
+			c->notes = 0;
 			p++;
 		} else if (b == ']') {
 			if (p[1] == ']' && p[2] == '>')
@@ -322,9 +360,9 @@ static const char *text_slow(checker *c, const char *p)
 	/* What a build keeps is no longer than what is read. */
 	if ((size_t)(p - start) - shrink > c->max_text)
 		return NULL;
-	/* dom_serialize writes '>' in text as "&gt;". */
-	if (c->exact && memchr(start, '>', (size_t)(p - start)) != NULL)
-		c->exact = 0;
+	/* Both writers write '>' in text as "&gt;". */
+	if (c->notes != 0 && memchr(start, '>', (size_t)(p - start)) != NULL)
+		c->notes = 0;
 	return p;
 }
 
@@ -358,7 +396,7 @@ static const char *value_slow(checker *c, const char *p)
 		if (b == '"' || b == '\'') {
 			p++;
 		} else if (b == '\t' || b == '\n' || b == '\r') {
-			c->exact = 0;
+			c->notes = 0;
 			p++;
 		} else if (b == '&' || b >= 0x80) {
 			p = ref_or_utf8(c, p, 1, &shrink);
@@ -389,19 +427,63 @@ static inline const char *value(checker *c, const char *p)
 static const char *eq_value(checker *c, const char *p)
 {
 	if (*p != '=') {
-		c->exact = 0;
+		c->notes = 0;
 		p = skip_ws(p);
 	}
 	if (*p++ != '=')
 		return NULL;
 	if (*p != '"') {
-		c->exact = 0;
+		c->notes = 0;
 		if (*p != '\'')
 			p = skip_ws(p);
 	}
 	if (*p != '"' && *p != '\'')
 		return NULL;
 	return value(c, p);
+}
+
+/* Whether the unprefixed attribute name a[0..la) comes before b[0..lb)
+ * in C14N's order: by local name, strcmp's order, which on the bytes
+ * and lengths of ASCII names is this. */
+static int in_order(const char *a, size_t la, const char *b, size_t lb)
+{
+	int r = memcmp(a, b, la < lb ? la : lb);
+
+	return r != 0 ? r < 0 : la < lb;
+}
+
+/* The CANON note after the i-th attribute of t, named s[0..len) (plen:
+ * its prefix's length) and ending at end: an attribute with a prefix,
+ * whose namespace orders it, is left to the walk. */
+static void note_attr(checker *c, tag_seen *t, size_t i, const char *s,
+		      uint32_t len, uint32_t plen, const char *end)
+{
+	if (plen > 0 || i >= CANON_PERM) {
+		c->notes &= ~NOTE_CANON;
+		return;
+	}
+	if (i > 0 && !in_order(t->cs[i - 1], t->cl[i - 1], s, len))
+		t->unsorted = 1;
+	t->cs[i] = s;
+	t->cl[i] = len;
+	t->ce[i] = end;
+}
+
+/* The CANON note after an element name with the prefix `prefix` (NULL:
+ * none, the default namespace): the prefix is added to those the
+ * caller checks, of which it holds CHECK_PREFIXES. */
+static void note_prefix(checker *c, const char *prefix)
+{
+	check_canon *k = c->canon;
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (k->prefix[i] == prefix)
+			return;
+	if (k->n == CHECK_PREFIXES)
+		c->notes &= ~NOTE_CANON;
+	else
+		k->prefix[k->n++] = prefix;
 }
 
 /* Notes an attribute's name in t. */
@@ -434,7 +516,10 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
 	}
 	c->ids |= m->flags & ID_NAME;
 	seen_attr(t, m->bit, m->plen > 0);
-	return eq_value(c, p);
+	p = eq_value(c, p);
+	if (p != NULL && (c->notes & NOTE_CANON) != 0)
+		note_attr(c, t, t->n - 1, m->s, m->len, m->plen, p);
+	return p;
 }
 
 /*
@@ -458,8 +543,14 @@ static const char *shaped(checker *c, const shape *sh, const char *p,
 		p = value(c, p + a->len + 2);
 		if (p == NULL)
 			return NULL;
+		t->cs[i] = a->s;
+		t->cl[i] = a->len;
+		t->ce[i] = p;
 	}
 	t->n = i;
+	if (i > sh->plain)
+		c->notes &= ~NOTE_CANON;
+	t->unsorted = i > sh->sorted;
 	return p;
 }
 
@@ -519,10 +610,12 @@ static const char *attributes(checker *c, const shape *sh, const char *p,
 			p++;
 		} else {
 			p = skip_ws(p);
-			c->exact &= p == before;
+			if (p != before)
+				c->notes = 0;
 		}
 		if (*p == '>' || (p[0] == '/' && p[1] == '>')) {
-			c->exact &= p == before;
+			if (p != before)
+				c->notes = 0;
 			*empty = *p == '/';
 			return p + (*empty ? 2 : 1);
 		}
@@ -568,6 +661,37 @@ static void remember(checker *c, const name *el, const char *qname,
 	}
 	sh->n = i;
 	sh->owner = el->s;
+	for (i = 0; i < sh->n && !sh->a[i].prefixed; i++)
+		;
+	sh->plain = i;
+	for (i = 1; i < sh->plain && in_order(sh->a[i - 1].s, sh->a[i - 1].len,
+					      sh->a[i].s, sh->a[i].len);
+	     i++)
+		;
+	sh->sorted = sh->plain < i ? sh->plain : i;
+}
+
+/*
+ * The CANON note's copy of the tag whose name ends at name_end, its
+ * attributes (t) out of order: written in C14N's order into the
+ * canonical copy (tee.c).  0: no memory, which ends the note.
+ */
+static int reorder(checker *c, const char *name_end, const tag_seen *t)
+{
+	uint8_t perm[CANON_PERM];
+	size_t i, j;
+
+	for (i = 0; i < t->n; i++) {
+		uint8_t x = (uint8_t)i;
+
+		for (j = i; j > 0 && in_order(t->cs[x], t->cl[x],
+					     t->cs[perm[j - 1]],
+					     t->cl[perm[j - 1]]);
+		     j--)
+			perm[j] = perm[j - 1];
+		perm[j] = x;
+	}
+	return dom__insitu_own_permute(c->ps, name_end, t->ce, perm, t->n);
 }
 
 /* A start tag, its name at p: past it, or NULL.  *empty: "/>". */
@@ -596,6 +720,9 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	t.bits = 0;
 	t.again = 0;
 	t.n = t.prefixed = 0;
+	t.unsorted = 0;
+	if ((c->notes & NOTE_CANON) != 0)
+		note_prefix(c, el->plen > 0 ? el->prefix : NULL);
 	p = attributes(c, sh, p, &t, empty);
 	/* tag_limits' depth: the parent's, plus one.  A tag the shape read
 	 * whole is unique; a read past it was noted in t. */
@@ -603,6 +730,11 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	    ((t.again || t.prefixed > 1) && !unique(c, name_end, t.n)) ||
 	    c->depth + 1 > ps->lim->max_depth || t.n > ps->lim->max_attrs)
 		return NULL;
+	/* C14N writes <a/> as <a></a>. */
+	if (*empty ||
+	    ((c->notes & NOTE_CANON) != 0 && t.unsorted &&
+	     !reorder(c, name_end, &t)))
+		c->notes &= ~NOTE_CANON;
 	/* A shape that foretold a prefix of the tag, and no more, stays. */
 	if (sh == NULL || t.bits != 0)
 		remember(c, el, qname, qlen, &t);
@@ -632,12 +764,12 @@ static const char *end_tag(checker *c, const char *p)
 		return NULL;
 	/* dom_serialize writes <a></a> as <a/>. */
 	if (p - 2 == c->open_end)
-		c->exact = 0;
+		c->notes &= ~NOTE_EXACT;
 	return p + c->open[d].qlen + 1;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
-		      int *exact)
+		      int *exact, check_canon *canon)
 {
 	checker c;
 	size_t i;
@@ -645,7 +777,11 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.ps = ps;
 	c.top = c.depth = ps->depth;
 	c.ids = 0;
-	c.exact = !ps->in.transcoded;
+	c.notes = ps->in.transcoded ? 0
+				    : NOTE_EXACT | (canon != NULL ? NOTE_CANON : 0);
+	c.canon = canon;
+	if (canon != NULL)
+		canon->n = 0;
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
 	for (i = 0; i < NAMES; i++) {
@@ -672,6 +808,8 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	}
 	*end = p;
 	*ids = c.ids;
-	*exact = c.exact;
+	*exact = (c.notes & NOTE_EXACT) != 0;
+	if (canon != NULL)
+		canon->ok = (c.notes & NOTE_CANON) != 0;
 	return 1;
 }

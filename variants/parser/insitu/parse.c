@@ -749,17 +749,30 @@ static int defer(parser *ps, char **pp, size_t nbind)
 	const frame *f = &ps->stack[ps->depth];
 	const char *end;
 	dom_lazy z;
+	check_canon canon;
+	/* The canonical note costs a look at each name: taken only where a
+	 * canonical copy is being written (tee.c) and still can be. */
+	int ask = ps->canon && ps->own != NULL && ps->ask == ps->own;
 
-	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact))
+	size_t written = ps->own_out.len, copied = ps->own_copied;
+
+	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
+			       ask ? &canon : NULL)) {
+		/* What the check wrote into the copy, the build writes. */
+		ps->own_out.len = written;
+		ps->own_copied = copied;
 		return LAB_OK;
+	}
 	z.from = (size_t)(*pp - ps->in.text);
 	z.to = (size_t)(end - ps->in.text);
 	*pp = ps->in.text + z.to;
 	if (z.to == z.from)
 		return LAB_OK;
-	/* Content that is skipped has no canonical copy (tee.c): the
-	 * question about the child of the root it is in ends here. */
-	ps->canon = 0;
+	/* Skipped content stays in the canonical copy (tee.c copies the
+	 * input) only when the bytes are their own canonical form in the
+	 * bindings around them; else the question ends here. */
+	ps->canon = ask && canon.ok &&
+		    dom__insitu_canon_uses(ps, canon.prefix, canon.n);
 	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
 		ps->outer = copy_binds(ps, 0, nbind);
 		if (nbind > 0 && ps->outer == NULL)

@@ -181,17 +181,52 @@ int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
 void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 			   int empty, const char *p);
 int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n);
+
+/*
+ * own_reorder's copy for a tag whose n attributes end at ends[0..n)
+ * (each begins at the end before it, the first at name_end: one space,
+ * the name, '=', the quoted value), written in perm's order: the check
+ * pass's (check.c), which keeps no ps->attrs.
+ */
+int dom__insitu_own_permute(parser *ps, const char *name_end,
+			    const char *const *ends, const uint8_t *perm,
+			    size_t n);
 void dom__insitu_own_end(parser *ps, const char *lt);
+
+/*
+ * The check pass's third note, when asked: ok, whether the content's
+ * bytes are its exclusive canonical form provided that no element in it
+ * renders a declaration, that is, provided each prefix its element names
+ * use, prefix[0..n) (NULL: the default namespace), is bound in scope as
+ * rendered around it (dom__insitu_canon_uses).  The content declares
+ * none, and an attribute with a prefix is a no.
+ */
+enum { CHECK_PREFIXES = 4 };
+typedef struct check_canon {
+	int ok;
+	size_t n;
+	const char *prefix[CHECK_PREFIXES];
+} check_canon;
 
 /*
  * build=deferred's check pass (check.c): 1 when the content from p to
  * the end tag of the element open at ps->depth is well-formed and within
  * the limits, with *end at that end tag's '<', *ids whether an attribute
  * in it is named Id or ID, *exact whether its bytes are dom_serialize's
- * for it; 0 when it is not sure, and the content must be built.
+ * for it, and canon's note unless canon is NULL; 0 when it is not sure,
+ * and the content must be built.
  */
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
-		      int *exact);
+		      int *exact, check_canon *canon);
+
+/*
+ * Whether content under the open elements, declaring nothing and using
+ * the n prefixes given on its element names, renders no declaration in
+ * exclusive C14N with ps->ask's apex: each prefix's binding in scope is
+ * the one rendered around it.  The answer's dependencies on the apex go
+ * into ps->ask as a tag's do (canon.c).
+ */
+int dom__insitu_canon_uses(parser *ps, const char *const *prefix, size_t n);
 
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);

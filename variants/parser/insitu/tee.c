@@ -96,13 +96,9 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	ps->canon = 1;
 }
 
-/*
- * The start tag just read, at depth 2 or deeper, is canonical once its n
- * attributes are in ps->canon_perm's order: the input up to its name,
- * then its attributes (each one space, name, '=', quoted value) in that
- * order.  0: no memory, which only ends the question.
- */
-int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
+int dom__insitu_own_permute(parser *ps, const char *name_end,
+			    const char *const *ends, const uint8_t *perm,
+			    size_t n)
 {
 	const char *in = ps->in.text;
 	size_t i;
@@ -111,13 +107,23 @@ int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
 		return 0;
 	own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
-		size_t k = ps->canon_perm[i];
-		const char *from = k == 0 ? name_end : ps->attrs[k - 1].end;
+		size_t k = perm[i];
+		const char *from = k == 0 ? name_end : ends[k - 1];
 
-		own_put(ps, (size_t)(from - in), (size_t)(ps->attrs[k].end - in));
+		own_put(ps, (size_t)(from - in), (size_t)(ends[k] - in));
 	}
-	ps->own_copied = (size_t)(ps->attrs[n - 1].end - in);
+	ps->own_copied = (size_t)(ends[n - 1] - in);
 	return 1;
+}
+
+int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
+{
+	const char *ends[CANON_PERM];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ends[i] = ps->attrs[i].end;
+	return dom__insitu_own_permute(ps, name_end, ends, ps->canon_perm, n);
 }
 
 /* The child of the root element whose end tag starts at lt ("</") ends:
