@@ -52,6 +52,17 @@ int dom__deferred_ids(const dom_node *el);
  */
 const char *dom__deferred_source(const dom_node *el, size_t *len);
 
+/*
+ * Appends the exclusive canonical form of the content of gap g's element,
+ * still unbuilt, to out (its room reserved: g->len bytes), with apex as
+ * the apex, and the dependencies on the apex's bindings it takes added
+ * to deps[0..*ndeps) (at most DOM_CANON_DEPS): 1; 0 when its bytes are
+ * not that form, it was built since, or memory ran out.
+ */
+int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
+			const dom_canon_gap *g, lab_buf *out,
+			dom_canon_dep *deps, size_t *ndeps);
+
 /* Whether building some deferred content failed (out of memory): then
  * that element reads as empty, and what can report it does. */
 int dom__deferred_failed(const dom_doc *doc);
@@ -67,5 +78,18 @@ void dom__deferred_free(dom_doc *doc);
  */
 int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 			size_t len, const dom_limits *lim, lab_err *err);
+
+/*
+ * And for a digest: appends z's content's bytes from buf to out (room
+ * reserved), each start tag's attributes in exclusive C14N's order, and
+ * the prefixes its element names use to prefix[0..*n) (at most
+ * DOM__CANON_PREFIXES; NULL: the default namespace): 1 when that is the
+ * content's exclusive canonical form provided none of those prefixes
+ * needs a declaration inside it; 0 when it is not sure.
+ */
+enum { DOM__CANON_PREFIXES = 4 };
+int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
+		     size_t len, const dom_limits *lim, lab_buf *out,
+		     const char **prefix, size_t *n);
 
 #endif

@@ -26,7 +26,10 @@
  * and sets it to 0 whenever it is not sure; and `deps`, what the answer
  * took from the apex's context (dom.h's dom_canon_dep).  A document's
  * parse may be asked the same about each child of its root element
- * (dom/emit.h's dom__emit_question), and keeps what it finds.
+ * (dom/emit.h's dom__emit_question), and keeps what it finds; there
+ * content it deferred (build=deferred) is a gap in the bytes, gaps[0..
+ * ngaps) in order, whose canonical form is made when a digest asks for
+ * it (dom/kept.c), and whose bindings are then checked as deps are.
  */
 typedef struct dom_canon {
 	const dom_nsdecl *rendered;
@@ -34,6 +37,8 @@ typedef struct dom_canon {
 	int ok;
 	size_t ndeps;
 	dom_canon_dep deps[DOM_CANON_DEPS];
+	const dom_canon_gap *gaps;
+	size_t ngaps;
 } dom_canon;
 
 /*

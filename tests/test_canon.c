@@ -34,7 +34,7 @@ static const char default_above[] =
 /* Body renders the default namespace. */
 static const char renders_default[] = "<Body xmlns=\"urn:d\"><x/></Body>";
 /* Body renders five prefixes, one more than build=deferred's check pass
- * follows inside a Body child (CHECK_PREFIXES). */
+ * follows inside a Body child (DOM__CANON_PREFIXES). */
 static const char renders_five[] =
 	"<e:Env xmlns:e=\"urn:e\" xmlns:f=\"urn:f\" xmlns:g=\"urn:g\" "
 	"xmlns:h=\"urn:h\" xmlns:i=\"urn:i\"><e:Body f:k=\"1\" g:k=\"1\" "

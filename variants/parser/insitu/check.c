@@ -100,7 +100,6 @@ typedef struct name {
 	int flags;
 	uint64_t bit;     /* one of 64, by the name's bytes alone */
 	const char *uri;  /* the prefix's binding, once looked up */
-	const char *prefix; /* the prefix interned, with uri */
 } name;
 
 /* One attribute name of a start tag. */
@@ -123,9 +122,6 @@ typedef struct shape_attr {
 typedef struct shape {
 	const char *owner; /* NULL: none */
 	size_t n;
-	/* For the CANON note: the first `plain` have no prefix, and the
-	 * first `sorted` are in C14N's order. */
-	size_t plain, sorted;
 	shape_attr a[SHAPE];
 } shape;
 
@@ -135,8 +131,8 @@ typedef struct tag_seen {
 	int again;        /* a bit met twice: the same name, perhaps */
 	size_t n, prefixed;
 	shape_attr rec[SHAPE]; /* the first SHAPE, for the shape */
-	/* For the CANON note: each attribute's name and end, and whether
-	 * they are out of C14N's order. */
+	/* For the CANON note: whether the attributes are out of C14N's
+	 * order, and each one's name and end (the first CANON_PERM). */
 	int unsorted;
 	const char *cs[CANON_PERM], *ce[CANON_PERM];
 	uint32_t cl[CANON_PERM];
@@ -159,6 +155,12 @@ typedef struct checker {
 	} open[CHECK_DEPTH];
 	name names[NAMES];
 	shape shapes[NAMES];
+	/* For the CANON note, each shape's first `sorted` attributes have
+	 * no prefix and are in C14N's order; a tag that was its first
+	 * perm_n (0: none) is put in order by perm. */
+	uint8_t sorted[NAMES];
+	uint8_t perm_n[NAMES];
+	uint8_t perm[NAMES][SHAPE];
 } checker;
 
 static inline const char *skip_ws(const char *p)
@@ -260,10 +262,8 @@ static const char *bound_to(const checker *c, name *m)
 
 	if (m->uri != NULL)
 		return m->uri;
-	if (m->plen == 3 && memcmp(m->s, "xml", 3) == 0) {
-		m->prefix = ps->doc->xml_prefix;
+	if (m->plen == 3 && memcmp(m->s, "xml", 3) == 0)
 		return m->uri = ps->doc->xml_ns;
-	}
 	while (i-- > 0) {
 		const char *p = ps->binds[i].prefix;
 
@@ -273,7 +273,6 @@ static const char *bound_to(const checker *c, name *m)
 	}
 	if (i == (size_t)-1 || ps->binds[i].uri == ps->doc->empty)
 		return NULL;
-	m->prefix = ps->binds[i].prefix;
 	return m->uri = ps->binds[i].uri;
 }
 
@@ -445,18 +444,24 @@ static const char *eq_value(checker *c, const char *p)
 /* Whether the unprefixed attribute name a[0..la) comes before b[0..lb)
  * in C14N's order: by local name, strcmp's order, which on the bytes
  * and lengths of ASCII names is this. */
-static int in_order(const char *a, size_t la, const char *b, size_t lb)
+static inline int in_order(const char *a, size_t la, const char *b,
+			   size_t lb)
 {
-	int r = memcmp(a, b, la < lb ? la : lb);
+	size_t i, n = la < lb ? la : lb;
 
-	return r != 0 ? r < 0 : la < lb;
+	/* Most names differ early: no call. */
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return (unsigned char)a[i] < (unsigned char)b[i];
+	return la < lb;
 }
 
 /* The CANON note after the i-th attribute of t, named s[0..len) (plen:
  * its prefix's length) and ending at end: an attribute with a prefix,
  * whose namespace orders it, is left to the walk. */
-static void note_attr(checker *c, tag_seen *t, size_t i, const char *s,
-		      uint32_t len, uint32_t plen, const char *end)
+static __attribute__((noinline)) void
+note_attr(checker *c, tag_seen *t, size_t i, const char *s, uint32_t len,
+	  uint32_t plen, const char *end)
 {
 	if (plen > 0 || i >= CANON_PERM) {
 		c->notes &= ~NOTE_CANON;
@@ -471,7 +476,7 @@ static void note_attr(checker *c, tag_seen *t, size_t i, const char *s,
 
 /* The CANON note after an element name with the prefix `prefix` (NULL:
  * none, the default namespace): the prefix is added to those the
- * caller checks, of which it holds CHECK_PREFIXES. */
+ * caller checks, of which it holds DOM__CANON_PREFIXES. */
 static void note_prefix(checker *c, const char *prefix)
 {
 	check_canon *k = c->canon;
@@ -480,7 +485,7 @@ static void note_prefix(checker *c, const char *prefix)
 	for (i = 0; i < k->n; i++)
 		if (k->prefix[i] == prefix)
 			return;
-	if (k->n == CHECK_PREFIXES)
+	if (k->n == DOM__CANON_PREFIXES)
 		c->notes &= ~NOTE_CANON;
 	else
 		k->prefix[k->n++] = prefix;
@@ -543,14 +548,36 @@ static const char *shaped(checker *c, const shape *sh, const char *p,
 		p = value(c, p + a->len + 2);
 		if (p == NULL)
 			return NULL;
+	}
+	t->n = i;
+	return p;
+}
+
+/* shaped() for the CANON note, which also notes each attribute's name
+ * and end, and whether they are in order: a loop of its own, so that
+ * shaped() stays as it is without it. */
+static __attribute__((noinline)) const char *
+shaped_canon(checker *c, const shape *sh, const char *p, tag_seen *t)
+{
+	size_t i;
+
+	for (i = 0; i < sh->n; i++) {
+		const shape_attr *a = &sh->a[i];
+
+		if (!matches(&a->at, p))
+			break;
+		c->ids |= a->id;
+		p = value(c, p + a->len + 2);
+		if (p == NULL)
+			return NULL;
+		if (a->prefixed)
+			c->notes &= ~NOTE_CANON;
 		t->cs[i] = a->s;
 		t->cl[i] = a->len;
 		t->ce[i] = p;
 	}
 	t->n = i;
-	if (i > sh->plain)
-		c->notes &= ~NOTE_CANON;
-	t->unsorted = i > sh->sorted;
+	t->unsorted = i > c->sorted[sh - c->shapes];
 	return p;
 }
 
@@ -601,8 +628,12 @@ static const char *attributes(checker *c, const shape *sh, const char *p,
 {
 	size_t i;
 
-	if (sh != NULL && (p = shaped(c, sh, p, t)) == NULL)
-		return NULL;
+	if (sh != NULL) {
+		p = (c->notes & NOTE_CANON) != 0 ? shaped_canon(c, sh, p, t)
+						 : shaped(c, sh, p, t);
+		if (p == NULL)
+			return NULL;
+	}
 	for (;;) {
 		const char *before = p;
 
@@ -661,26 +692,55 @@ static void remember(checker *c, const name *el, const char *qname,
 	}
 	sh->n = i;
 	sh->owner = el->s;
-	for (i = 0; i < sh->n && !sh->a[i].prefixed; i++)
-		;
-	sh->plain = i;
-	for (i = 1; i < sh->plain && in_order(sh->a[i - 1].s, sh->a[i - 1].len,
-					      sh->a[i].s, sh->a[i].len);
-	     i++)
-		;
-	sh->sorted = sh->plain < i ? sh->plain : i;
+	c->perm_n[sh - c->shapes] = 0;
+	/* Asked only while it matters: the note never comes back. */
+	for (i = 0; (c->notes & NOTE_CANON) != 0 && i < sh->n; i++)
+		if (sh->a[i].prefixed ||
+		    (i > 0 && !in_order(sh->a[i - 1].s, sh->a[i - 1].len,
+					sh->a[i].s, sh->a[i].len)))
+			break;
+	c->sorted[sh - c->shapes] = (uint8_t)i;
+}
+
+/* The prefix (interned; NULL: none) of the element name qname[0..qlen),
+ * found bound when it was read. */
+static const char *prefix_of(const checker *c, const char *qname,
+			     size_t qlen)
+{
+	const parser *ps = c->ps;
+	const char *colon = memchr(qname, ':', qlen);
+	size_t n = colon != NULL ? (size_t)(colon - qname) : 0, i;
+
+	if (n == 0)
+		return NULL;
+	if (n == 3 && memcmp(qname, "xml", 3) == 0)
+		return ps->doc->xml_prefix;
+	for (i = ps->nbinds; i-- > 0;) {
+		const char *p = ps->binds[i].prefix;
+
+		if (p != NULL && dom_names_len(p) == n && memcmp(p, qname, n) == 0)
+			return p;
+	}
+	return NULL;
 }
 
 /*
  * The CANON note's copy of the tag whose name ends at name_end, its
  * attributes (t) out of order: written in C14N's order into the
- * canonical copy (tee.c).  0: no memory, which ends the note.
+ * canonical copy (tee.c).  A tag the shape sh read whole takes the order
+ * worked out for the same attributes before.  0: no memory, which ends
+ * the note.
  */
-static int reorder(checker *c, const char *name_end, const tag_seen *t)
+static int reorder(checker *c, const shape *sh, const char *name_end,
+		   const tag_seen *t)
 {
 	uint8_t perm[CANON_PERM];
-	size_t i, j;
+	size_t i, j, k = sh != NULL ? (size_t)(sh - c->shapes) : 0;
+	int whole = sh != NULL && t->bits == 0;
 
+	if (whole && c->perm_n[k] == t->n)
+		return dom__insitu_own_permute(c->ps, name_end, t->ce,
+					       c->perm[k], t->n);
 	for (i = 0; i < t->n; i++) {
 		uint8_t x = (uint8_t)i;
 
@@ -691,7 +751,24 @@ static int reorder(checker *c, const char *name_end, const tag_seen *t)
 			perm[j] = perm[j - 1];
 		perm[j] = x;
 	}
+	if (whole) {
+		memcpy(c->perm[k], perm, t->n);
+		c->perm_n[k] = (uint8_t)t->n;
+	}
 	return dom__insitu_own_permute(c->ps, name_end, t->ce, perm, t->n);
+}
+
+/* Whether the CANON note holds after the start tag whose name is
+ * qname[0..name_end), with the attributes t (empty: an empty-element
+ * tag, which C14N writes <a></a>). */
+static __attribute__((noinline)) int
+canon_tag(checker *c, const shape *sh, const char *qname,
+	  const char *name_end, const tag_seen *t, int empty)
+{
+	if (empty)
+		return 0;
+	note_prefix(c, prefix_of(c, qname, (size_t)(name_end - qname)));
+	return !t->unsorted || reorder(c, sh, name_end, t);
 }
 
 /* A start tag, its name at p: past it, or NULL.  *empty: "/>". */
@@ -721,8 +798,6 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	t.again = 0;
 	t.n = t.prefixed = 0;
 	t.unsorted = 0;
-	if ((c->notes & NOTE_CANON) != 0)
-		note_prefix(c, el->plen > 0 ? el->prefix : NULL);
 	p = attributes(c, sh, p, &t, empty);
 	/* tag_limits' depth: the parent's, plus one.  A tag the shape read
 	 * whole is unique; a read past it was noted in t. */
@@ -730,10 +805,8 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	    ((t.again || t.prefixed > 1) && !unique(c, name_end, t.n)) ||
 	    c->depth + 1 > ps->lim->max_depth || t.n > ps->lim->max_attrs)
 		return NULL;
-	/* C14N writes <a/> as <a></a>. */
-	if (*empty ||
-	    ((c->notes & NOTE_CANON) != 0 && t.unsorted &&
-	     !reorder(c, name_end, &t)))
+	if ((c->notes & NOTE_CANON) != 0 &&
+	    !canon_tag(c, sh, qname, name_end, &t, *empty))
 		c->notes &= ~NOTE_CANON;
 	/* A shape that foretold a prefix of the tag, and no more, stays. */
 	if (sh == NULL || t.bits != 0)

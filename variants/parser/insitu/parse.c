@@ -749,30 +749,18 @@ static int defer(parser *ps, char **pp, size_t nbind)
 	const frame *f = &ps->stack[ps->depth];
 	const char *end;
 	dom_lazy z;
-	check_canon canon;
-	/* The canonical note costs a look at each name: taken only where a
-	 * canonical copy is being written (tee.c) and still can be. */
-	int ask = ps->canon && ps->own != NULL && ps->ask == ps->own;
 
-	size_t written = ps->own_out.len, copied = ps->own_copied;
-
-	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
-			       ask ? &canon : NULL)) {
-		/* What the check wrote into the copy, the build writes. */
-		ps->own_out.len = written;
-		ps->own_copied = copied;
+	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact, NULL))
 		return LAB_OK;
-	}
 	z.from = (size_t)(*pp - ps->in.text);
 	z.to = (size_t)(end - ps->in.text);
 	*pp = ps->in.text + z.to;
 	if (z.to == z.from)
 		return LAB_OK;
-	/* Skipped content stays in the canonical copy (tee.c copies the
-	 * input) only when the bytes are their own canonical form in the
-	 * bindings around them; else the question ends here. */
-	ps->canon = ask && canon.ok &&
-		    dom__insitu_canon_uses(ps, canon.prefix, canon.n);
+	/* Skipped content is a gap in the canonical copy (tee.c), which a
+	 * digest fills: only a digest pays for its canonical form. */
+	if (ps->canon && ps->own != NULL && ps->ask == ps->own)
+		ps->canon = dom__insitu_own_gap(ps, z.from, z.to, f->node);
 	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
 		ps->outer = copy_binds(ps, 0, nbind);
 		if (nbind > 0 && ps->outer == NULL)
@@ -1047,11 +1035,71 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 out:
 	dom__insitu_input_done(&ps.in);
 	lab_buf_free(&ps.own_out);
+	dom_free(ps.own_gaps);
 	dom_free(ps.stack);
 	dom_free(ps.binds);
 	dom_free(ps.attrs);
 	dom_free(ps.seen);
 	return rc;
+}
+
+/* A parser for z's content in buf[0..len), with the bindings in scope
+ * there; 0: no memory. */
+static int parser_for(parser *ps, dom_doc *doc, const dom_lazy *z,
+		      char *buf, size_t len, const dom_limits *lim,
+		      lab_err *err)
+{
+	size_t i;
+
+	memset(ps, 0, sizeof *ps);
+	ps->doc = doc;
+	ps->lim = lim;
+	ps->err = err;
+	ps->in.text = buf;
+	ps->in.orig = buf;
+	ps->in.len = len;
+	ps->end = buf + len;
+	if (grow((void **)&ps->binds, &ps->capbinds, z->nouter + z->nown + 1,
+		 sizeof *ps->binds) != 0)
+		return 0;
+	for (i = 0; i < z->nouter + z->nown; i++) {
+		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
+						    : &z->own[i - z->nouter];
+
+		ps->binds[i].prefix = b->prefix;
+		ps->binds[i].uri = b->uri;
+	}
+	ps->nbinds = z->nouter + z->nown;
+	return 1;
+}
+
+int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
+		     size_t len, const dom_limits *lim, lab_buf *out,
+		     const char **prefix, size_t *n)
+{
+	parser ps;
+	check_canon canon;
+	const char *end;
+	int ids, exact, ok;
+
+	*n = 0;
+	/* The check pass only reads the text. */
+	ok = parser_for(&ps, doc, z, (char *)(uintptr_t)buf, len, lim, NULL);
+	if (ok) {
+		ps.depth = 1;
+		ps.own_out = *out;
+		ps.own_from = ps.own_copied = z->from;
+		ok = dom__insitu_check(&ps, buf + z->from, &end, &ids, &exact,
+				       &canon) &&
+		     canon.ok && dom__insitu_own_rest(&ps, z->to);
+		*out = ps.own_out;
+	}
+	dom_free(ps.binds);
+	if (!ok)
+		return 0;
+	memcpy(prefix, canon.prefix, canon.n * sizeof *prefix);
+	*n = canon.n;
+	return 1;
 }
 
 int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
@@ -1060,32 +1108,17 @@ int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 	parser ps;
 	frame *f;
 	char *p = buf + z->from;
-	size_t i;
 	int rc = LAB_OK;
 
-	memset(&ps, 0, sizeof ps);
-	ps.doc = doc;
-	ps.lim = lim;
-	ps.err = err;
-	ps.in.text = buf;
-	ps.in.orig = buf;
-	ps.in.len = len;
-	ps.end = buf + len;
-	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
-	if (ps.stack == NULL ||
-	    grow((void **)&ps.binds, &ps.capbinds, z->nouter + z->nown + 1,
-		 sizeof *ps.binds) != 0) {
+	if (!parser_for(&ps, doc, z, buf, len, lim, err)) {
 		rc = nomem(&ps);
 		goto out;
 	}
-	for (i = 0; i < z->nouter + z->nown; i++) {
-		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
-						    : &z->own[i - z->nouter];
-
-		ps.binds[i].prefix = b->prefix;
-		ps.binds[i].uri = b->uri;
+	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
+	if (ps.stack == NULL) {
+		rc = nomem(&ps);
+		goto out;
 	}
-	ps.nbinds = z->nouter + z->nown;
 	/* The element is open at depth 1 (0 holds nothing): its end tag
 	 * ends the loop, as the check pass read it. */
 	ps.stack[0].node = NULL;

@@ -5,6 +5,9 @@
  * its canonical form is written as the content is read -- the input as
  * it is, each start tag's attributes put in canonical order -- and kept
  * through the emit axis (dom/emit.h) when it is the largest so far.
+ * Content the parse defers (build=deferred) is left as a gap, which a
+ * digest fills (dom/kept.c) with what the check pass writes here when
+ * it reads the content again for its canonical form (check.c).
  * Not for: the question's checks on each tag and reference
  * (variants/parser/insitu/canon.c), or fragments, whose question the
  * caller asks.
@@ -73,6 +76,7 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	ps->ask = NULL;
 	q->nrendered = 0;
 	q->ndeps = 0;
+	q->ngaps = 0;
 	q->ok = 0;
 	if (empty || !own_renders(ps, name->prefix))
 		return;
@@ -92,8 +96,37 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	ps->canon_binds = ps->nbinds;
 	ps->own_from = ps->own_copied = (size_t)(p - ps->in.text);
 	ps->own_out.len = 0;
+	ps->own_ngaps = 0;
 	ps->ask = q;
 	ps->canon = 1;
+}
+
+int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
+			const dom_node *el)
+{
+	dom_canon_gap *g;
+
+	if (!own_room(ps) ||
+	    grow((void **)&ps->own_gaps, &ps->own_capgaps, ps->own_ngaps + 1,
+		 sizeof *ps->own_gaps) != 0)
+		return 0;
+	own_put(ps, ps->own_copied, from);
+	g = &ps->own_gaps[ps->own_ngaps++];
+	g->at = ps->own_out.len;
+	g->len = to - from;
+	g->el = el;
+	g->inside = ps->canon_binds;
+	ps->own_copied = to;
+	return 1;
+}
+
+int dom__insitu_own_rest(parser *ps, size_t to)
+{
+	if (!own_room(ps))
+		return 0;
+	own_put(ps, ps->own_copied, to);
+	ps->own_copied = to;
+	return 1;
 }
 
 int dom__insitu_own_permute(parser *ps, const char *name_end,
@@ -141,6 +174,8 @@ void dom__insitu_own_end(parser *ps, const char *lt)
 	ps->canon = 0;
 	if (q->ok) {
 		own_put(ps, ps->own_copied, to);
+		q->gaps = ps->own_gaps;
+		q->ngaps = ps->own_ngaps;
 		dom__emit_keep(ps->doc, ps->stack[ps->depth].node,
 			       &ps->own_out, 0, ps->own_out.len, 0, q);
 	}
