@@ -16,6 +16,11 @@
 /* One element's unbuilt content. */
 typedef struct dom_lazy {
 	dom_node *el;
+	/* The text of the parse that read it (NUL padded, in the arena: a
+	 * document's, or a fragment's), and that parse's limits. */
+	char *text;
+	size_t len;
+	const dom_limits *lim;
 	size_t from, to;       /* the content: text[from .. to), to at el's
 				* end tag */
 	const char *qname;     /* el's name in its start tag, in the text */
@@ -33,12 +38,14 @@ typedef struct dom_lazy {
 	int exact;             /* the bytes are dom_serialize's for it */
 } dom_lazy;
 
-/* Starts the records of doc, whose parser's text is text[0..len) (NUL
- * padded, in doc's arena) parsed under *lim. */
+/* Starts the records of a parse of doc (the whole document, or a
+ * fragment) whose text is text[0..len) (NUL padded, in doc's arena)
+ * parsed under *lim. */
 int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 			const dom_limits *lim);
 
-/* Records z (copied) and marks z->el deferred. */
+/* Records z (copied, with the text and limits of the parse started
+ * last) and marks z->el deferred. */
 int dom__deferred_add(dom_doc *doc, const dom_lazy *z);
 
 /* Whether el's unbuilt content holds an attribute named Id or ID. */

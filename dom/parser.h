@@ -49,13 +49,14 @@ typedef struct dom_canon {
  * whole document about each child of its root element, whose canonical
  * form the parser keeps (dom__emit_keep) when the answer is yes and it
  * is the largest so far; canon is then the parser's room for the answers
- * and `ok` says nothing.  A parser that cannot tell answers no.  On
- * failure the caller frees what was appended; err holds the reason, line
- * and column.
+ * and `ok` says nothing.  A parser that cannot tell answers no.  defer:
+ * whether the parse defers content (build=deferred, dom/build.h; the
+ * insitu parser only).  On failure the caller frees what was appended;
+ * err holds the reason, line and column.
  */
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		    size_t len, const dom_limits *lim, dom_canon *canon,
-		    lab_err *err);
+		    int defer, lab_err *err);
 
 extern const char dom__parser_choice[];
 

@@ -768,7 +768,8 @@ canon_tag(checker *c, const shape *sh, const char *qname,
 	if (empty)
 		return 0;
 	note_prefix(c, prefix_of(c, qname, (size_t)(name_end - qname)));
-	return !t->unsorted || reorder(c, sh, name_end, t);
+	return !t->unsorted ||
+	       (c->canon->reorder && reorder(c, sh, name_end, t));
 }
 
 /* A start tag, its name at p: past it, or NULL.  *empty: "/>". */

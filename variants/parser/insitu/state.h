@@ -124,9 +124,10 @@ typedef struct parser {
 	size_t capseen;
 	int rooted;         /* the root element has been read */
 	/* build=deferred (variants/build/deferred.c): defer, whether this
-	 * parse defers content; outer, the bindings copied for the children
-	 * of outer_of. */
+	 * parse defers content, that of the elements at defer_depth; outer,
+	 * the bindings copied for the children of outer_of. */
 	int defer;
+	size_t defer_depth;
 	int one;            /* reading one deferred element's content */
 	const dom_node *outer_of;
 	const dom_nsdecl *outer;
@@ -219,6 +220,7 @@ void dom__insitu_own_end(parser *ps, const char *lt);
  * attribute with a prefix is a no.
  */
 typedef struct check_canon {
+	int reorder;  /* in: tags may be put in order (else they are a no) */
 	int ok;
 	size_t n;
 	const char *prefix[DOM__CANON_PREFIXES];
@@ -236,6 +238,15 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		      int *exact, check_canon *canon);
 
 
+
+/*
+ * Whether content under the open elements, declaring nothing and using
+ * the n prefixes given on its element names, renders no declaration in
+ * exclusive C14N with ps->ask's apex: each prefix's binding in scope is
+ * the one rendered around it.  The answer's dependencies on the apex go
+ * into ps->ask as a tag's do (canon.c).
+ */
+int dom__insitu_canon_uses(parser *ps, const char *const *prefix, size_t n);
 
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);
