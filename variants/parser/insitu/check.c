@@ -1,7 +1,8 @@
 /*
  * check.c - build=deferred's check pass: whether the content of a
  * deferred element is well-formed and within the limits, read without
- * writing a byte, making a node or interning a name.
+ * making a node or interning a name (nor, at parse time, writing a
+ * byte).
  *
  * It reads the forms a message's payload is made of: ASCII names,
  * attributes, text with references and UTF-8, nested elements.  On
@@ -21,13 +22,16 @@
  * whether an attribute inside is named like an ID, and whether the bytes
  * are, byte for byte, what dom_serialize writes for them (the building
  * pass's rules, so the answer is never "exact" where a build would not
- * serialize to the same bytes).  Where the caller asks (tee.c's copy of
- * a Body in canonical form), a third: whether the bytes are their own
- * exclusive canonical form, given the bindings rendered around them,
- * and which prefixes their element names use, which the caller then
- * checks against those bindings (canon.c's dom__insitu_canon_uses).
+ * serialize to the same bytes).  Where the caller asks, a third, the
+ * CANON note: whether the bytes are their own exclusive canonical form
+ * but for declarations, and which prefixes their element names use,
+ * which the caller checks against the bindings rendered around them.
+ * A digest filling a gap in a Body's canonical copy asks it with start
+ * tags put in order into the copy (dom__parse_canon, tee.c); a
+ * fragment's parse asks it of the bytes as they are (parse.c's defer,
+ * canon.c's dom__insitu_canon_uses).
  * Not for: building (parse.c), or deciding what the canonical form's
- * bindings are (canon.c).
+ * bindings are (canon.c, dom/deferred.c).
  */
 #include "variants/parser/insitu/state.h"
 

@@ -129,9 +129,12 @@ int dom__insitu_own_rest(parser *ps, size_t to)
 	return 1;
 }
 
-int dom__insitu_own_permute(parser *ps, const char *name_end,
-			    const char *const *ends, const uint8_t *perm,
-			    size_t n)
+/* The input up to name_end, then the n attributes in perm's order, each
+ * ending at ends[k] (or, without ends, at the parser's attrs[k].end):
+ * inlined into each caller, which passes one or the other. */
+static inline __attribute__((always_inline)) int
+permute(parser *ps, const char *name_end, const char *const *ends,
+	const uint8_t *perm, size_t n)
 {
 	const char *in = ps->in.text;
 	size_t i;
@@ -141,22 +144,29 @@ int dom__insitu_own_permute(parser *ps, const char *name_end,
 	own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
 		size_t k = perm[i];
-		const char *from = k == 0 ? name_end : ends[k - 1];
+		const char *to = ends != NULL ? ends[k] : ps->attrs[k].end;
+		const char *from = k == 0 ? name_end
+				   : ends != NULL ? ends[k - 1]
+						  : ps->attrs[k - 1].end;
 
-		own_put(ps, (size_t)(from - in), (size_t)(ends[k] - in));
+		own_put(ps, (size_t)(from - in), (size_t)(to - in));
 	}
-	ps->own_copied = (size_t)(ends[n - 1] - in);
+	ps->own_copied = (size_t)((ends != NULL ? ends[n - 1]
+						: ps->attrs[n - 1].end) -
+				  in);
 	return 1;
+}
+
+int dom__insitu_own_permute(parser *ps, const char *name_end,
+			    const char *const *ends, const uint8_t *perm,
+			    size_t n)
+{
+	return permute(ps, name_end, ends, perm, n);
 }
 
 int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
 {
-	const char *ends[CANON_PERM];
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		ends[i] = ps->attrs[i].end;
-	return dom__insitu_own_permute(ps, name_end, ends, ps->canon_perm, n);
+	return permute(ps, name_end, NULL, ps->canon_perm, n);
 }
 
 /* The child of the root element whose end tag starts at lt ("</") ends:
