@@ -536,10 +536,13 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
  * as the text follows it: one space, the name, '=', '"' and a value.
  * Where it stops (or NULL), the general loop takes over.  What it read
  * is unique, being part of a sequence that was; t->n counts it, and only
- * a general attribute after it makes start_tag() note its names.
+ * a general attribute after it makes start_tag() note its names.  With
+ * canon, also each attribute's name and end for the CANON note, and
+ * whether they are in order.
  */
-static const char *shaped(checker *c, const shape *sh, const char *p,
-			  tag_seen *t)
+static inline __attribute__((always_inline)) const char *
+shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
+	  const int canon)
 {
 	size_t i;
 
@@ -552,37 +555,32 @@ static const char *shaped(checker *c, const shape *sh, const char *p,
 		p = value(c, p + a->len + 2);
 		if (p == NULL)
 			return NULL;
+		if (canon) {
+			if (a->prefixed)
+				c->notes &= ~NOTE_CANON;
+			t->cs[i] = a->s;
+			t->cl[i] = a->len;
+			t->ce[i] = p;
+		}
 	}
 	t->n = i;
+	if (canon)
+		t->unsorted = i > c->sorted[sh - c->shapes];
 	return p;
 }
 
-/* shaped() for the CANON note, which also notes each attribute's name
- * and end, and whether they are in order: a loop of its own, so that
- * shaped() stays as it is without it. */
+static const char *shaped(checker *c, const shape *sh, const char *p,
+			  tag_seen *t)
+{
+	return shaped_as(c, sh, p, t, 0);
+}
+
+/* shaped() for the CANON note: out of line, so that shaped(), inlined
+ * into the parse's loop, stays as it is without it. */
 static __attribute__((noinline)) const char *
 shaped_canon(checker *c, const shape *sh, const char *p, tag_seen *t)
 {
-	size_t i;
-
-	for (i = 0; i < sh->n; i++) {
-		const shape_attr *a = &sh->a[i];
-
-		if (!matches(&a->at, p))
-			break;
-		c->ids |= a->id;
-		p = value(c, p + a->len + 2);
-		if (p == NULL)
-			return NULL;
-		if (a->prefixed)
-			c->notes &= ~NOTE_CANON;
-		t->cs[i] = a->s;
-		t->cl[i] = a->len;
-		t->ce[i] = p;
-	}
-	t->n = i;
-	t->unsorted = i > c->sorted[sh - c->shapes];
-	return p;
+	return shaped_as(c, sh, p, t, 1);
 }
 
 /* The attribute at p, read again for unique(): past its value. */
