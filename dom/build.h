@@ -25,7 +25,8 @@ int dom__build(dom_doc *doc, dom_node *parent, const char *buf, size_t len,
 extern const char dom__build_choice[];
 
 /* Whether a whole document's parse defers content (build=deferred, which
- * the insitu parser reads; dom/deferred.h).  0 for built and direct. */
+ * the insitu parser reads; dom/deferred.h), and dom_replace_parsed's
+ * too.  0 for built and direct. */
 extern const int dom__build_defers;
 
 #endif

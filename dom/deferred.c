@@ -18,9 +18,9 @@
 #include "dom/hash.h"
 
 struct dom_deferred {
-	char *text;          /* the parser's text, in the arena */
+	char *text;          /* the last parse's text, in the arena */
 	size_t len;
-	dom_limits lim;
+	const dom_limits *lim; /* its limits, copied into the arena */
 	dom_lazy *items;
 	size_t n, cap;
 	size_t *slots;       /* index + 1 into items, 0 free; by address */
@@ -32,6 +32,7 @@ int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 			const dom_limits *lim)
 {
 	dom_deferred *d = doc->deferred;
+	dom_limits *l;
 
 	if (d == NULL) {
 		d = dom_calloc(1, sizeof *d);
@@ -39,9 +40,13 @@ int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 			return LAB_ENOMEM;
 		doc->deferred = d;
 	}
+	l = dom_arena_alloc(&doc->arena, sizeof *l);
+	if (l == NULL)
+		return LAB_ENOMEM;
+	*l = *lim;
+	d->lim = l;
 	d->text = text;
 	d->len = len;
-	d->lim = *lim;
 	return LAB_OK;
 }
 
@@ -86,6 +91,9 @@ int dom__deferred_add(dom_doc *doc, const dom_lazy *z)
 	if ((d->n + 1) * 2 > d->nslots && grow_slots(d) != LAB_OK)
 		return LAB_ENOMEM;
 	d->items[d->n] = *z;
+	d->items[d->n].text = d->text;
+	d->items[d->n].len = d->len;
+	d->items[d->n].lim = d->lim;
 	*slot_of(d, z->el) = ++d->n;
 	z->el->flags |= DOM__DEFERRED;
 	return LAB_OK;
@@ -107,7 +115,7 @@ void dom__deferred_build(dom_node *el)
 
 	el->flags &= (uint8_t)~DOM__DEFERRED;
 	if (z != NULL &&
-	    dom__parse_deferred(doc, z, d->text, d->len, &d->lim, NULL) ==
+	    dom__parse_deferred(doc, z, z->text, z->len, z->lim, NULL) ==
 		    LAB_OK)
 		return;
 	/* What was built of it goes: the element reads as empty. */
@@ -157,7 +165,92 @@ const char *dom__deferred_source(const dom_node *el, size_t *len)
 	if (z == NULL || !z->exact || !same_scope(doc, el, z))
 		return NULL;
 	*len = z->to - z->from;
-	return doc->deferred->text + z->from;
+	return z->text + z->from;
+}
+
+/* The i-th of z's bindings: outer, then own. */
+static const dom_nsdecl *binding(const dom_lazy *z, size_t i)
+{
+	return i < z->nouter ? &z->outer[i] : &z->own[i - z->nouter];
+}
+
+static int same_uri(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Whether the apex visibly utilizes prefix p (exclusive C14N renders
+ * its binding there): its own prefix, or an attribute's. */
+static int utilizes(const dom_node *apex, const char *p)
+{
+	size_t n = dom_attr_count(apex), i;
+
+	if (dom_prefix(apex) == p)
+		return 1;
+	for (i = 0; p != NULL && i < n; i++)
+		if (dom_attr_prefix(dom_attr_at(apex, i)) == p)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether exclusive C14N renders no declaration of prefix p inside z's
+ * content, which declares none: p's binding there is one declared inside
+ * the apex (bindings from `inside` on: the copy was canonical through
+ * their tags, so they are rendered ones), or the apex's, which the apex
+ * must then render (or p be bound to nothing) -- a dependency, added to
+ * deps, which the digest checks (the same prefix's dependency already
+ * there must say so).
+ */
+static int renders_none(const dom_doc *doc, const dom_node *apex,
+			const dom_lazy *z, size_t inside, const char *p,
+			dom_canon_dep *deps, size_t *ndeps)
+{
+	size_t i = z->nouter + z->nown;
+	const char *uri = NULL;
+
+	if (p != NULL && p == doc->xml_prefix)
+		return 1;
+	while (i-- > 0 && binding(z, i)->prefix != p)
+		;
+	if (i != (size_t)-1 && i >= inside)
+		return 1;
+	if (i != (size_t)-1)
+		uri = uri_or_none(doc, binding(z, i)->uri);
+	if (uri != NULL && !utilizes(apex, p))
+		return 0;
+	for (i = 0; i < *ndeps; i++)
+		if (deps[i].prefix == p)
+			return same_uri(deps[i].in_scope, deps[i].rendered) &&
+			       same_uri(deps[i].in_scope, uri);
+	if (*ndeps == DOM_CANON_DEPS)
+		return 0;
+	deps[*ndeps].prefix = p;
+	deps[*ndeps].in_scope = uri;
+	deps[*ndeps].rendered = uri;
+	(*ndeps)++;
+	return 1;
+}
+
+int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
+			const dom_canon_gap *g, lab_buf *out,
+			dom_canon_dep *deps, size_t *ndeps)
+{
+	const dom_lazy *z = find(doc, g->el);
+	const char *prefix[DOM__CANON_PREFIXES];
+	size_t n, i;
+
+	/* Built since: its bytes in the text were rewritten. */
+	if (z == NULL || (g->el->flags & DOM__DEFERRED) == 0 ||
+	    z->to - z->from != g->len ||
+	    !dom__parse_canon(doc, z, z->text, z->len, z->lim, out, prefix,
+			      &n))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!renders_none(doc, apex, z, g->inside, prefix[i], deps,
+				  ndeps))
+			return 0;
+	return 1;
 }
 
 int dom__deferred_ids(const dom_node *el)

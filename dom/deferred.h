@@ -16,6 +16,11 @@
 /* One element's unbuilt content. */
 typedef struct dom_lazy {
 	dom_node *el;
+	/* The text of the parse that read it (NUL padded, in the arena: a
+	 * document's, or a fragment's), and that parse's limits. */
+	char *text;
+	size_t len;
+	const dom_limits *lim;
 	size_t from, to;       /* the content: text[from .. to), to at el's
 				* end tag */
 	const char *qname;     /* el's name in its start tag, in the text */
@@ -33,12 +38,14 @@ typedef struct dom_lazy {
 	int exact;             /* the bytes are dom_serialize's for it */
 } dom_lazy;
 
-/* Starts the records of doc, whose parser's text is text[0..len) (NUL
- * padded, in doc's arena) parsed under *lim. */
+/* Starts the records of a parse of doc (the whole document, or a
+ * fragment) whose text is text[0..len) (NUL padded, in doc's arena)
+ * parsed under *lim. */
 int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 			const dom_limits *lim);
 
-/* Records z (copied) and marks z->el deferred. */
+/* Records z (copied, with the text and limits of the parse started
+ * last) and marks z->el deferred. */
 int dom__deferred_add(dom_doc *doc, const dom_lazy *z);
 
 /* Whether el's unbuilt content holds an attribute named Id or ID. */
@@ -51,6 +58,17 @@ int dom__deferred_ids(const dom_node *el);
  * reader of the output parses them in that scope).  Else NULL.
  */
 const char *dom__deferred_source(const dom_node *el, size_t *len);
+
+/*
+ * Appends the exclusive canonical form of the content of gap g's element,
+ * still unbuilt, to out (its room reserved: g->len bytes), with apex as
+ * the apex, and the dependencies on the apex's bindings it takes added
+ * to deps[0..*ndeps) (at most DOM_CANON_DEPS): 1; 0 when its bytes are
+ * not that form, it was built since, or memory ran out.
+ */
+int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
+			const dom_canon_gap *g, lab_buf *out,
+			dom_canon_dep *deps, size_t *ndeps);
 
 /* Whether building some deferred content failed (out of memory): then
  * that element reads as empty, and what can report it does. */
@@ -67,5 +85,18 @@ void dom__deferred_free(dom_doc *doc);
  */
 int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 			size_t len, const dom_limits *lim, lab_err *err);
+
+/*
+ * And for a digest: appends z's content's bytes from buf to out (room
+ * reserved), each start tag's attributes in exclusive C14N's order, and
+ * the prefixes its element names use to prefix[0..*n) (at most
+ * DOM__CANON_PREFIXES; NULL: the default namespace): 1 when that is the
+ * content's exclusive canonical form provided none of those prefixes
+ * needs a declaration inside it; 0 when it is not sure.
+ */
+enum { DOM__CANON_PREFIXES = 4 };
+int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
+		     size_t len, const dom_limits *lim, lab_buf *out,
+		     const char **prefix, size_t *n);
 
 #endif

@@ -74,8 +74,9 @@ void dom__emit_changed(dom_doc *doc, const dom_node *n, int what);
 const char *dom__emit_bytes(const dom_doc *doc, const dom_node **el,
 			    size_t *len);
 
-/* The canonical bytes kept for el's content, under *deps; else NULL. */
-const char *dom__emit_canonical(const dom_doc *doc, const dom_node *el,
+/* The canonical bytes kept for el's content, under *deps; else NULL.
+ * Gaps in them are filled first (a failure lets the bytes go). */
+const char *dom__emit_canonical(dom_doc *doc, const dom_node *el,
 				size_t *len, const dom_canon_dep **deps,
 				size_t *ndeps);
 

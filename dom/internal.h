@@ -81,6 +81,18 @@ typedef struct dom_deferred dom_deferred;
 /* At most this many dom_canon_dep for one content (dom/parser.h). */
 enum { DOM_CANON_DEPS = 8 };
 
+/*
+ * A part of a canonical copy still to be written: the content of el,
+ * unbuilt (build=deferred), len bytes that go at offset `at` of the
+ * copy.  Its record's bindings (dom/deferred.h) from the inside-th on
+ * were declared inside the apex, the copy's own.
+ */
+typedef struct dom_canon_gap {
+	size_t at, len;
+	const dom_node *el;
+	size_t inside;
+} dom_canon_gap;
+
 /* Bytes kept for el's content (the emit axis, dom/emit.h): while the
  * document's gen is still `gen`, when `exact`, the bytes it was parsed
  * from; while `canonical`, its exc-c14n with el as the apex, under
@@ -94,6 +106,10 @@ typedef struct dom_kept {
 	int canonical;      /* cleared by any change inside el */
 	size_t ndeps;
 	dom_canon_dep deps[DOM_CANON_DEPS];
+	/* The parts still to be written (dom/kept.c fills them when the
+	 * copy is first asked for), gapped bytes in all. */
+	dom_canon_gap *gaps;
+	size_t ngaps, gapped;
 } dom_kept;
 
 struct dom_doc {

@@ -19,9 +19,17 @@
  * element changes and the apex's context is the one they assume, which
  * the digest checks (dom_canon_dep).  So a change ends their standing
  * for a digest only where it reaches inside the element.
+ *
+ * The insitu parser leaves a gap in its copy for content it deferred
+ * (build=deferred): a parse that only forwards a message pays nothing
+ * for it.  The first digest that asks for the bytes fills the gaps from
+ * the unbuilt content, which the parser's check pass reads again for its
+ * canonical form (dom__deferred_canon); where one cannot be filled, the
+ * bytes go, and the digest walks.
  */
 #include <string.h>
 
+#include "dom/deferred.h"
 #include "dom/emit.h"
 
 /* Bytes dom_replace_parsed took are decrypted plaintext: wiped.  The
@@ -33,6 +41,26 @@ static void let_go(dom_kept *k)
 		dom__emit_wipe(&k->buf);
 	else
 		lab_buf_free(&k->buf);
+	dom_free(k->gaps);
+	k->gaps = NULL;
+	k->ngaps = k->gapped = 0;
+}
+
+/* The gaps of canon, copied into k; 0: no memory. */
+static int take_gaps(dom_kept *k, const dom_canon *canon)
+{
+	size_t i;
+
+	if (canon->ngaps == 0)
+		return 1;
+	k->gaps = dom_malloc(canon->ngaps * sizeof *k->gaps);
+	if (k->gaps == NULL)
+		return 0;
+	memcpy(k->gaps, canon->gaps, canon->ngaps * sizeof *k->gaps);
+	k->ngaps = canon->ngaps;
+	for (i = 0; i < k->ngaps; i++)
+		k->gapped += k->gaps[i].len;
+	return 1;
 }
 
 void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
@@ -59,7 +87,7 @@ void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
 	k->len = len;
 	k->gen = doc->gen;
 	k->exact = exact;
-	k->canonical = canon != NULL && canon->ok;
+	k->canonical = canon != NULL && canon->ok && take_gaps(k, canon);
 	k->ndeps = 0;
 	if (k->canonical) {
 		k->ndeps = canon->ndeps;
@@ -69,7 +97,47 @@ void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
 
 size_t dom__emit_canonical_len(const dom_doc *doc)
 {
-	return doc->kept.el != NULL && doc->kept.canonical ? doc->kept.len : 0;
+	const dom_kept *k = &doc->kept;
+
+	return k->el != NULL && k->canonical ? k->len + k->gapped : 0;
+}
+
+/*
+ * The kept bytes with their gaps filled, in a buffer of their own that
+ * replaces them: 1; 0 when a gap cannot be filled (or no memory).
+ */
+static int fill(dom_doc *doc, dom_kept *k)
+{
+	lab_buf out = LAB_BUF_INIT;
+	const char *in = k->buf.data + k->at;
+	size_t from = 0, i;
+
+	if (lab_buf_reserve_exact(&out, k->len + k->gapped + 1) != LAB_OK)
+		return 0;
+	for (i = 0; i < k->ngaps; i++) {
+		const dom_canon_gap *g = &k->gaps[i];
+
+		out.len = (size_t)(lab_copy(out.data + out.len, in + from,
+					    g->at - from) -
+				   out.data);
+		from = g->at;
+		if (!dom__deferred_canon(doc, k->el, g, &out, k->deps,
+					 &k->ndeps)) {
+			lab_buf_free(&out);
+			return 0;
+		}
+	}
+	out.len = (size_t)(lab_copy(out.data + out.len, in + from,
+				    k->len - from) -
+			   out.data);
+	lab_buf_free(&k->buf);
+	dom_free(k->gaps);
+	k->gaps = NULL;
+	k->ngaps = k->gapped = 0;
+	k->buf = out;
+	k->at = 0;
+	k->len = out.len;
+	return 1;
 }
 
 /* Whether n is el or inside it. */
@@ -119,12 +187,17 @@ const char *dom__emit_bytes(const dom_doc *doc, const dom_node **el,
 	return k->buf.data + k->at;
 }
 
-const char *dom__emit_canonical(const dom_doc *doc, const dom_node *el,
+const char *dom__emit_canonical(dom_doc *doc, const dom_node *el,
 				size_t *len, const dom_canon_dep **deps,
 				size_t *ndeps)
 {
-	const dom_kept *k = &doc->kept;
+	dom_kept *k = &doc->kept;
 
+	if (k->el == el && k->canonical && k->ngaps > 0 && !fill(doc, k)) {
+		let_go(k);
+		k->el = NULL;
+		k->canonical = 0;
+	}
 	if (k->el != el || !k->canonical) {
 		*len = 0;
 		*deps = NULL;

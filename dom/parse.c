@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "dom/build.h"
 #include "dom/emit.h"
 #include "dom/parser.h"
 #include "dom/internal.h"
@@ -50,7 +51,7 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	if (rc != LAB_OK)
 		return rc;
 	rc = dom__parse_tree(doc, &doc->node, buf, len, &l,
-			     dom__emit_question(&own), err);
+			     dom__emit_question(&own), dom__build_defers, err);
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {
@@ -121,10 +122,11 @@ static int check_into(const dom_node *parent, const dom_node *ref,
 }
 
 /* text[0..len): the wrapper's start tag (open_len bytes), the fragment,
- * the end tag; what it holds goes before ref.  canon: dom/parser.h. */
+ * the end tag; what it holds goes before ref.  canon and defer:
+ * dom/parser.h. */
 static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
 			 size_t len, size_t open_len, const dom_limits *l,
-			 dom_canon *canon, lab_err *err)
+			 dom_canon *canon, int defer, lab_err *err)
 {
 	dom_doc *doc = dom__doc(parent);
 	const dom_name *name;
@@ -137,7 +139,8 @@ static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
 	holder = name != NULL ? dom__new_element(doc, name) : NULL;
 	if (holder == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = dom__parse_tree(doc, &holder->base, text, len, l, canon, err);
+	rc = dom__parse_tree(doc, &holder->base, text, len, l, canon, defer,
+			     err);
 	if (rc != LAB_OK) {
 		/* Positions on the first line count from the wrapper's tag. */
 		if (err != NULL && err->line == 1 && err->col > open_len)
@@ -154,10 +157,11 @@ static int parse_wrapped(dom_node *parent, dom_node *ref, const char *text,
 	return LAB_OK;
 }
 
-/* dom_parse_into, with the question `canon` asks (or NULL). */
+/* dom_parse_into, with the question `canon` asks (or NULL), deferring
+ * content or not. */
 static int parse_copy(dom_node *parent, dom_node *ref, const char *buf,
 		      size_t len, const dom_limits *lim, dom_canon *canon,
-		      lab_err *err)
+		      int defer, lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
 	lab_buf text = LAB_BUF_INIT;
@@ -175,7 +179,7 @@ static int parse_copy(dom_node *parent, dom_node *ref, const char *buf,
 		goto out;
 	}
 	rc = parse_wrapped(parent, ref, text.data, text.len, open_len, &l,
-			   canon, err);
+			   canon, defer, err);
 out:
 	lab_buf_free(&text);
 	return rc;
@@ -184,7 +188,7 @@ out:
 int dom_parse_into(dom_node *parent, dom_node *ref, const char *buf,
 		   size_t len, const dom_limits *lim, lab_err *err)
 {
-	return parse_copy(parent, ref, buf, len, lim, NULL, err);
+	return parse_copy(parent, ref, buf, len, lim, NULL, 0, err);
 }
 
 /* Adds prefix's binding at el to r (*n so far) if it is rendered. */
@@ -298,7 +302,8 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 	if (text->cap == 0 && at + len + sizeof wrapper_close < text->len)
 		text->len = at + len + sizeof wrapper_close;
 	if (!inside) {
-		rc = parse_copy(parent, old, text->data + at, len, lim, ask, err);
+		rc = parse_copy(parent, old, text->data + at, len, lim, ask,
+				dom__build_defers, err);
 	} else {
 		if (text->cap != 0) {
 			text->len = at + len;
@@ -310,7 +315,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		memcpy(text->data + at - open.len, open.data, open.len);
 		rc = parse_wrapped(parent, old, text->data + at - open.len,
 				   open.len + len + sizeof wrapper_close - 1,
-				   open.len, &l, ask, err);
+				   open.len, &l, ask, dom__build_defers, err);
 	}
 	if (rc != LAB_OK)
 		goto out;

@@ -26,7 +26,10 @@
  * and sets it to 0 whenever it is not sure; and `deps`, what the answer
  * took from the apex's context (dom.h's dom_canon_dep).  A document's
  * parse may be asked the same about each child of its root element
- * (dom/emit.h's dom__emit_question), and keeps what it finds.
+ * (dom/emit.h's dom__emit_question), and keeps what it finds; there
+ * content it deferred (build=deferred) is a gap in the bytes, gaps[0..
+ * ngaps) in order, whose canonical form is made when a digest asks for
+ * it (dom/kept.c), and whose bindings are then checked as deps are.
  */
 typedef struct dom_canon {
 	const dom_nsdecl *rendered;
@@ -34,6 +37,8 @@ typedef struct dom_canon {
 	int ok;
 	size_t ndeps;
 	dom_canon_dep deps[DOM_CANON_DEPS];
+	const dom_canon_gap *gaps;
+	size_t ngaps;
 } dom_canon;
 
 /*
@@ -44,13 +49,14 @@ typedef struct dom_canon {
  * whole document about each child of its root element, whose canonical
  * form the parser keeps (dom__emit_keep) when the answer is yes and it
  * is the largest so far; canon is then the parser's room for the answers
- * and `ok` says nothing.  A parser that cannot tell answers no.  On
- * failure the caller frees what was appended; err holds the reason, line
- * and column.
+ * and `ok` says nothing.  A parser that cannot tell answers no.  defer:
+ * whether the parse defers content (build=deferred, dom/build.h; the
+ * insitu parser only).  On failure the caller frees what was appended;
+ * err holds the reason, line and column.
  */
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		    size_t len, const dom_limits *lim, dom_canon *canon,
-		    lab_err *err);
+		    int defer, lab_err *err);
 
 extern const char dom__parser_choice[];
 

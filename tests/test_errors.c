@@ -315,9 +315,9 @@ static int parse_as(const char *in, size_t len, const dom_limits *lim,
  * build=deferred reads with a check pass that builds nothing and leaves
  * whatever it is not sure of to the building pass -- is refused with the
  * building pass's code, message, line and column, as the same bytes are
- * in a fragment, which nothing defers; and content that is well-formed
- * serializes as the fragment does.  Limits are tight, so that each case
- * breaks its own.  Under parser=libxml2 a fragment's errors are worded
+ * in a fragment dom_parse_into parses, which defers nothing; and content
+ * that is well-formed serializes as the fragment does.  Limits are
+ * tight, so that each case breaks its own.  Under parser=libxml2 a fragment's errors are worded
  * by another path: there, only that both refuse.
  */
 static void deferred_content(void)

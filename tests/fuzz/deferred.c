@@ -29,8 +29,13 @@
  * still unbuilt may be written from its bytes) and compared, compared
  * whole node for node, and every ID the input spells is looked up in
  * both.  Any difference aborts.  Under the other build choices the
- * two are built alike, and the check still holds.
- * Not for: well-formedness (parse.c, insitu.c) or canonical form (c14n.c).
+ * two are built alike, and the check still holds.  Before the moves,
+ * the exclusive C14N of each child of the root element is compared
+ * too: the deferred document's is the canonical copy its parse kept,
+ * with what it deferred filled in unbuilt (dom/kept.c), where the eager
+ * one walks its nodes.
+ * Not for: well-formedness (parse.c, insitu.c) or canonical form as such
+ * (c14n.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +43,7 @@
 #include <string.h>
 
 #include "dom/dom.h"
+#include "wss/c14n.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -276,6 +282,33 @@ static void same_output(dom_doc *a, dom_doc *b)
 	lab_buf_free(&y);
 }
 
+/* Exclusive C14N of each child element of the two root elements: the
+ * same bytes, or the same refusal. */
+static void same_c14n(dom_doc *a, dom_doc *b)
+{
+	static const wss_c14n_opts exc = {1, 0, NULL, 0, NULL};
+	const dom_node *x = dom_first_child(dom_doc_element(a));
+	const dom_node *y = dom_first_child(dom_doc_element(b));
+
+	for (; x != NULL && y != NULL;
+	     x = dom_next_sibling(x), y = dom_next_sibling(y)) {
+		lab_buf p = LAB_BUF_INIT, q = LAB_BUF_INIT;
+		lab_err err;
+		int rp, rq;
+
+		if (dom_node_type(x) != DOM_ELEMENT)
+			continue;
+		rp = wss_c14n_buf(x, &exc, &p, &err);
+		rq = wss_c14n_buf(y, &exc, &q, &err);
+		if (rp != rq || (rp == LAB_OK && (p.len != q.len ||
+						  memcmp(p.data, q.data,
+							 p.len) != 0)))
+			abort();
+		lab_buf_free(&p);
+		lab_buf_free(&q);
+	}
+}
+
 static void same_ids(dom_doc *a, dom_doc *b, char ids[][32], size_t k)
 {
 	size_t i;
@@ -398,7 +431,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		seed = (seed ^ data[i]) * 0x100000001b3ULL;
 	seed |= 1;
 	k = find_ids(s, size, ids);
-	/* Once with nothing built, once after the moves. */
+	same_c14n(doc, eager);
+	/* Once with what C14N left unbuilt, once after the moves. */
 	if (next_rand(&seed) % 2 == 0)
 		same_output(doc, eager);
 	for (i = 0; i < ROUNDS; i++) {

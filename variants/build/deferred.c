@@ -32,9 +32,12 @@
  * the check found them to be, byte for byte, what dom_serialize writes
  * for the nodes they parse to, and every binding they were parsed under
  * still holds at the element (dom__deferred_source); the output is the
- * same as a walk's, without the build.  Digests walk what they read:
- * the check pass writes no canonical copy (emit=canonical's, dom/kept.c)
- * of content it defers, as that is the per-tag work it is there to skip.
+ * same as a walk's, without the build.  Digests: emit=canonical's copy
+ * of a Body leaves a gap for content the parse defers, filled by the
+ * check pass's canonical note when a digest first asks for the copy
+ * (dom/kept.c), so only a digest pays for that form; a fragment that
+ * dom_replace_parsed parses (a decrypted Body) defers its top elements'
+ * content too, with its canonical answer from the same note.
  * The Makefile refuses this choice with parser=libxml2.
  * Not for: the parse (variants/parser/insitu/) or the records
  * (dom/deferred.c).

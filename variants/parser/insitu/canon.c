@@ -258,6 +258,17 @@ static int check_tag(parser *ps, const dom_name *name, size_t n,
 	return 2;
 }
 
+int dom__insitu_canon_uses(parser *ps, const char *const *prefix, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (renders(ps, prefix[i], dom__insitu_lookup(ps, prefix[i]),
+			    ps->nbinds))
+			return 0;
+	return 1;
+}
+
 int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
 			  size_t nbind)
 {

@@ -1,7 +1,8 @@
 /*
  * check.c - build=deferred's check pass: whether the content of a
  * deferred element is well-formed and within the limits, read without
- * writing a byte, making a node or interning a name.
+ * making a node or interning a name (nor, at parse time, writing a
+ * byte).
  *
  * It reads the forms a message's payload is made of: ASCII names,
  * attributes, text with references and UTF-8, nested elements.  On
@@ -21,9 +22,16 @@
  * whether an attribute inside is named like an ID, and whether the bytes
  * are, byte for byte, what dom_serialize writes for them (the building
  * pass's rules, so the answer is never "exact" where a build would not
- * serialize to the same bytes).
- * Not for: building (parse.c), or content whose canonical form is asked
- * for (tee.c): what this pass skips has no canonical copy.
+ * serialize to the same bytes).  Where the caller asks, a third, the
+ * CANON note: whether the bytes are their own exclusive canonical form
+ * but for declarations, and which prefixes their element names use,
+ * which the caller checks against the bindings rendered around them.
+ * A digest filling a gap in a Body's canonical copy asks it with start
+ * tags put in order into the copy (dom__parse_canon, tee.c); a
+ * fragment's parse asks it of the bytes as they are (parse.c's defer,
+ * canon.c's dom__insitu_canon_uses).
+ * Not for: building (parse.c), or deciding what the canonical form's
+ * bindings are (canon.c, dom/deferred.c).
  */
 #include "variants/parser/insitu/state.h"
 
@@ -34,6 +42,16 @@
  * pass works out (more is "not sure").
  */
 enum { NAMES = 64, SHAPE = 8, CHECK_ATTRS = 32, CHECK_DEPTH = 64 };
+
+/*
+ * The notes a yes comes with about the bytes, cleared where the bytes
+ * show otherwise: EXACT, dom_serialize's output; CANON, exclusive C14N's
+ * (wss/c14n.c's, section 2.3 of the spec: no empty-element tags, one
+ * space before each attribute, double quotes, attributes in order,
+ * only the references C14N writes, no '>' or CR in text, no TAB, LF or
+ * CR in a value).
+ */
+enum { NOTE_EXACT = 1, NOTE_CANON = 2 };
 
 /*
  * Up to 16 bytes the text is expected to hold, as two words and the
@@ -117,13 +135,19 @@ typedef struct tag_seen {
 	int again;        /* a bit met twice: the same name, perhaps */
 	size_t n, prefixed;
 	shape_attr rec[SHAPE]; /* the first SHAPE, for the shape */
+	/* For the CANON note: whether the attributes are out of C14N's
+	 * order, and each one's name and end (the first CANON_PERM). */
+	int unsorted;
+	const char *cs[CANON_PERM], *ce[CANON_PERM];
+	uint32_t cl[CANON_PERM];
 } tag_seen;
 
 typedef struct checker {
 	parser *ps;
 	size_t top;         /* the deferred element's depth */
 	size_t depth;
-	int ids, exact;
+	int ids, notes;
+	check_canon *canon; /* where the CANON note's prefixes go */
 	size_t max_text;
 	const char *open_end; /* past the last start tag with content */
 	/* The elements open below top: each one's name, and with '>' as
@@ -135,6 +159,12 @@ typedef struct checker {
 	} open[CHECK_DEPTH];
 	name names[NAMES];
 	shape shapes[NAMES];
+	/* For the CANON note, each shape's first `sorted` attributes have
+	 * no prefix and are in C14N's order; a tag that was its first
+	 * perm_n (0: none) is put in order by perm. */
+	uint8_t sorted[NAMES];
+	uint8_t perm_n[NAMES];
+	uint8_t perm[NAMES][SHAPE];
 } checker;
 
 static inline const char *skip_ws(const char *p)
@@ -270,6 +300,16 @@ static int as_written(const char *r, int attr)
 	       strncmp(r, attr ? "&quot;" : "&gt;", attr ? 6 : 4) == 0;
 }
 
+/* The notes the reference at r, in a value (attr) or in text, leaves:
+ * each writer has its own spellings. */
+static void note_ref(checker *c, const char *r, int attr)
+{
+	if (!as_written(r, attr))
+		c->notes &= ~NOTE_EXACT;
+	if (!dom__insitu_canon_ref(r, attr))
+		c->notes &= ~NOTE_CANON;
+}
+
 /* A reference or a non-ASCII character at p, in a value (attr) or in
  * text: past it, or NULL; *shrink grows by the bytes a build saves. */
 static const char *ref_or_utf8(checker *c, const char *p, int attr,
@@ -281,7 +321,8 @@ static const char *ref_or_utf8(checker *c, const char *p, int attr,
 		used = ref_at(p, &n);
 		if (used == 0)
 			return NULL;
-		c->exact &= as_written(p, attr);
+		if (c->notes != 0)
+			note_ref(c, p, attr);
 		*shrink += used - n;
 		return p + used;
 	}
@@ -309,7 +350,7 @@ static const char *text_slow(checker *c, const char *p)
 			if (p == NULL)
 				return NULL;
 		} else if (b == '\r') {
-			c->exact = 0;
+			c->notes = 0;
 			p++;
 		} else if (b == ']') {
 			if (p[1] == ']' && p[2] == '>')
@@ -322,9 +363,9 @@ static const char *text_slow(checker *c, const char *p)
 	/* What a build keeps is no longer than what is read. */
 	if ((size_t)(p - start) - shrink > c->max_text)
 		return NULL;
-	/* dom_serialize writes '>' in text as "&gt;". */
-	if (c->exact && memchr(start, '>', (size_t)(p - start)) != NULL)
-		c->exact = 0;
+	/* Both writers write '>' in text as "&gt;". */
+	if (c->notes != 0 && memchr(start, '>', (size_t)(p - start)) != NULL)
+		c->notes = 0;
 	return p;
 }
 
@@ -358,7 +399,7 @@ static const char *value_slow(checker *c, const char *p)
 		if (b == '"' || b == '\'') {
 			p++;
 		} else if (b == '\t' || b == '\n' || b == '\r') {
-			c->exact = 0;
+			c->notes = 0;
 			p++;
 		} else if (b == '&' || b >= 0x80) {
 			p = ref_or_utf8(c, p, 1, &shrink);
@@ -389,19 +430,69 @@ static inline const char *value(checker *c, const char *p)
 static const char *eq_value(checker *c, const char *p)
 {
 	if (*p != '=') {
-		c->exact = 0;
+		c->notes = 0;
 		p = skip_ws(p);
 	}
 	if (*p++ != '=')
 		return NULL;
 	if (*p != '"') {
-		c->exact = 0;
+		c->notes = 0;
 		if (*p != '\'')
 			p = skip_ws(p);
 	}
 	if (*p != '"' && *p != '\'')
 		return NULL;
 	return value(c, p);
+}
+
+/* Whether the unprefixed attribute name a[0..la) comes before b[0..lb)
+ * in C14N's order: by local name, strcmp's order, which on the bytes
+ * and lengths of ASCII names is this. */
+static inline int in_order(const char *a, size_t la, const char *b,
+			   size_t lb)
+{
+	size_t i, n = la < lb ? la : lb;
+
+	/* Most names differ early: no call. */
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return (unsigned char)a[i] < (unsigned char)b[i];
+	return la < lb;
+}
+
+/* The CANON note after the i-th attribute of t, named s[0..len) (plen:
+ * its prefix's length) and ending at end: an attribute with a prefix,
+ * whose namespace orders it, is left to the walk. */
+static __attribute__((noinline)) void
+note_attr(checker *c, tag_seen *t, size_t i, const char *s, uint32_t len,
+	  uint32_t plen, const char *end)
+{
+	if (plen > 0 || i >= CANON_PERM) {
+		c->notes &= ~NOTE_CANON;
+		return;
+	}
+	if (i > 0 && !in_order(t->cs[i - 1], t->cl[i - 1], s, len))
+		t->unsorted = 1;
+	t->cs[i] = s;
+	t->cl[i] = len;
+	t->ce[i] = end;
+}
+
+/* The CANON note after an element name with the prefix `prefix` (NULL:
+ * none, the default namespace): the prefix is added to those the
+ * caller checks, of which it holds DOM__CANON_PREFIXES. */
+static void note_prefix(checker *c, const char *prefix)
+{
+	check_canon *k = c->canon;
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (k->prefix[i] == prefix)
+			return;
+	if (k->n == DOM__CANON_PREFIXES)
+		c->notes &= ~NOTE_CANON;
+	else
+		k->prefix[k->n++] = prefix;
 }
 
 /* Notes an attribute's name in t. */
@@ -434,7 +525,10 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
 	}
 	c->ids |= m->flags & ID_NAME;
 	seen_attr(t, m->bit, m->plen > 0);
-	return eq_value(c, p);
+	p = eq_value(c, p);
+	if (p != NULL && (c->notes & NOTE_CANON) != 0)
+		note_attr(c, t, t->n - 1, m->s, m->len, m->plen, p);
+	return p;
 }
 
 /*
@@ -442,10 +536,13 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
  * as the text follows it: one space, the name, '=', '"' and a value.
  * Where it stops (or NULL), the general loop takes over.  What it read
  * is unique, being part of a sequence that was; t->n counts it, and only
- * a general attribute after it makes start_tag() note its names.
+ * a general attribute after it makes start_tag() note its names.  With
+ * canon, also each attribute's name and end for the CANON note, and
+ * whether they are in order.
  */
-static const char *shaped(checker *c, const shape *sh, const char *p,
-			  tag_seen *t)
+static inline __attribute__((always_inline)) const char *
+shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
+	  const int canon)
 {
 	size_t i;
 
@@ -458,9 +555,32 @@ static const char *shaped(checker *c, const shape *sh, const char *p,
 		p = value(c, p + a->len + 2);
 		if (p == NULL)
 			return NULL;
+		if (canon) {
+			if (a->prefixed)
+				c->notes &= ~NOTE_CANON;
+			t->cs[i] = a->s;
+			t->cl[i] = a->len;
+			t->ce[i] = p;
+		}
 	}
 	t->n = i;
+	if (canon)
+		t->unsorted = i > c->sorted[sh - c->shapes];
 	return p;
+}
+
+static const char *shaped(checker *c, const shape *sh, const char *p,
+			  tag_seen *t)
+{
+	return shaped_as(c, sh, p, t, 0);
+}
+
+/* shaped() for the CANON note: out of line, so that shaped(), inlined
+ * into the parse's loop, stays as it is without it. */
+static __attribute__((noinline)) const char *
+shaped_canon(checker *c, const shape *sh, const char *p, tag_seen *t)
+{
+	return shaped_as(c, sh, p, t, 1);
 }
 
 /* The attribute at p, read again for unique(): past its value. */
@@ -510,8 +630,12 @@ static const char *attributes(checker *c, const shape *sh, const char *p,
 {
 	size_t i;
 
-	if (sh != NULL && (p = shaped(c, sh, p, t)) == NULL)
-		return NULL;
+	if (sh != NULL) {
+		p = (c->notes & NOTE_CANON) != 0 ? shaped_canon(c, sh, p, t)
+						 : shaped(c, sh, p, t);
+		if (p == NULL)
+			return NULL;
+	}
 	for (;;) {
 		const char *before = p;
 
@@ -519,10 +643,12 @@ static const char *attributes(checker *c, const shape *sh, const char *p,
 			p++;
 		} else {
 			p = skip_ws(p);
-			c->exact &= p == before;
+			if (p != before)
+				c->notes = 0;
 		}
 		if (*p == '>' || (p[0] == '/' && p[1] == '>')) {
-			c->exact &= p == before;
+			if (p != before)
+				c->notes = 0;
 			*empty = *p == '/';
 			return p + (*empty ? 2 : 1);
 		}
@@ -568,6 +694,84 @@ static void remember(checker *c, const name *el, const char *qname,
 	}
 	sh->n = i;
 	sh->owner = el->s;
+	c->perm_n[sh - c->shapes] = 0;
+	/* Asked only while it matters: the note never comes back. */
+	for (i = 0; (c->notes & NOTE_CANON) != 0 && i < sh->n; i++)
+		if (sh->a[i].prefixed ||
+		    (i > 0 && !in_order(sh->a[i - 1].s, sh->a[i - 1].len,
+					sh->a[i].s, sh->a[i].len)))
+			break;
+	c->sorted[sh - c->shapes] = (uint8_t)i;
+}
+
+/* The prefix (interned; NULL: none) of the element name qname[0..qlen),
+ * found bound when it was read. */
+static const char *prefix_of(const checker *c, const char *qname,
+			     size_t qlen)
+{
+	const parser *ps = c->ps;
+	const char *colon = memchr(qname, ':', qlen);
+	size_t n = colon != NULL ? (size_t)(colon - qname) : 0, i;
+
+	if (n == 0)
+		return NULL;
+	if (n == 3 && memcmp(qname, "xml", 3) == 0)
+		return ps->doc->xml_prefix;
+	for (i = ps->nbinds; i-- > 0;) {
+		const char *p = ps->binds[i].prefix;
+
+		if (p != NULL && dom_names_len(p) == n && memcmp(p, qname, n) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * The CANON note's copy of the tag whose name ends at name_end, its
+ * attributes (t) out of order: written in C14N's order into the
+ * canonical copy (tee.c).  A tag the shape sh read whole takes the order
+ * worked out for the same attributes before.  0: no memory, which ends
+ * the note.
+ */
+static int reorder(checker *c, const shape *sh, const char *name_end,
+		   const tag_seen *t)
+{
+	uint8_t perm[CANON_PERM];
+	size_t i, j, k = sh != NULL ? (size_t)(sh - c->shapes) : 0;
+	int whole = sh != NULL && t->bits == 0;
+
+	if (whole && c->perm_n[k] == t->n)
+		return dom__insitu_own_permute(c->ps, name_end, t->ce,
+					       c->perm[k], t->n);
+	for (i = 0; i < t->n; i++) {
+		uint8_t x = (uint8_t)i;
+
+		for (j = i; j > 0 && in_order(t->cs[x], t->cl[x],
+					     t->cs[perm[j - 1]],
+					     t->cl[perm[j - 1]]);
+		     j--)
+			perm[j] = perm[j - 1];
+		perm[j] = x;
+	}
+	if (whole) {
+		memcpy(c->perm[k], perm, t->n);
+		c->perm_n[k] = (uint8_t)t->n;
+	}
+	return dom__insitu_own_permute(c->ps, name_end, t->ce, perm, t->n);
+}
+
+/* Whether the CANON note holds after the start tag whose name is
+ * qname[0..name_end), with the attributes t (empty: an empty-element
+ * tag, which C14N writes <a></a>). */
+static __attribute__((noinline)) int
+canon_tag(checker *c, const shape *sh, const char *qname,
+	  const char *name_end, const tag_seen *t, int empty)
+{
+	if (empty)
+		return 0;
+	note_prefix(c, prefix_of(c, qname, (size_t)(name_end - qname)));
+	return !t->unsorted ||
+	       (c->canon->reorder && reorder(c, sh, name_end, t));
 }
 
 /* A start tag, its name at p: past it, or NULL.  *empty: "/>". */
@@ -596,6 +800,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	t.bits = 0;
 	t.again = 0;
 	t.n = t.prefixed = 0;
+	t.unsorted = 0;
 	p = attributes(c, sh, p, &t, empty);
 	/* tag_limits' depth: the parent's, plus one.  A tag the shape read
 	 * whole is unique; a read past it was noted in t. */
@@ -603,6 +808,9 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	    ((t.again || t.prefixed > 1) && !unique(c, name_end, t.n)) ||
 	    c->depth + 1 > ps->lim->max_depth || t.n > ps->lim->max_attrs)
 		return NULL;
+	if ((c->notes & NOTE_CANON) != 0 &&
+	    !canon_tag(c, sh, qname, name_end, &t, *empty))
+		c->notes &= ~NOTE_CANON;
 	/* A shape that foretold a prefix of the tag, and no more, stays. */
 	if (sh == NULL || t.bits != 0)
 		remember(c, el, qname, qlen, &t);
@@ -632,12 +840,12 @@ static const char *end_tag(checker *c, const char *p)
 		return NULL;
 	/* dom_serialize writes <a></a> as <a/>. */
 	if (p - 2 == c->open_end)
-		c->exact = 0;
+		c->notes &= ~NOTE_EXACT;
 	return p + c->open[d].qlen + 1;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
-		      int *exact)
+		      int *exact, check_canon *canon)
 {
 	checker c;
 	size_t i;
@@ -645,7 +853,11 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.ps = ps;
 	c.top = c.depth = ps->depth;
 	c.ids = 0;
-	c.exact = !ps->in.transcoded;
+	c.notes = ps->in.transcoded ? 0
+				    : NOTE_EXACT | (canon != NULL ? NOTE_CANON : 0);
+	c.canon = canon;
+	if (canon != NULL)
+		canon->n = 0;
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
 	for (i = 0; i < NAMES; i++) {
@@ -672,6 +884,8 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	}
 	*end = p;
 	*ids = c.ids;
-	*exact = c.exact;
+	*exact = (c.notes & NOTE_EXACT) != 0;
+	if (canon != NULL)
+		canon->ok = (c.notes & NOTE_CANON) != 0;
 	return 1;
 }

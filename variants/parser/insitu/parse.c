@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "dom/attrs.h"
-#include "dom/build.h"
 #include "dom/parser.h"
 #include "variants/parser/insitu/state.h"
 
@@ -698,9 +697,13 @@ static inline void tag_canonical(parser *ps, const tag *t,
 /*
  * build=deferred: the elements whose content is deferred are those at
  * DEFER_DEPTH, the root's grandchildren -- in a SOAP message each header
- * block and each child of the Body (variants/build/deferred.c says why).
+ * block and each child of the Body (variants/build/deferred.c says why)
+ * -- and in a fragment (dom_replace_parsed: a decrypted Body's content,
+ * a header block) each element at its top, at FRAGMENT_DEFER_DEPTH
+ * under the wrapper: the elements that take the place of a Body child
+ * or a header block.
  */
-enum { DEFER_DEPTH = 3 };
+enum { DEFER_DEPTH = 3, FRAGMENT_DEFER_DEPTH = 2 };
 
 /* A copy of binds[from..to) in the arena, as declarations. */
 static const dom_nsdecl *copy_binds(parser *ps, size_t from, size_t to)
@@ -749,17 +752,27 @@ static int defer(parser *ps, char **pp, size_t nbind)
 	const frame *f = &ps->stack[ps->depth];
 	const char *end;
 	dom_lazy z;
+	/* A fragment's question is about its bytes as they are, and a
+	 * receiver digests them next: the check pass answers it now. */
+	int frag = ps->canon && ps->ask != NULL && ps->ask != ps->own;
+	check_canon canon;
 
-	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact))
+	canon.reorder = 0;
+	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
+			       frag ? &canon : NULL))
 		return LAB_OK;
 	z.from = (size_t)(*pp - ps->in.text);
 	z.to = (size_t)(end - ps->in.text);
 	*pp = ps->in.text + z.to;
 	if (z.to == z.from)
 		return LAB_OK;
-	/* Content that is skipped has no canonical copy (tee.c): the
-	 * question about the child of the root it is in ends here. */
-	ps->canon = 0;
+	/* Skipped content is a gap in a document's canonical copy (tee.c),
+	 * which a digest fills: only a digest pays for its canonical form. */
+	if (frag)
+		ps->canon = canon.ok && dom__insitu_canon_uses(ps, canon.prefix,
+							       canon.n);
+	else if (ps->canon && ps->own != NULL && ps->ask == ps->own)
+		ps->canon = dom__insitu_own_gap(ps, z.from, z.to, f->node);
 	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
 		ps->outer = copy_binds(ps, 0, nbind);
 		if (nbind > 0 && ps->outer == NULL)
@@ -826,7 +839,7 @@ static int start_tag(parser *ps, char **pp)
 		unbind(ps, t.nbind);
 	} else {
 		ps->stack[ps->depth].nbind = t.nbind;
-		if (ps->defer && ps->depth == DEFER_DEPTH) {
+		if (ps->defer && ps->depth == ps->defer_depth) {
 			rc = defer(ps, &p, t.nbind);
 			if (rc != LAB_OK)
 				return rc;
@@ -992,7 +1005,7 @@ static int document(parser *ps)
 
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		    size_t len, const dom_limits *lim, dom_canon *canon,
-		    lab_err *err)
+		    int defer, lab_err *err)
 {
 	parser ps;
 	int rc;
@@ -1018,15 +1031,17 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	 * its root element (tee.c); a wrapped fragment's, of all of it. */
 	if (parent->type == DOM_DOCUMENT) {
 		ps.own = ps.in.transcoded ? NULL : canon;
-		ps.defer = dom__build_defers;
-		if (ps.defer && dom__deferred_start(doc, ps.in.text, ps.in.len,
-						    lim) != LAB_OK) {
-			rc = nomem(&ps);
-			goto out;
-		}
+		ps.defer_depth = DEFER_DEPTH;
 	} else {
 		ps.ask = canon;
 		ps.canon = canon != NULL && !ps.in.transcoded;
+		ps.defer_depth = FRAGMENT_DEFER_DEPTH;
+	}
+	ps.defer = defer;
+	if (defer && dom__deferred_start(doc, ps.in.text, ps.in.len, lim) !=
+			     LAB_OK) {
+		rc = nomem(&ps);
+		goto out;
 	}
 	rc = document(&ps);
 	if (canon != NULL && parent->type != DOM_DOCUMENT)
@@ -1034,11 +1049,72 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 out:
 	dom__insitu_input_done(&ps.in);
 	lab_buf_free(&ps.own_out);
+	dom_free(ps.own_gaps);
 	dom_free(ps.stack);
 	dom_free(ps.binds);
 	dom_free(ps.attrs);
 	dom_free(ps.seen);
 	return rc;
+}
+
+/* A parser for z's content in buf[0..len), with the bindings in scope
+ * there; 0: no memory. */
+static int parser_for(parser *ps, dom_doc *doc, const dom_lazy *z,
+		      char *buf, size_t len, const dom_limits *lim,
+		      lab_err *err)
+{
+	size_t i;
+
+	memset(ps, 0, sizeof *ps);
+	ps->doc = doc;
+	ps->lim = lim;
+	ps->err = err;
+	ps->in.text = buf;
+	ps->in.orig = buf;
+	ps->in.len = len;
+	ps->end = buf + len;
+	if (grow((void **)&ps->binds, &ps->capbinds, z->nouter + z->nown + 1,
+		 sizeof *ps->binds) != 0)
+		return 0;
+	for (i = 0; i < z->nouter + z->nown; i++) {
+		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
+						    : &z->own[i - z->nouter];
+
+		ps->binds[i].prefix = b->prefix;
+		ps->binds[i].uri = b->uri;
+	}
+	ps->nbinds = z->nouter + z->nown;
+	return 1;
+}
+
+int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
+		     size_t len, const dom_limits *lim, lab_buf *out,
+		     const char **prefix, size_t *n)
+{
+	parser ps;
+	check_canon canon;
+	const char *end;
+	int ids, exact, ok;
+
+	*n = 0;
+	/* The check pass only reads the text. */
+	ok = parser_for(&ps, doc, z, (char *)(uintptr_t)buf, len, lim, NULL);
+	if (ok) {
+		ps.depth = 1;
+		canon.reorder = 1;
+		ps.own_out = *out;
+		ps.own_from = ps.own_copied = z->from;
+		ok = dom__insitu_check(&ps, buf + z->from, &end, &ids, &exact,
+				       &canon) &&
+		     canon.ok && dom__insitu_own_rest(&ps, z->to);
+		*out = ps.own_out;
+	}
+	dom_free(ps.binds);
+	if (!ok)
+		return 0;
+	memcpy(prefix, canon.prefix, canon.n * sizeof *prefix);
+	*n = canon.n;
+	return 1;
 }
 
 int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
@@ -1047,32 +1123,17 @@ int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 	parser ps;
 	frame *f;
 	char *p = buf + z->from;
-	size_t i;
 	int rc = LAB_OK;
 
-	memset(&ps, 0, sizeof ps);
-	ps.doc = doc;
-	ps.lim = lim;
-	ps.err = err;
-	ps.in.text = buf;
-	ps.in.orig = buf;
-	ps.in.len = len;
-	ps.end = buf + len;
-	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
-	if (ps.stack == NULL ||
-	    grow((void **)&ps.binds, &ps.capbinds, z->nouter + z->nown + 1,
-		 sizeof *ps.binds) != 0) {
+	if (!parser_for(&ps, doc, z, buf, len, lim, err)) {
 		rc = nomem(&ps);
 		goto out;
 	}
-	for (i = 0; i < z->nouter + z->nown; i++) {
-		const dom_nsdecl *b = i < z->nouter ? &z->outer[i]
-						    : &z->own[i - z->nouter];
-
-		ps.binds[i].prefix = b->prefix;
-		ps.binds[i].uri = b->uri;
+	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
+	if (ps.stack == NULL) {
+		rc = nomem(&ps);
+		goto out;
 	}
-	ps.nbinds = z->nouter + z->nown;
 	/* The element is open at depth 1 (0 holds nothing): its end tag
 	 * ends the loop, as the check pass read it. */
 	ps.stack[0].node = NULL;

@@ -115,15 +115,19 @@ typedef struct parser {
 	dom_nsdecl own_rendered[CANON_APEX];
 	lab_buf own_out;
 	size_t own_from, own_copied;
+	/* The gaps in own_out where deferred content goes (tee.c). */
+	dom_canon_gap *own_gaps;
+	size_t own_ngaps, own_capgaps;
 	rawattr *attrs;
 	size_t capattrs;
 	uint32_t *seen;     /* duplicate check: attribute index + 1, 0 free */
 	size_t capseen;
 	int rooted;         /* the root element has been read */
 	/* build=deferred (variants/build/deferred.c): defer, whether this
-	 * parse defers content; outer, the bindings copied for the children
-	 * of outer_of. */
+	 * parse defers content, that of the elements at defer_depth; outer,
+	 * the bindings copied for the children of outer_of. */
 	int defer;
+	size_t defer_depth;
 	int one;            /* reading one deferred element's content */
 	const dom_node *outer_of;
 	const dom_nsdecl *outer;
@@ -181,17 +185,68 @@ int dom__insitu_canon_tag(parser *ps, const dom_name *name, size_t n,
 void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 			   int empty, const char *p);
 int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n);
+
+/*
+ * The content of el, deferred, from the text's offset from to to: a gap
+ * in the copy (dom/parser.h), filled when a digest asks for the copy.
+ * 0: no memory, which only ends the question.
+ */
+int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
+			const dom_node *el);
+
+/* The input from where the copy stands to the text's offset to, added
+ * to the copy (the end of a gap's content).  0: no memory. */
+int dom__insitu_own_rest(parser *ps, size_t to);
+
+/*
+ * own_reorder's copy for a tag whose n attributes end at ends[0..n)
+ * (each begins at the end before it, the first at name_end: one space,
+ * the name, '=', the quoted value), written in perm's order: the check
+ * pass's (check.c), which keeps no ps->attrs, when it fills a gap.
+ */
+int dom__insitu_own_permute(parser *ps, const char *name_end,
+			    const char *const *ends, const uint8_t *perm,
+			    size_t n);
 void dom__insitu_own_end(parser *ps, const char *lt);
+
+/*
+ * The check pass's third note, when asked (dom__parse_canon): ok,
+ * whether the content's bytes, with each start tag's attributes put in
+ * order into the copy (own_out), are its exclusive canonical form
+ * provided that no element in it renders a declaration, that is,
+ * provided each prefix its element names use, prefix[0..n) (NULL: the
+ * default namespace), is bound in scope as rendered around it (the
+ * caller's check, dom/deferred.c).  The content declares none, and an
+ * attribute with a prefix is a no.
+ */
+typedef struct check_canon {
+	int reorder;  /* in: tags may be put in order (else they are a no) */
+	int ok;
+	size_t n;
+	const char *prefix[DOM__CANON_PREFIXES];
+} check_canon;
 
 /*
  * build=deferred's check pass (check.c): 1 when the content from p to
  * the end tag of the element open at ps->depth is well-formed and within
  * the limits, with *end at that end tag's '<', *ids whether an attribute
  * in it is named Id or ID, *exact whether its bytes are dom_serialize's
- * for it; 0 when it is not sure, and the content must be built.
+ * for it, and canon's note unless canon is NULL; 0 when it is not sure,
+ * and the content must be built.
  */
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
-		      int *exact);
+		      int *exact, check_canon *canon);
+
+
+
+/*
+ * Whether content under the open elements, declaring nothing and using
+ * the n prefixes given on its element names, renders no declaration in
+ * exclusive C14N with ps->ask's apex: each prefix's binding in scope is
+ * the one rendered around it.  The answer's dependencies on the apex go
+ * into ps->ask as a tag's do (canon.c).
+ */
+int dom__insitu_canon_uses(parser *ps, const char *const *prefix, size_t n);
 
 /* The URI bound to prefix (NULL: the default namespace), or NULL. */
 const char *dom__insitu_lookup(const parser *ps, const char *prefix);

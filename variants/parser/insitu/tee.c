@@ -5,6 +5,9 @@
  * its canonical form is written as the content is read -- the input as
  * it is, each start tag's attributes put in canonical order -- and kept
  * through the emit axis (dom/emit.h) when it is the largest so far.
+ * Content the parse defers (build=deferred) is left as a gap, which a
+ * digest fills (dom/kept.c) with what the check pass writes here when
+ * it reads the content again for its canonical form (check.c).
  * Not for: the question's checks on each tag and reference
  * (variants/parser/insitu/canon.c), or fragments, whose question the
  * caller asks.
@@ -73,6 +76,7 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	ps->ask = NULL;
 	q->nrendered = 0;
 	q->ndeps = 0;
+	q->ngaps = 0;
 	q->ok = 0;
 	if (empty || !own_renders(ps, name->prefix))
 		return;
@@ -92,17 +96,45 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	ps->canon_binds = ps->nbinds;
 	ps->own_from = ps->own_copied = (size_t)(p - ps->in.text);
 	ps->own_out.len = 0;
+	ps->own_ngaps = 0;
 	ps->ask = q;
 	ps->canon = 1;
 }
 
-/*
- * The start tag just read, at depth 2 or deeper, is canonical once its n
- * attributes are in ps->canon_perm's order: the input up to its name,
- * then its attributes (each one space, name, '=', quoted value) in that
- * order.  0: no memory, which only ends the question.
- */
-int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
+int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
+			const dom_node *el)
+{
+	dom_canon_gap *g;
+
+	if (!own_room(ps) ||
+	    grow((void **)&ps->own_gaps, &ps->own_capgaps, ps->own_ngaps + 1,
+		 sizeof *ps->own_gaps) != 0)
+		return 0;
+	own_put(ps, ps->own_copied, from);
+	g = &ps->own_gaps[ps->own_ngaps++];
+	g->at = ps->own_out.len;
+	g->len = to - from;
+	g->el = el;
+	g->inside = ps->canon_binds;
+	ps->own_copied = to;
+	return 1;
+}
+
+int dom__insitu_own_rest(parser *ps, size_t to)
+{
+	if (!own_room(ps))
+		return 0;
+	own_put(ps, ps->own_copied, to);
+	ps->own_copied = to;
+	return 1;
+}
+
+/* The input up to name_end, then the n attributes in perm's order, each
+ * ending at ends[k] (or, without ends, at the parser's attrs[k].end):
+ * inlined into each caller, which passes one or the other. */
+static inline __attribute__((always_inline)) int
+permute(parser *ps, const char *name_end, const char *const *ends,
+	const uint8_t *perm, size_t n)
 {
 	const char *in = ps->in.text;
 	size_t i;
@@ -111,13 +143,30 @@ int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
 		return 0;
 	own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
-		size_t k = ps->canon_perm[i];
-		const char *from = k == 0 ? name_end : ps->attrs[k - 1].end;
+		size_t k = perm[i];
+		const char *to = ends != NULL ? ends[k] : ps->attrs[k].end;
+		const char *from = k == 0 ? name_end
+				   : ends != NULL ? ends[k - 1]
+						  : ps->attrs[k - 1].end;
 
-		own_put(ps, (size_t)(from - in), (size_t)(ps->attrs[k].end - in));
+		own_put(ps, (size_t)(from - in), (size_t)(to - in));
 	}
-	ps->own_copied = (size_t)(ps->attrs[n - 1].end - in);
+	ps->own_copied = (size_t)((ends != NULL ? ends[n - 1]
+						: ps->attrs[n - 1].end) -
+				  in);
 	return 1;
+}
+
+int dom__insitu_own_permute(parser *ps, const char *name_end,
+			    const char *const *ends, const uint8_t *perm,
+			    size_t n)
+{
+	return permute(ps, name_end, ends, perm, n);
+}
+
+int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n)
+{
+	return permute(ps, name_end, NULL, ps->canon_perm, n);
 }
 
 /* The child of the root element whose end tag starts at lt ("</") ends:
@@ -135,6 +184,8 @@ void dom__insitu_own_end(parser *ps, const char *lt)
 	ps->canon = 0;
 	if (q->ok) {
 		own_put(ps, ps->own_copied, to);
+		q->gaps = ps->own_gaps;
+		q->ngaps = ps->own_ngaps;
 		dom__emit_keep(ps->doc, ps->stack[ps->depth].node,
 			       &ps->own_out, 0, ps->own_out.len, 0, q);
 	}
