@@ -48,7 +48,7 @@ endef
 #                   axis      variable  doom2010    xerces    best       others
 $(eval $(call axis, attrs,    ATTRS,    vector,     vector,   adaptive,  hash))
 $(eval $(call axis, userdata, USERDATA, pernode,    shared,   shared))
-$(eval $(call axis, build,    BUILD,    built,      direct,   direct,    deferred))
+$(eval $(call axis, build,    BUILD,    built,      direct,   deferred,  direct))
 $(eval $(call axis, attrlist, ATTRLIST, copy,       cached,   cached))
 $(eval $(call axis, keys,     KEYS,     reload,     cached,   cached))
 $(eval $(call axis, tokens,   TOKENS,   list,       hash,     hash))
@@ -64,7 +64,7 @@ $(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
 TEST_VARIANTS := doom2010 xerces best \
   best+attrs=hash+userdata=pernode+attrlist=copy+keys=reload+read=eof \
   doom2010+parser=insitu xerces+parser=insitu best+emit=source \
-  best+parser=libxml2 best+build=deferred
+  best+build=direct+parser=libxml2 best+build=direct
 
 # ---- which variant ----------------------------------------------------------
 # A variant's name is a preset, then "+axis=choice" for each axis whose
@@ -90,7 +90,7 @@ $(foreach a,$(AXES),$(if $(filter $(call choice_of,$(a)),$(choices_$(a))),,\
   $(error $(a)=$(call choice_of,$(a)) is not one of: $(choices_$(a)))))
 # build=deferred is the insitu parser's (variants/build/deferred.c).
 ifeq ($(call choice_of,build)$(call choice_of,parser),deferredlibxml2)
-  $(error build=deferred needs parser=insitu: libxml2 builds every node)
+  $(error build=deferred needs parser=insitu: libxml2 builds every node (best with libxml2: best+build=direct+parser=libxml2))
 endif
 CHOICES := $(foreach a,$(AXES),$(call choice_of,$(a)))
 NAME := $(PRESET)$(subst $(space),,$(foreach a,$(AXES),\
@@ -329,9 +329,11 @@ test-threads: $(OUT)/test-libdomlab keys
 # others run FUZZ_BUILD_TARGETS, the targets whose code differs with them
 # (the parser, and the receive path, which parses the message and the
 # decrypted content): parser=libxml2 with the tree built from SAX events
-# (direct) and through libxml2's own tree (built).  build=deferred runs
-# FUZZ_DEFERRED_TARGETS instead: its own (a document read in a random order
-# against the same bytes built eagerly) and the parser's.
+# (direct) and through libxml2's own tree (built).  The insitu parser
+# building every node at once (build=direct, best's parser without
+# deferral) runs FUZZ_DIRECT_TARGETS instead: the parser's.  (The
+# `deferred` target, a document read in a random order against the same
+# bytes built eagerly, is best's: under direct the two builds are alike.)
 # Seeds: tests/fuzz/corpus/<target>/ plus what tests/fuzz/seeds.sh makes
 # from the generators and FUZZ_KEYS.
 # FUZZ_KEYS: alice's and bob's keys for the receive targets, committed so
@@ -345,10 +347,10 @@ test-threads: $(OUT)/test-libdomlab keys
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
 # verdict), then every input under tests/fuzz/regress/<target>/.
-FUZZ_VARIANTS := best best+parser=libxml2 best+build=built+parser=libxml2 \
-  best+build=deferred
+FUZZ_VARIANTS := best best+build=direct+parser=libxml2 \
+  best+build=built+parser=libxml2 best+build=direct
 FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
-FUZZ_DEFERRED_TARGETS := deferred insitu parse c14n receive_struct
+FUZZ_DIRECT_TARGETS := insitu parse c14n receive_struct
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 FUZZ_SMOKE_SECONDS ?= 8
@@ -397,7 +399,7 @@ fuzz fuzz-smoke:
 	  echo "== fuzz $$v"; \
 	  targets="$(FUZZ_TARGETS)"; \
 	  [ $$first = 1 ] || targets="$(FUZZ_BUILD_TARGETS)"; first=0; \
-	  case $$v in *build=deferred*) targets="$(FUZZ_DEFERRED_TARGETS)";; esac; \
+	  case $$v in *build=direct) targets="$(FUZZ_DIRECT_TARGETS)";; esac; \
 	  $(MAKE) --no-print-directory VARIANT=$$v FUZZ_MODE=$(if $(filter fuzz,$@),fuzz,smoke) \
 	    FUZZ_TARGETS="$$targets" \
 	    FUZZ_RESULTS=$(if $(filter fuzz-smoke,$@),$(abspath $(BUILD_DIR))/test-results.txt) fuzz-run || exit 1; \
@@ -411,7 +413,7 @@ fuzz-list:
 	@echo "keys $(FUZZ_KEYS)"
 	@first=1; for v in $(FUZZ_VARIANTS); do \
 	  if [ $$first = 1 ]; then echo "$$v $(FUZZ_TARGETS)"; \
-	  else case $$v in *build=deferred*) echo "$$v $(FUZZ_DEFERRED_TARGETS)";; \
+	  else case $$v in *build=direct) echo "$$v $(FUZZ_DIRECT_TARGETS)";; \
 	    *) echo "$$v $(FUZZ_BUILD_TARGETS)";; esac; fi; first=0; \
 	done
 
@@ -461,12 +463,15 @@ memcheck-one: all keys
 # build=built and direct differ only under parser=libxml2 (insitu builds
 # the tree itself), so that flip is measured there: the last variant
 # against the one before it (best with build=built would be best's own
-# code again); build=deferred, the insitu parser's, against best.
+# code again); build=direct, the insitu parser building every node at
+# once, against best's build=deferred.  build=deferred is the insitu
+# parser's, so best's libxml2 variants name build=direct.
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
   best+emit=source best+emit=tree best+hash=fixed best+read=eof \
-  best+parser=libxml2 best+build=built+parser=libxml2 best+build=deferred
+  best+build=direct+parser=libxml2 best+build=built+parser=libxml2 \
+  best+build=direct
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
 # the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
 # make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;

@@ -4,7 +4,8 @@
 # $CXXFLAGS, $LIB_FUZZING_ENGINE, $SRC, $WORK, $OUT), with the checkout in
 # $SRC/domlab.  Into $OUT go, per target and variant (`make fuzz-list`:
 # best takes every target plain-named, the libxml2 variants theirs as
-# <target>_libxml2_<build>, build=deferred its as <target>_deferred): the fuzzer, <name>_seed_corpus.zip (the
+# <target>_libxml2_<build>, insitu with build=direct its as
+# <target>_direct): the fuzzer, <name>_seed_corpus.zip (the
 # committed corpus plus tests/fuzz/seeds.sh's seeds), <name>.dict
 # (tests/fuzz/dict/), <name>.options for the receive targets; and the
 # fuzz keys (tests/fuzz/keys/, committed: the messages in the corpora were
@@ -73,7 +74,7 @@ while read -r v targets; do
 	for t in $targets; do
 		name=$t
 		[ "$parser" = libxml2 ] && name=${t}_libxml2_$build
-		[ "$build" = deferred ] && name=${t}_deferred
+		[ "$parser" = insitu ] && [ "$build" = direct ] && name=${t}_direct
 		extra=() libs=$xml_libs
 		if [ "$t" = receive_diff ]; then
 			extra=("$lib/obj/harness/refpeer/ref.o" "$lib/obj/harness/cli/cli_io.o")
