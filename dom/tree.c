@@ -552,14 +552,15 @@ void dom_node_free(dom_node *n)
 int dom_text_content(const dom_node *n, lab_buf *out)
 {
 	const dom_node *c = n;
+	int rc = LAB_OK;
 
-	while (c != NULL) {
-		if ((c->type == DOM_TEXT || c->type == DOM_CDATA) &&
-		    lab_buf_put(out, dom__chars(c)->value, c->len) != LAB_OK)
-			return LAB_ENOMEM;
+	/* lab_buf_put's own code: a writer's failure is LAB_EIO, not memory. */
+	while (c != NULL && rc == LAB_OK) {
+		if (c->type == DOM_TEXT || c->type == DOM_CDATA)
+			rc = lab_buf_put(out, dom__chars(c)->value, c->len);
 		c = dom__walk_next(c, n);
 	}
-	return LAB_OK;
+	return rc;
 }
 
 void dom_doc_stats_get(dom_doc *doc, dom_doc_stats *out)

@@ -278,6 +278,25 @@ static void text_content(void)
 	dom_doc_free(doc);
 }
 
+/* Through a writer that fails at its second piece: the writer's code,
+ * LAB_EIO, and the first piece handed on whole. */
+static void text_content_writer_fails(void)
+{
+	dom_doc *doc = T_PARSE("<r>abcd<b>efgh</b>ijkl</r>");
+	t_pieces t = {LAB_BUF_INIT, 0, 2, 0, NULL};
+	lab_buf out;
+
+	if (doc == NULL)
+		return;
+	CHECK_OK(lab_buf_init_writer(&out, 4, t_take, &t), NULL);
+	CHECK_EQ_INT(dom_text_content(dom_doc_element(doc), &out), LAB_EIO);
+	CHECK_EQ_INT(t.calls, 2);
+	CHECK_EQ_MEM(t.got.data, t.got.len, "abcd", 4);
+	lab_buf_free(&out);
+	lab_buf_free(&t.got);
+	dom_doc_free(doc);
+}
+
 static void qname(void)
 {
 	dom_doc *doc = T_PARSE("<p:e xmlns:p=\"urn:p\"><plain/><?tgt d?>t</p:e>");
@@ -504,6 +523,7 @@ const t_case tests_tree[] = {
 	{"tree/insert_move_remove", insert_move_remove},
 	{"tree/refusals", refusals},
 	{"tree/text_content", text_content},
+	{"tree/text_content_writer_fails", text_content_writer_fails},
 	{"tree/qname", qname},
 	{"tree/serialize_built", serialize_built},
 	{"tree/node_free", node_free},
