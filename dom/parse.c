@@ -181,7 +181,8 @@ static int parse_copy(dom_node *parent, dom_node *ref, const char *buf,
 	rc = parse_wrapped(parent, ref, text.data, text.len, open_len, &l,
 			   canon, defer, err);
 out:
-	lab_buf_free(&text);
+	/* The copy may be decrypted plaintext (replace's fallback). */
+	dom__emit_wipe(&text);
 	return rc;
 }
 
