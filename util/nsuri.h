@@ -11,10 +11,14 @@
  * that C14N (wss/c14n.c) can refuse a document that declares one
  * anywhere, and the insitu parser keeps no canonical bytes under one
  * (variants/parser/insitu/canon.c).
+ * lab_nsuri_same compares two bindings' URIs, either of which may be
+ * NULL (no binding), as the canonical-content checks do.
  * Not for: checking that a URI is well-formed beyond its scheme.
  */
 #ifndef UTIL_NSURI_H
 #define UTIL_NSURI_H
+
+#include <string.h>
 
 static inline int lab_nsuri_relative(const char *uri)
 {
@@ -30,6 +34,12 @@ static inline int lab_nsuri_relative(const char *uri)
 		      *p == '.'))
 			return 1;
 	return 0;
+}
+
+/* Whether a and b (NULL: no binding) are the same URI. */
+static inline int lab_nsuri_same(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
 #endif

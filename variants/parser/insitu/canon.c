@@ -52,11 +52,6 @@ static const char *bound(const char *uri)
 	return uri == NULL || uri[0] == '\0' ? NULL : uri;
 }
 
-static int same_uri(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
 /*
  * The binding the apex renders for prefix (NULL: none), noting that the
  * answer takes it and prefix's binding in scope at the apex
@@ -116,7 +111,7 @@ static int renders(parser *ps, const char *prefix, const char *ns,
 {
 	if (prefix != NULL && prefix == ps->doc->xml_prefix)
 		return 0;
-	return !same_uri(bound(ns), above(ps, prefix, nbind));
+	return !lab_nsuri_same(bound(ns), above(ps, prefix, nbind));
 }
 
 /* Whether the element visibly utilizes prefix (NULL: the default). */
@@ -230,7 +225,7 @@ static int check_tag(parser *ps, const dom_name *name, size_t n,
 			return 0;
 		if (lab_nsuri_relative(a->ns) ||
 		    !utilized(ps, name, n, a->local) ||
-		    same_uri(above(ps, a->local, nbind), bound(a->ns)))
+		    lab_nsuri_same(above(ps, a->local, nbind), bound(a->ns)))
 			return 0;
 		last = a->local;
 		decls++;
