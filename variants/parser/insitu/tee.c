@@ -19,25 +19,33 @@
 #include "variants/parser/insitu/state.h"
 
 /* Room for the canonical form, taken at its first byte: it is the
- * content's bytes rearranged, so the rest of the input is room enough. */
+ * content's bytes rearranged, so the rest of the input is room enough.
+ * A buffer with a writer (a digest reading a gap's form in pieces,
+ * dom/kept.c) is never given that room: own_put hands it its bytes. */
 static int own_room(parser *ps)
 {
 	lab_buf *b = &ps->own_out;
 
-	return b->cap != 0 ||
+	return b->cap != 0 || lab_buf_has_writer(b) ||
 	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from) == LAB_OK;
 }
 
-/* Adds the input's bytes [from, to) (offsets into the text). */
-static inline __attribute__((always_inline)) void own_put(parser *ps,
-							  size_t from,
-							  size_t to)
+/* Adds the input's bytes [from, to) (offsets into the text): copied into
+ * the room, or put through the writer's window; 0 when the writer
+ * failed or its window could not be had. */
+static inline __attribute__((always_inline)) int own_put(parser *ps,
+							 size_t from,
+							 size_t to)
 {
 	lab_buf *b = &ps->own_out;
 
+	if (lab_buf_has_writer(b))
+		return to == from ||
+		       lab_buf_put(b, ps->in.orig + from, to - from) == LAB_OK;
 	b->len = (size_t)(lab_copy(b->data + b->len, ps->in.orig + from,
 				   to - from) -
 			  b->data);
+	return 1;
 }
 
 /* What the apex renders for prefix (dom/parse.c's rendered_by): its
@@ -110,7 +118,8 @@ int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 	    grow((void **)&ps->own_gaps, &ps->own_capgaps, ps->own_ngaps + 1,
 		 sizeof *ps->own_gaps) != 0)
 		return 0;
-	own_put(ps, ps->own_copied, from);
+	if (!own_put(ps, ps->own_copied, from))
+		return 0;
 	g = &ps->own_gaps[ps->own_ngaps++];
 	g->at = ps->own_out.len;
 	g->len = to - from;
@@ -122,9 +131,8 @@ int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 
 int dom__insitu_own_rest(parser *ps, size_t to)
 {
-	if (!own_room(ps))
+	if (!own_room(ps) || !own_put(ps, ps->own_copied, to))
 		return 0;
-	own_put(ps, ps->own_copied, to);
 	ps->own_copied = to;
 	return 1;
 }
@@ -138,10 +146,11 @@ permute(parser *ps, const char *name_end, const char *const *ends,
 {
 	const char *in = ps->in.text;
 	size_t i;
+	int ok;
 
 	if (!own_room(ps))
 		return 0;
-	own_put(ps, ps->own_copied, (size_t)(name_end - in));
+	ok = own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
 		size_t k = perm[i];
 		const char *to = ends != NULL ? ends[k] : ps->attrs[k].end;
@@ -149,12 +158,12 @@ permute(parser *ps, const char *name_end, const char *const *ends,
 				   : ends != NULL ? ends[k - 1]
 						  : ps->attrs[k - 1].end;
 
-		own_put(ps, (size_t)(from - in), (size_t)(to - in));
+		ok &= own_put(ps, (size_t)(from - in), (size_t)(to - in));
 	}
 	ps->own_copied = (size_t)((ends != NULL ? ends[n - 1]
 						: ps->attrs[n - 1].end) -
 				  in);
-	return 1;
+	return ok;
 }
 
 int dom__insitu_own_permute(parser *ps, const char *name_end,
@@ -183,7 +192,7 @@ void dom__insitu_own_end(parser *ps, const char *lt)
 		own_room(ps);
 	ps->canon = 0;
 	if (q->ok) {
-		own_put(ps, ps->own_copied, to);
+		(void)own_put(ps, ps->own_copied, to); /* a plain buffer */
 		q->gaps = ps->own_gaps;
 		q->ngaps = ps->own_ngaps;
 		dom__emit_keep(ps->doc, ps->stack[ps->depth].node,
