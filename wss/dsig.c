@@ -72,6 +72,7 @@ static int digest_tee(const dom_node *top, const char *const *prefixes,
 
 	if (rc != WSS_C14N_AGAIN)
 		return rc;
+	rc = LAB_OK;
 	if (seal != NULL) {
 		rc = wss_seal_abandon(seal, m, err);
 		content = m->content;
