@@ -445,7 +445,7 @@ out:
 
 /*
  * A Body of n children whose content is larger than the windows a send
- * streams through (wss/seal.h: 16 KB of plaintext, base64 in 4 KB
+ * streams through (wss/seal.h: 4 KB of plaintext, base64 in 4 KB
  * pieces; under build=deferred each child's content is a gap read again
  * in pieces), lengths stepping by one so that pieces end at every offset
  * modulo 3 (the base64 carry), attributes out of canonical order.  With

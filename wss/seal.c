@@ -14,8 +14,10 @@
 #include "wss/base64.h"
 #include "wss/c14n.h"
 
-/* WINDOW: the plaintext held at a time; CHUNK: octets made per call. */
-enum { WINDOW = 16384, CHUNK = 4096 };
+/* WINDOW: the plaintext held at a time, below the 16 KB pieces the
+ * digest hands on, which then pass it without a copy; CHUNK: octets
+ * made per call. */
+enum { WINDOW = 4096, CHUNK = 4096 };
 
 /* Octets to base64 at s->o, whole quanta only; the rest is carried. */
 static int b64_put(wss_seal *s, const unsigned char *p, size_t n)
