@@ -954,9 +954,9 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	return wss_c14n_tee(top, opts, sink, ctx, NULL, err);
 }
 
-static int run(const dom_node *top, const wss_c14n_opts *opts,
-	       wss_sink_fn sink, void *ctx, lab_buf *content, int pieces,
-	       lab_err *err)
+static int canonicalize(const dom_node *top, const wss_c14n_opts *opts,
+			wss_sink_fn sink, void *ctx, lab_buf *content,
+			int pieces, lab_err *err)
 {
 	c14n *c;
 	int rc;
@@ -1011,13 +1011,14 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 				 : LAB_OK;
 
 	return rc != LAB_OK ? rc
-			    : run(top, opts, sink, ctx, content, 0, err);
+			    : canonicalize(top, opts, sink, ctx, content, 0,
+					   err);
 }
 
 int wss_c14n_pieces(const dom_node *top, const wss_c14n_opts *opts,
 		    wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err)
 {
-	return run(top, opts, sink, ctx, content, 1, err);
+	return canonicalize(top, opts, sink, ctx, content, 1, err);
 }
 
 static int to_buf(void *ctx, const char *p, size_t n)
