@@ -980,8 +980,7 @@ int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
 		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
 	if (n > (size_t)-1 / 2)
 		return nomem(err);
-	total = c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
-				    : BLOCK + (n / BLOCK + 1) * BLOCK;
+	total = wss_cipher_octets(c, n);
 	x = EVP_CIPHER_CTX_new();
 	if (x == NULL || lab_buf_reserve(out, total) != LAB_OK) {
 		rc = nomem(err);
@@ -1019,8 +1018,7 @@ int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
 	if (n > (size_t)-1 / 2)
 		return nomem(err);
 	iv = c == WSS_AES256_GCM ? GCM_IV : BLOCK;
-	total = c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
-				    : BLOCK + (n / BLOCK + 1) * BLOCK;
+	total = wss_cipher_octets(c, n);
 	/* The octets start at *off: the IV right before the plaintext, or,
 	 * without room for it there, at the start with the plaintext moved
 	 * up once.  The cipher then runs over the plaintext where it lies
