@@ -8,7 +8,8 @@
  * of the content that signing already produced (one walk for digest and
  * plaintext; what is encrypted is then exactly what was signed, without
  * the comments and unused namespace declarations the signature does not
- * cover), otherwise the serializer's output.  An element's plaintext is
+ * cover; encrypted as it was digested, wss/seal.h, where the document
+ * keeps those bytes), otherwise the serializer's output.  An element's plaintext is
  * its own exc-c14n.  After decryption the fragment is parsed in place of
  * the EncryptedData, or of the EncryptedHeader around it
  * (dom_replace_parsed).
