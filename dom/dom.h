@@ -293,6 +293,25 @@ typedef struct dom_canon_dep {
 const char *dom_canonical_content(const dom_node *el, size_t *len,
 				  const dom_canon_dep **deps, size_t *ndeps);
 
+/*
+ * The same bytes without a whole copy, for a digest that streams them.
+ * Peek: whether they are kept for el, with *len their count and the
+ * deps known so far (NULL: not kept).  Write: hands them to
+ * write(ctx, ...) in order, in pieces -- the parser's copy where it
+ * holds them, and content it deferred (build=deferred) read again for
+ * its canonical form through a window of `window` bytes -- and sets
+ * *ndeps to the count of the deps (the array peek returned), which such
+ * content may add to.  1: all of them, which stand for the content only
+ * where every dep holds; 0: not kept, or deferred content turned out not
+ * canonical: the bytes are let go and what write got must be discarded
+ * (a digest restarts and walks); -1: write failed.
+ */
+const dom_canon_dep *dom_canonical_content_peek(const dom_node *el,
+					       size_t *len, size_t *ndeps);
+int dom_canonical_content_write(const dom_node *el, size_t window,
+				lab_buf_write_fn write, void *ctx,
+				size_t *ndeps);
+
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
 dom_doc *dom_node_doc(const dom_node *n);

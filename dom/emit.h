@@ -80,6 +80,22 @@ const char *dom__emit_canonical(dom_doc *doc, const dom_node *el,
 				size_t *len, const dom_canon_dep **deps,
 				size_t *ndeps);
 
+/* Whether bytes are kept for el's content: their deps (so far), with
+ * *len their count once the gaps are filled; else NULL. */
+const dom_canon_dep *dom__emit_canonical_peek(const dom_doc *doc,
+					      const dom_node *el, size_t *len,
+					      size_t *ndeps);
+
+/* The same bytes in pieces, gaps not filled: write(ctx, ...) gets the
+ * kept runs and each gap's canonical form through a window of `window`
+ * bytes, in order, and *ndeps is then the count of the deps (which the
+ * gaps may have added to).  1: all of them; 0: not kept for el, or a gap
+ * is not canonical, which lets the bytes go (what write got does not
+ * count); -1: write failed. */
+int dom__emit_canonical_write(dom_doc *doc, const dom_node *el,
+			      size_t window, lab_buf_write_fn write,
+			      void *ctx, size_t *ndeps);
+
 /* Lets go of what dom__emit_keep kept; at dom_doc_free. */
 void dom__emit_release(dom_doc *doc);
 

@@ -25,7 +25,12 @@
  * for it.  The first digest that asks for the bytes fills the gaps from
  * the unbuilt content, which the parser's check pass reads again for its
  * canonical form (dom__deferred_canon); where one cannot be filled, the
- * bytes go, and the digest walks.
+ * bytes go, and the digest walks.  A digest that streams (wss/c14n.c's
+ * wss_c14n_pieces) takes them in pieces instead of a filled copy: the
+ * kept runs as they are, and each gap's form through a writer's window
+ * (dom__emit_canonical_write), so a 2 MB gap never becomes a 2 MB
+ * buffer.  A gap found not canonical there ends the bytes' standing as
+ * a failed fill does, and the caller discards what it was handed.
  */
 #include <string.h>
 
@@ -140,6 +145,73 @@ static int fill(dom_doc *doc, dom_kept *k)
 	return 1;
 }
 
+/* The canonical bytes' standing ends: not for a digest, not for the
+ * serializer. */
+static void drop(dom_kept *k)
+{
+	let_go(k);
+	k->el = NULL;
+	k->canonical = 0;
+}
+
+/* Gap g's canonical form to write(ctx, ...) through a window: 1; 0 when
+ * it is not canonical (or no memory); -1 when the writer failed. */
+static int write_gap(dom_doc *doc, dom_kept *k, const dom_canon_gap *g,
+		     size_t window, lab_buf_write_fn write, void *ctx)
+{
+	lab_buf w = LAB_BUF_INIT;
+	int ok = lab_buf_init_writer(&w, window, write, ctx) == LAB_OK &&
+		 dom__deferred_canon(doc, k->el, g, &w, k->deps, &k->ndeps) &&
+		 lab_buf_flush(&w) == LAB_OK;
+
+	if (!ok && lab_buf_error(&w) != LAB_OK)
+		ok = -1;
+	lab_buf_free(&w);
+	return ok;
+}
+
+const dom_canon_dep *dom__emit_canonical_peek(const dom_doc *doc,
+					      const dom_node *el, size_t *len,
+					      size_t *ndeps)
+{
+	const dom_kept *k = &doc->kept;
+
+	if (k->el != el || !k->canonical)
+		return NULL;
+	*len = k->len + k->gapped;
+	*ndeps = k->ndeps;
+	return k->deps;
+}
+
+int dom__emit_canonical_write(dom_doc *doc, const dom_node *el,
+			      size_t window, lab_buf_write_fn write,
+			      void *ctx, size_t *ndeps)
+{
+	dom_kept *k = &doc->kept;
+	const char *in = k->buf.data + k->at;
+	size_t from = 0, i;
+	int ok = 1;
+
+	if (k->el != el || !k->canonical)
+		return 0;
+	for (i = 0; i < k->ngaps && ok == 1; i++) {
+		const dom_canon_gap *g = &k->gaps[i];
+
+		if (g->at > from && write(ctx, in + from, g->at - from) != 0)
+			return -1;
+		from = g->at;
+		ok = write_gap(doc, k, g, window, write, ctx);
+	}
+	if (ok == 0)
+		drop(k);
+	if (ok != 1)
+		return ok;
+	if (k->len > from && write(ctx, in + from, k->len - from) != 0)
+		return -1;
+	*ndeps = k->ndeps;
+	return 1;
+}
+
 /* Whether n is el or inside it. */
 static int within(const dom_node *n, const dom_node *el)
 {
@@ -165,11 +237,8 @@ void dom__emit_changed(dom_doc *doc, const dom_node *n, int what)
 	/* Then the bytes stand for nothing: not for a digest, and not for
 	 * the serializer, whose count the change moves too.  Let go now:
 	 * a send frees the Body's content before the largest buffers come. */
-	if (inside) {
-		let_go(k);
-		k->el = NULL;
-		k->canonical = 0;
-	}
+	if (inside)
+		drop(k);
 }
 
 const char *dom__emit_bytes(const dom_doc *doc, const dom_node **el,
@@ -193,11 +262,8 @@ const char *dom__emit_canonical(dom_doc *doc, const dom_node *el,
 {
 	dom_kept *k = &doc->kept;
 
-	if (k->el == el && k->canonical && k->ngaps > 0 && !fill(doc, k)) {
-		let_go(k);
-		k->el = NULL;
-		k->canonical = 0;
-	}
+	if (k->el == el && k->canonical && k->ngaps > 0 && !fill(doc, k))
+		drop(k);
 	if (k->el != el || !k->canonical) {
 		*len = 0;
 		*deps = NULL;

@@ -358,3 +358,17 @@ const char *dom_canonical_content(const dom_node *el, size_t *len,
 {
 	return dom__emit_canonical(dom__doc(el), el, len, deps, ndeps);
 }
+
+const dom_canon_dep *dom_canonical_content_peek(const dom_node *el,
+					       size_t *len, size_t *ndeps)
+{
+	return dom__emit_canonical_peek(dom__doc(el), el, len, ndeps);
+}
+
+int dom_canonical_content_write(const dom_node *el, size_t window,
+				lab_buf_write_fn write, void *ctx,
+				size_t *ndeps)
+{
+	return dom__emit_canonical_write(dom__doc(el), el, window, write, ctx,
+					 ndeps);
+}

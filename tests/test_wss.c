@@ -443,6 +443,85 @@ out:
 	free_keys(&k);
 }
 
+/*
+ * A Body of n children whose content is larger than the windows a send
+ * streams through (wss/seal.h: 4 KB of plaintext, base64 in 4 KB
+ * pieces; under build=deferred each child's content is a gap read again
+ * in pieces), lengths stepping by one so that pieces end at every offset
+ * modulo 3 (the base64 carry), attributes out of canonical order.  With
+ * `broken`, the last child's content is read (built) before the send:
+ * under build=deferred its bytes then no longer stand for it, found only
+ * after the digest took the children before it, which must then walk.
+ */
+static int streamed_text(lab_buf *text, size_t n, size_t len)
+{
+	size_t i, j;
+	int ok = lab_buf_puts(text, "<soap:Envelope xmlns:soap=\"" SOAP
+			      "\"><soap:Body>") == 0;
+
+	for (i = 0; ok && i < n; i++) {
+		ok = lab_buf_printf(text, "<e z=\"%zu\" a=\"x\"><f y=\"1\" "
+				    "b=\"2\">", i) == 0;
+		for (j = 0; ok && j < len + i; j++)
+			ok = lab_buf_putc(text, (char)('a' + (i + j) % 26)) == 0;
+		ok = ok && lab_buf_puts(text, "</f></e>") == 0;
+	}
+	return ok && lab_buf_puts(text, "</soap:Body></soap:Envelope>") == 0;
+}
+
+static void send_streams_body(void)
+{
+	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
+	static const size_t lens[] = {40000, 40001, 40002, 16383};
+	keys k;
+	size_t c, l;
+	int broken;
+
+	if (!load_keys(&k))
+		goto out;
+	for (c = 0; c < 2; c++)
+		for (l = 0; l < sizeof lens / sizeof lens[0]; l++)
+			for (broken = 0; broken < 2; broken++) {
+				lab_buf text = LAB_BUF_INIT, want = LAB_BUF_INIT,
+					got = LAB_BUF_INIT;
+				dom_doc *plain = NULL, *doc = NULL;
+				wss_opts o;
+				lab_err err;
+
+				t_context("%s, %zu bytes%s",
+					  c == 0 ? "aes256-gcm" : "aes128-cbc",
+					  lens[l], broken ? ", not canonical" : "");
+				opts_at(&o, NOW, ciphers[c]);
+				if (CHECK(streamed_text(&text, 5, lens[l])) &&
+				    (plain = T_PARSE_N(text.data, text.len)) !=
+					    NULL &&
+				    (doc = T_PARSE_N(text.data, text.len)) != NULL &&
+				    (!broken ||
+				     CHECK(dom_first_child(dom_last_child(
+						   el(doc, "Body"))) != NULL)) &&
+				    CHECK_OK(wss_send_doc(doc, k.alice_key,
+							  k.alice, k.bob, &o,
+							  &err),
+					     &err) &&
+				    (doc = wire(doc)) != NULL &&
+				    CHECK_OK(wss_receive_doc(doc, k.bob_key,
+							     k.alice, &o, &err),
+					     &err)) {
+					children_c14n(plain, &want);
+					children_c14n(doc, &got);
+					CHECK_EQ_MEM(got.data, got.len, want.data,
+						     want.len);
+				}
+				dom_doc_free(doc);
+				dom_doc_free(plain);
+				lab_buf_free(&text);
+				lab_buf_free(&want);
+				lab_buf_free(&got);
+			}
+out:
+	free_keys(&k);
+}
+
 /* ---- forged signatures ---- */
 
 /* A forgery: change a signed message, then expect `reason`. */
@@ -2155,6 +2234,7 @@ const t_case tests_wss[] = {
 	{"wss/send_receive_in_pieces", send_receive_in_pieces},
 	{"wss/send_avoids_ids", send_avoids_ids},
 	{"wss/send_body_outgrows_message", send_body_outgrows_message},
+	{"wss/send_streams_body", send_streams_body},
 	{"wss/forged_signatures", forged_signatures},
 	{"wss/stale_and_future", stale_and_future},
 	{"wss/untrusted_certificates", untrusted_certificates},

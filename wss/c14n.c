@@ -93,6 +93,7 @@ typedef struct c14n {
 	ns_memo memo[NS_MEMO];
 	lab_buf *content;        /* wss_c14n_tee's copy of top's content */
 	int capturing;           /* between top's start and end tags */
+	int pieces;              /* wss_c14n_pieces: kept bytes in pieces */
 	/* Where output gathers, OUT_BUF bytes of room: buf, or while
 	 * capturing the content buffer past its len. */
 	char *out;
@@ -122,7 +123,9 @@ static void gather(c14n *c)
 {
 	const lab_buf *b = c->content;
 
-	c->out = b->cap - b->len > OUT_BUF ? b->data + b->len : c->buf;
+	c->out = !lab_buf_has_writer(b) && b->cap - b->len > OUT_BUF
+			 ? b->data + b->len
+			 : c->buf;
 }
 
 /* The sink; while capturing, the bytes also join the content: in place
@@ -142,6 +145,9 @@ static void emit(c14n *c, const char *p, size_t n)
 		b->len += n;
 		b->data[b->len] = '\0';
 	} else if (lab_buf_put(b, p, n) != LAB_OK) {
+		if (lab_buf_error(b) != LAB_OK)
+			c->rc = lab_fail(c->err, LAB_EIO,
+					 "the content's writer failed");
 		nomem(c);
 		return;
 	}
@@ -728,19 +734,31 @@ static int leaf(c14n *c, const dom_node *n, dom_type type)
  * what top renders, so only where top is the apex of exclusive C14N
  * without PrefixList and no node inside is left out; and, checked by
  * holds() once top's start tag is written, where the bindings the bytes
- * assume are the apex's.  NULL: walk.
+ * assume are the apex's.  NULL: walk.  In pieces (wss_c14n_pieces) only
+ * whether they are kept, "" then, and their deps so far.
  */
-static const char *as_parsed(const c14n *c, const dom_node *top, size_t *len,
-			     const dom_canon_dep **deps, size_t *ndeps)
+static int may_take_kept(const c14n *c, const dom_node *top)
 {
 	const dom_node *x;
 
-	*ndeps = 0;
 	if (!c->o->exclusive || c->nlisted > 0)
-		return NULL;
+		return 0;
 	for (x = c->o->exclude; x != NULL; x = dom_parent(x))
 		if (x == top)
-			return NULL;
+			return 0;
+	return 1;
+}
+
+static const char *as_parsed(const c14n *c, const dom_node *top, size_t *len,
+			     const dom_canon_dep **deps, size_t *ndeps)
+{
+	*ndeps = 0;
+	if (!may_take_kept(c, top))
+		return NULL;
+	if (c->pieces) {
+		*deps = dom_canonical_content_peek(top, len, ndeps);
+		return *deps != NULL ? "" : NULL;
+	}
 	return dom_canonical_content(top, len, deps, ndeps);
 }
 
@@ -767,6 +785,37 @@ static int holds(const c14n *c, const dom_canon_dep *d, size_t n)
 	return 1;
 }
 
+static int piece(void *ctx, const char *p, size_t n)
+{
+	c14n *c = ctx;
+
+	emit(c, p, n);
+	return c->rc != LAB_OK;
+}
+
+/*
+ * The kept bytes for top's content, after its start tag: whole, or in
+ * pieces.  Pieces come from content checked again as they are made, so
+ * a dep it adds that does not hold, or content found not canonical,
+ * is known only after the sink took bytes: WSS_C14N_AGAIN then.
+ */
+static void put_kept(c14n *c, const dom_node *top, const char *kept,
+		     size_t len, const dom_canon_dep *deps, size_t ndeps)
+{
+	int r;
+
+	if (!c->pieces) {
+		put(c, kept, len);
+		return;
+	}
+	flush(c);
+	if (c->rc != LAB_OK)
+		return;
+	r = dom_canonical_content_write(top, OUT_BUF, piece, c, &ndeps);
+	if (r == 0 || (r == 1 && !holds(c, deps, ndeps)))
+		c->rc = WSS_C14N_AGAIN;
+}
+
 static void subtree(c14n *c, const dom_node *top)
 {
 	const dom_node *n = top;
@@ -784,7 +833,8 @@ static void subtree(c14n *c, const dom_node *top)
 				start_element(c, n, n == top);
 				if (n == top && kept != NULL &&
 				    c->rc == LAB_OK && holds(c, deps, ndeps))
-					put(c, kept, kept_len);
+					put_kept(c, top, kept, kept_len, deps,
+						 ndeps);
 				else
 					next = dom_first_child(n);
 				if (next == NULL)
@@ -904,8 +954,9 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 	return wss_c14n_tee(top, opts, sink, ctx, NULL, err);
 }
 
-int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
-		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err)
+static int canonicalize(const dom_node *top, const wss_c14n_opts *opts,
+			wss_sink_fn sink, void *ctx, lab_buf *content,
+			int pieces, lab_err *err)
 {
 	c14n *c;
 	int rc;
@@ -915,9 +966,6 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 		return lab_fail(err, LAB_EUSAGE,
 				"c14n takes a document or an element");
 	rc = no_relative_ns(top, err);
-	/* The content is gathered in place and kept: a plain buffer. */
-	if (rc == LAB_OK && content != NULL)
-		rc = lab_buf_need_plain(content, "wss_c14n_tee", err);
 	if (rc != LAB_OK)
 		return rc;
 	/* Zeroed but for the output buffer (16 KB, per call). */
@@ -931,6 +979,7 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	c->sink = sink;
 	c->ctx = ctx;
 	c->content = dom_node_type(top) == DOM_ELEMENT ? content : NULL;
+	c->pieces = pieces;
 	c->err = err;
 	c->rc = prepare(c, top);
 	if (c->rc == LAB_OK) {
@@ -951,6 +1000,25 @@ int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 	dom_free(c->order);
 	dom_free(c);
 	return rc;
+}
+
+int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
+		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err)
+{
+	/* The content is gathered in place and kept: a plain buffer. */
+	int rc = content != NULL ? lab_buf_need_plain(content, "wss_c14n_tee",
+						      err)
+				 : LAB_OK;
+
+	return rc != LAB_OK ? rc
+			    : canonicalize(top, opts, sink, ctx, content, 0,
+					   err);
+}
+
+int wss_c14n_pieces(const dom_node *top, const wss_c14n_opts *opts,
+		    wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err)
+{
+	return canonicalize(top, opts, sink, ctx, content, 1, err);
 }
 
 static int to_buf(void *ctx, const char *p, size_t n)

@@ -48,6 +48,20 @@ int wss_c14n(const dom_node *top, const wss_c14n_opts *opts, wss_sink_fn sink,
 int wss_c14n_tee(const dom_node *top, const wss_c14n_opts *opts,
 		 wss_sink_fn sink, void *ctx, lab_buf *content, lab_err *err);
 
+/*
+ * wss_c14n_tee without a whole copy of bytes the document keeps for
+ * top's content (dom_canonical_content_write): they go to the sink, and
+ * to `content`, in pieces.  `content` may have a writer (util/buf.h):
+ * then it gets the content's bytes in order, and holds none whole.
+ * Part of those bytes is checked only as it is read, so this may end
+ * with WSS_C14N_AGAIN after the sink and `content` took bytes: they do
+ * not count; a call again (a fresh sink and content) walks the tree.
+ */
+enum { WSS_C14N_AGAIN = -1 };
+int wss_c14n_pieces(const dom_node *top, const wss_c14n_opts *opts,
+		    wss_sink_fn sink, void *ctx, lab_buf *content,
+		    lab_err *err);
+
 /* The same into a buffer (appends); one with a writer (util/buf.h) has
  * every byte on LAB_OK, and its writer's failure is LAB_EIO. */
 int wss_c14n_buf(const dom_node *top, const wss_c14n_opts *opts,

@@ -980,8 +980,7 @@ int wss_encrypt(wss_cipher c, const unsigned char *key, const void *pt,
 		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
 	if (n > (size_t)-1 / 2)
 		return nomem(err);
-	total = c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
-				    : BLOCK + (n / BLOCK + 1) * BLOCK;
+	total = wss_cipher_octets(c, n);
 	x = EVP_CIPHER_CTX_new();
 	if (x == NULL || lab_buf_reserve(out, total) != LAB_OK) {
 		rc = nomem(err);
@@ -1019,8 +1018,7 @@ int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
 	if (n > (size_t)-1 / 2)
 		return nomem(err);
 	iv = c == WSS_AES256_GCM ? GCM_IV : BLOCK;
-	total = c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
-				    : BLOCK + (n / BLOCK + 1) * BLOCK;
+	total = wss_cipher_octets(c, n);
 	/* The octets start at *off: the IV right before the plaintext, or,
 	 * without room for it there, at the start with the plaintext moved
 	 * up once.  The cipher then runs over the plaintext where it lies
@@ -1055,6 +1053,105 @@ int wss_encrypt_in_place(wss_cipher c, const unsigned char *key, lab_buf *b,
 	size_t off;
 
 	return wss_encrypt_in_place_at(c, key, b, 0, &off, err);
+}
+
+struct wss_enc_stream {
+	EVP_CIPHER_CTX *x;
+	wss_cipher c;
+};
+
+size_t wss_cipher_octets(wss_cipher c, size_t n)
+{
+	return c == WSS_AES256_GCM ? GCM_IV + n + GCM_TAG
+				   : BLOCK + (n / BLOCK + 1) * BLOCK;
+}
+
+int wss_enc_begin(wss_enc_stream **s, wss_cipher c, const unsigned char *key,
+		  unsigned char iv[WSS_IV_ROOM], size_t *ivlen, lab_err *err)
+{
+	wss_enc_stream *e;
+	int rc;
+
+	*s = NULL;
+	if (!is_cipher(c))
+		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	*ivlen = c == WSS_AES256_GCM ? GCM_IV : BLOCK;
+	rc = wss_random(iv, *ivlen, err);
+	if (rc != LAB_OK)
+		return rc;
+	e = dom_calloc(1, sizeof *e);
+	if (e == NULL || (e->x = EVP_CIPHER_CTX_new()) == NULL) {
+		dom_free(e);
+		return nomem(err);
+	}
+	e->c = c;
+	*s = e;
+	if (c == WSS_AES256_GCM
+		    ? EVP_EncryptInit_ex2(e->x, EVP_aes_256_gcm(), key, iv,
+					  NULL) != 1
+		    : EVP_EncryptInit_ex2(e->x, EVP_aes_128_cbc(), key, iv,
+					  NULL) != 1 ||
+			      EVP_CIPHER_CTX_set_padding(e->x, 0) != 1)
+		return ossl_fail(err, LAB_ESECURITY, "%s failed",
+				 ciphers[c].name);
+	return LAB_OK;
+}
+
+int wss_enc_update(wss_enc_stream *s, const void *in, size_t n,
+		   unsigned char *out, size_t *outlen, lab_err *err)
+{
+	const unsigned char *p = in;
+
+	*outlen = 0;
+	while (n > 0) {
+		int k = n > CHUNK ? CHUNK : (int)n, got = 0;
+
+		if (EVP_EncryptUpdate(s->x, out + *outlen, &got, p, k) != 1)
+			return ossl_fail(err, LAB_ESECURITY, "%s failed",
+					 ciphers[s->c].name);
+		*outlen += (size_t)got;
+		p += k;
+		n -= (size_t)k;
+	}
+	return LAB_OK;
+}
+
+int wss_enc_end(wss_enc_stream *s, size_t total, unsigned char *out,
+		size_t *outlen, lab_err *err)
+{
+	size_t rest = total % BLOCK;
+	unsigned char last[BLOCK];
+	int rc = LAB_OK;
+
+	*outlen = 0;
+	if (s->c == WSS_AES256_GCM) {
+		if (!finish(s->x) ||
+		    EVP_CIPHER_CTX_ctrl(s->x, EVP_CTRL_AEAD_GET_TAG, GCM_TAG,
+					out) != 1)
+			return ossl_fail(err, LAB_ESECURITY, "%s failed",
+					 ciphers[s->c].name);
+		*outlen = GCM_TAG;
+		return LAB_OK;
+	}
+	/* XML Enc 5.2 padding after the partial block the cipher holds:
+	 * random filler, then the count (cbc_encrypt's). */
+	rc = wss_random(last, BLOCK - rest - 1, err);
+	last[BLOCK - rest - 1] = (unsigned char)(BLOCK - rest);
+	if (rc == LAB_OK)
+		rc = wss_enc_update(s, last, BLOCK - rest, out, outlen, err);
+	if (rc == LAB_OK && !finish(s->x))
+		rc = ossl_fail(err, LAB_ESECURITY, "%s failed",
+			       ciphers[s->c].name);
+	OPENSSL_cleanse(last, sizeof last);
+	return rc;
+}
+
+void wss_enc_free(wss_enc_stream *s)
+{
+	if (s == NULL)
+		return;
+	EVP_CIPHER_CTX_free(s->x);
+	dom_free(s);
 }
 
 /* Each returns 1 when the data decrypts and authenticates (GCM) or

@@ -181,6 +181,26 @@ enum { WSS_TAIL_ROOM = 16 };
 int wss_encrypt_in_place_at(wss_cipher c, const unsigned char *key,
 			    lab_buf *b, size_t at, size_t *off, lab_err *err);
 /*
+ * The octets of wss_encrypt made in pieces, for a plaintext whose length
+ * is known only at the end: begin writes the IV to iv (its length in
+ * *ivlen), each update the octets of the next n bytes at out (room n +
+ * WSS_TAIL_ROOM: CBC holds back a partial block), end the rest after
+ * `total` plaintext bytes in all (GCM's tag, CBC's padded last block;
+ * room 2 * WSS_TAIL_ROOM).  The stream holds no plaintext but CBC's
+ * partial block, wiped when it is freed.
+ */
+typedef struct wss_enc_stream wss_enc_stream;
+/* How many octets wss_encrypt makes of n bytes (n below SIZE_MAX / 2). */
+size_t wss_cipher_octets(wss_cipher c, size_t n);
+int wss_enc_begin(wss_enc_stream **s, wss_cipher c, const unsigned char *key,
+		  unsigned char iv[WSS_IV_ROOM], size_t *ivlen, lab_err *err);
+int wss_enc_update(wss_enc_stream *s, const void *in, size_t n,
+		   unsigned char *out, size_t *outlen, lab_err *err);
+int wss_enc_end(wss_enc_stream *s, size_t total, unsigned char *out,
+		size_t *outlen, lab_err *err);
+void wss_enc_free(wss_enc_stream *s);
+
+/*
  * Appends the plaintext of ct[0..n).  Every failure on the data -- short
  * input, bad tag, bad padding -- is the same LAB_ESECURITY "decryption
  * failed", and leaves out->len unchanged with no plaintext in out's

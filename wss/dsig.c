@@ -13,12 +13,14 @@
  */
 #include "wss/dsig.h"
 
+#include <openssl/crypto.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "wss/attach.h"
 #include "wss/c14n.h"
 #include "wss/hop.h"
+#include "wss/seal.h"
 #include "wss/wsse.h"
 
 enum { MAX_PREFIXES = 32 };
@@ -28,22 +30,64 @@ static int to_digest(void *ctx, const char *p, size_t n)
 	return wss_sha256_update(ctx, p, n);
 }
 
-/* The digest, and top's canonical content appended to `content` when it
- * is not NULL. */
-static int digest_tee(const dom_node *top, const char *const *prefixes,
-		      size_t nprefixes, lab_buf *content,
-		      unsigned char out[WSS_SHA256_LEN], lab_err *err)
+/* One try of digest_tee; WSS_C14N_AGAIN: what the sink and the content
+ * took does not count. */
+static int digest_once(const dom_node *top, const wss_c14n_opts *o,
+		       lab_buf *content, struct wss_seal *seal,
+		       unsigned char out[WSS_SHA256_LEN], lab_err *err)
 {
-	wss_c14n_opts o = {1, 0, prefixes, nprefixes, NULL};
 	wss_sha256_ctx *h = NULL;
 	int rc = wss_sha256_new(&h, err);
 
 	if (rc == LAB_OK)
-		rc = wss_c14n_tee(top, &o, to_digest, h, content, err);
+		rc = wss_c14n_pieces(top, o, to_digest, h, content, err);
+	if (rc == LAB_OK && seal != NULL)
+		rc = wss_seal_end(seal, err);
 	if (rc == LAB_OK && wss_sha256_final(h, out) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
 	wss_sha256_free(h);
 	return rc;
+}
+
+/*
+ * The digest, and top's canonical content appended to m->content (m not
+ * NULL: the Body of a send), or sealed (m->seal).  The bytes the
+ * document keeps for the content are read in pieces, part of them
+ * checked only as they are read: if they turn out not to stand for the
+ * content, the digest starts again (and the content, unsealed), and the
+ * second walk does not take them.
+ */
+static int digest_tee(const dom_node *top, const char *const *prefixes,
+		      size_t nprefixes, wss_msg *m,
+		      unsigned char out[WSS_SHA256_LEN], lab_err *err)
+{
+	wss_c14n_opts o = {1, 0, prefixes, nprefixes, NULL};
+	lab_buf *content = m != NULL ? m->content : NULL;
+	struct wss_seal *seal = m != NULL && m->seal != NULL &&
+					content == &m->seal->window
+				? m->seal
+				: NULL;
+	size_t start = content != NULL ? content->len : 0;
+	int rc = digest_once(top, &o, content, seal, out, err);
+
+	if (rc != WSS_C14N_AGAIN)
+		return rc;
+	rc = LAB_OK;
+	if (seal != NULL) {
+		rc = wss_seal_abandon(seal, m, err);
+		content = m->content;
+	} else if (content != NULL && content->data != NULL) {
+		OPENSSL_cleanse(content->data + start, content->len - start);
+		content->len = start;
+		content->data[start] = '\0';
+	}
+	if (rc == LAB_OK)
+		rc = digest_once(top, &o, content, NULL, out, err);
+	return rc != WSS_C14N_AGAIN
+		       ? rc
+		       : lab_fail(err, LAB_ESECURITY,
+				  "the digest of %s could not be made",
+				  dom_local_name(top));
 }
 
 int wss_digest(const dom_node *top, const char *const *prefixes,
@@ -56,7 +100,7 @@ int wss_digest(const dom_node *top, const char *const *prefixes,
 /* ---- signing ---- */
 
 static int add_reference(dom_node *si, const char *id, const dom_node *target,
-			 lab_buf *content, lab_err *err)
+			 wss_msg *m, lab_err *err)
 {
 	unsigned char digest[WSS_SHA256_LEN];
 	char uri[80];
@@ -76,7 +120,7 @@ static int add_reference(dom_node *si, const char *id, const dom_node *target,
 		rc = wss_add_alg(ref, WSS_NS_DS, "ds:DigestMethod",
 				 WSS_ALG_SHA256, NULL, err);
 	if (rc == LAB_OK)
-		rc = digest_tee(target, NULL, 0, content, digest, err);
+		rc = digest_tee(target, NULL, 0, m, digest, err);
 	if (rc == LAB_OK)
 		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:DigestValue", &dv, err);
 	if (rc == LAB_OK)
@@ -145,7 +189,8 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 		rc = wss_add_alg(si, WSS_NS_DS, "ds:SignatureMethod",
 				 WSS_ALG_RSA_SHA256, NULL, err);
 	if (rc == LAB_OK && !m->headers_only)
-		rc = add_reference(si, body_id, m->body, m->content, err);
+		rc = add_reference(si, body_id, m->body,
+				   m->content != NULL ? m : NULL, err);
 	if (rc == LAB_OK)
 		rc = add_reference(si, ts_id, ts, NULL, err);
 	if (rc == LAB_OK && m->sign_to != NULL)

@@ -13,6 +13,7 @@
 #include "wss/profile.h"
 
 struct wss_attachment;
+struct wss_seal;
 
 enum { WSS_ID_CAP = 32, WSS_DRAWN_MAX = 5 };
 
@@ -30,6 +31,9 @@ typedef struct wss_msg {
 	 * the IV in those bytes instead of moving the plaintext). */
 	lab_buf *content;
 	size_t content_at;
+	/* Sending: the Body's CipherValue made while signing digests the
+	 * content (wss/seal.h); then content is the seal's. */
+	struct wss_seal *seal;
 	/* The receiver's caps on pre-authentication work, from wss_opts
 	 * (NULL: the defaults). */
 	const wss_caps *caps;

@@ -15,6 +15,7 @@
 #include "wss/dsig.h"
 #include "wss/hop.h"
 #include "wss/msg.h"
+#include "wss/seal.h"
 #include "wss/wsse.h"
 #include "wss/xenc.h"
 
@@ -155,9 +156,47 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
 					       parts, nparts, err);
 }
 
-/* The Body's canonical content, digested while signing, is what gets
+/*
+ * Room for the Body's canonical content, with room for the IV in front
+ * of it: encryption in place then never moves the plaintext.  The Body
+ * is most of a message, so the message's length (and the tag or padding
+ * the cipher adds) is room for its canonical content: the capture does
+ * not grow the buffer by doubling and copying, nor leave half of it
+ * unused.
+ */
+static int content_room(wss_msg *m, lab_buf *content, lab_err *err)
+{
+	if (lab_buf_reserve_exact(content, WSS_IV_ROOM +
+						   dom_doc_source_len(m->doc) +
+						   WSS_TAIL_ROOM) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	content->len = WSS_IV_ROOM;
+	m->content = content;
+	m->content_at = WSS_IV_ROOM;
+	return LAB_OK;
+}
+
+/*
+ * The Body's canonical content, digested while signing, is what gets
  * encrypted: one walk over the Body instead of a c14n and a serialize.
- * The five IDs are drawn from the untouched tree, one ID index build. */
+ * Where the document keeps the content's canonical bytes, whose length
+ * is then known first, they are encrypted and encoded as they are
+ * digested (wss/seal.h): no whole copy of the plaintext or of the
+ * ciphertext.  Else signing captures them whole.
+ */
+static int capture(wss_msg *m, const wss_opts *o, lab_buf *content,
+		   wss_seal *seal, lab_err *err)
+{
+	size_t n = 0, ndeps;
+
+	if (o->layout != WSS_SIGN_ENCRYPT || o->headers_only)
+		return LAB_OK;
+	if (dom_canonical_content_peek(m->body, &n, &ndeps) != NULL && n > 0)
+		return wss_seal_begin(seal, m, o->cipher, n, err);
+	return content_room(m, content, err);
+}
+
+/* The five IDs are drawn from the untouched tree, one ID index build. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err)
 {
@@ -165,9 +204,11 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	lab_buf content = LAB_BUF_INIT;
 	dom_node *parts[2];
 	size_t nparts = 0;
+	wss_seal seal;
 	wss_msg m;
 	int rc = wss_msg_open(doc, 1, LAB_EMALFORMED, &m, err);
 
+	memset(&seal, 0, sizeof seal);
 	if (rc == LAB_OK && o->encrypt_signature &&
 	    o->layout != WSS_SIGN_ENCRYPT)
 		rc = lab_fail(err, LAB_EUSAGE,
@@ -176,23 +217,6 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 			      "after encrypting");
 	if (rc == LAB_OK && o->encrypt_header != NULL)
 		rc = header_block(&m, o->encrypt_header, &parts[nparts++], err);
-
-	/* Room for the IV in front of the content: encryption in place
-	 * then never moves the plaintext.  The Body is most of a message,
-	 * so the message's length (and the tag or padding the cipher adds)
-	 * is room for its canonical content: the capture does not grow the
-	 * buffer by doubling and copying, nor leave half of it unused. */
-	if (rc == LAB_OK &&
-	    lab_buf_reserve_exact(&content, WSS_IV_ROOM +
-					    dom_doc_source_len(doc) +
-					    WSS_TAIL_ROOM) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	content.len = content.data != NULL ? WSS_IV_ROOM : 0;
-	/* Signing captures the Body's content only when it digests it. */
-	m.content = o->layout == WSS_SIGN_ENCRYPT && !o->headers_only
-			    ? &content
-			    : NULL;
-	m.content_at = content.len;
 	m.att = o->att;
 	m.natt = o->natt;
 	if (rc == LAB_OK)
@@ -200,6 +224,8 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	if (rc == LAB_OK)
 		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
 				  err);
+	if (rc == LAB_OK)
+		rc = capture(&m, o, &content, &seal, err);
 	if (rc == LAB_OK && o->layout == WSS_ENCRYPT_SIGN)
 		rc = encrypt_sign(&m, key, cert, peer, o, parts, nparts, err);
 	else if (rc == LAB_OK)
@@ -209,6 +235,7 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 	if (rc != LAB_OK && content.data != NULL)
 		OPENSSL_cleanse(content.data, content.len);
 	lab_buf_free(&content);
+	wss_seal_free(&seal);
 	return rc;
 }
 

@@ -8,7 +8,8 @@
  * of the content that signing already produced (one walk for digest and
  * plaintext; what is encrypted is then exactly what was signed, without
  * the comments and unused namespace declarations the signature does not
- * cover), otherwise the serializer's output.  An element's plaintext is
+ * cover; encrypted as it was digested, wss/seal.h, where the document
+ * keeps those bytes), otherwise the serializer's output.  An element's plaintext is
  * its own exc-c14n.  After decryption the fragment is parsed in place of
  * the EncryptedData, or of the EncryptedHeader around it
  * (dom_replace_parsed).
@@ -22,6 +23,7 @@
 #include "util/alloc.h"
 #include "wss/base64.h"
 #include "wss/c14n.h"
+#include "wss/seal.h"
 #include "wss/wsse.h"
 
 /* MAX_KEY: the longest session key; PARSE_ROOM: see take_ciphertext. */
@@ -29,28 +31,35 @@ enum { MAX_KEY = 32, PARSE_ROOM = 512 };
 
 static const char decryption_failed[] = "decryption failed";
 
-static int add_cipher_value(dom_node *parent, const void *p, size_t n,
-			    lab_err *err)
+/* The CipherValue: the base64 of p[0..n), or the text node `sealed`
+ * already holds it in (wss/seal.h), which the document then owns. */
+static int add_cipher_value(dom_node *parent, dom_node *sealed, const void *p,
+			    size_t n, lab_err *err)
 {
 	dom_node *cd, *cv;
 	int rc = wss_add(parent, NULL, WSS_NS_XENC, "xenc:CipherData", &cd, err);
 
 	if (rc == LAB_OK)
 		rc = wss_add(cd, NULL, WSS_NS_XENC, "xenc:CipherValue", &cv, err);
+	if (rc == LAB_OK && sealed != NULL)
+		return dom_append(cv, sealed, err);
 	return rc != LAB_OK ? rc : wss_add_b64(cv, p, n, err);
 }
 
 /* The Body's children serialized one after the other (unless signing
  * left their canonical form in m->content, after m->content_at bytes of
- * room), then removed; *at is where the plaintext starts in *plain. */
-static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
+ * room, or sealed them), then removed; *at is where the plaintext starts
+ * in *plain. */
+static int take_content(wss_msg *m, int sealed, lab_buf *pt, lab_buf **plain,
 			size_t *at, lab_err *err)
 {
 	dom_node *c;
 
 	*plain = pt;
 	*at = 0;
-	if (m->content != NULL && m->content->len > m->content_at) {
+	if (sealed) {
+		/* Nothing to take: encrypted while digested. */
+	} else if (m->content != NULL && m->content->len > m->content_at) {
 		*plain = m->content;
 		*at = m->content_at;
 	} else {
@@ -71,8 +80,9 @@ static int take_content(wss_msg *m, lab_buf *pt, lab_buf **plain,
  * ref (NULL: appended). */
 static int add_encrypted_data(dom_node *parent, dom_node *ref,
 			      const char *type, wss_cipher cipher,
-			      const char *id, const char *ek_id, const char *ct,
-			      size_t n, lab_err *err)
+			      const char *id, const char *ek_id,
+			      dom_node *sealed, const char *ct, size_t n,
+			      lab_err *err)
 {
 	dom_node *ed, *ki;
 	int rc;
@@ -94,7 +104,7 @@ static int add_encrypted_data(dom_node *parent, dom_node *ref,
 	if (rc == LAB_OK)
 		rc = wss_add_token_ref(ki, ek_id, WSS_EK_TOKEN, err);
 	if (rc == LAB_OK)
-		rc = add_cipher_value(ed, ct, n, err);
+		rc = add_cipher_value(ed, sealed, ct, n, err);
 	return rc;
 }
 
@@ -140,8 +150,8 @@ static int encrypt_element(wss_msg *m, dom_node *el, wss_cipher cipher,
 	}
 	if (rc == LAB_OK)
 		rc = add_encrypted_data(parent, ref, WSS_TYPE_ELEMENT, cipher,
-					id, ek_id, pt.data + off, pt.len - off,
-					err);
+					id, ek_id, NULL, pt.data + off,
+					pt.len - off, err);
 	if (rc == LAB_OK)
 		dom_node_free(el);
 	if (pt.data != NULL)
@@ -176,7 +186,8 @@ static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 	if (rc == LAB_OK)
 		rc = wss_rsa_oaep_wrap(peer, key, keylen, &wrapped, err);
 	if (rc == LAB_OK)
-		rc = add_cipher_value(ek, wrapped.data, wrapped.len, err);
+		rc = add_cipher_value(ek, NULL, wrapped.data, wrapped.len,
+				      err);
 	if (rc == LAB_OK)
 		rc = wss_add(ek, NULL, WSS_NS_XENC, "xenc:ReferenceList", &rl,
 			     err);
@@ -198,6 +209,7 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT;
 	lab_buf *plain = &pt;
+	dom_node *sealed = NULL;
 	size_t keylen = wss_cipher_key_len(cipher), at = 0, off = 0, i;
 	char ed_ids[1 + WSS_XENC_MAX_PARTS][32], ek_id[32];
 	int rc;
@@ -215,17 +227,25 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 			    err);
 	if (rc == LAB_OK)
 		rc = wss_msg_new_id(m, "EK", ek_id, sizeof ek_id, err);
-	if (rc == LAB_OK)
+	/* Sealing drew the key, and may have encrypted the content. */
+	if (rc == LAB_OK && m->seal != NULL && m->seal->cipher == cipher) {
+		memcpy(key, m->seal->key, keylen);
+		sealed = wss_seal_take(m->seal);
+	} else if (rc == LAB_OK) {
 		rc = wss_random(key, keylen, err);
+	}
 	if (rc == LAB_OK)
-		rc = take_content(m, &pt, &plain, &at, err);
+		rc = take_content(m, sealed != NULL, &pt, &plain, &at, err);
 	/* The plaintext buffer becomes the ciphertext's. */
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && sealed == NULL)
 		rc = wss_encrypt_in_place_at(cipher, key, plain, at, &off, err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_data(m->body, NULL, WSS_TYPE_CONTENT, cipher,
-					ed_ids[nparts], ek_id, plain->data + off,
-					plain->len - off, err);
+					ed_ids[nparts], ek_id, sealed,
+					plain->data + off, plain->len - off,
+					err);
+	if (sealed != NULL && rc != LAB_OK && dom_parent(sealed) == NULL)
+		dom_node_free(sealed);
 	for (i = 0; i < nparts && rc == LAB_OK; i++)
 		rc = encrypt_element(m, parts[i], cipher, key, ek_id, ed_ids[i],
 				     sizeof ed_ids[i], err);

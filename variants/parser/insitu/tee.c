@@ -18,17 +18,25 @@
 #include "util/nsuri.h"
 #include "variants/parser/insitu/state.h"
 
-/* Room for the canonical form, taken at its first byte: it is the
- * content's bytes rearranged, so the rest of the input is room enough. */
-static int own_room(parser *ps)
+/*
+ * Room for the canonical form, taken at its first byte: it is the
+ * content's bytes rearranged, so the rest of the input is room enough.
+ * A buffer with a writer (a digest reading a gap's form in pieces,
+ * dom/kept.c) gets room for the `need` bytes that follow instead: a tag
+ * fits its window, which is handed on when full.
+ */
+static int own_room(parser *ps, size_t need)
 {
 	lab_buf *b = &ps->own_out;
 
+	if (lab_buf_has_writer(b))
+		return lab_buf_reserve(b, need) == LAB_OK;
 	return b->cap != 0 ||
 	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from) == LAB_OK;
 }
 
-/* Adds the input's bytes [from, to) (offsets into the text). */
+/* Adds the input's bytes [from, to) (offsets into the text), room
+ * taken. */
 static inline __attribute__((always_inline)) void own_put(parser *ps,
 							  size_t from,
 							  size_t to)
@@ -101,16 +109,34 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 	ps->canon = 1;
 }
 
+/* Adds the input's bytes [own_copied, to), which may be most of it:
+ * with a writer, handed on without a copy where they pass the window. */
+static int own_run(parser *ps, size_t to)
+{
+	lab_buf *b = &ps->own_out;
+	size_t from = ps->own_copied;
+
+	if (!lab_buf_has_writer(b)) {
+		if (!own_room(ps, 0))
+			return 0;
+		own_put(ps, from, to);
+	} else if (to > from &&
+		   lab_buf_put(b, ps->in.orig + from, to - from) != LAB_OK) {
+		return 0;
+	}
+	ps->own_copied = to;
+	return 1;
+}
+
 int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 			const dom_node *el)
 {
 	dom_canon_gap *g;
 
-	if (!own_room(ps) ||
-	    grow((void **)&ps->own_gaps, &ps->own_capgaps, ps->own_ngaps + 1,
-		 sizeof *ps->own_gaps) != 0)
+	if (grow((void **)&ps->own_gaps, &ps->own_capgaps, ps->own_ngaps + 1,
+		 sizeof *ps->own_gaps) != 0 ||
+	    !own_run(ps, from))
 		return 0;
-	own_put(ps, ps->own_copied, from);
 	g = &ps->own_gaps[ps->own_ngaps++];
 	g->at = ps->own_out.len;
 	g->len = to - from;
@@ -122,11 +148,7 @@ int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 
 int dom__insitu_own_rest(parser *ps, size_t to)
 {
-	if (!own_room(ps))
-		return 0;
-	own_put(ps, ps->own_copied, to);
-	ps->own_copied = to;
-	return 1;
+	return own_run(ps, to);
 }
 
 /* The input up to name_end, then the n attributes in perm's order, each
@@ -137,9 +159,15 @@ permute(parser *ps, const char *name_end, const char *const *ends,
 	const uint8_t *perm, size_t n)
 {
 	const char *in = ps->in.text;
+	const char *last = ends != NULL ? ends[n - 1] : ps->attrs[n - 1].end;
 	size_t i;
 
-	if (!own_room(ps))
+	/* With a writer, the text before the tag first: room for the tag
+	 * alone then keeps to the window. */
+	if (lab_buf_has_writer(&ps->own_out) &&
+	    !own_run(ps, (size_t)(name_end - in)))
+		return 0;
+	if (!own_room(ps, (size_t)(last - in) - ps->own_copied))
 		return 0;
 	own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
@@ -151,9 +179,7 @@ permute(parser *ps, const char *name_end, const char *const *ends,
 
 		own_put(ps, (size_t)(from - in), (size_t)(to - in));
 	}
-	ps->own_copied = (size_t)((ends != NULL ? ends[n - 1]
-						: ps->attrs[n - 1].end) -
-				  in);
+	ps->own_copied = (size_t)(last - in);
 	return 1;
 }
 
@@ -180,7 +206,7 @@ void dom__insitu_own_end(parser *ps, const char *lt)
 	ps->ask = NULL;
 	q->ok = ps->canon && !ps->canon_lost && to > ps->own_from &&
 		to - ps->own_from > dom__emit_canonical_len(ps->doc) &&
-		own_room(ps);
+		own_room(ps, 0);
 	ps->canon = 0;
 	if (q->ok) {
 		own_put(ps, ps->own_copied, to);

@@ -1,0 +1,178 @@
+/*
+ * seal.c - the Body's CipherValue made while the Body is digested
+ * (wss/seal.h): the digest's walk writes the content through a window
+ * whose writer encrypts each piece and encodes the octets, carrying 0-2
+ * of them to the next piece, into the text node made at its final size.
+ * Not for: the fallback's whole-buffer encryption (wss/xenc.c).
+ */
+#include "wss/seal.h"
+
+#include <openssl/crypto.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "wss/base64.h"
+#include "wss/c14n.h"
+
+/* WINDOW: the plaintext held at a time, below the 16 KB pieces the
+ * digest hands on, which then pass it without a copy; CHUNK: octets
+ * made per call. */
+enum { WINDOW = 4096, CHUNK = 4096 };
+
+/* Octets to base64 at s->o, whole quanta only; the rest is carried. */
+static int b64_put(wss_seal *s, const unsigned char *p, size_t n)
+{
+	size_t k;
+
+	while (s->ncarry > 0 && s->ncarry < 3 && n > 0) {
+		s->carry[s->ncarry++] = *p++;
+		n--;
+	}
+	if (s->ncarry == 3) {
+		if (wss_base64_encode_to(s->carry, 3, s->o) != LAB_OK)
+			return LAB_ENOMEM;
+		s->o += 4;
+		s->ncarry = 0;
+	}
+	k = n - n % 3;
+	if (k > 0 && wss_base64_encode_to(p, k, s->o) != LAB_OK)
+		return LAB_ENOMEM;
+	s->o += k / 3 * 4;
+	memcpy(s->carry + s->ncarry, p + k, n - k);
+	s->ncarry += n - k;
+	return LAB_OK;
+}
+
+/* The window's writer.  Bytes past the length announced are counted,
+ * not encrypted: wss_seal_end then says the walk gave others. */
+static int seal_write(void *ctx, const char *p, size_t n)
+{
+	wss_seal *s = ctx;
+	unsigned char ct[CHUNK + WSS_TAIL_ROOM];
+	lab_err ignored;
+
+	s->got += n;
+	if (s->got > s->expect)
+		return LAB_OK;
+	while (n > 0) {
+		size_t k = n < CHUNK ? n : CHUNK, m;
+
+		if (wss_enc_update(s->enc, p, k, ct, &m, &ignored) != LAB_OK ||
+		    b64_put(s, ct, m) != LAB_OK)
+			return LAB_EIO;
+		p += k;
+		n -= k;
+	}
+	return LAB_OK;
+}
+
+int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
+		   lab_err *err)
+{
+	unsigned char iv[WSS_IV_ROOM];
+	size_t ivlen, len;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->window = (lab_buf)LAB_BUF_INIT;
+	s->plain = (lab_buf)LAB_BUF_INIT;
+	s->cipher = c;
+	s->keylen = wss_cipher_key_len(c);
+	s->expect = n;
+	m->seal = s;
+	if (s->keylen == 0 || s->keylen > sizeof s->key)
+		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	if (n > SIZE_MAX / 4)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	rc = wss_random(s->key, s->keylen, err);
+	if (rc == LAB_OK)
+		rc = wss_enc_begin(&s->enc, c, s->key, iv, &ivlen, err);
+	len = wss_base64_len(wss_cipher_octets(c, n));
+	if (rc == LAB_OK)
+		rc = dom_create_text_buf(m->doc, len, &s->o, &s->text, err);
+	if (rc == LAB_OK)
+		s->end = s->o + len;
+	if (rc == LAB_OK && b64_put(s, iv, ivlen) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK)
+		rc = lab_buf_init_writer(&s->window, WINDOW, seal_write, s);
+	m->content = &s->window;
+	m->content_at = 0;
+	return rc;
+}
+
+int wss_seal_end(wss_seal *s, lab_err *err)
+{
+	unsigned char tail[2 * WSS_TAIL_ROOM];
+	size_t k;
+	int rc;
+
+	if (lab_buf_flush(&s->window) != LAB_OK)
+		return lab_fail(err, LAB_EIO, "encrypting the content failed");
+	if (s->got != s->expect)
+		return WSS_C14N_AGAIN;
+	rc = wss_enc_end(s->enc, s->got, tail, &k, err);
+	if (rc == LAB_OK && b64_put(s, tail, k) != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && s->ncarry > 0) {
+		if (wss_base64_encode_to(s->carry, s->ncarry, s->o) != LAB_OK)
+			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+		s->o += 4;
+		s->ncarry = 0;
+	}
+	if (rc == LAB_OK && s->o != s->end)
+		rc = lab_fail(err, LAB_EUSAGE, "the CipherValue's length is "
+					       "not the one announced");
+	s->done = rc == LAB_OK;
+	return rc;
+}
+
+/* The window's plaintext, wiped and freed. */
+static void wipe_window(wss_seal *s)
+{
+	if (s->window.data != NULL)
+		OPENSSL_cleanse(s->window.data, s->window.cap);
+	lab_buf_free(&s->window);
+}
+
+int wss_seal_abandon(wss_seal *s, wss_msg *m, lab_err *err)
+{
+	wipe_window(s);
+	wss_enc_free(s->enc);
+	s->enc = NULL;
+	if (s->text != NULL)
+		dom_node_free(s->text);
+	s->text = NULL;
+	s->done = 0;
+	m->content = &s->plain;
+	m->content_at = WSS_IV_ROOM;
+	if (lab_buf_reserve_exact(&s->plain, WSS_IV_ROOM +
+						   dom_doc_source_len(m->doc) +
+						   WSS_TAIL_ROOM) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	s->plain.len = WSS_IV_ROOM;
+	return LAB_OK;
+}
+
+dom_node *wss_seal_take(wss_seal *s)
+{
+	dom_node *t = s->done ? s->text : NULL;
+
+	if (t != NULL)
+		s->text = NULL;
+	return t;
+}
+
+void wss_seal_free(wss_seal *s)
+{
+	wipe_window(s);
+	if (s->plain.data != NULL)
+		OPENSSL_cleanse(s->plain.data, s->plain.cap);
+	lab_buf_free(&s->plain);
+	wss_enc_free(s->enc);
+	s->enc = NULL;
+	if (s->text != NULL)
+		dom_node_free(s->text);
+	s->text = NULL;
+	OPENSSL_cleanse(s->key, sizeof s->key);
+}
