@@ -174,11 +174,6 @@ static const dom_nsdecl *binding(const dom_lazy *z, size_t i)
 	return i < z->nouter ? &z->outer[i] : &z->own[i - z->nouter];
 }
 
-static int same_uri(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
 /* Whether the apex visibly utilizes prefix p (exclusive C14N renders
  * its binding there): its own prefix, or an attribute's. */
 static int utilizes(const dom_node *apex, const char *p)
@@ -221,8 +216,8 @@ static int renders_none(const dom_doc *doc, const dom_node *apex,
 		return 0;
 	for (i = 0; i < *ndeps; i++)
 		if (deps[i].prefix == p)
-			return same_uri(deps[i].in_scope, deps[i].rendered) &&
-			       same_uri(deps[i].in_scope, uri);
+			return lab_nsuri_same(deps[i].in_scope, deps[i].rendered) &&
+			       lab_nsuri_same(deps[i].in_scope, uri);
 	if (*ndeps == DOM_CANON_DEPS)
 		return 0;
 	deps[*ndeps].prefix = p;
