@@ -532,6 +532,96 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
 }
 
 /*
+ * WINDOW bytes of the text read at once for the values of a tag the
+ * shape foretells: where each value ends ('"', the shape's quote) and
+ * whether it holds a byte that needs a look (below 0x20, 0x80 and above,
+ * '&', '<': the bytes that end skip_attr's run but for the quotes, of
+ * which the other one needs none in a double-quoted value).  A shaped
+ * tag's values are short, and value() reads each one with a load that
+ * waits for the end of the one before; bits found in one go leave only
+ * a shift and a count between one value and the next.
+ */
+enum { WINDOW = 64 };
+
+typedef struct window {
+	const char *b;      /* the first byte of the window */
+	uint64_t quote;     /* bit i: b[i] is '"' */
+	uint64_t work;      /* bit i: b[i] needs a look */
+} window;
+
+/* Whether a window at s stays inside the text. */
+static inline int window_fits(const checker *c, const char *s)
+{
+	return c->ps->end - s >= WINDOW;
+}
+
+#if defined(__SSE2__)
+/* x, for the WINDOW bytes at s (window_fits). */
+static inline void window_at(window *x, const char *s)
+{
+	const __m128i sp = _mm_set1_epi8(0x20), dq = _mm_set1_epi8('"'),
+		      amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<');
+	size_t i;
+
+	x->b = s;
+	x->quote = x->work = 0;
+	for (i = 0; i < WINDOW; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* Signed: 0x80 and above compare below 0x20 as well. */
+		__m128i w = _mm_or_si128(
+			_mm_cmplt_epi8(v, sp),
+			_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)));
+
+		x->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(
+				    _mm_cmpeq_epi8(v, dq)) << i;
+		x->work |= (uint64_t)(unsigned)_mm_movemask_epi8(w) << i;
+	}
+}
+
+/* The plain value whose opening '"' is at q, ending in x: past its
+ * closing quote, or NULL when x does not show it whole. */
+static inline const char *value_in(const checker *c, const window *x,
+				   const char *q)
+{
+	size_t v = (size_t)(q + 1 - x->b), n;
+	uint64_t ends;
+
+	if (v >= WINDOW)
+		return NULL;
+	ends = x->quote >> v;
+	if (ends == 0)
+		return NULL;
+	n = (size_t)__builtin_ctzll(ends);
+	if (((x->work >> v) & (((uint64_t)1 << n) - 1)) != 0 ||
+	    n > c->max_text)
+		return NULL;
+	return q + n + 2;
+}
+#endif
+
+/* The value whose opening '"' is at q, of a tag the shape foretells:
+ * past its closing quote, or NULL.  Read from x, moved on where it does
+ * not show the value whole; value() reads what x cannot answer. */
+static inline const char *shaped_value(checker *c, window *x, const char *q)
+{
+#if defined(__SSE2__)
+	const char *e = value_in(c, x, q);
+
+	if (e != NULL)
+		return e;
+	if (x->b != q + 1 && window_fits(c, q + 1)) {
+		window_at(x, q + 1);
+		e = value_in(c, x, q);
+		if (e != NULL)
+			return e;
+	}
+#else
+	(void)x;
+#endif
+	return value(c, q);
+}
+
+/*
  * The attributes the shape foretells, from p (after the name) for as long
  * as the text follows it: one space, the name, '=', '"' and a value.
  * Where it stops (or NULL), the general loop takes over.  What it read
@@ -544,15 +634,19 @@ static inline __attribute__((always_inline)) const char *
 shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
 	  const int canon)
 {
+	window x;
 	size_t i;
 
+	/* Empty, at a byte no value starts at: the first value fills it. */
+	x.b = p;
+	x.quote = x.work = 0;
 	for (i = 0; i < sh->n; i++) {
 		const shape_attr *a = &sh->a[i];
 
 		if (!matches(&a->at, p))
 			break;
 		c->ids |= a->id;
-		p = value(c, p + a->len + 2);
+		p = shaped_value(c, &x, p + a->len + 2);
 		if (p == NULL)
 			return NULL;
 		if (canon) {
