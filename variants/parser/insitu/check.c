@@ -533,20 +533,19 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
 
 /*
  * WINDOW bytes of the text read at once for the values of a tag the
- * shape foretells: where each value ends ('"', the shape's quote) and
- * whether it holds a byte that needs a look (below 0x20, 0x80 and above,
- * '&', '<': the bytes that end skip_attr's run but for the quotes, of
- * which the other one needs none in a double-quoted value).  A shaped
- * tag's values are short, and value() reads each one with a load that
- * waits for the end of the one before; bits found in one go leave only
- * a shift and a count between one value and the next.
+ * shape foretells: where a value's run of plain bytes stops, at its
+ * closing '"' (the shape's quote) or at a byte that needs a look (below
+ * 0x20, 0x80 and above, '&', '<': the bytes that end skip_attr's run but
+ * for the quotes, of which the other one needs none in a double-quoted
+ * value).  A shaped tag's values are short, and value() reads each one
+ * with a load that waits for the end of the one before; bits found in
+ * one go leave only a shift and a count between one value and the next.
  */
 enum { WINDOW = 64 };
 
 typedef struct window {
 	const char *b;      /* the first byte of the window */
-	uint64_t quote;     /* bit i: b[i] is '"' */
-	uint64_t work;      /* bit i: b[i] needs a look */
+	uint64_t stop;      /* bit i: b[i] ends a plain run */
 } window;
 
 /* Whether a window at s stays inside the text. */
@@ -564,36 +563,33 @@ static inline void window_at(window *x, const char *s)
 	size_t i;
 
 	x->b = s;
-	x->quote = x->work = 0;
+	x->stop = 0;
 	for (i = 0; i < WINDOW; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		/* Signed: 0x80 and above compare below 0x20 as well. */
-		__m128i w = _mm_or_si128(
-			_mm_cmplt_epi8(v, sp),
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmplt_epi8(v, sp), _mm_cmpeq_epi8(v, dq)),
 			_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)));
 
-		x->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(
-				    _mm_cmpeq_epi8(v, dq)) << i;
-		x->work |= (uint64_t)(unsigned)_mm_movemask_epi8(w) << i;
+		x->stop |= (uint64_t)(unsigned)_mm_movemask_epi8(m) << i;
 	}
 }
 
 /* The plain value whose opening '"' is at q, ending in x: past its
- * closing quote, or NULL when x does not show it whole. */
+ * closing quote, or NULL when x does not show it whole and plain. */
 static inline const char *value_in(const checker *c, const window *x,
 				   const char *q)
 {
 	size_t v = (size_t)(q + 1 - x->b), n;
-	uint64_t ends;
+	uint64_t stops;
 
 	if (v >= WINDOW)
 		return NULL;
-	ends = x->quote >> v;
-	if (ends == 0)
+	stops = x->stop >> v;
+	if (stops == 0)
 		return NULL;
-	n = (size_t)__builtin_ctzll(ends);
-	if (((x->work >> v) & (((uint64_t)1 << n) - 1)) != 0 ||
-	    n > c->max_text)
+	n = (size_t)__builtin_ctzll(stops);
+	if (q[n + 1] != '"' || n > c->max_text)
 		return NULL;
 	return q + n + 2;
 }
@@ -639,7 +635,7 @@ shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
 
 	/* Empty, at a byte no value starts at: the first value fills it. */
 	x.b = p;
-	x.quote = x.work = 0;
+	x.stop = 0;
 	for (i = 0; i < sh->n; i++) {
 		const shape_attr *a = &sh->a[i];
 
