@@ -35,6 +35,14 @@
  */
 #include "variants/parser/insitu/state.h"
 
+#if defined(__x86_64__) && defined(__SSE2__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define CHECK_AVX2 1
+#include <immintrin.h>
+#else
+#define CHECK_AVX2 0
+#endif
+
 /*
  * NAMES: the names remembered, and the start tags' shapes, by the
  * first bytes of the spelling.  SHAPE: the most attributes a shape
@@ -147,6 +155,7 @@ typedef struct checker {
 	size_t top;         /* the deferred element's depth */
 	size_t depth;
 	int ids, notes;
+	int avx2;           /* the CPU has AVX2: windows two loads each */
 	check_canon *canon; /* where the CANON note's prefixes go */
 	size_t max_text;
 	const char *open_end; /* past the last start tag with content */
@@ -575,6 +584,33 @@ static inline void window_at(window *x, const char *s)
 	}
 }
 
+#if CHECK_AVX2
+/* window_at with 32-byte loads, for CPUs with AVX2 (the caller checks):
+ * the window is a quarter of the pass's time, and this halves it. */
+__attribute__((target("avx2"))) static void window_at32(window *x,
+							const char *s)
+{
+	const __m256i sp = _mm256_set1_epi8(0x20), dq = _mm256_set1_epi8('"'),
+		      amp = _mm256_set1_epi8('&'), lt = _mm256_set1_epi8('<');
+	size_t i;
+
+	x->b = s;
+	x->stop = 0;
+	for (i = 0; i < WINDOW; i += 32) {
+		__m256i v = _mm256_loadu_si256(
+			(const __m256i *)(const void *)(s + i));
+		/* Signed: 0x80 and above compare below 0x20 as well. */
+		__m256i m = _mm256_or_si256(
+			_mm256_or_si256(_mm256_cmpgt_epi8(sp, v),
+					_mm256_cmpeq_epi8(v, dq)),
+			_mm256_or_si256(_mm256_cmpeq_epi8(v, amp),
+					_mm256_cmpeq_epi8(v, lt)));
+
+		x->stop |= (uint64_t)(uint32_t)_mm256_movemask_epi8(m) << i;
+	}
+}
+#endif
+
 /* The plain value whose opening '"' is at q, ending in x: past its
  * closing quote, or NULL when x does not show it whole and plain. */
 static inline const char *value_in(const checker *c, const window *x,
@@ -606,7 +642,12 @@ static inline const char *shaped_value(checker *c, window *x, const char *q)
 	if (e != NULL)
 		return e;
 	if (x->b != q + 1 && window_fits(c, q + 1)) {
-		window_at(x, q + 1);
+#if CHECK_AVX2
+		if (c->avx2)
+			window_at32(x, q + 1);
+		else
+#endif
+			window_at(x, q + 1);
 		e = value_in(c, x, q);
 		if (e != NULL)
 			return e;
@@ -943,6 +984,11 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.ps = ps;
 	c.top = c.depth = ps->depth;
 	c.ids = 0;
+#if CHECK_AVX2
+	c.avx2 = __builtin_cpu_supports("avx2");
+#else
+	c.avx2 = 0;
+#endif
 	c.notes = ps->in.transcoded ? 0
 				    : NOTE_EXACT | (canon != NULL ? NOTE_CANON : 0);
 	c.canon = canon;
