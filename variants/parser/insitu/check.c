@@ -112,6 +112,7 @@ typedef struct name {
 	int flags;
 	uint64_t bit;     /* one of 64, by the name's bytes alone */
 	const char *uri;  /* the prefix's binding, once looked up */
+	struct name *child; /* the last child's, of an element so named */
 } name;
 
 /* One attribute name of a start tag. */
@@ -165,7 +166,9 @@ typedef struct checker {
 		pattern end;
 		const char *qname;
 		size_t qlen;
+		name *el;
 	} open[CHECK_DEPTH];
+	name *top_child;    /* the last name of an element at top + 1 */
 	name names[NAMES];
 	shape shapes[NAMES];
 	/* For the CANON note, each shape's first `sorted` attributes have
@@ -265,6 +268,27 @@ static inline name *name_at(checker *c, const char **pp)
 	}
 	*pp = end;
 	return m;
+}
+
+/* The name of a start tag at *pp, as name_at, tried first as the name
+ * the last child of an element named as its parent had: elements so
+ * named mostly have children so named, and the try needs no hash of the
+ * bytes before the compare, which any name in names[] may pass. */
+static inline name *child_at(checker *c, const char **pp)
+{
+	size_t d = c->depth - c->top;
+	name **last = d == 0 ? &c->top_child : &c->open[d].el->child;
+	name *m = *last;
+
+	if (m != NULL && m->s != NULL && same_text(m->s, *pp, m->len)) {
+		unsigned char e = (unsigned char)(*pp)[m->len];
+
+		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
+			*pp += m->len;
+			return m;
+		}
+	}
+	return *last = name_at(c, pp);
 }
 
 /* The URI m's prefix is bound to, or NULL when it is unbound. */
@@ -910,7 +934,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 {
 	parser *ps = c->ps;
 	const char *qname = p, *name_end;
-	name *el = name_at(c, &p);
+	name *el = child_at(c, &p);
 	const shape *sh;
 	tag_seen t;
 	pattern end;
@@ -956,6 +980,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 			c->open[d].end = end;
 		c->open[d].qname = qname;
 		c->open[d].qlen = qlen;
+		c->open[d].el = el;
 		c->open_end = p;
 	}
 	return p;
@@ -996,8 +1021,10 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		canon->n = 0;
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
+	c.top_child = NULL;
 	for (i = 0; i < NAMES; i++) {
 		c.names[i].s = NULL;
+		c.names[i].child = NULL;
 		c.shapes[i].owner = NULL;
 	}
 	for (;;) {
