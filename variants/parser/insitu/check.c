@@ -682,6 +682,75 @@ static inline const char *shaped_value(checker *c, window *x, const char *q)
 	return value(c, q);
 }
 
+#if defined(__SSE2__)
+/* Up to max - k more positions, from base, of the bits of w, into pos
+ * from k: the count after them. */
+static inline size_t stops_of(uint64_t w, size_t base, uint8_t *pos, size_t k,
+			      size_t max)
+{
+	for (; w != 0 && k < max; w &= w - 1)
+		pos[k++] = (uint8_t)(base + (size_t)__builtin_ctzll(w));
+	return k;
+}
+
+/*
+ * shaped_as's first part, for a tag inside the two windows at *pp (after
+ * the name): the positions of the stops there, taken in order, are each
+ * value's opening and closing quote while the values are plain -- the
+ * bytes of " name=" before an opening quote are none, and a stop in a
+ * value is its end or a byte that needs a look -- so each attribute is
+ * checked apart from the one before, not after its value was scanned.
+ * The attributes it read, with *pp past them; *ended: the text left the
+ * shape (where shaped_as would stop), else shaped_as goes on from *pp.
+ */
+static inline __attribute__((always_inline)) size_t
+shaped_run(checker *c, const shape *sh, const char **pp, tag_seen *t,
+	   const int canon, int *ended)
+{
+	const char *p = *pp;
+	uint8_t pos[2 * SHAPE];
+	window x[2];
+	size_t i, k, start = 0;
+
+	for (i = 0; i < 2; i++) {
+#if CHECK_AVX2
+		if (c->avx2)
+			window_at32(&x[i], p + i * WINDOW);
+		else
+#endif
+			window_at(&x[i], p + i * WINDOW);
+	}
+	k = stops_of(x[0].stop, 0, pos, 0, 2 * sh->n);
+	k = stops_of(x[1].stop, WINDOW, pos, k, 2 * sh->n);
+	for (i = 0; i < sh->n; i++) {
+		const shape_attr *a = &sh->a[i];
+		size_t o = start + a->len + 2, e;
+
+		if (!matches(&a->at, p + start)) {
+			*ended = 1;
+			break;
+		}
+		/* pos[2 * i] is o: the quote the pattern ends with. */
+		if (2 * i + 1 >= k)
+			break;
+		e = pos[2 * i + 1];
+		if (p[e] != '"' || e - o - 1 > c->max_text)
+			break;
+		c->ids |= a->id;
+		start = e + 1;
+		if (canon) {
+			if (a->prefixed)
+				c->notes &= ~NOTE_CANON;
+			t->cs[i] = a->s;
+			t->cl[i] = a->len;
+			t->ce[i] = p + start;
+		}
+	}
+	*pp = p + start;
+	return i;
+}
+#endif
+
 /*
  * The attributes the shape foretells, from p (after the name) for as long
  * as the text follows it: one space, the name, '=', '"' and a value.
@@ -696,12 +765,17 @@ shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
 	  const int canon)
 {
 	window x;
-	size_t i;
+	size_t i = 0;
+	int ended = 0;
 
+#if defined(__SSE2__)
+	if (sh->n > 0 && c->ps->end - p >= 2 * WINDOW)
+		i = shaped_run(c, sh, &p, t, canon, &ended);
+#endif
 	/* Empty, at a byte no value starts at: the first value fills it. */
 	x.b = p;
 	x.stop = 0;
-	for (i = 0; i < sh->n; i++) {
+	for (; !ended && i < sh->n; i++) {
 		const shape_attr *a = &sh->a[i];
 
 		if (!matches(&a->at, p))
