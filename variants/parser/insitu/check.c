@@ -700,12 +700,12 @@ static inline size_t stops_of(uint64_t w, size_t base, uint8_t *pos, size_t k,
  * bytes of " name=" before an opening quote are none, and a stop in a
  * value is its end or a byte that needs a look -- so each attribute is
  * checked apart from the one before, not after its value was scanned.
- * The attributes it read, with *pp past them; *ended: the text left the
- * shape (where shaped_as would stop), else shaped_as goes on from *pp.
+ * The attributes it read, with *pp past them, where shaped_as goes on
+ * (and stops at once where the text left the shape).
  */
 static inline __attribute__((always_inline)) size_t
 shaped_run(checker *c, const shape *sh, const char **pp, tag_seen *t,
-	   const int canon, int *ended)
+	   const int canon)
 {
 	const char *p = *pp;
 	uint8_t pos[2 * SHAPE];
@@ -726,10 +726,8 @@ shaped_run(checker *c, const shape *sh, const char **pp, tag_seen *t,
 		const shape_attr *a = &sh->a[i];
 		size_t o = start + a->len + 2, e;
 
-		if (!matches(&a->at, p + start)) {
-			*ended = 1;
+		if (!matches(&a->at, p + start))
 			break;
-		}
 		/* pos[2 * i] is o: the quote the pattern ends with. */
 		if (2 * i + 1 >= k)
 			break;
@@ -766,16 +764,15 @@ shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
 {
 	window x;
 	size_t i = 0;
-	int ended = 0;
 
 #if defined(__SSE2__)
 	if (sh->n > 0 && c->ps->end - p >= 2 * WINDOW)
-		i = shaped_run(c, sh, &p, t, canon, &ended);
+		i = shaped_run(c, sh, &p, t, canon);
 #endif
 	/* Empty, at a byte no value starts at: the first value fills it. */
 	x.b = p;
 	x.stop = 0;
-	for (; !ended && i < sh->n; i++) {
+	for (; i < sh->n; i++) {
 		const shape_attr *a = &sh->a[i];
 
 		if (!matches(&a->at, p))
