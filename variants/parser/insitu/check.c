@@ -30,6 +30,12 @@
  * tags put in order into the copy (dom__parse_canon, tee.c); a
  * fragment's parse asks it of the bytes as they are (parse.c's defer,
  * canon.c's dom__insitu_canon_uses).
+ * It is the whole parse of a payload no one reads, so it reads a
+ * payload's repetition from memos (a name by its spelling and as the
+ * name the last child of its parent's name had, a start tag's attribute
+ * names as the last tag of its name had them) and a repeated tag's
+ * values from blocks of compares (shaped_run); docs/parser.md has why
+ * each is sound.
  * Not for: building (parse.c), or deciding what the canonical form's
  * bindings are (canon.c, dom/deferred.c).
  */
