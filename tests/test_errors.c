@@ -312,8 +312,12 @@ static int parse_as(const char *in, size_t len, const dom_limits *lim,
 	return rc;
 }
 
-/* Elements after a case, so that its tags are not near the input's end. */
-#define FILL "<f>0123456789</f><f>0123456789</f><f>0123456789</f><f/>"
+/* Elements after a case, so that its tags are more than 128 bytes from
+ * the input's end (check.c's blocks). */
+#define TEN "<f>0123456789</f>"
+#define FILL TEN TEN TEN TEN TEN TEN TEN TEN TEN "<f/>"
+/* And less than 128 but more than 64: values a 64-byte block at a time. */
+#define FILL64 TEN TEN TEN TEN "<f/>"
 
 /*
  * Content three levels down -- a header block's or a Body child's, which
@@ -375,7 +379,7 @@ static void deferred_content(void)
 		{"a declaration", "<b xmlns:q=\"urn:q\"><q:c/></b>", 1},
 		/* A repeated tag is read against the attribute names it had
 		 * the time before (check.c's shape), its values from bits
-		 * found for 64 bytes at once: what follows gives each case
+		 * found for 128 bytes at once: what follows gives each case
 		 * those bytes before the end of the input.  The names are
 		 * chosen not to share the memo's slots (check.c's slot_at). */
 		{"a prefix bound again between two tags",
@@ -397,12 +401,21 @@ static void deferred_content(void)
 		 "<g k=\"1\" v=\"2\"/><g k=\"1\" v=\"\xc0\xaf\"/>" FILL, 0},
 		{"a control character in a value of a repeated tag",
 		 "<g k=\"1\" v=\"2\"/><g k=\"1\" v=\"\x01\"/>" FILL, 0},
+		{"a control character where a repeated tag's value would end",
+		 "<g k=\"1\" v=\"2\"/><g k=\"\x01 v=\"2\"/>" FILL, 0},
+		{"< in a value of a repeated tag, 64 bytes a block",
+		 "<g k=\"1\" v=\"2\"/><g k=\"1\" v=\"a<b\"/>" FILL64, 0},
+		{"a control character where a value would end, 64 bytes a block",
+		 "<g k=\"1\" v=\"2\"/><g k=\"\x01 v=\"2\"/>" FILL64, 0},
 		{"a value left open in a repeated tag",
 		 "<g k=\"1\" v=\"2\"/><g k=\"1\" v=\"2/>" FILL, 0},
 		{"values of a repeated tag, plain and not",
 		 "<g k=\"1\" v=\"2\"/><g k=\"01234567890123456789\" v=\"'\"/>"
 		 "<g k=\"&lt;\" v=\"\xc3\xa9\t\"/><g k=\"\" v=\"0123456789"
 		 "0123456789\"/><g k=\"1\" v=\"2\"/>" FILL, 1},
+		{"values of a repeated tag, 64 bytes a block",
+		 "<g k=\"1\" v=\"2\"/><g k=\"01234567890123456789\" v=\"'\"/>"
+		 FILL64, 1},
 	};
 	dom_limits lim;
 	size_t i;
