@@ -30,10 +30,24 @@
  * tags put in order into the copy (dom__parse_canon, tee.c); a
  * fragment's parse asks it of the bytes as they are (parse.c's defer,
  * canon.c's dom__insitu_canon_uses).
+ * It is the whole parse of a payload no one reads, so it reads a
+ * payload's repetition from memos (a name by its spelling and as the
+ * name the last child of its parent's name had, a start tag's attribute
+ * names as the last tag of its name had them) and a repeated tag's
+ * values from blocks of compares (shaped_run); docs/parser.md has why
+ * each is sound.
  * Not for: building (parse.c), or deciding what the canonical form's
  * bindings are (canon.c, dom/deferred.c).
  */
 #include "variants/parser/insitu/state.h"
+
+#if defined(__x86_64__) && defined(__SSE2__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define CHECK_AVX2 1
+#include <immintrin.h>
+#else
+#define CHECK_AVX2 0
+#endif
 
 /*
  * NAMES: the names remembered, and the start tags' shapes, by the
@@ -104,6 +118,7 @@ typedef struct name {
 	int flags;
 	uint64_t bit;     /* one of 64, by the name's bytes alone */
 	const char *uri;  /* the prefix's binding, once looked up */
+	struct name *child; /* the last child's, of an element so named */
 } name;
 
 /* One attribute name of a start tag. */
@@ -147,6 +162,7 @@ typedef struct checker {
 	size_t top;         /* the deferred element's depth */
 	size_t depth;
 	int ids, notes;
+	int avx2;           /* the CPU has AVX2: windows two loads each */
 	check_canon *canon; /* where the CANON note's prefixes go */
 	size_t max_text;
 	const char *open_end; /* past the last start tag with content */
@@ -156,7 +172,9 @@ typedef struct checker {
 		pattern end;
 		const char *qname;
 		size_t qlen;
+		name *el;
 	} open[CHECK_DEPTH];
+	name *top_child;    /* the last name of an element at top + 1 */
 	name names[NAMES];
 	shape shapes[NAMES];
 	/* For the CANON note, each shape's first `sorted` attributes have
@@ -256,6 +274,27 @@ static inline name *name_at(checker *c, const char **pp)
 	}
 	*pp = end;
 	return m;
+}
+
+/* The name of a start tag at *pp, as name_at, tried first as the name
+ * the last child of an element named as its parent had: elements so
+ * named mostly have children so named, and the try needs no hash of the
+ * bytes before the compare, which any name in names[] may pass. */
+static inline name *child_at(checker *c, const char **pp)
+{
+	size_t d = c->depth - c->top;
+	name **last = d == 0 ? &c->top_child : &c->open[d].el->child;
+	name *m = *last;
+
+	if (m != NULL && m->s != NULL && same_text(m->s, *pp, m->len)) {
+		unsigned char e = (unsigned char)(*pp)[m->len];
+
+		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
+			*pp += m->len;
+			return m;
+		}
+	}
+	return *last = name_at(c, pp);
 }
 
 /* The URI m's prefix is bound to, or NULL when it is unbound. */
@@ -532,6 +571,186 @@ static const char *attribute(checker *c, const char *p, tag_seen *t)
 }
 
 /*
+ * WINDOW bytes of the text read at once for the values of a tag the
+ * shape foretells: where a value's run of plain bytes stops, at its
+ * closing '"' (the shape's quote) or at a byte that needs a look (below
+ * 0x20, 0x80 and above, '&', '<': the bytes that end skip_attr's run but
+ * for the quotes, of which the other one needs none in a double-quoted
+ * value).  A shaped tag's values are short, and value() reads each one
+ * with a load that waits for the end of the one before; bits found in
+ * one go leave only a shift and a count between one value and the next.
+ */
+enum { WINDOW = 64 };
+
+typedef struct window {
+	const char *b;      /* the first byte of the window */
+	uint64_t stop;      /* bit i: b[i] ends a plain run */
+} window;
+
+/* Whether a window at s stays inside the text. */
+static inline int window_fits(const checker *c, const char *s)
+{
+	return c->ps->end - s >= WINDOW;
+}
+
+#if defined(__SSE2__)
+/* x for the WINDOW bytes at s, STEP bytes a load with the vector type T
+ * and its intrinsics: the SSE2 and the AVX2 windows are this loop. */
+#define WINDOW_AT(x, s, STEP, T, LOAD, SET1, LT, EQ, OR, MASK)            \
+	do {                                                              \
+		const T sp_ = SET1(0x20), dq_ = SET1('"'), amp_ = SET1('&'), \
+			lt_ = SET1('<');                                  \
+		size_t i_;                                                \
+									  \
+		(x)->b = (s);                                             \
+		(x)->stop = 0;                                            \
+		for (i_ = 0; i_ < WINDOW; i_ += (STEP)) {                 \
+			T v_ = LOAD((const T *)(const void *)((s) + i_)); \
+			/* Signed: 0x80 and above compare below 0x20. */  \
+			T m_ = OR(OR(LT(v_, sp_), EQ(v_, dq_)),           \
+				  OR(EQ(v_, amp_), EQ(v_, lt_)));         \
+									  \
+			(x)->stop |= (uint64_t)(uint32_t)MASK(m_) << i_;  \
+		}                                                         \
+	} while (0)
+
+/* x, for the WINDOW bytes at s (window_fits). */
+static inline void window_at(window *x, const char *s)
+{
+	WINDOW_AT(x, s, 16, __m128i, _mm_loadu_si128, _mm_set1_epi8,
+		  _mm_cmplt_epi8, _mm_cmpeq_epi8, _mm_or_si128,
+		  _mm_movemask_epi8);
+}
+
+#if CHECK_AVX2
+#define LT32(a, b) _mm256_cmpgt_epi8((b), (a))
+
+/* window_at with 32-byte loads, for CPUs with AVX2 (the caller checks):
+ * with 16-byte loads the windows were a quarter of the pass's time. */
+__attribute__((target("avx2"))) static void window_at32(window *x,
+							const char *s)
+{
+	WINDOW_AT(x, s, 32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8,
+		  LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
+		  _mm256_movemask_epi8);
+}
+#endif
+
+/* The plain value whose opening '"' is at q, ending in x: past its
+ * closing quote, or NULL when x does not show it whole and plain. */
+static inline const char *value_in(const checker *c, const window *x,
+				   const char *q)
+{
+	size_t v = (size_t)(q + 1 - x->b), n;
+	uint64_t stops;
+
+	if (v >= WINDOW)
+		return NULL;
+	stops = x->stop >> v;
+	if (stops == 0)
+		return NULL;
+	n = (size_t)__builtin_ctzll(stops);
+	if (q[n + 1] != '"' || n > c->max_text)
+		return NULL;
+	return q + n + 2;
+}
+#endif
+
+/* The value whose opening '"' is at q, of a tag the shape foretells:
+ * past its closing quote, or NULL.  Read from x, moved on where it does
+ * not show the value whole; value() reads what x cannot answer. */
+static inline const char *shaped_value(checker *c, window *x, const char *q)
+{
+#if defined(__SSE2__)
+	const char *e = value_in(c, x, q);
+
+	if (e != NULL)
+		return e;
+	if (x->b != q + 1 && window_fits(c, q + 1)) {
+#if CHECK_AVX2
+		if (c->avx2)
+			window_at32(x, q + 1);
+		else
+#endif
+			window_at(x, q + 1);
+		e = value_in(c, x, q);
+		if (e != NULL)
+			return e;
+	}
+#else
+	(void)x;
+#endif
+	return value(c, q);
+}
+
+#if defined(__SSE2__)
+/* Up to max - k more positions, from base, of the bits of w, into pos
+ * from k: the count after them. */
+static inline size_t stops_of(uint64_t w, size_t base, uint8_t *pos, size_t k,
+			      size_t max)
+{
+	for (; w != 0 && k < max; w &= w - 1)
+		pos[k++] = (uint8_t)(base + (size_t)__builtin_ctzll(w));
+	return k;
+}
+
+/*
+ * shaped_as's first part, for a tag inside the two windows at *pp (after
+ * the name): the positions of the stops there, taken in order, are each
+ * value's opening and closing quote while the values are plain -- the
+ * bytes of " name=" before an opening quote are none, and a stop in a
+ * value is its end or a byte that needs a look -- so each attribute is
+ * checked apart from the one before, not after its value was scanned.
+ * The attributes it read, with *pp past them, where shaped_as goes on
+ * (and stops at once where the text left the shape).
+ */
+static inline __attribute__((always_inline)) size_t
+shaped_run(checker *c, const shape *sh, const char **pp, tag_seen *t,
+	   const int canon)
+{
+	const char *p = *pp;
+	uint8_t pos[2 * SHAPE];
+	window x[2];
+	size_t i, k, start = 0;
+
+	for (i = 0; i < 2; i++) {
+#if CHECK_AVX2
+		if (c->avx2)
+			window_at32(&x[i], p + i * WINDOW);
+		else
+#endif
+			window_at(&x[i], p + i * WINDOW);
+	}
+	k = stops_of(x[0].stop, 0, pos, 0, 2 * sh->n);
+	k = stops_of(x[1].stop, WINDOW, pos, k, 2 * sh->n);
+	for (i = 0; i < sh->n; i++) {
+		const shape_attr *a = &sh->a[i];
+		size_t o = start + a->len + 2, e;
+
+		if (!matches(&a->at, p + start))
+			break;
+		/* pos[2 * i] is o: the quote the pattern ends with. */
+		if (2 * i + 1 >= k)
+			break;
+		e = pos[2 * i + 1];
+		if (p[e] != '"' || e - o - 1 > c->max_text)
+			break;
+		c->ids |= a->id;
+		start = e + 1;
+		if (canon) {
+			if (a->prefixed)
+				c->notes &= ~NOTE_CANON;
+			t->cs[i] = a->s;
+			t->cl[i] = a->len;
+			t->ce[i] = p + start;
+		}
+	}
+	*pp = p + start;
+	return i;
+}
+#endif
+
+/*
  * The attributes the shape foretells, from p (after the name) for as long
  * as the text follows it: one space, the name, '=', '"' and a value.
  * Where it stops (or NULL), the general loop takes over.  What it read
@@ -544,15 +763,23 @@ static inline __attribute__((always_inline)) const char *
 shaped_as(checker *c, const shape *sh, const char *p, tag_seen *t,
 	  const int canon)
 {
-	size_t i;
+	window x;
+	size_t i = 0;
 
-	for (i = 0; i < sh->n; i++) {
+#if defined(__SSE2__)
+	if (sh->n > 0 && c->ps->end - p >= 2 * WINDOW)
+		i = shaped_run(c, sh, &p, t, canon);
+#endif
+	/* Empty, at a byte no value starts at: the first value fills it. */
+	x.b = p;
+	x.stop = 0;
+	for (; i < sh->n; i++) {
 		const shape_attr *a = &sh->a[i];
 
 		if (!matches(&a->at, p))
 			break;
 		c->ids |= a->id;
-		p = value(c, p + a->len + 2);
+		p = shaped_value(c, &x, p + a->len + 2);
 		if (p == NULL)
 			return NULL;
 		if (canon) {
@@ -779,7 +1006,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 {
 	parser *ps = c->ps;
 	const char *qname = p, *name_end;
-	name *el = name_at(c, &p);
+	name *el = child_at(c, &p);
 	const shape *sh;
 	tag_seen t;
 	pattern end;
@@ -825,6 +1052,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 			c->open[d].end = end;
 		c->open[d].qname = qname;
 		c->open[d].qlen = qlen;
+		c->open[d].el = el;
 		c->open_end = p;
 	}
 	return p;
@@ -853,6 +1081,11 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.ps = ps;
 	c.top = c.depth = ps->depth;
 	c.ids = 0;
+#if CHECK_AVX2
+	c.avx2 = __builtin_cpu_supports("avx2");
+#else
+	c.avx2 = 0;
+#endif
 	c.notes = ps->in.transcoded ? 0
 				    : NOTE_EXACT | (canon != NULL ? NOTE_CANON : 0);
 	c.canon = canon;
@@ -860,8 +1093,10 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		canon->n = 0;
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
+	c.top_child = NULL;
 	for (i = 0; i < NAMES; i++) {
 		c.names[i].s = NULL;
+		c.names[i].child = NULL;
 		c.shapes[i].owner = NULL;
 	}
 	for (;;) {
