@@ -287,6 +287,18 @@ static int make_security(wss_msg *m, lab_err *err)
 	return rc;
 }
 
+int wss_msg_content_room(wss_msg *m, lab_buf *content, lab_err *err)
+{
+	if (lab_buf_reserve_exact(content, WSS_IV_ROOM +
+						   dom_doc_source_len(m->doc) +
+						   WSS_TAIL_ROOM) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	content->len = WSS_IV_ROOM;
+	m->content = content;
+	m->content_at = WSS_IV_ROOM;
+	return LAB_OK;
+}
+
 int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 		 lab_err *err)
 {

@@ -69,6 +69,16 @@ typedef struct wss_msg {
 int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 		 lab_err *err);
 
+/*
+ * Makes `content` the Body's canonical content's buffer, with room for
+ * the IV in front of it: encryption in place then never moves the
+ * plaintext.  The Body is most of a message, so the message's length
+ * (and the tag or padding the cipher adds) is room for its canonical
+ * content: the capture does not grow the buffer by doubling and
+ * copying, nor leave half of it unused.
+ */
+int wss_msg_content_room(wss_msg *m, lab_buf *content, lab_err *err);
+
 /* Element children only. */
 dom_node *wss_first_el(const dom_node *parent);
 dom_node *wss_next_el(const dom_node *n);

@@ -157,26 +157,6 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
 }
 
 /*
- * Room for the Body's canonical content, with room for the IV in front
- * of it: encryption in place then never moves the plaintext.  The Body
- * is most of a message, so the message's length (and the tag or padding
- * the cipher adds) is room for its canonical content: the capture does
- * not grow the buffer by doubling and copying, nor leave half of it
- * unused.
- */
-static int content_room(wss_msg *m, lab_buf *content, lab_err *err)
-{
-	if (lab_buf_reserve_exact(content, WSS_IV_ROOM +
-						   dom_doc_source_len(m->doc) +
-						   WSS_TAIL_ROOM) != LAB_OK)
-		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	content->len = WSS_IV_ROOM;
-	m->content = content;
-	m->content_at = WSS_IV_ROOM;
-	return LAB_OK;
-}
-
-/*
  * The Body's canonical content, digested while signing, is what gets
  * encrypted: one walk over the Body instead of a c14n and a serialize.
  * Where the document keeps the content's canonical bytes, whose length
@@ -193,7 +173,7 @@ static int capture(wss_msg *m, const wss_opts *o, lab_buf *content,
 		return LAB_OK;
 	if (dom_canonical_content_peek(m->body, &n, &ndeps) != NULL && n > 0)
 		return wss_seal_begin(seal, m, o->cipher, n, err);
-	return content_room(m, content, err);
+	return wss_msg_content_room(m, content, err);
 }
 
 /* The five IDs are drawn from the untouched tree, one ID index build. */

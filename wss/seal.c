@@ -144,14 +144,7 @@ int wss_seal_abandon(wss_seal *s, wss_msg *m, lab_err *err)
 		dom_node_free(s->text);
 	s->text = NULL;
 	s->done = 0;
-	m->content = &s->plain;
-	m->content_at = WSS_IV_ROOM;
-	if (lab_buf_reserve_exact(&s->plain, WSS_IV_ROOM +
-						   dom_doc_source_len(m->doc) +
-						   WSS_TAIL_ROOM) != LAB_OK)
-		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	s->plain.len = WSS_IV_ROOM;
-	return LAB_OK;
+	return wss_msg_content_room(m, &s->plain, err);
 }
 
 dom_node *wss_seal_take(wss_seal *s)
