@@ -343,6 +343,14 @@ test-threads: $(OUT)/test-libdomlab keys
 # keys made per build (KEYS_DIR).
 # `make fuzz FUZZ_SECONDS=N`: each target N seconds, one at a time, growing
 # the work corpus build/<variant>-fuzz/fuzz/corpus/<target>/.
+# `make fuzz-campaign [VARIANT=x] [FUZZ_TARGETS=...] [FUZZ_CPU=3600]`: a
+# long campaign of each target in turn, FUZZ_CPU seconds of CPU each in
+# runs of FUZZ_CHUNK wall seconds at nice 19 (tests/fuzz/campaign.sh),
+# each run a line of results/fuzz/runs.tsv.  `make fuzz-merge`: the work
+# corpora merged into the committed ones, keeping every edge
+# (-use_counters=0).  `make fuzz-replay`: each committed corpus replayed,
+# its size and coverage into results/fuzz/corpus.tsv.  `make fuzz-record`:
+# SECURITY.md's fuzzing record from those two files.
 # `make fuzz-smoke` (part of `make test`): each target from a fresh corpus
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
@@ -352,6 +360,9 @@ FUZZ_VARIANTS := best best+build=direct+parser=libxml2 \
 FUZZ_BUILD_TARGETS := parse receive_struct receive_diff
 FUZZ_DIRECT_TARGETS := insitu parse c14n receive_struct
 FUZZ_SECONDS ?= 60
+FUZZ_CPU ?= 3600
+FUZZ_CHUNK ?= 900
+FUZZ_RECORD := results/fuzz
 FUZZ_RUNS ?= 20000
 FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_NOW := 1796000000
@@ -359,7 +370,8 @@ FUZZ_KEYS := tests/fuzz/keys
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRC))
 FUZZ_BIN := $(patsubst %,$(OUT)/fuzz/bin/%,$(FUZZ_TARGETS))
-.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-run fuzz-list oss-fuzz-check \
+  fuzz-seeds fuzz-campaign fuzz-merge fuzz-replay fuzz-record
 
 # libFuzzer's entry points have no header to declare them in.
 $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(wildcard $(FUZZ_KEYS)/*.pem) $(FLAGS_STAMP)
@@ -382,14 +394,46 @@ fuzz-build: $(FUZZ_BIN)
 fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
 
 # The seeds need a plain domlab of the same variant to make messages.
-fuzz-run:
+FUZZ_DIR = $(BUILD_DIR)/$(NAME)-fuzz/fuzz
+fuzz-seeds:
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ= SANITIZE= all
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
 	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(NAME)/domlab $(FUZZ_KEYS) $(FUZZ_NOW) \
-	  $(BUILD_DIR)/$(NAME)-fuzz/fuzz/seeds
+	  $(FUZZ_DIR)/seeds
+
+fuzz-run: fuzz-seeds
 	@sh tests/fuzz/run.sh $(FUZZ_MODE) $(BUILD_DIR)/$(NAME)-fuzz/fuzz \
 	  $(if $(filter smoke,$(FUZZ_MODE)),$(FUZZ_RUNS)/$(FUZZ_SMOKE_SECONDS),$(FUZZ_SECONDS)) \
 	  $(or $(FUZZ_RESULTS),-) $(FUZZ_TARGETS)
+
+fuzz-campaign: fuzz-seeds
+	@sh .ci/deps.sh build
+	@for t in $(FUZZ_TARGETS); do \
+	  FUZZ_CHUNK=$(FUZZ_CHUNK) bash tests/fuzz/campaign.sh $(FUZZ_DIR) $(NAME) $$t \
+	    $(FUZZ_CPU) $(FUZZ_RECORD)/runs.tsv || exit 1; \
+	done
+
+fuzz-merge:
+	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
+	@mkdir -p $(FUZZ_DIR)/logs
+	@for t in $(FUZZ_TARGETS); do \
+	  [ -d $(FUZZ_DIR)/corpus/$$t ] || continue; \
+	  mkdir -p tests/fuzz/corpus/$$t; \
+	  $(FUZZ_DIR)/bin/$$t -merge=1 -use_counters=0 tests/fuzz/corpus/$$t \
+	    $(FUZZ_DIR)/corpus/$$t >$(FUZZ_DIR)/logs/$$t.merge.log 2>&1 || \
+	    { echo "FAIL merge: $$t; log: $(FUZZ_DIR)/logs/$$t.merge.log"; exit 1; }; \
+	  echo "merge $$t: tests/fuzz/corpus/$$t has $$(ls tests/fuzz/corpus/$$t | wc -l) inputs"; \
+	done
+
+fuzz-replay:
+	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
+	@mkdir -p $(FUZZ_DIR)/logs $(FUZZ_RECORD)
+	@for t in $(FUZZ_TARGETS); do \
+	  sh tests/fuzz/replay.sh $(FUZZ_DIR) $(NAME) $$t $(FUZZ_RECORD)/corpus.tsv || exit 1; \
+	done
+
+fuzz-record:
+	@python3 harness/reports/fuzz_record.py --record $(FUZZ_RECORD) --doc SECURITY.md
 
 # fuzz-smoke adds its counts to the results `make test` totals.
 fuzz fuzz-smoke:

@@ -7,7 +7,7 @@
 # <target>_libxml2_<build>, insitu with build=direct its as
 # <target>_direct): the fuzzer, <name>_seed_corpus.zip (the
 # committed corpus plus tests/fuzz/seeds.sh's seeds), <name>.dict
-# (tests/fuzz/dict/), <name>.options for the receive targets; and the
+# (tests/fuzz/dicts.sh), <name>.options for the receive targets; and the
 # fuzz keys (tests/fuzz/keys/, committed: the messages in the corpora were
 # made with them), copied into $OUT/domlab-keys, where the fuzzers look
 # for them (tests/fuzz/fuzz_keys.h): the engines run the fuzzers from a
@@ -99,12 +99,7 @@ while read -r v targets; do
 			[ -f "$f" ] && cp "$f" "$W/zip/corpus-${f##*/}"
 		done
 		(cd "$W/zip" && zip -q "$OUT/${name}_seed_corpus.zip" ./*)
-		case $t in
-		receive*) cat tests/fuzz/dict/xml.dict tests/fuzz/dict/wss.dict ;;
-		multipart) cat tests/fuzz/dict/mime.dict tests/fuzz/dict/xml.dict ;;
-		deferred) cat tests/fuzz/dict/xml.dict tests/fuzz/dict/deferred.dict ;;
-		*) cat tests/fuzz/dict/xml.dict ;;
-		esac >"$OUT/$name.dict"
+		sh tests/fuzz/dicts.sh "$t" >"$OUT/$name.dict"
 		case $t in
 		receive*) printf '[libfuzzer]\nmax_len = 16384\ntimeout = 30\n' \
 			>"$OUT/$name.options" ;;
