@@ -569,6 +569,7 @@ printf 'target\tvariant\tcpu_s\texecutions\tcov\tft\twork_corpus\tcommit\toutcom
 printf 'parse\tbest\t3000\t10\t5\t6\t-\t-\tsummed\n' >>"$T/fr/runs.tsv"
 printf 'parse\tbest\t601\t7\t8\t9\t3\tabc\tok\n' >>"$T/fr/runs.tsv"
 printf 'parse\tx\t5\t1\t1\t1\t3\tabc\tcrash\n' >>"$T/fr/runs.tsv"
+printf 'parse\tx\t5\t1\t1\t1\t3\tabc\tslow\n' >>"$T/fr/runs.tsv"
 printf 'target\tvariant\tinputs\tcov\tft\tcommit\n4\tbest\t2\t3\t4\tabc\n' |
 	sed 's/^4\t/hash\t/' >"$T/fr/corpus.tsv"
 printf 'a\n<!-- fuzz-record:begin -->\nold\n<!-- fuzz-record:end -->\nz\n' >"$T/fr/doc.md"
@@ -576,7 +577,7 @@ if "$PY" "$HERE/harness/reports/fuzz_record.py" --record "$T/fr" --doc "$T/fr/do
 	ok
 	expect_lines "$T/fr/doc.md" '^a$' '^z$' \
 		'^| `parse` | best | 3601 s | 17 | 8 / 9 | reached | 0 |$' \
-		'^| `parse` | x | 5 s | 1 | 1 / 1 | not yet | 1 |$' \
+		'^| `parse` | x | 10 s | 2 | 1 / 1 | not yet | 1 |$' \
 		'^| `hash` | best | 0 s | 0 | - / - | not yet | 0 |$' \
 		'^| `hash` | 2 | best | 3 / 4 | abc |$'
 	grep -q '^old$' "$T/fr/doc.md" && bad "fuzz_record.py left the old record" || ok

@@ -41,7 +41,7 @@ def campaigns(runs):
         c = out.setdefault(k, {"cpu": 0, "execs": 0, "crashes": 0})
         c["cpu"] += int(r["cpu_s"])
         c["execs"] += int(r["executions"])
-        c["crashes"] += r["outcome"] == "crash"
+        c["crashes"] += r["outcome"] in ("crash", "timeout")
         c["cov"], c["ft"] = r["cov"], r["ft"]
     return out
 
@@ -53,7 +53,7 @@ def campaign_table(runs, targets):
         c.setdefault((t, "best"), {"cpu": 0, "execs": 0, "crashes": 0,
                                    "cov": "-", "ft": "-"})
     lines = ["| target | variant | CPU time | executions | last run: cov / ft "
-             "| the CPU-hour | runs that crashed |",
+             "| the CPU-hour | runs ended by a finding |",
              "|---|---|---|---|---|---|---|"]
     for t, v in sorted(c, key=lambda k: (k[0], variant_key(k[1]))):
         x = c[(t, v)]

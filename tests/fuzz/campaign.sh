@@ -11,8 +11,9 @@
 # SECURITY.md's fuzzing record from RUNS (results/fuzz/runs.tsv).
 # CPU time, not wall time, is what a campaign is measured in: at nice 19
 # on a shared machine a run gets only the idle CPU.  A crash ends the
-# campaign (outcome "crash"), its input in DIR/artifacts/: make it a
-# regression input (tests/fuzz/regress/TARGET/) with its fix.  SIGINT to
+# campaign (outcome "crash", or "timeout" for an input that runs over 30 s
+# even alone), its input in DIR/artifacts/: make it a regression input
+# (tests/fuzz/regress/TARGET/) with its fix.  SIGINT to
 # the fuzzer ends it too (outcome "interrupted"), with the run recorded.
 # Not for: the smoke run of `make test` (run.sh); merging the work corpus
 # into the committed one (`make fuzz-merge`).
@@ -32,6 +33,19 @@ work=$DIR/corpus/$T
 mkdir -p "$work" "$DIR/artifacts" "$DIR/logs" "$(dirname "$RUNS")"
 sh "$HERE/dicts.sh" "$T" >"$DIR/$T.dict"
 [ -f "$RUNS" ] || printf 'target\tvariant\tcpu_s\texecutions\tcov\tft\twork_corpus\tcommit\toutcome\n' >"$RUNS"
+# A timeout (libFuzzer's exit code 70) is a finding only if the input
+# also times out run alone: on a loaded machine, or one whose fuzzers were
+# paused, the timeout's wall clock runs on while the fuzzer does not.
+# "slow": it did not, and the campaign goes on; "timeout": it did.
+timed_out() {
+	unit=$(sed -n 's/.*Test unit written to //p' "$1" | tail -n 1)
+	if [ -n "$unit" ] && "$DIR/bin/$T" -timeout=30 "$unit" >"$1.alone" 2>&1; then
+		echo slow
+	else
+		echo timeout
+	fi
+}
+
 total=0
 n=0
 TIMEFORMAT='%U %S'
@@ -53,6 +67,7 @@ while [ "$total" -lt "$CPU" ]; do
 	case $rc in
 	0) outcome=ok ;;
 	72) outcome=interrupted ;;
+	70) outcome=$(timed_out "$log") ;;
 	*) outcome=crash ;;
 	esac
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$T" "$VARIANT" "$cpu" \
@@ -61,7 +76,11 @@ while [ "$total" -lt "$CPU" ]; do
 	total=$((total + cpu))
 	echo "campaign $T ($VARIANT): run $n, $cpu s CPU, ${execs:-0} executions; $total of $CPU s"
 	[ "$outcome" = interrupted ] && exit 2
-	if [ "$rc" -ne 0 ]; then
+	if [ "$cpu" -eq 0 ]; then
+		echo "FAIL campaign: $T ($VARIANT): a run took no CPU time; log: $log"
+		exit 1
+	fi
+	if [ "$outcome" != ok ] && [ "$outcome" != slow ]; then
 		echo "FAIL campaign: $T ($VARIANT) found a crash; log: $log"
 		grep -m 3 'ERROR\|SUMMARY\|Test unit written' "$log"
 		exit 1
