@@ -14,10 +14,14 @@ static int forward(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 		   const char *bytes, size_t len, lab_buf *out, lab_err *err)
 {
 	lab_buf to = LAB_BUF_INIT;
-	int rc = wss_forward_doc(doc, trust, o, &to, err);
+	int rc = wss_forward_doc(doc, trust, o, &to, err), w = LAB_OK;
 
-	if (rc == LAB_OK && out != NULL && lab_buf_put(out, bytes, len) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && out != NULL &&
+	    (w = lab_buf_put(out, bytes, len)) == LAB_OK)
+		w = lab_buf_flush(out);
+	if (w != LAB_OK)
+		rc = lab_fail(err, w, w == LAB_EIO ? "the output's writer failed"
+						   : "out of memory");
 	lab_buf_free(&to);
 	return rc;
 }

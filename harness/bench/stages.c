@@ -197,13 +197,16 @@ static int run_into(lab_stage_ctx *c, lab_stage stage, int pieces,
 	return rc;
 }
 
+/* A hop's bytes go on as they came, from where they are, on every
+ * stack: to the writer, as a service writes them to its socket. */
 static int run(void *ctx, lab_stage stage, lab_err *err)
 {
 	lab_stage_ctx *c = ctx;
 
 	return run_into(c, stage,
-			c->impl->pieces && (stage == LAB_STAGE_SEND ||
-					    stage == LAB_STAGE_RECEIVE),
+			stage == LAB_STAGE_FORWARD ||
+				(c->impl->pieces && (stage == LAB_STAGE_SEND ||
+						     stage == LAB_STAGE_RECEIVE)),
 			err);
 }
 

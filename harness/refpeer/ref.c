@@ -1319,6 +1319,18 @@ static xmlNodePtr header_block(const ref_msg *m, const char *clark)
 	return NULL;
 }
 
+/* The bytes a hop took, into out or to its writer. */
+static int pass_on(lab_buf *out, const char *bytes, size_t len, lab_err *err)
+{
+	int w = lab_buf_put(out, bytes, len);
+
+	if (w == LAB_OK)
+		w = lab_buf_flush(out);
+	if (w == LAB_EIO)
+		return lab_fail(err, w, "the output's writer failed");
+	return w == LAB_OK ? LAB_OK : nomem(err);
+}
+
 /* Signs and encrypts as wss_send_doc does: in o->layout's order, with
  * the Signature (o->encrypt_signature) and the header block
  * o->encrypt_header names encrypted besides the Body's content. */
@@ -1404,10 +1416,9 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		rc = decrypt_msg(&m, k.key, err);
 	if (rc == LAB_OK && verifies && !sig_first)
 		rc = verify_msg(&m, k.trust, ts, NULL, err);
-	/* A hop passes on the bytes it took. */
-	if (rc == LAB_OK && out != NULL && forwards &&
-	    lab_buf_put(out, bytes, len) != LAB_OK)
-		rc = nomem(err);
+	/* A hop passes on the bytes it took (out may have a writer). */
+	if (rc == LAB_OK && out != NULL && forwards)
+		rc = pass_on(out, bytes, len, err);
 	else if (rc == LAB_OK && out != NULL && !forwards)
 		rc = lab_ref_serialize(doc, out, err);
 	xmlFreeDoc(doc);
