@@ -157,6 +157,34 @@ typedef struct tag_seen {
 	uint32_t cl[CANON_PERM];
 } tag_seen;
 
+/*
+ * RECORD_SPANS: the most fixed spans a record's memo holds; RECORD_BYTES:
+ * the longest element taken as one.
+ */
+enum { RECORD_SPANS = 48, RECORD_BYTES = 2048 };
+
+/* What follows a piece of a record's fixed bytes: more of them, a
+ * value, a text, the end. */
+enum { RUN_NONE, RUN_VALUE, RUN_TEXT, RUN_END };
+
+/*
+ * The last element read whole at one depth whose bytes are fixed spans
+ * with plain values and plain text between them (record_of): a payload
+ * repeats such an element with other values and texts, and an element
+ * whose bytes are these spans with plain runs of its own between them is
+ * the same tags, attributes and nesting (docs/parser.md, "Records").
+ */
+typedef struct record {
+	size_t n;             /* fixed spans; 0: none */
+	size_t depth;         /* the depth of the element's parent */
+	int ids;              /* the pass's ids when it ended */
+	int missed;           /* an element at depth did not follow it */
+	/* The fixed bytes in pieces of up to 16, each one compare. */
+	pattern fixed[RECORD_SPANS];
+	uint8_t len[RECORD_SPANS];
+	uint8_t run[RECORD_SPANS]; /* what follows fixed[i] */
+} record;
+
 typedef struct checker {
 	parser *ps;
 	size_t top;         /* the deferred element's depth */
@@ -173,7 +201,9 @@ typedef struct checker {
 		const char *qname;
 		size_t qlen;
 		name *el;
+		int notes;      /* the notes its start tag found */
 	} open[CHECK_DEPTH];
+	record rec;
 	name *top_child;    /* the last name of an element at top + 1 */
 	name names[NAMES];
 	shape shapes[NAMES];
@@ -1053,6 +1083,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 		c->open[d].qname = qname;
 		c->open[d].qlen = qlen;
 		c->open[d].el = el;
+		c->open[d].notes = c->notes;
 		c->open_end = p;
 	}
 	return p;
@@ -1070,6 +1101,150 @@ static const char *end_tag(checker *c, const char *p)
 	if (p - 2 == c->open_end)
 		c->notes &= ~NOTE_EXACT;
 	return p + c->open[d].qlen + 1;
+}
+
+/* Past the run of plain value bytes (IS_ATTR) at p.  With SSE2,
+ * skip_attr ends at the run's end: no table loop waits for it. */
+static inline const char *plain_value(const char *p)
+{
+	p = skip_attr(p);
+#if !defined(__SSE2__)
+	while (dom__is((unsigned char)*p, IS_ATTR))
+		p++;
+#endif
+	return p;
+}
+
+/* Past the run of plain text bytes (IS_TEXT but '>') at p, as
+ * plain_value. */
+static inline const char *plain_text(const char *p)
+{
+	p = dom__insitu_skip_run(p, 1);
+#if !defined(__SSE2__)
+	while (dom__is((unsigned char)*p, IS_TEXT) && *p != '>')
+		p++;
+#endif
+	return p;
+}
+
+/* Adds the fixed bytes f[0..p - f) followed by run to r: 0 when r is
+ * full. */
+static int add_span(record *r, const char *f, const char *p, int run)
+{
+	do {
+		size_t n = (size_t)(p - f) < 16 ? (size_t)(p - f) : 16;
+
+		if (r->n == RECORD_SPANS)
+			return 0;
+		pattern_of(&r->fixed[r->n], f, n);
+		r->len[r->n] = (uint8_t)n;
+		f += n;
+		r->run[r->n++] = (uint8_t)(f == p ? run : RUN_NONE);
+	} while (f != p);
+	return 1;
+}
+
+/*
+ * The memo of the element s[0..e - s), just found well-formed and within
+ * the limits at depth with the notes unchanged: its bytes cut into fixed
+ * spans at each value (between its quotes) and each text of at least one
+ * byte, all plain.  0 where a value or a text is not plain, or the
+ * element too long or cut too often; the bytes between the cuts then
+ * need the general reading.
+ */
+static int record_of(record *r, const char *s, const char *e)
+{
+	const char *f = s, *p = s;
+	int in_tag = 0;
+
+	r->n = 0;
+	if (e - s > RECORD_BYTES)
+		return 0;
+	while (p < e) {
+		const char *q;
+
+		if (in_tag) {
+			if (*p == '>')
+				in_tag = 0;
+			if (*p != '"' && *p != '\'') {
+				p++;
+				continue;
+			}
+			q = plain_value(p + 1);
+			if (*q != *p || !add_span(r, f, p + 1, RUN_VALUE))
+				return 0;
+			/* The closing quote starts the next fixed span. */
+			f = q;
+			p = q + 1;
+			continue;
+		} else if (*p == '<') {
+			in_tag = 1;
+			p++;
+			continue;
+		} else {
+			q = plain_text(p);
+			if (*q != '<' || !add_span(r, f, p, RUN_TEXT))
+				return 0;
+			f = p = q;
+		}
+	}
+	return add_span(r, f, e, RUN_END);
+}
+
+/*
+ * The element at p (its '<') read as the record r: past it, or NULL
+ * where its bytes are not r's fixed spans with plain runs between them
+ * (then nothing was changed).  A text run must not be empty: "<a></a>"
+ * is not written as it is read (NOTE_EXACT).
+ */
+static const char *as_record(checker *c, const record *r, const char *p)
+{
+	size_t i;
+
+	for (i = 0;; i++) {
+		const char *q;
+
+		if (!matches(&r->fixed[i], p))
+			return NULL;
+		p += r->len[i];
+		if (r->run[i] == RUN_NONE)
+			continue;
+		if (r->run[i] == RUN_END)
+			break;
+		q = r->run[i] == RUN_VALUE ? plain_value(p) : plain_text(p);
+		if ((r->run[i] == RUN_TEXT && q == p) ||
+		    (size_t)(q - p) > c->max_text)
+			return NULL;
+		p = q;
+	}
+	c->ids |= r->ids;
+	return p;
+}
+
+/*
+ * After the end tag that closed the element at d (below top), ending at
+ * e: that element becomes the record of its depth where there is none,
+ * where the record is deeper (an element that holds the record's
+ * elements is what repeats), or where an element at its depth did not
+ * follow it.  Only while no note is asked about prefixes or order
+ * (NOTE_CANON) and the element cleared no note.
+ */
+static void end_of(checker *c, size_t d, const char *e)
+{
+	record *r = &c->rec;
+	int want = r->n == 0 || r->depth > c->depth ||
+		   (r->missed && r->depth == c->depth);
+
+	if (!want || (c->notes & NOTE_CANON) != 0 ||
+	    c->notes != c->open[d].notes)
+		return;
+	if (!record_of(r, c->open[d].qname - 1, e)) {
+		r->n = 0;
+		return;
+	}
+	r->depth = c->depth;
+	r->ids = c->ids;
+	r->missed = 0;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
@@ -1094,6 +1269,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
 	c.top_child = NULL;
+	c.rec.n = 0;
 	for (i = 0; i < NAMES; i++) {
 		c.names[i].s = NULL;
 		c.names[i].child = NULL;
@@ -1105,12 +1281,21 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		if (*p != '<' && (p = text(&c, p)) == NULL)
 			return 0;
 		if (p[1] == '/') {
-			if (c.depth == c.top)
+			size_t d = c.depth - c.top;
+
+			if (d == 0)
 				break;
 			p = end_tag(&c, p + 2);
 			c.depth--;
+			if (p != NULL)
+				end_of(&c, d, p);
 		} else if (p[1] == '!' || p[1] == '?') {
 			return 0;
+		} else if (c.rec.n != 0 && c.rec.depth == c.depth) {
+			const char *q = as_record(&c, &c.rec, p);
+
+			c.rec.missed = q == NULL;
+			p = q != NULL ? q : start_tag(&c, p + 1, &empty);
 		} else {
 			p = start_tag(&c, p + 1, &empty);
 		}
