@@ -33,9 +33,11 @@
  * It is the whole parse of a payload no one reads, so it reads a
  * payload's repetition from memos (a name by its spelling and as the
  * name the last child of its parent's name had, a start tag's attribute
- * names as the last tag of its name had them) and a repeated tag's
- * values from blocks of compares (shaped_run); docs/parser.md has why
- * each is sound.
+ * names as the last tag of its name had them), a repeated tag's values
+ * from blocks of compares (shaped_run), and a repeated element whole, as
+ * the fixed bytes of the last one read at its depth with plain values
+ * and texts between them (record); docs/parser.md has why each is
+ * sound.
  * Not for: building (parse.c), or deciding what the canonical form's
  * bindings are (canon.c, dom/deferred.c).
  */
@@ -158,10 +160,20 @@ typedef struct tag_seen {
 } tag_seen;
 
 /*
- * RECORD_SPANS: the most fixed spans a record's memo holds; RECORD_BYTES:
- * the longest element taken as one.
+ * RECORD_SPANS: the most pieces of fixed bytes a record holds;
+ * RECORD_BYTES: the longest element taken as one; RECORD_TRIES: the
+ * elements in a row that may fail to become one before the pass stops
+ * trying (each costs a read of its bytes); RECORD_MISSES: the siblings
+ * in a row that must not follow a record before the next element at its
+ * depth replaces it (one would make records of siblings that alternate
+ * replace each other at every element).
  */
-enum { RECORD_SPANS = 48, RECORD_BYTES = 2048 };
+enum {
+	RECORD_SPANS = 48,
+	RECORD_BYTES = 2048,
+	RECORD_TRIES = 16,
+	RECORD_MISSES = 2
+};
 
 /* What follows a piece of a record's fixed bytes: more of them, a
  * value, a text, the end. */
@@ -175,10 +187,11 @@ enum { RUN_NONE, RUN_VALUE, RUN_TEXT, RUN_END };
  * the same tags, attributes and nesting (docs/parser.md, "Records").
  */
 typedef struct record {
-	size_t n;             /* fixed spans; 0: none */
+	size_t n;             /* pieces of fixed bytes; 0: none */
 	size_t depth;         /* the depth of the element's parent */
 	int ids;              /* the pass's ids when it ended */
-	int missed;           /* an element at depth did not follow it */
+	unsigned missed;      /* siblings in a row that did not follow it */
+	unsigned failed;      /* elements in a row that did not become one */
 	/* The fixed bytes in pieces of up to 16, each one compare. */
 	pattern fixed[RECORD_SPANS];
 	uint8_t len[RECORD_SPANS];
@@ -201,7 +214,6 @@ typedef struct checker {
 		const char *qname;
 		size_t qlen;
 		name *el;
-		int notes;      /* the notes its start tag found */
 	} open[CHECK_DEPTH];
 	record rec;
 	name *top_child;    /* the last name of an element at top + 1 */
@@ -1083,7 +1095,6 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 		c->open[d].qname = qname;
 		c->open[d].qlen = qlen;
 		c->open[d].el = el;
-		c->open[d].notes = c->notes;
 		c->open_end = p;
 	}
 	return p;
@@ -1145,12 +1156,11 @@ static int add_span(record *r, const char *f, const char *p, int run)
 }
 
 /*
- * The memo of the element s[0..e - s), just found well-formed and within
- * the limits at depth with the notes unchanged: its bytes cut into fixed
- * spans at each value (between its quotes) and each text of at least one
- * byte, all plain.  0 where a value or a text is not plain, or the
- * element too long or cut too often; the bytes between the cuts then
- * need the general reading.
+ * The record of the element s[0..e - s), just found well-formed and
+ * within the limits: its bytes cut into fixed bytes at each value
+ * (between its quotes) and each text of at least one byte, all plain.
+ * 0 where a value or a text is not plain, or the element is cut too
+ * often.
  */
 static int record_of(record *r, const char *s, const char *e)
 {
@@ -1158,8 +1168,6 @@ static int record_of(record *r, const char *s, const char *e)
 	int in_tag = 0;
 
 	r->n = 0;
-	if (e - s > RECORD_BYTES)
-		return 0;
 	while (p < e) {
 		const char *q;
 
@@ -1223,28 +1231,31 @@ static const char *as_record(checker *c, const record *r, const char *p)
 
 /*
  * After the end tag that closed the element at d (below top), ending at
- * e: that element becomes the record of its depth where there is none,
- * where the record is deeper (an element that holds the record's
- * elements is what repeats), or where an element at its depth did not
- * follow it.  Only while no note is asked about prefixes or order
- * (NOTE_CANON) and the element cleared no note.
+ * e: that element becomes the record where there is none, where the
+ * record is deeper (an element that holds the record's elements is what
+ * repeats), or where siblings at its depth stopped following it.  Not
+ * while the CANON note is asked: it writes and collects as it reads,
+ * which a record does not.
  */
 static void end_of(checker *c, size_t d, const char *e)
 {
 	record *r = &c->rec;
 	int want = r->n == 0 || r->depth > c->depth ||
-		   (r->missed && r->depth == c->depth);
+		   (r->missed >= RECORD_MISSES && r->depth == c->depth);
 
-	if (!want || (c->notes & NOTE_CANON) != 0 ||
-	    c->notes != c->open[d].notes)
+	/* A longer element is kept from replacing a record it holds. */
+	if (!want || r->failed >= RECORD_TRIES ||
+	    (c->notes & NOTE_CANON) != 0 ||
+	    e - (c->open[d].qname - 1) > RECORD_BYTES)
 		return;
 	if (!record_of(r, c->open[d].qname - 1, e)) {
 		r->n = 0;
+		r->failed++;
 		return;
 	}
 	r->depth = c->depth;
 	r->ids = c->ids;
-	r->missed = 0;
+	r->missed = r->failed = 0;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
@@ -1270,6 +1281,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.open_end = NULL;
 	c.top_child = NULL;
 	c.rec.n = 0;
+	c.rec.failed = 0;
 	for (i = 0; i < NAMES; i++) {
 		c.names[i].s = NULL;
 		c.names[i].child = NULL;
@@ -1294,7 +1306,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		} else if (c.rec.n != 0 && c.rec.depth == c.depth) {
 			const char *q = as_record(&c, &c.rec, p);
 
-			c.rec.missed = q == NULL;
+			c.rec.missed = q != NULL ? 0 : c.rec.missed + 1;
 			p = q != NULL ? q : start_tag(&c, p + 1, &empty);
 		} else {
 			p = start_tag(&c, p + 1, &empty);
