@@ -429,6 +429,8 @@ static void deferred_content(void)
 		 REC "<g k=\"1\"><f>a>b</f></g>", 1},
 		{"a repeated element with a tab and quotes",
 		 REC "<g k=\"\t\"><f>x</f></g><g k=\"'\"><f>'\"</f></g>", 1},
+		{"a repeated element in single quotes",
+		 "<g k='1'><f>x</f></g><g k='2'><f>y</f></g>", 1},
 		{"a repeated element with references, a CR and UTF-8",
 		 REC "<g k=\"&lt;\"><f>&amp;\r\xc3\xa9</f></g>", 1},
 		{"a repeated element one level deeper",
