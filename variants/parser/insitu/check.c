@@ -1160,9 +1160,11 @@ static int add_span(record *r, const char *f, const char *p, int run)
  * within the limits: its bytes cut into fixed bytes at each value
  * (between its quotes) and each text of at least one byte, all plain.
  * 0 where a value or a text is not plain, or the element is cut too
- * often.
+ * often.  Out of line: it runs once a record, and inline it would push
+ * start_tag() out of the pass's loop.
  */
-static int record_of(record *r, const char *s, const char *e)
+static __attribute__((noinline)) int record_of(record *r, const char *s,
+					       const char *e)
 {
 	const char *f = s, *p = s;
 	int in_tag = 0;
@@ -1237,7 +1239,7 @@ static const char *as_record(checker *c, const record *r, const char *p)
  * while the CANON note is asked: it writes and collects as it reads,
  * which a record does not.
  */
-static void end_of(checker *c, size_t d, const char *e)
+static inline void end_of(checker *c, size_t d, const char *e)
 {
 	record *r = &c->rec;
 	int want = r->n == 0 || r->depth > c->depth ||
@@ -1303,13 +1305,15 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 				end_of(&c, d, p);
 		} else if (p[1] == '!' || p[1] == '?') {
 			return 0;
-		} else if (c.rec.n != 0 && c.rec.depth == c.depth) {
-			const char *q = as_record(&c, &c.rec, p);
-
-			c.rec.missed = q != NULL ? 0 : c.rec.missed + 1;
-			p = q != NULL ? q : start_tag(&c, p + 1, &empty);
 		} else {
-			p = start_tag(&c, p + 1, &empty);
+			const char *q = NULL;
+
+			if (c.rec.n != 0 && c.rec.depth == c.depth) {
+				q = as_record(&c, &c.rec, p);
+				c.rec.missed = q != NULL ? 0 : c.rec.missed + 1;
+			}
+			/* One call: start_tag() stays inline. */
+			p = q != NULL ? q : start_tag(&c, p + 1, &empty);
 		}
 		if (p == NULL)
 			return 0;
