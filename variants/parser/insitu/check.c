@@ -162,11 +162,11 @@ typedef struct tag_seen {
 /*
  * RECORD_SPANS: the most pieces of fixed bytes a record holds;
  * RECORD_BYTES: the longest element taken as one; RECORD_TRIES: the
- * elements in a row that may fail to become one before the pass stops
- * trying (each costs a read of its bytes); RECORD_MISSES: the siblings
- * in a row that must not follow a record before the next element at its
- * depth replaces it (one would make records of siblings that alternate
- * replace each other at every element).
+ * elements in a row that fail to become one that end the pass's trying
+ * (each costs a read of its bytes); RECORD_MISSES: the siblings in a row
+ * that must not follow a record for the next element at its depth to
+ * replace it (one would make records of siblings that alternate replace
+ * each other at every element).
  */
 enum {
 	RECORD_SPANS = 48,
@@ -1232,7 +1232,7 @@ static const char *as_record(checker *c, const record *r, const char *p)
 }
 
 /*
- * After the end tag that closed the element at d (below top), ending at
+ * Where the end tag that closed the element at d (below top) ends, at
  * e: that element becomes the record where there is none, where the
  * record is deeper (an element that holds the record's elements is what
  * repeats), or where siblings at its depth stopped following it.  Not
