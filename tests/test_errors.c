@@ -435,6 +435,12 @@ static void deferred_content(void)
 		 REC "<g k=\"&lt;\"><f>&amp;\r\xc3\xa9</f></g>", 1},
 		{"a repeated element one level deeper",
 		 REC "<e>" REC "</e>" REC, 1},
+		{"siblings of two kinds taking turns",
+		 REC "<h v=\"1\">a</h><h v=\"2\">b</h>" REC "<h v=\"3\">c</h>"
+		 REC "<h v=\"\">d</h>", 1},
+		{"< in the text of a repeated element of the second kind",
+		 REC "<e><f>1</f></e>" REC "<e><f>2</f></e>" REC
+		 "<e><f>a<b</f></e>", 0},
 		{"< in the text of a repeated element",
 		 REC "<g k=\"1\"><f>a<b</f></g>", 0},
 		{"text over the limit in a repeated element",

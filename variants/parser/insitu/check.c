@@ -160,19 +160,19 @@ typedef struct tag_seen {
 } tag_seen;
 
 /*
- * RECORD_SPANS: the most pieces of fixed bytes a record holds;
- * RECORD_BYTES: the longest element taken as one; RECORD_TRIES: the
- * elements in a row that fail to become one that end the pass's trying
- * (each costs a read of its bytes); RECORD_MISSES: the siblings in a row
- * that must not follow a record for the next element at its depth to
- * replace it (one would make records of siblings that alternate replace
- * each other at every element).
+ * RECORDS: the records a pass holds (siblings of a few kinds taking
+ * turns each have theirs); RECORD_SPANS: the most pieces of fixed bytes
+ * a record holds; RECORD_BYTES: the longest element taken as one, and
+ * what the pass may read to take records beyond the bytes it has read
+ * (so that taking them costs at most one more read of the content);
+ * RECORD_TRIES: the elements in a row that fail to become one that end
+ * the pass's trying.
  */
 enum {
+	RECORDS = 4,
 	RECORD_SPANS = 48,
 	RECORD_BYTES = 2048,
-	RECORD_TRIES = 16,
-	RECORD_MISSES = 2
+	RECORD_TRIES = 16
 };
 
 /* What follows a piece of a record's fixed bytes: more of them, a
@@ -180,18 +180,17 @@ enum {
 enum { RUN_NONE, RUN_VALUE, RUN_TEXT, RUN_END };
 
 /*
- * The last element read whole at one depth whose bytes are fixed spans
- * with plain values and plain text between them (record_of): a payload
- * repeats such an element with other values and texts, and an element
- * whose bytes are these spans with plain runs of its own between them is
- * the same tags, attributes and nesting (docs/parser.md, "Records").
+ * An element read whole whose bytes are fixed spans with plain values
+ * and plain text between them (record_of): a payload repeats such an
+ * element with other values and texts, and an element whose bytes are
+ * these spans with plain runs of its own between them is the same tags,
+ * attributes and nesting (docs/parser.md, "Records").
  */
 typedef struct record {
 	size_t n;             /* pieces of fixed bytes; 0: none */
 	size_t depth;         /* the depth of the element's parent */
 	int ids;              /* the pass's ids when it ended */
-	unsigned missed;      /* siblings in a row that did not follow it */
-	unsigned failed;      /* elements in a row that did not become one */
+	unsigned long used;   /* when it was last taken or followed */
 	/* The fixed bytes in pieces of up to 16, each one compare. */
 	pattern fixed[RECORD_SPANS];
 	uint8_t len[RECORD_SPANS];
@@ -215,7 +214,11 @@ typedef struct checker {
 		size_t qlen;
 		name *el;
 	} open[CHECK_DEPTH];
-	record rec;
+	record rec[RECORDS];
+	unsigned long clock;  /* counts the records taken and followed */
+	unsigned failed;      /* elements in a row that did not become one */
+	const char *start;    /* where the pass began */
+	size_t spent;         /* bytes read to take records */
 	name *top_child;    /* the last name of an element at top + 1 */
 	name names[NAMES];
 	shape shapes[NAMES];
@@ -1232,32 +1235,59 @@ static const char *as_record(checker *c, const record *r, const char *p)
 }
 
 /*
+ * The element at p (its '<') read as one of the records taken at its
+ * depth whose first bytes it has: past it, or NULL.
+ */
+static inline const char *as_a_record(checker *c, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < RECORDS; i++) {
+		record *r = &c->rec[i];
+		const char *q;
+
+		if (r->n == 0 || r->depth != c->depth ||
+		    !matches(&r->fixed[0], p))
+			continue;
+		q = as_record(c, r, p);
+		if (q != NULL) {
+			r->used = ++c->clock;
+			return q;
+		}
+	}
+	return NULL;
+}
+
+/*
  * Where the end tag that closed the element at d (below top) ends, at
- * e: that element becomes the record where there is none, where the
- * record is deeper (an element that holds the record's elements is what
- * repeats), or where siblings at its depth stopped following it.  Not
- * while the CANON note is asked: it writes and collects as it reads,
- * which a record does not.
+ * e: the element, read the general way, becomes a record in place of
+ * the one least recently taken or followed.  Not while the CANON note is
+ * asked: it writes and collects as it reads, which a record does not.
  */
 static inline void end_of(checker *c, size_t d, const char *e)
 {
-	record *r = &c->rec;
-	int want = r->n == 0 || r->depth > c->depth ||
-		   (r->missed >= RECORD_MISSES && r->depth == c->depth);
+	const char *s = c->open[d].qname - 1;
+	record *r = &c->rec[0];
+	size_t i;
 
-	/* A longer element is kept from replacing a record it holds. */
-	if (!want || r->failed >= RECORD_TRIES ||
-	    (c->notes & NOTE_CANON) != 0 ||
-	    e - (c->open[d].qname - 1) > RECORD_BYTES)
+	if (c->failed >= RECORD_TRIES || (c->notes & NOTE_CANON) != 0 ||
+	    e - s > RECORD_BYTES ||
+	    c->spent + (size_t)(e - s) > (size_t)(e - c->start) + RECORD_BYTES)
 		return;
-	if (!record_of(r, c->open[d].qname - 1, e)) {
+	for (i = 1; i < RECORDS; i++)
+		if (c->rec[i].used < r->used)
+			r = &c->rec[i];
+	c->spent += (size_t)(e - s);
+	if (!record_of(r, s, e)) {
 		r->n = 0;
-		r->failed++;
+		r->used = 0;
+		c->failed++;
 		return;
 	}
 	r->depth = c->depth;
 	r->ids = c->ids;
-	r->missed = r->failed = 0;
+	r->used = ++c->clock;
+	c->failed = 0;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
@@ -1282,8 +1312,14 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
 	c.top_child = NULL;
-	c.rec.n = 0;
-	c.rec.failed = 0;
+	for (i = 0; i < RECORDS; i++) {
+		c.rec[i].n = 0;
+		c.rec[i].used = 0;
+	}
+	c.clock = 0;
+	c.failed = 0;
+	c.start = p;
+	c.spent = 0;
 	for (i = 0; i < NAMES; i++) {
 		c.names[i].s = NULL;
 		c.names[i].child = NULL;
@@ -1308,10 +1344,8 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		} else {
 			const char *q = NULL;
 
-			if (c.rec.n != 0 && c.rec.depth == c.depth) {
-				q = as_record(&c, &c.rec, p);
-				c.rec.missed = q != NULL ? 0 : c.rec.missed + 1;
-			}
+			if (c.clock != 0)
+				q = as_a_record(&c, p);
 			/* One call: start_tag() stays inline. */
 			p = q != NULL ? q : start_tag(&c, p + 1, &empty);
 		}
