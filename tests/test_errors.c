@@ -416,6 +416,55 @@ static void deferred_content(void)
 		{"values of a repeated tag, 64 bytes a block",
 		 "<g k=\"1\" v=\"2\"/><g k=\"01234567890123456789\" v=\"'\"/>"
 		 FILL64, 1},
+		/* An element read whole is the record its next siblings are
+		 * read against (check.c's record): its fixed bytes compared,
+		 * its values and texts read as plain runs.  Each case below
+		 * starts with one (REC) and breaks a rule in a sibling. */
+#define REC "<g k=\"1\"><f>x</f></g>"
+		{"a repeated element, its values and texts changed",
+		 REC "<g k=\"22\"><f>yy</f></g><g k=\"\"><f>z</f></g>", 1},
+		{"a repeated element with an empty text",
+		 REC "<g k=\"1\"><f></f></g>", 1},
+		{"a repeated element with '>' in its text",
+		 REC "<g k=\"1\"><f>a>b</f></g>", 1},
+		{"a repeated element with a tab and quotes",
+		 REC "<g k=\"\t\"><f>x</f></g><g k=\"'\"><f>'\"</f></g>", 1},
+		{"a repeated element in single quotes",
+		 "<g k='1'><f>x</f></g><g k='2'><f>y</f></g>", 1},
+		{"a repeated element with references, a CR and UTF-8",
+		 REC "<g k=\"&lt;\"><f>&amp;\r\xc3\xa9</f></g>", 1},
+		{"a repeated element one level deeper",
+		 REC "<e>" REC "</e>" REC, 1},
+		{"siblings of two kinds taking turns",
+		 REC "<h v=\"1\">a</h><h v=\"2\">b</h>" REC "<h v=\"3\">c</h>"
+		 REC "<h v=\"\">d</h>", 1},
+		{"< in the text of a repeated element of the second kind",
+		 REC "<e><f>1</f></e>" REC "<e><f>2</f></e>" REC
+		 "<e><f>a<b</f></e>", 0},
+		{"< in the text of a repeated element",
+		 REC "<g k=\"1\"><f>a<b</f></g>", 0},
+		{"text over the limit in a repeated element",
+		 REC "<g k=\"1\"><f>012345678901234567890</f></g>", 0},
+		{"a value over the limit in a repeated element",
+		 REC "<g k=\"012345678901234567890\"><f>x</f></g>", 0},
+		{"]]> in the text of a repeated element",
+		 REC "<g k=\"1\"><f>]]></f></g>", 0},
+		{"a control character in the text of a repeated element",
+		 REC "<g k=\"1\"><f>\x01</f></g>", 0},
+		{"a control character in a value of a repeated element",
+		 REC "<g k=\"\x01\"><f>x</f></g>", 0},
+		{"a bad reference in the text of a repeated element",
+		 REC "<g k=\"1\"><f>&#0;</f></g>", 0},
+		{"invalid UTF-8 in the text of a repeated element",
+		 REC "<g k=\"1\"><f>\xc0\xaf</f></g>", 0},
+		{"< in a value of a repeated element",
+		 REC "<g k=\"<\"><f>x</f></g>", 0},
+		{"a duplicate in a repeated element",
+		 REC "<g k=\"1\" k=\"2\"><f>x</f></g>", 0},
+		{"a repeated element left open", REC "<g k=\"1\"><f>x</f>", 0},
+		{"a repeated element with another end tag",
+		 REC "<g k=\"1\"><f>x</f></h>", 0},
+#undef REC
 	};
 	dom_limits lim;
 	size_t i;

@@ -33,9 +33,11 @@
  * It is the whole parse of a payload no one reads, so it reads a
  * payload's repetition from memos (a name by its spelling and as the
  * name the last child of its parent's name had, a start tag's attribute
- * names as the last tag of its name had them) and a repeated tag's
- * values from blocks of compares (shaped_run); docs/parser.md has why
- * each is sound.
+ * names as the last tag of its name had them), a repeated tag's values
+ * from blocks of compares (shaped_run), and a repeated element whole, as
+ * the fixed bytes of the last one read at its depth with plain values
+ * and texts between them (record); docs/parser.md has why each is
+ * sound.
  * Not for: building (parse.c), or deciding what the canonical form's
  * bindings are (canon.c, dom/deferred.c).
  */
@@ -157,6 +159,44 @@ typedef struct tag_seen {
 	uint32_t cl[CANON_PERM];
 } tag_seen;
 
+/*
+ * RECORDS: the records a pass holds (siblings of a few kinds taking
+ * turns each have theirs); RECORD_SPANS: the most pieces of fixed bytes
+ * a record holds; RECORD_BYTES: the longest element taken as one, and
+ * what the pass may read to take records beyond the bytes it has read
+ * (so that taking them costs at most one more read of the content);
+ * RECORD_TRIES: the elements in a row that fail to become one that end
+ * the pass's trying.
+ */
+enum {
+	RECORDS = 4,
+	RECORD_SPANS = 48,
+	RECORD_BYTES = 2048,
+	RECORD_TRIES = 16
+};
+
+/* What follows a piece of a record's fixed bytes: more of them, a
+ * value, a text, the end. */
+enum { RUN_NONE, RUN_VALUE, RUN_TEXT, RUN_END };
+
+/*
+ * An element read whole whose bytes are fixed spans with plain values
+ * and plain text between them (record_of): a payload repeats such an
+ * element with other values and texts, and an element whose bytes are
+ * these spans with plain runs of its own between them is the same tags,
+ * attributes and nesting (docs/parser.md, "Records").
+ */
+typedef struct record {
+	size_t n;             /* pieces of fixed bytes; 0: none */
+	size_t depth;         /* the depth of the element's parent */
+	int ids;              /* the pass's ids when it ended */
+	unsigned long used;   /* when it was last taken or followed */
+	/* The fixed bytes in pieces of up to 16, each one compare. */
+	pattern fixed[RECORD_SPANS];
+	uint8_t len[RECORD_SPANS];
+	uint8_t run[RECORD_SPANS]; /* what follows fixed[i] */
+} record;
+
 typedef struct checker {
 	parser *ps;
 	size_t top;         /* the deferred element's depth */
@@ -174,6 +214,11 @@ typedef struct checker {
 		size_t qlen;
 		name *el;
 	} open[CHECK_DEPTH];
+	record rec[RECORDS];
+	unsigned long clock;  /* counts the records taken and followed */
+	unsigned failed;      /* elements in a row that did not become one */
+	const char *start;    /* where the pass began */
+	size_t spent;         /* bytes read to take records */
 	name *top_child;    /* the last name of an element at top + 1 */
 	name names[NAMES];
 	shape shapes[NAMES];
@@ -1072,6 +1117,179 @@ static const char *end_tag(checker *c, const char *p)
 	return p + c->open[d].qlen + 1;
 }
 
+/* Past the run of plain value bytes (IS_ATTR) at p.  With SSE2,
+ * skip_attr ends at the run's end: no table loop waits for it. */
+static inline const char *plain_value(const char *p)
+{
+	p = skip_attr(p);
+#if !defined(__SSE2__)
+	while (dom__is((unsigned char)*p, IS_ATTR))
+		p++;
+#endif
+	return p;
+}
+
+/* Past the run of plain text bytes (IS_TEXT but '>') at p, as
+ * plain_value. */
+static inline const char *plain_text(const char *p)
+{
+	p = dom__insitu_skip_run(p, 1);
+#if !defined(__SSE2__)
+	while (dom__is((unsigned char)*p, IS_TEXT) && *p != '>')
+		p++;
+#endif
+	return p;
+}
+
+/* Adds the fixed bytes f[0..p - f) followed by run to r: 0 when r is
+ * full. */
+static int add_span(record *r, const char *f, const char *p, int run)
+{
+	do {
+		size_t n = (size_t)(p - f) < 16 ? (size_t)(p - f) : 16;
+
+		if (r->n == RECORD_SPANS)
+			return 0;
+		pattern_of(&r->fixed[r->n], f, n);
+		r->len[r->n] = (uint8_t)n;
+		f += n;
+		r->run[r->n++] = (uint8_t)(f == p ? run : RUN_NONE);
+	} while (f != p);
+	return 1;
+}
+
+/*
+ * The record of the element s[0..e - s), just found well-formed and
+ * within the limits: its bytes cut into fixed bytes at each value
+ * (between its quotes) and each text of at least one byte, all plain.
+ * 0 where a value or a text is not plain, or the element is cut too
+ * often.  Out of line: it runs once a record, and inline it would push
+ * start_tag() out of the pass's loop.
+ */
+static __attribute__((noinline)) int record_of(record *r, const char *s,
+					       const char *e)
+{
+	const char *f = s, *p = s;
+	int in_tag = 0;
+
+	r->n = 0;
+	while (p < e) {
+		const char *q;
+
+		if (in_tag) {
+			if (*p == '>')
+				in_tag = 0;
+			if (*p != '"' && *p != '\'') {
+				p++;
+				continue;
+			}
+			q = plain_value(p + 1);
+			if (*q != *p || !add_span(r, f, p + 1, RUN_VALUE))
+				return 0;
+			/* The closing quote starts the next fixed span. */
+			f = q;
+			p = q + 1;
+			continue;
+		} else if (*p == '<') {
+			in_tag = 1;
+			p++;
+			continue;
+		} else {
+			q = plain_text(p);
+			if (*q != '<' || !add_span(r, f, p, RUN_TEXT))
+				return 0;
+			f = p = q;
+		}
+	}
+	return add_span(r, f, e, RUN_END);
+}
+
+/*
+ * The element at p (its '<') read as the record r: past it, or NULL
+ * where its bytes are not r's fixed spans with plain runs between them
+ * (then nothing was changed).  A text run must not be empty: "<a></a>"
+ * is not written as it is read (NOTE_EXACT).
+ */
+static const char *as_record(checker *c, const record *r, const char *p)
+{
+	size_t i;
+
+	for (i = 0;; i++) {
+		const char *q;
+
+		if (!matches(&r->fixed[i], p))
+			return NULL;
+		p += r->len[i];
+		if (r->run[i] == RUN_NONE)
+			continue;
+		if (r->run[i] == RUN_END)
+			break;
+		q = r->run[i] == RUN_VALUE ? plain_value(p) : plain_text(p);
+		if ((r->run[i] == RUN_TEXT && q == p) ||
+		    (size_t)(q - p) > c->max_text)
+			return NULL;
+		p = q;
+	}
+	c->ids |= r->ids;
+	return p;
+}
+
+/*
+ * The element at p (its '<') read as one of the records taken at its
+ * depth whose first bytes it has: past it, or NULL.
+ */
+static inline const char *as_a_record(checker *c, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < RECORDS; i++) {
+		record *r = &c->rec[i];
+		const char *q;
+
+		if (r->n == 0 || r->depth != c->depth ||
+		    !matches(&r->fixed[0], p))
+			continue;
+		q = as_record(c, r, p);
+		if (q != NULL) {
+			r->used = ++c->clock;
+			return q;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Where the end tag that closed the element at d (below top) ends, at
+ * e: the element, read the general way, becomes a record in place of
+ * the one least recently taken or followed.  Not while the CANON note is
+ * asked: it writes and collects as it reads, which a record does not.
+ */
+static inline void end_of(checker *c, size_t d, const char *e)
+{
+	const char *s = c->open[d].qname - 1;
+	record *r = &c->rec[0];
+	size_t i;
+
+	if (c->failed >= RECORD_TRIES || (c->notes & NOTE_CANON) != 0 ||
+	    e - s > RECORD_BYTES ||
+	    c->spent + (size_t)(e - s) > (size_t)(e - c->start) + RECORD_BYTES)
+		return;
+	for (i = 1; i < RECORDS; i++)
+		if (c->rec[i].used < r->used)
+			r = &c->rec[i];
+	c->spent += (size_t)(e - s);
+	if (!record_of(r, s, e)) {
+		r->n = 0;
+		r->used = 0;
+		c->failed++;
+		return;
+	}
+	r->depth = c->depth;
+	r->ids = c->ids;
+	r->used = ++c->clock;
+	c->failed = 0;
+}
+
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		      int *exact, check_canon *canon)
 {
@@ -1094,6 +1312,14 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.max_text = ps->lim->max_text;
 	c.open_end = NULL;
 	c.top_child = NULL;
+	for (i = 0; i < RECORDS; i++) {
+		c.rec[i].n = 0;
+		c.rec[i].used = 0;
+	}
+	c.clock = 0;
+	c.failed = 0;
+	c.start = p;
+	c.spent = 0;
 	for (i = 0; i < NAMES; i++) {
 		c.names[i].s = NULL;
 		c.names[i].child = NULL;
@@ -1105,14 +1331,23 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		if (*p != '<' && (p = text(&c, p)) == NULL)
 			return 0;
 		if (p[1] == '/') {
-			if (c.depth == c.top)
+			size_t d = c.depth - c.top;
+
+			if (d == 0)
 				break;
 			p = end_tag(&c, p + 2);
 			c.depth--;
+			if (p != NULL)
+				end_of(&c, d, p);
 		} else if (p[1] == '!' || p[1] == '?') {
 			return 0;
 		} else {
-			p = start_tag(&c, p + 1, &empty);
+			const char *q = NULL;
+
+			if (c.clock != 0)
+				q = as_a_record(&c, p);
+			/* One call: start_tag() stays inline. */
+			p = q != NULL ? q : start_tag(&c, p + 1, &empty);
 		}
 		if (p == NULL)
 			return 0;
