@@ -165,8 +165,9 @@ typedef struct tag_seen {
  * a record holds; RECORD_BYTES: the longest element taken as one, and
  * what the pass may read to take records beyond the bytes it has read
  * (so that taking them costs at most one more read of the content);
- * RECORD_TRIES: the elements in a row that fail to become one that end
- * the pass's trying.
+ * RECORD_TRIES: the tries in a row that do not pay (an element that
+ * cannot become a record, a record replaced before one followed it) that
+ * end the pass's trying, until a record is followed.
  */
 enum {
 	RECORDS = 4,
@@ -191,6 +192,7 @@ typedef struct record {
 	size_t depth;         /* the depth of the element's parent */
 	int ids;              /* the pass's ids when it ended */
 	unsigned long used;   /* when it was last taken or followed */
+	int followed;         /* whether an element was read as it */
 	/* The fixed bytes in pieces of up to 16, each one compare. */
 	pattern fixed[RECORD_SPANS];
 	uint8_t len[RECORD_SPANS];
@@ -216,7 +218,7 @@ typedef struct checker {
 	} open[CHECK_DEPTH];
 	record rec[RECORDS];
 	unsigned long clock;  /* counts the records taken and followed */
-	unsigned failed;      /* elements in a row that did not become one */
+	unsigned failed;      /* tries in a row that did not pay (end_of) */
 	const char *start;    /* where the pass began */
 	size_t spent;         /* bytes read to take records */
 	name *top_child;    /* the last name of an element at top + 1 */
@@ -1252,6 +1254,8 @@ static inline const char *as_a_record(checker *c, const char *p)
 		q = as_record(c, r, p);
 		if (q != NULL) {
 			r->used = ++c->clock;
+			r->followed = 1;
+			c->failed = 0;
 			return q;
 		}
 	}
@@ -1277,6 +1281,12 @@ static inline void end_of(checker *c, size_t d, const char *e)
 	for (i = 1; i < RECORDS; i++)
 		if (c->rec[i].used < r->used)
 			r = &c->rec[i];
+	/* Siblings that each differ from the one before would make every
+	 * element a record no element follows: a record replaced before
+	 * one followed it was a try that did not pay, like an element that
+	 * could not become one. */
+	if (r->n != 0 && !r->followed)
+		c->failed++;
 	c->spent += (size_t)(e - s);
 	if (!record_of(r, s, e)) {
 		r->n = 0;
@@ -1287,7 +1297,7 @@ static inline void end_of(checker *c, size_t d, const char *e)
 	r->depth = c->depth;
 	r->ids = c->ids;
 	r->used = ++c->clock;
-	c->failed = 0;
+	r->followed = 0;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
