@@ -20,19 +20,24 @@
 
 /*
  * Room for the canonical form, taken at its first byte: it is the
- * content's bytes rearranged, so the rest of the input is room enough.
+ * content's bytes rearranged, each input byte once at most, so the rest
+ * of the input is room enough -- less `gap`, the bytes of deferred
+ * content about to be left out, where the first byte comes before a gap
+ * (build=deferred: a Body whose content is one gap then takes room for
+ * its tags, not for the message).
  * A buffer with a writer (a digest reading a gap's form in pieces,
  * dom/kept.c) gets room for the `need` bytes that follow instead: a tag
  * fits its window, which is handed on when full.
  */
-static int own_room(parser *ps, size_t need)
+static int own_room(parser *ps, size_t need, size_t gap)
 {
 	lab_buf *b = &ps->own_out;
 
 	if (lab_buf_has_writer(b))
 		return lab_buf_reserve(b, need) == LAB_OK;
 	return b->cap != 0 ||
-	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from) == LAB_OK;
+	       lab_buf_reserve_exact(b, ps->in.len - ps->own_from - gap) ==
+		       LAB_OK;
 }
 
 /* Adds the input's bytes [from, to) (offsets into the text), room
@@ -110,14 +115,15 @@ void dom__insitu_own_start(parser *ps, const dom_name *name, size_t n,
 }
 
 /* Adds the input's bytes [own_copied, to), which may be most of it:
- * with a writer, handed on without a copy where they pass the window. */
-static int own_run(parser *ps, size_t to)
+ * with a writer, handed on without a copy where they pass the window.
+ * gap: own_room's. */
+static int own_run(parser *ps, size_t to, size_t gap)
 {
 	lab_buf *b = &ps->own_out;
 	size_t from = ps->own_copied;
 
 	if (!lab_buf_has_writer(b)) {
-		if (!own_room(ps, 0))
+		if (!own_room(ps, 0, gap))
 			return 0;
 		own_put(ps, from, to);
 	} else if (to > from &&
@@ -135,7 +141,7 @@ int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 
 	if (grow((void **)&ps->own_gaps, &ps->own_capgaps, ps->own_ngaps + 1,
 		 sizeof *ps->own_gaps) != 0 ||
-	    !own_run(ps, from))
+	    !own_run(ps, from, to - from))
 		return 0;
 	g = &ps->own_gaps[ps->own_ngaps++];
 	g->at = ps->own_out.len;
@@ -148,7 +154,7 @@ int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 
 int dom__insitu_own_rest(parser *ps, size_t to)
 {
-	return own_run(ps, to);
+	return own_run(ps, to, 0);
 }
 
 /* The input up to name_end, then the n attributes in perm's order, each
@@ -165,9 +171,9 @@ permute(parser *ps, const char *name_end, const char *const *ends,
 	/* With a writer, the text before the tag first: room for the tag
 	 * alone then keeps to the window. */
 	if (lab_buf_has_writer(&ps->own_out) &&
-	    !own_run(ps, (size_t)(name_end - in)))
+	    !own_run(ps, (size_t)(name_end - in), 0))
 		return 0;
-	if (!own_room(ps, (size_t)(last - in) - ps->own_copied))
+	if (!own_room(ps, (size_t)(last - in) - ps->own_copied, 0))
 		return 0;
 	own_put(ps, ps->own_copied, (size_t)(name_end - in));
 	for (i = 0; i < n; i++) {
@@ -206,7 +212,7 @@ void dom__insitu_own_end(parser *ps, const char *lt)
 	ps->ask = NULL;
 	q->ok = ps->canon && !ps->canon_lost && to > ps->own_from &&
 		to - ps->own_from > dom__emit_canonical_len(ps->doc) &&
-		own_room(ps, 0);
+		own_room(ps, 0, 0);
 	ps->canon = 0;
 	if (q->ok) {
 		own_put(ps, ps->own_copied, to);
