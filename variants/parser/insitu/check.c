@@ -181,6 +181,21 @@ enum {
 enum { RUN_NONE, RUN_VALUE, RUN_TEXT, RUN_END };
 
 /*
+ * RECORD_PERMS: the most start tags of a record that the CANON note puts
+ * in order.  Such a tag (record_perm) is found again in an element read
+ * as the record by pieces, whose starts the reading notes: its name ends
+ * name_off bytes into piece name_piece, and its k-th attribute at the
+ * closing quote that starts piece end_piece[k].
+ */
+enum { RECORD_PERMS = 4 };
+
+typedef struct record_perm {
+	uint8_t name_piece, name_off, n;
+	uint8_t end_piece[CANON_PERM];
+	uint8_t perm[CANON_PERM];
+} record_perm;
+
+/*
  * An element read whole whose bytes are fixed spans with plain values
  * and plain text between them (record_of): a payload repeats such an
  * element with other values and texts, and an element whose bytes are
@@ -197,6 +212,9 @@ typedef struct record {
 	pattern fixed[RECORD_SPANS];
 	uint8_t len[RECORD_SPANS];
 	uint8_t run[RECORD_SPANS]; /* what follows fixed[i] */
+	/* Taken while the CANON note held: its tags to put in order. */
+	size_t nperm;
+	record_perm perm[RECORD_PERMS];
 } record;
 
 typedef struct checker {
@@ -1000,6 +1018,24 @@ static const char *prefix_of(const checker *c, const char *qname,
 	return NULL;
 }
 
+/* perm: the n <= CANON_PERM unprefixed attribute names s[i][0..len[i])
+ * in C14N's order, as their indexes (an insertion sort: a tag has a few). */
+static void c14n_order(uint8_t *perm, const char *const *s,
+		       const uint32_t *len, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		uint8_t x = (uint8_t)i;
+
+		for (j = i; j > 0 && in_order(s[x], len[x], s[perm[j - 1]],
+					     len[perm[j - 1]]);
+		     j--)
+			perm[j] = perm[j - 1];
+		perm[j] = x;
+	}
+}
+
 /*
  * The CANON note's copy of the tag whose name ends at name_end, its
  * attributes (t) out of order: written in C14N's order into the
@@ -1011,22 +1047,13 @@ static int reorder(checker *c, const shape *sh, const char *name_end,
 		   const tag_seen *t)
 {
 	uint8_t perm[CANON_PERM];
-	size_t i, j, k = sh != NULL ? (size_t)(sh - c->shapes) : 0;
+	size_t k = sh != NULL ? (size_t)(sh - c->shapes) : 0;
 	int whole = sh != NULL && t->bits == 0;
 
 	if (whole && c->perm_n[k] == t->n)
 		return dom__insitu_own_permute(c->ps, name_end, t->ce,
 					       c->perm[k], t->n);
-	for (i = 0; i < t->n; i++) {
-		uint8_t x = (uint8_t)i;
-
-		for (j = i; j > 0 && in_order(t->cs[x], t->cl[x],
-					     t->cs[perm[j - 1]],
-					     t->cl[perm[j - 1]]);
-		     j--)
-			perm[j] = perm[j - 1];
-		perm[j] = x;
-	}
+	c14n_order(perm, t->cs, t->cl, t->n);
 	if (whole) {
 		memcpy(c->perm[k], perm, t->n);
 		c->perm_n[k] = (uint8_t)t->n;
@@ -1206,19 +1233,125 @@ static __attribute__((noinline)) int record_of(record *r, const char *s,
 	return add_span(r, f, e, RUN_END);
 }
 
+/* at[i]: where piece i of r starts in the element s[0..) r was taken
+ * from. */
+static void starts_of(const record *r, const char *s, const char **at)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		at[i] = s;
+		s += r->len[i];
+		if (r->run[i] == RUN_VALUE)
+			s = plain_value(s);
+		else if (r->run[i] == RUN_TEXT)
+			s = plain_text(s);
+	}
+}
+
+/* The piece of r whose fixed bytes hold x, their starts at: its index,
+ * or r->n where none does. */
+static size_t piece_of(const record *r, const char *const *at, const char *x)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (x >= at[i] && x < at[i] + r->len[i])
+			break;
+	return i;
+}
+
+/* The tag of r whose name ends at name_end and whose n attributes are
+ * named cs[i][0..cl[i]) and end at ce[i], at in r->perm: 0 when r holds
+ * RECORD_PERMS. */
+static int add_perm(record *r, const char *const *at, const char *name_end,
+		    const char *const *cs, const uint32_t *cl,
+		    const char *const *ce, size_t n)
+{
+	record_perm *m = &r->perm[r->nperm];
+	size_t i, k;
+
+	if (r->nperm == RECORD_PERMS)
+		return 0;
+	k = piece_of(r, at, name_end);
+	if (k == r->n)
+		return 0;
+	m->name_piece = (uint8_t)k;
+	m->name_off = (uint8_t)(name_end - at[k]);
+	for (i = 0; i < n; i++) {
+		/* The closing quote starts the piece after the value. */
+		k = piece_of(r, at, ce[i] - 1);
+		if (k == r->n || at[k] != ce[i] - 1)
+			return 0;
+		m->end_piece[i] = (uint8_t)k;
+	}
+	m->n = (uint8_t)n;
+	c14n_order(m->perm, cs, cl, n);
+	r->nperm++;
+	return 1;
+}
+
+/*
+ * The tags of the record r, taken from s[0..e - s) while the CANON note
+ * held, whose attributes C14N puts in another order: into r->perm.  The
+ * note held, so each tag is as C14N writes it but for that order: the
+ * name, then for each attribute one space, an unprefixed name, '="', a
+ * value without a quote and '"'; and every '<' starts a tag, plain runs
+ * holding none.  0 where r has more such tags than RECORD_PERMS.
+ */
+static __attribute__((noinline)) int record_canon(record *r, const char *s,
+						  const char *e)
+{
+	const char *at[RECORD_SPANS], *p = s;
+
+	starts_of(r, s, at);
+	r->nperm = 0;
+	while ((p = memchr(p, '<', (size_t)(e - p))) != NULL) {
+		const char *cs[CANON_PERM], *ce[CANON_PERM], *name_end;
+		uint32_t cl[CANON_PERM];
+		size_t n, i;
+
+		if (*++p == '/')
+			continue;
+		name_end = p + strcspn(p, " >");
+		for (n = 0, p = name_end; *p == ' '; n++) {
+			const char *eq = memchr(p, '=', (size_t)(e - p));
+
+			if (n == CANON_PERM || eq == NULL)
+				return 0;
+			cs[n] = p + 1;
+			cl[n] = (uint32_t)(eq - p - 1);
+			p = memchr(eq + 2, '"', (size_t)(e - eq - 2));
+			if (p == NULL)
+				return 0;
+			ce[n] = ++p;
+		}
+		for (i = 1; i < n && in_order(cs[i - 1], cl[i - 1], cs[i], cl[i]);
+		     i++)
+			;
+		if (i < n && !add_perm(r, at, name_end, cs, cl, ce, n))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * The element at p (its '<') read as the record r: past it, or NULL
  * where its bytes are not r's fixed spans with plain runs between them
  * (then nothing was changed).  A text run must not be empty: "<a></a>"
- * is not written as it is read (NOTE_EXACT).
+ * is not written as it is read (NOTE_EXACT).  at (NULL: not asked): where
+ * each piece starts.
  */
-static const char *as_record(checker *c, const record *r, const char *p)
+static inline __attribute__((always_inline)) const char *
+as_record(checker *c, const record *r, const char *p, const char **at)
 {
 	size_t i;
 
 	for (i = 0;; i++) {
 		const char *q;
 
+		if (at != NULL)
+			at[i] = p;
 		if (!matches(&r->fixed[i], p))
 			return NULL;
 		p += r->len[i];
@@ -1237,11 +1370,39 @@ static const char *as_record(checker *c, const record *r, const char *p)
 }
 
 /*
- * The element at p (its '<') read as one of the records taken at its
- * depth whose first bytes it has: past it, or NULL.
+ * The CANON note's copy of an element read as the record r, its pieces
+ * starting at at: each tag r puts in order, written in order into the
+ * canonical copy (tee.c), as reorder() does for a tag read the general
+ * way.  0: no memory, which ends the note.
  */
-static inline const char *as_a_record(checker *c, const char *p)
+static __attribute__((noinline)) int
+record_reorder(checker *c, const record *r, const char *const *at)
 {
+	size_t i, k;
+
+	for (i = 0; i < r->nperm; i++) {
+		const record_perm *m = &r->perm[i];
+		const char *ends[CANON_PERM];
+
+		for (k = 0; k < m->n; k++)
+			ends[k] = at[m->end_piece[k]] + 1;
+		if (!dom__insitu_own_permute(c->ps,
+					     at[m->name_piece] + m->name_off,
+					     ends, m->perm, m->n))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The element at p (its '<') read as one of the records taken at its
+ * depth whose first bytes it has: past it, or NULL.  With canon (the
+ * CANON note holds), its tags put in order in the copy.
+ */
+static inline __attribute__((always_inline)) const char *
+record_at(checker *c, const char *p, const int canon)
+{
+	const char *at[RECORD_SPANS];
 	size_t i;
 
 	for (i = 0; i < RECORDS; i++) {
@@ -1251,8 +1412,12 @@ static inline const char *as_a_record(checker *c, const char *p)
 		if (r->n == 0 || r->depth != c->depth ||
 		    !matches(&r->fixed[0], p))
 			continue;
-		q = as_record(c, r, p);
+		q = canon && r->nperm > 0 ? as_record(c, r, p, at)
+					  : as_record(c, r, p, NULL);
 		if (q != NULL) {
+			if (canon && r->nperm > 0 &&
+			    !(c->canon->reorder && record_reorder(c, r, at)))
+				c->notes &= ~NOTE_CANON;
 			r->used = ++c->clock;
 			r->followed = 1;
 			c->failed = 0;
@@ -1262,11 +1427,28 @@ static inline const char *as_a_record(checker *c, const char *p)
 	return NULL;
 }
 
+/* record_at under the CANON note: out of line, so that the reading
+ * without it, inlined into the pass's loop, stays as it is. */
+static __attribute__((noinline)) const char *record_canon_at(checker *c,
+							     const char *p)
+{
+	return record_at(c, p, 1);
+}
+
+static inline const char *as_a_record(checker *c, const char *p)
+{
+	return (c->notes & NOTE_CANON) != 0 ? record_canon_at(c, p)
+					    : record_at(c, p, 0);
+}
+
 /*
  * Where the end tag that closed the element at d (below top) ends, at
  * e: the element, read the general way, becomes a record in place of
- * the one least recently taken or followed.  Not while the CANON note is
- * asked: it writes and collects as it reads, which a record does not.
+ * the one least recently taken or followed.  While the CANON note
+ * holds, with the tags it puts in order (record_canon): what else the
+ * note collects, the prefixes of the element names, the general reading
+ * of the record collected, and the note stands or falls on the fixed
+ * bytes alone (docs/parser.md, "Records").
  */
 static inline void end_of(checker *c, size_t d, const char *e)
 {
@@ -1274,8 +1456,7 @@ static inline void end_of(checker *c, size_t d, const char *e)
 	record *r = &c->rec[0];
 	size_t i;
 
-	if (c->failed >= RECORD_TRIES || (c->notes & NOTE_CANON) != 0 ||
-	    e - s > RECORD_BYTES ||
+	if (c->failed >= RECORD_TRIES || e - s > RECORD_BYTES ||
 	    c->spent + (size_t)(e - s) > (size_t)(e - c->start) + RECORD_BYTES)
 		return;
 	for (i = 1; i < RECORDS; i++)
@@ -1288,7 +1469,9 @@ static inline void end_of(checker *c, size_t d, const char *e)
 	if (r->n != 0 && !r->followed)
 		c->failed++;
 	c->spent += (size_t)(e - s);
-	if (!record_of(r, s, e)) {
+	r->nperm = 0;
+	if (!record_of(r, s, e) ||
+	    ((c->notes & NOTE_CANON) != 0 && !record_canon(r, s, e))) {
 		r->n = 0;
 		r->used = 0;
 		c->failed++;
