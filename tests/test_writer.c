@@ -3,7 +3,7 @@
  * hands on add up to what a plain buffer holds, for the buffer's own
  * appends and for dom_serialize and wss_c14n_buf at every window; a
  * large put goes through uncopied; a writer's failure is LAB_EIO and
- * sticks; bad set-ups and the calls that read back their output refuse
+ * sticks; lab_buf_put_all hands its bytes on whole; bad set-ups and the calls that read back their output refuse
  * a writer with LAB_EUSAGE.
  * Not tested here: send and receive through a writer (test_wss.c).
  */
@@ -134,6 +134,34 @@ static void failure_sticks(void)
 	lab_buf_free(&b);
 	CHECK(!lab_buf_has_writer(&b));
 	lab_buf_free(&t.got);
+}
+
+/* lab_buf_put_all: the bytes after those held, all handed on at once;
+ * a failing writer is LAB_EIO with its message; a plain buffer keeps
+ * them. */
+static void put_all(void)
+{
+	t_pieces t = {LAB_BUF_INIT, 0, 0, 0, NULL};
+	t_pieces bad = {LAB_BUF_INIT, 0, 1, 0, NULL};
+	lab_buf b, p = LAB_BUF_INIT;
+	lab_err err;
+
+	CHECK_OK(lab_buf_init_writer(&b, 4, t_take, &t), NULL);
+	CHECK_OK(lab_buf_puts(&b, "ab"), NULL);
+	CHECK_OK(lab_buf_put_all(&b, "cdefg", 5, &err), &err);
+	CHECK_EQ_MEM(t.got.data, t.got.len, "abcdefg", 7);
+	CHECK_EQ_INT(b.len, 0);
+	lab_buf_free(&b);
+	CHECK_OK(lab_buf_init_writer(&b, 4, t_take, &bad), NULL);
+	CHECK_EQ_INT(lab_buf_put_all(&b, "xy", 2, &err), LAB_EIO);
+	CHECK(strstr(err.msg, "writer failed") != NULL);
+	lab_buf_free(&b);
+	CHECK_OK(lab_buf_puts(&p, "ab"), NULL);
+	CHECK_OK(lab_buf_put_all(&p, "cd", 2, &err), &err);
+	CHECK_EQ_MEM(p.data, p.len, "abcd", 4);
+	lab_buf_free(&p);
+	lab_buf_free(&t.got);
+	lab_buf_free(&bad.got);
 }
 
 static void refused_setups(void)
@@ -267,6 +295,7 @@ const t_case tests_writer[] = {
 	{"writer/large_put_uncopied", large_put_uncopied},
 	{"writer/large_reserve", large_reserve},
 	{"writer/failure_sticks", failure_sticks},
+	{"writer/put_all", put_all},
 	{"writer/refused_setups", refused_setups},
 	{"writer/serialize", serialize},
 	{"writer/serialize_long_values", serialize_long_values},

@@ -56,6 +56,18 @@ int lab_buf_flush(lab_buf *b)
 	return LAB_OK;
 }
 
+int lab_buf_put_all(lab_buf *b, const void *p, size_t n, lab_err *err)
+{
+	int rc = lab_buf_put(b, p, n);
+
+	if (rc == LAB_OK)
+		rc = lab_buf_flush(b);
+	if (rc == LAB_OK)
+		return LAB_OK;
+	return lab_fail(err, rc, rc == LAB_EIO ? "the output's writer failed"
+					      : "out of memory");
+}
+
 int lab_buf_need_plain(const lab_buf *b, const char *who, lab_err *err)
 {
 	if (b->write == NULL)

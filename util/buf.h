@@ -59,6 +59,13 @@ int lab_buf_init_writer(lab_buf *b, size_t window, lab_buf_write_fn write,
  */
 int lab_buf_flush(lab_buf *b);
 
+/*
+ * Appends the n bytes at p and flushes: an output that is these bytes,
+ * handed on whole (a hop passing a message on as it came).  LAB_OK, or
+ * LAB_ENOMEM or LAB_EIO with err saying which.
+ */
+int lab_buf_put_all(lab_buf *b, const void *p, size_t n, lab_err *err);
+
 /* LAB_EIO once b's writer failed, else LAB_OK: for callers whose own
  * error path cannot tell a failed writer from a failed allocation. */
 static inline int lab_buf_error(const lab_buf *b)

@@ -1,7 +1,7 @@
 /*
  * cases_wss.c - the pipeline's benchmark cases: serialize, c14n, sign,
- * verify, encrypt, decrypt, send, receive and forward (the intermediary), each the way a service pays
- * for it per message -- keys acquired through the keys variant, the
+ * verify, encrypt, decrypt, send, receive and forward (the
+ * intermediary), each the way a service pays for it per message -- keys acquired through the keys variant, the
  * message parsed, processed and (when it produces one) serialized.  The
  * stage runs are harness/bench/stages.c's; the table is in cases.c.
  * Not for: the reference peer's cases (cases_ref.c).
@@ -14,14 +14,10 @@ static int forward(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 		   const char *bytes, size_t len, lab_buf *out, lab_err *err)
 {
 	lab_buf to = LAB_BUF_INIT;
-	int rc = wss_forward_doc(doc, trust, o, &to, err), w = LAB_OK;
+	int rc = wss_forward_doc(doc, trust, o, &to, err);
 
-	if (rc == LAB_OK && out != NULL &&
-	    (w = lab_buf_put(out, bytes, len)) == LAB_OK)
-		w = lab_buf_flush(out);
-	if (w != LAB_OK)
-		rc = lab_fail(err, w, w == LAB_EIO ? "the output's writer failed"
-						   : "out of memory");
+	if (rc == LAB_OK && out != NULL)
+		rc = lab_buf_put_all(out, bytes, len, err);
 	lab_buf_free(&to);
 	return rc;
 }

@@ -1319,18 +1319,6 @@ static xmlNodePtr header_block(const ref_msg *m, const char *clark)
 	return NULL;
 }
 
-/* The bytes a hop took, into out or to its writer. */
-static int pass_on(lab_buf *out, const char *bytes, size_t len, lab_err *err)
-{
-	int w = lab_buf_put(out, bytes, len);
-
-	if (w == LAB_OK)
-		w = lab_buf_flush(out);
-	if (w == LAB_EIO)
-		return lab_fail(err, w, "the output's writer failed");
-	return w == LAB_OK ? LAB_OK : nomem(err);
-}
-
 /* Signs and encrypts as wss_send_doc does: in o->layout's order, with
  * the Signature (o->encrypt_signature) and the header block
  * o->encrypt_header names encrypted besides the Body's content. */
@@ -1418,7 +1406,7 @@ int lab_ref_message(lab_ref_op op, const char *bytes, size_t len,
 		rc = verify_msg(&m, k.trust, ts, NULL, err);
 	/* A hop passes on the bytes it took (out may have a writer). */
 	if (rc == LAB_OK && out != NULL && forwards)
-		rc = pass_on(out, bytes, len, err);
+		rc = lab_buf_put_all(out, bytes, len, err);
 	else if (rc == LAB_OK && out != NULL && !forwards)
 		rc = lab_ref_serialize(doc, out, err);
 	xmlFreeDoc(doc);
