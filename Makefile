@@ -396,6 +396,7 @@ fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/refpeer/ref.c ha
 # The seeds need a plain domlab of the same variant to make messages.
 FUZZ_DIR = $(BUILD_DIR)/$(NAME)-fuzz/fuzz
 fuzz-seeds:
+	@sh .ci/deps.sh build
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ= SANITIZE= all
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
 	@sh tests/fuzz/seeds.sh $(BUILD_DIR)/$(NAME)/domlab $(FUZZ_KEYS) $(FUZZ_NOW) \
@@ -407,13 +408,13 @@ fuzz-run: fuzz-seeds
 	  $(or $(FUZZ_RESULTS),-) $(FUZZ_TARGETS)
 
 fuzz-campaign: fuzz-seeds
-	@sh .ci/deps.sh build
 	@for t in $(FUZZ_TARGETS); do \
 	  FUZZ_CHUNK=$(FUZZ_CHUNK) bash tests/fuzz/campaign.sh $(FUZZ_DIR) $(NAME) $$t \
 	    $(FUZZ_CPU) $(FUZZ_RECORD)/runs.tsv || exit 1; \
 	done
 
 fuzz-merge:
+	@sh .ci/deps.sh build
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
 	@mkdir -p $(FUZZ_DIR)/logs
 	@for t in $(FUZZ_TARGETS); do \
@@ -426,6 +427,7 @@ fuzz-merge:
 	done
 
 fuzz-replay:
+	@sh .ci/deps.sh build
 	@$(MAKE) --no-print-directory -s VARIANT=$(NAME) FUZZ=1 fuzz-build
 	@mkdir -p $(FUZZ_DIR)/logs $(FUZZ_RECORD)
 	@for t in $(FUZZ_TARGETS); do \
