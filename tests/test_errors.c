@@ -505,9 +505,40 @@ static void deferred_content(void)
 	}
 }
 
+/*
+ * A record (check.c) is read only at the depth it was taken at: read
+ * deeper, its own nesting would pass the depth limit unseen.  The same
+ * element, repeated three and four levels deeper than the first, in
+ * content three levels down: at the limit of 8, then one past it,
+ * refused by the parse.
+ */
+static void record_depth(void)
+{
+#define REC "<g k=\"1\"><f>x</f></g>"
+	static const char *const in[] = {
+		"<r><h><d>" REC "<e><e><e>" REC "</e></e></e></d></h></r>",
+		"<r><h><d>" REC "<e><e><e><e>" REC "</e></e></e></e></d></h></r>",
+	};
+#undef REC
+	dom_limits lim;
+	dom_doc *doc = NULL;
+	lab_err err;
+
+	memset(&lim, 0, sizeof lim);
+	lim.max_depth = 8;
+	if (CHECK_OK(dom_parse(in[0], strlen(in[0]), &lim, &doc, &err), &err))
+		dom_doc_free(doc);
+	doc = NULL;
+	CHECK_EQ_INT(dom_parse(in[1], strlen(in[1]), &lim, &doc, &err),
+		     LAB_EMALFORMED);
+	CHECK(doc == NULL);
+	CHECK(strstr(err.msg, "deeper than the limit of 8") != NULL);
+}
+
 const t_case tests_errors[] = {
 	{"errors/malformed", malformed},
 	{"errors/deferred_content", deferred_content},
+	{"errors/record_depth", record_depth},
 	{"errors/external_entities", external_entities},
 	{"errors/external_dtd", external_dtd},
 	{"errors/dtd_default_names", dtd_default_names},
