@@ -248,6 +248,17 @@ int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
 	return 1;
 }
 
+const char *dom__deferred_ready(const dom_doc *doc, const dom_canon_gap *g)
+{
+	const dom_lazy *z = g->ready ? find(doc, g->el) : NULL;
+
+	/* Built since: its bytes in the text were rewritten. */
+	if (z == NULL || (g->el->flags & DOM__DEFERRED) == 0 ||
+	    z->to - z->from != g->len)
+		return NULL;
+	return z->text + z->from;
+}
+
 int dom__deferred_ids(const dom_node *el)
 {
 	const dom_lazy *z = find(dom__doc(el), el);

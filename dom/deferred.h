@@ -70,6 +70,14 @@ int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
 			const dom_canon_gap *g, lab_buf *out,
 			dom_canon_dep *deps, size_t *ndeps);
 
+/*
+ * The bytes of gap g's element, g->len of them, when they are its
+ * content's canonical form as they stand (g->ready: the parse put them
+ * in order and took their dependencies) and it is still unbuilt; else
+ * NULL.
+ */
+const char *dom__deferred_ready(const dom_doc *doc, const dom_canon_gap *g);
+
 /* Whether building some deferred content failed (out of memory): then
  * that element reads as empty, and what can report it does. */
 int dom__deferred_failed(const dom_doc *doc);

@@ -91,6 +91,9 @@ typedef struct dom_canon_gap {
 	size_t at, len;
 	const dom_node *el;
 	size_t inside;
+	/* The element's bytes are their canonical form as they stand: a
+	 * parse for signing put them in order (dom/parser.h). */
+	int ready;
 } dom_canon_gap;
 
 /* Bytes kept for el's content (the emit axis, dom/emit.h): while the

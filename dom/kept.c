@@ -31,6 +31,10 @@
  * (dom__emit_canonical_write), so a 2 MB gap never becomes a 2 MB
  * buffer.  A gap found not canonical there ends the bytes' standing as
  * a failed fill does, and the caller discards what it was handed.
+ * A parse for signing (DOM_PARSE_SIGNING) put a gap's content in
+ * canonical order where it stands, taking its dependencies then: such a
+ * gap is its bytes, handed on without a copy or a second read, while its
+ * element is unbuilt.
  */
 #include <string.h>
 
@@ -107,6 +111,21 @@ size_t dom__emit_canonical_len(const dom_doc *doc)
 	return k->el != NULL && k->canonical ? k->len + k->gapped : 0;
 }
 
+/* Gap g's canonical form appended to out (room reserved): its bytes as
+ * they stand where the parse made them so, else the check pass's. */
+static int fill_gap(dom_doc *doc, dom_kept *k, const dom_canon_gap *g,
+		    lab_buf *out)
+{
+	const char *ready = dom__deferred_ready(doc, g);
+
+	if (ready == NULL)
+		return dom__deferred_canon(doc, k->el, g, out, k->deps,
+					   &k->ndeps);
+	out->len = (size_t)(lab_copy(out->data + out->len, ready, g->len) -
+			    out->data);
+	return 1;
+}
+
 /*
  * The kept bytes with their gaps filled, in a buffer of their own that
  * replaces them: 1; 0 when a gap cannot be filled (or no memory).
@@ -126,8 +145,7 @@ static int fill(dom_doc *doc, dom_kept *k)
 					    g->at - from) -
 				   out.data);
 		from = g->at;
-		if (!dom__deferred_canon(doc, k->el, g, &out, k->deps,
-					 &k->ndeps)) {
+		if (!fill_gap(doc, k, g, &out)) {
 			lab_buf_free(&out);
 			return 0;
 		}
@@ -159,8 +177,14 @@ static void drop(dom_kept *k)
 static int write_gap(dom_doc *doc, dom_kept *k, const dom_canon_gap *g,
 		     size_t window, lab_buf_write_fn write, void *ctx)
 {
+	const char *ready = dom__deferred_ready(doc, g);
 	lab_buf w = LAB_BUF_INIT;
-	int ok = lab_buf_init_writer(&w, window, write, ctx) == LAB_OK &&
+	int ok;
+
+	/* Made canonical by the parse: handed on as they stand. */
+	if (ready != NULL)
+		return write(ctx, ready, g->len) == 0 ? 1 : -1;
+	ok = lab_buf_init_writer(&w, window, write, ctx) == LAB_OK &&
 		 dom__deferred_canon(doc, k->el, g, &w, k->deps, &k->ndeps) &&
 		 lab_buf_flush(&w) == LAB_OK;
 

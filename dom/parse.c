@@ -32,8 +32,8 @@ static dom_limits dom__limits(const dom_limits *lim)
 	return l;
 }
 
-int dom_parse(const char *buf, size_t len, const dom_limits *lim,
-	      dom_doc **out, lab_err *err)
+static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
+		     int signing, dom_doc **out, lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
 	dom_doc *doc = NULL;
@@ -51,7 +51,8 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	if (rc != LAB_OK)
 		return rc;
 	rc = dom__parse_tree(doc, &doc->node, buf, len, &l,
-			     dom__emit_question(&own), dom__build_defers, err);
+			     dom__emit_question(&own),
+			     dom__build_defers ? DOM__DEFER | signing : 0, err);
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {
@@ -60,6 +61,18 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	}
 	*out = doc;
 	return LAB_OK;
+}
+
+int dom_parse(const char *buf, size_t len, const dom_limits *lim,
+	      dom_doc **out, lab_err *err)
+{
+	return parse_doc(buf, len, lim, 0, out, err);
+}
+
+int dom_parse_signing(const char *buf, size_t len, const dom_limits *lim,
+		      dom_doc **out, lab_err *err)
+{
+	return parse_doc(buf, len, lim, DOM__DEFER_SIGNING, out, err);
 }
 
 /* "<dom-fragment xmlns:a="..." ...>": the bindings in scope at parent. */
@@ -304,7 +317,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		text->len = at + len + sizeof wrapper_close;
 	if (!inside) {
 		rc = parse_copy(parent, old, text->data + at, len, lim, ask,
-				dom__build_defers, err);
+				dom__build_defers ? DOM__DEFER : 0, err);
 	} else {
 		if (text->cap != 0) {
 			text->len = at + len;
@@ -316,7 +329,8 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		memcpy(text->data + at - open.len, open.data, open.len);
 		rc = parse_wrapped(parent, old, text->data + at - open.len,
 				   open.len + len + sizeof wrapper_close - 1,
-				   open.len, &l, ask, dom__build_defers, err);
+				   open.len, &l, ask,
+				   dom__build_defers ? DOM__DEFER : 0, err);
 	}
 	if (rc != LAB_OK)
 		goto out;

@@ -50,10 +50,15 @@ typedef struct dom_canon {
  * form the parser keeps (dom__emit_keep) when the answer is yes and it
  * is the largest so far; canon is then the parser's room for the answers
  * and `ok` says nothing.  A parser that cannot tell answers no.  defer:
- * whether the parse defers content (build=deferred, dom/build.h; the
- * insitu parser only).  On failure the caller frees what was appended;
- * err holds the reason, line and column.
+ * 0, or DOM__DEFER when the parse defers content (build=deferred,
+ * dom/build.h; the insitu parser only), with DOM__DEFER_SIGNING for a
+ * whole document parsed for signing (dom_parse_signing): a Body child's
+ * content whose canonical form is its bytes but for the order of
+ * attributes is put in that order where it stands.  On failure the
+ * caller frees what was appended; err holds the reason, line and
+ * column.
  */
+enum { DOM__DEFER = 1, DOM__DEFER_SIGNING = 2 };
 int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		    size_t len, const dom_limits *lim, dom_canon *canon,
 		    int defer, lab_err *err);

@@ -32,8 +32,11 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 	dom_doc *doc = NULL;
 	int rc = wss_keys_acquire(paths, &ks, &handle, err);
 
+	/* A sender that signs the Body says so to the parse. */
 	if (rc == LAB_OK)
-		rc = dom_parse(bytes, len, NULL, &doc, err);
+		rc = stage == LAB_STAGE_SIGN || stage == LAB_STAGE_SEND
+			     ? dom_parse_signing(bytes, len, NULL, &doc, err)
+			     : dom_parse(bytes, len, NULL, &doc, err);
 	if (rc != LAB_OK)
 		goto out;
 	switch (stage) {

@@ -119,8 +119,10 @@ typedef struct lab_msg {
 } lab_msg;
 
 /* Reads io's input: multipart (through the io axis) when allow_mime and
- * it starts with MIME headers, else XML; parses the envelope. */
-int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err);
+ * it starts with MIME headers, else XML; parses the envelope, with
+ * dom_parse_signing when `signing` (the Body is signed next). */
+int lab_msg_load(const lab_io *io, int allow_mime, int signing, lab_msg *m,
+		 lab_err *err);
 /* Reads a multipart message from fd through the io axis, after the npre
  * bytes at pre the caller already took from it, within lim (max_input
  * bounds the parts); parses its root part as the envelope. */

@@ -59,7 +59,8 @@ int lab_msg_read_mime(int fd, const char *pre, size_t npre,
 	return dom_parse(root->body.data, root->body.len, lim, &m->doc, err);
 }
 
-int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err)
+int lab_msg_load(const lab_io *io, int allow_mime, int signing, lab_msg *m,
+		 lab_err *err)
 {
 	int fd = io->in != NULL ? open(io->in, O_RDONLY) : STDIN_FILENO;
 	unsigned char first;
@@ -87,7 +88,8 @@ int lab_msg_load(const lab_io *io, int allow_mime, lab_msg *m, lab_err *err)
 		     ? lab_read_fd(fd, io->in, io->lim.max_input, &m->in, err)
 		     : lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (rc == LAB_OK)
-		rc = dom_parse(m->in.data, m->in.len, &io->lim, &m->doc, err);
+		rc = (signing ? dom_parse_signing : dom_parse)(
+			m->in.data, m->in.len, &io->lim, &m->doc, err);
 out:
 	if (io->in != NULL)
 		close(fd);

@@ -375,7 +375,10 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK && strcmp(op, "receive") == 0 && paths.cert == NULL)
 		rc = key_file_cert(&paths, err);
 	if (rc == LAB_OK)
-		rc = lab_msg_load(&io, strcmp(op, "receive") == 0, &msg, err);
+		rc = lab_msg_load(&io, strcmp(op, "receive") == 0,
+				  strcmp(op, "sign") == 0 ||
+					  strcmp(op, "send") == 0,
+				  &msg, err);
 	if (rc == LAB_OK && attach != NULL)
 		rc = lab_msg_attach_file(attach, &msg, err);
 	o.att = msg.att;

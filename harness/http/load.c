@@ -298,7 +298,7 @@ static int secure(const load_cfg *cfg, const lab_buf *plain,
 	}
 	out->body.len = 0;
 	out->ctype.len = 0;
-	rc = dom_parse(plain->data, plain->len, &o.lim, &doc, err);
+	rc = dom_parse_signing(plain->data, plain->len, &o.lim, &doc, err);
 	if (rc == LAB_OK)
 		rc = wss_keys_acquire(&cfg->paths, &ks, &handle, err);
 	if (rc == LAB_OK)

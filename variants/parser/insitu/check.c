@@ -1037,6 +1037,46 @@ static void c14n_order(uint8_t *perm, const char *const *s,
 }
 
 /*
+ * An in_place pass's tag to put in order, noted for after the pass: its
+ * name ends at name_end, its n attributes at ends[0..n), perm their
+ * order.  Noted as the name's end's offset in the text (4 bytes), n,
+ * perm and each end's distance from name_end (2 bytes each), so that
+ * the reordering is copies; a tag whose attributes take more than 64 KB
+ * is noted with n as TAG_LONG and read again then.  0 for no memory,
+ * which ends the note.
+ */
+enum { TAG_LONG = 0xff };
+
+static int note_tag(checker *c, const char *name_end, const char *const *ends,
+		    const uint8_t *perm, size_t n)
+{
+	check_canon *k = c->canon;
+	size_t len = (size_t)(ends[n - 1] - name_end), i;
+	uint32_t at = (uint32_t)(name_end - c->ps->in.text);
+	uint8_t *o;
+
+	if (len > UINT16_MAX)
+		n = TAG_LONG;
+	if (grow((void **)&k->tags, &k->captags,
+		 k->ntags + 5 + (n == TAG_LONG ? 0 : 3 * n), 1) != 0)
+		return 0;
+	o = k->tags + k->ntags;
+	memcpy(o, &at, 4);
+	o[4] = (uint8_t)n;
+	o += 5;
+	for (i = 0; n != TAG_LONG && i < n; i++) {
+		uint16_t e = (uint16_t)(ends[i] - name_end);
+
+		o[i] = perm[i];
+		memcpy(o + n + 2 * i, &e, 2);
+	}
+	k->ntags = (size_t)(o - k->tags) + (n == TAG_LONG ? 0 : 3 * n);
+	if (len > k->longest)
+		k->longest = len;
+	return 1;
+}
+
+/*
  * The CANON note's copy of the tag whose name ends at name_end, its
  * attributes (t) out of order: written in C14N's order into the
  * canonical copy (tee.c).  A tag the shape sh read whole takes the order
@@ -1050,14 +1090,17 @@ static int reorder(checker *c, const shape *sh, const char *name_end,
 	size_t k = sh != NULL ? (size_t)(sh - c->shapes) : 0;
 	int whole = sh != NULL && t->bits == 0;
 
-	if (whole && c->perm_n[k] == t->n)
-		return dom__insitu_own_permute(c->ps, name_end, t->ce,
-					       c->perm[k], t->n);
-	c14n_order(perm, t->cs, t->cl, t->n);
-	if (whole) {
-		memcpy(c->perm[k], perm, t->n);
-		c->perm_n[k] = (uint8_t)t->n;
+	if (whole && c->perm_n[k] == t->n) {
+		memcpy(perm, c->perm[k], t->n);
+	} else {
+		c14n_order(perm, t->cs, t->cl, t->n);
+		if (whole) {
+			memcpy(c->perm[k], perm, t->n);
+			c->perm_n[k] = (uint8_t)t->n;
+		}
 	}
+	if (c->canon->in_place)
+		return note_tag(c, name_end, t->ce, perm, t->n);
 	return dom__insitu_own_permute(c->ps, name_end, t->ce, perm, t->n);
 }
 
@@ -1386,6 +1429,12 @@ record_reorder(checker *c, const record *r, const char *const *at)
 
 		for (k = 0; k < m->n; k++)
 			ends[k] = at[m->end_piece[k]] + 1;
+		if (c->canon->in_place) {
+			if (!note_tag(c, at[m->name_piece] + m->name_off, ends,
+				      m->perm, m->n))
+				return 0;
+			continue;
+		}
 		if (!dom__insitu_own_permute(c->ps,
 					     at[m->name_piece] + m->name_off,
 					     ends, m->perm, m->n))
@@ -1550,5 +1599,82 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	*exact = (c.notes & NOTE_EXACT) != 0;
 	if (canon != NULL)
 		canon->ok = (c.notes & NOTE_CANON) != 0;
+	return 1;
+}
+
+/*
+ * The tag whose name ends at p put in C14N's order where it stands,
+ * through scratch (room for the longest tag).  The pass found it
+ * canonical but for that order, so after the name come only ' ', an
+ * unprefixed name, '="', a value without a '"', and '"', up to
+ * CANON_PERM times.
+ */
+static void order_tag(char *p, char *scratch)
+{
+	const char *cs[CANON_PERM], *ce[CANON_PERM];
+	uint32_t cl[CANON_PERM];
+	uint8_t perm[CANON_PERM];
+	size_t n, i;
+	char *o;
+
+	for (n = 0, o = p; n < CANON_PERM && *o == ' '; n++) {
+		const char *eq = strchr(o, '=');
+
+		cs[n] = o + 1;
+		cl[n] = (uint32_t)(eq - o - 1);
+		o = strchr(eq + 2, '"') + 1;
+		ce[n] = o;
+	}
+	c14n_order(perm, cs, cl, n);
+	memcpy(scratch, p, (size_t)(o - p));
+	for (o = p, i = 0; i < n; i++) {
+		size_t k = perm[i], from = k == 0 ? 0 : (size_t)(ce[k - 1] - p),
+		       to = (size_t)(ce[k] - p);
+
+		memcpy(o, scratch + from, to - from);
+		o += to - from;
+	}
+}
+
+/* The tag at p, its attributes ending at end[i] bytes from p (2-byte
+ * values), put in the order perm where it stands, through scratch. */
+static void order_noted(char *p, const uint8_t *perm, const uint8_t *end,
+			size_t n, char *scratch)
+{
+	uint16_t e[CANON_PERM];
+	char *o = p;
+	size_t i;
+
+	memcpy(e, end, 2 * n);
+	memcpy(scratch, p, e[n - 1]);
+	for (i = 0; i < n; i++) {
+		size_t k = perm[i], from = k == 0 ? 0 : e[k - 1];
+
+		memcpy(o, scratch + from, e[k] - from);
+		o += e[k] - from;
+	}
+}
+
+int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
+{
+	char *scratch = canon->ntags > 0 ? dom_malloc(canon->longest) : NULL;
+	const uint8_t *t = canon->tags, *end = t + canon->ntags;
+
+	if (canon->ntags > 0 && scratch == NULL)
+		return 0;
+	while (t < end) {
+		uint32_t at;
+		size_t n = t[4];
+
+		memcpy(&at, t, 4);
+		t += 5;
+		if (n == TAG_LONG) {
+			order_tag(ps->in.text + at, scratch);
+			continue;
+		}
+		order_noted(ps->in.text + at, t, t + n, n, scratch);
+		t += 3 * n;
+	}
+	dom_free(scratch);
 	return 1;
 }

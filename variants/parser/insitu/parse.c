@@ -755,24 +755,39 @@ static int defer(parser *ps, char **pp, size_t nbind)
 	/* A fragment's question is about its bytes as they are, and a
 	 * receiver digests them next: the check pass answers it now. */
 	int frag = ps->canon && ps->ask != NULL && ps->ask != ps->own;
+	int own = ps->canon && ps->own != NULL && ps->ask == ps->own;
+	/* So does a document's, parsed for signing: the digest is next. */
+	int now = own && (ps->defer & DOM__DEFER_SIGNING) != 0;
 	check_canon canon;
+	int ok;
 
-	canon.reorder = 0;
-	if (!dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
-			       frag ? &canon : NULL))
-		return LAB_OK;
-	z.from = (size_t)(*pp - ps->in.text);
-	z.to = (size_t)(end - ps->in.text);
-	*pp = ps->in.text + z.to;
-	if (z.to == z.from)
-		return LAB_OK;
+	canon.reorder = canon.in_place = now;
+	canon.tags = NULL;
+	canon.ntags = canon.captags = canon.longest = 0;
+	ok = dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
+			       frag || now ? &canon : NULL);
+	if (ok) {
+		z.from = (size_t)(*pp - ps->in.text);
+		z.to = (size_t)(end - ps->in.text);
+		*pp = ps->in.text + z.to;
+	}
 	/* Skipped content is a gap in a document's canonical copy (tee.c),
-	 * which a digest fills: only a digest pays for its canonical form. */
-	if (frag)
+	 * which a digest fills: only a digest pays for its canonical form
+	 * -- unless the parse, for signing, put it in order where it
+	 * stands, its dependencies taken now. */
+	if (ok && z.to > z.from && frag)
 		ps->canon = canon.ok && dom__insitu_canon_uses(ps, canon.prefix,
 							       canon.n);
-	else if (ps->canon && ps->own != NULL && ps->ask == ps->own)
-		ps->canon = dom__insitu_own_gap(ps, z.from, z.to, f->node);
+	else if (ok && z.to > z.from && own)
+		ps->canon = dom__insitu_own_gap(
+			ps, z.from, z.to, f->node,
+			now && canon.ok &&
+				dom__insitu_canon_uses(ps, canon.prefix,
+						       canon.n) &&
+				dom__insitu_order_in_place(ps, &canon));
+	dom_free(canon.tags);
+	if (!ok || z.to == z.from)
+		return LAB_OK;
 	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
 		ps->outer = copy_binds(ps, 0, nbind);
 		if (nbind > 0 && ps->outer == NULL)
@@ -1101,6 +1116,7 @@ int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
 	ok = parser_for(&ps, doc, z, (char *)(uintptr_t)buf, len, lim, NULL);
 	if (ok) {
 		ps.depth = 1;
+		memset(&canon, 0, sizeof canon);
 		canon.reorder = 1;
 		ps.own_out = *out;
 		ps.own_from = ps.own_copied = z->from;

@@ -188,11 +188,13 @@ int dom__insitu_own_reorder(parser *ps, const char *name_end, size_t n);
 
 /*
  * The content of el, deferred, from the text's offset from to to: a gap
- * in the copy (dom/parser.h), filled when a digest asks for the copy.
- * 0: no memory, which only ends the question.
+ * in the copy (dom/parser.h), filled when a digest asks for the copy --
+ * with the bytes as they stand when `ready` (the check pass put them in
+ * order and their dependencies are taken).  0: no memory, which only
+ * ends the question.
  */
 int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
-			const dom_node *el);
+			const dom_node *el, int ready);
 
 /* The input from where the copy stands to the text's offset to, added
  * to the copy (the end of a gap's content).  0: no memory. */
@@ -221,6 +223,13 @@ void dom__insitu_own_end(parser *ps, const char *lt);
  */
 typedef struct check_canon {
 	int reorder;  /* in: tags may be put in order (else they are a no) */
+	/* in: put in order where they stand, after the pass
+	 * (dom__insitu_order_in_place), not into the copy: the tags to put
+	 * in order, noted in tags[0..ntags) (check.c's note_tag; the caller
+	 * frees tags). */
+	int in_place;
+	uint8_t *tags;
+	size_t ntags, captags, longest;
 	int ok;
 	size_t n;
 	const char *prefix[DOM__CANON_PREFIXES];
@@ -236,6 +245,14 @@ typedef struct check_canon {
  */
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		      int *exact, check_canon *canon);
+
+/*
+ * The tags an in_place check pass that answered yes with its note noted,
+ * their attributes put in C14N's order where they stand in the text: the
+ * content is then its canonical form as it stands.  0: no memory, the
+ * text unchanged.
+ */
+int dom__insitu_order_in_place(parser *ps, const check_canon *canon);
 
 
 

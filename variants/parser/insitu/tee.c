@@ -135,7 +135,7 @@ static int own_run(parser *ps, size_t to, size_t gap)
 }
 
 int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
-			const dom_node *el)
+			const dom_node *el, int ready)
 {
 	dom_canon_gap *g;
 
@@ -148,6 +148,7 @@ int dom__insitu_own_gap(parser *ps, size_t from, size_t to,
 	g->len = to - from;
 	g->el = el;
 	g->inside = ps->canon_binds;
+	g->ready = ready;
 	ps->own_copied = to;
 	return 1;
 }
