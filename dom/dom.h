@@ -224,13 +224,13 @@ int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 
 /*
  * dom_parse for a sender that signs the Body next (wss_send_doc): the
- * same document, errors and limits.  Under build=deferred, content of a
- * child of the root element that is its own exclusive canonical form
- * but for the order of its attributes has them put in that order where
- * it stands, during the parse, so the digest and the encryption take
- * its bytes as they are instead of reading it again; built later, that
- * content has its attributes in canonical order.  On every other build,
- * dom_parse.
+ * same document, errors and limits.  Under build=deferred, deferred
+ * content (a header block's, a Body child's) that is its own exclusive
+ * canonical form but for the order of its attributes has them put in
+ * that order where it stands, during the parse, so the digest and the
+ * encryption take its bytes as they are instead of reading it again;
+ * built later, that content has its attributes in canonical order.  On
+ * every other build, dom_parse.
  */
 int dom_parse_signing(const char *buf, size_t len, const dom_limits *lim,
 		      dom_doc **out, lab_err *err);

@@ -31,7 +31,7 @@
  * (dom__emit_canonical_write), so a 2 MB gap never becomes a 2 MB
  * buffer.  A gap found not canonical there ends the bytes' standing as
  * a failed fill does, and the caller discards what it was handed.
- * A parse for signing (DOM_PARSE_SIGNING) put a gap's content in
+ * A parse for signing (dom_parse_signing) put a gap's content in
  * canonical order where it stands, taking its dependencies then: such a
  * gap is its bytes, handed on without a copy or a second read, while its
  * element is unbuilt.
