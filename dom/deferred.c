@@ -227,17 +227,28 @@ static int renders_none(const dom_doc *doc, const dom_node *apex,
 	return 1;
 }
 
+/* g's element's record while it is still unbuilt, else NULL: a build
+ * rewrites the element's bytes in the text (references, in place), so
+ * the gap no longer holds what the parse saw there. */
+static const dom_lazy *unbuilt(const dom_doc *doc, const dom_canon_gap *g)
+{
+	const dom_lazy *z = find(doc, g->el);
+
+	if (z == NULL || (g->el->flags & DOM__DEFERRED) == 0 ||
+	    z->to - z->from != g->len)
+		return NULL;
+	return z;
+}
+
 int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
 			const dom_canon_gap *g, lab_buf *out,
 			dom_canon_dep *deps, size_t *ndeps)
 {
-	const dom_lazy *z = find(doc, g->el);
+	const dom_lazy *z = unbuilt(doc, g);
 	const char *prefix[DOM__CANON_PREFIXES];
 	size_t n, i;
 
-	/* Built since: its bytes in the text were rewritten. */
-	if (z == NULL || (g->el->flags & DOM__DEFERRED) == 0 ||
-	    z->to - z->from != g->len ||
+	if (z == NULL ||
 	    !dom__parse_canon(doc, z, z->text, z->len, z->lim, out, prefix,
 			      &n))
 		return 0;
@@ -250,13 +261,9 @@ int dom__deferred_canon(dom_doc *doc, const dom_node *apex,
 
 const char *dom__deferred_ready(const dom_doc *doc, const dom_canon_gap *g)
 {
-	const dom_lazy *z = g->ready ? find(doc, g->el) : NULL;
+	const dom_lazy *z = g->ready ? unbuilt(doc, g) : NULL;
 
-	/* Built since: its bytes in the text were rewritten. */
-	if (z == NULL || (g->el->flags & DOM__DEFERRED) == 0 ||
-	    z->to - z->from != g->len)
-		return NULL;
-	return z->text + z->from;
+	return z != NULL ? z->text + z->from : NULL;
 }
 
 int dom__deferred_ids(const dom_node *el)

@@ -7,7 +7,10 @@
  * C14N of the Body of the host parsed whole with the fragment written in,
  * once as parsed (under emit=canonical the parser's own canonical form)
  * and once after a change inside that ends what it kept (a walk); or all
- * three must refuse it alike.
+ * three must refuse it alike.  So must the host parsed for signing
+ * (dom_parse_signing, which may put the content's attributes in C14N's
+ * order where they stand), and that document serialized and parsed
+ * again: the order it wrote is the same content.
  * Not for: C14N's own correctness (c14n.c) or signatures (receive.c).
  */
 #include <stdint.h>
@@ -36,12 +39,18 @@ static dom_node *body(dom_doc *doc)
 	return n;
 }
 
+static int same(const lab_buf *a, const lab_buf *b)
+{
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const wss_c14n_opts exc = {1, 0, NULL, 0, NULL};
 	lab_buf text = LAB_BUF_INIT, got = LAB_BUF_INIT, want = LAB_BUF_INIT;
-	lab_buf all = LAB_BUF_INIT;
-	dom_doc *doc = NULL, *ref = NULL, *whole = NULL;
+	lab_buf all = LAB_BUF_INIT, sig = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	dom_doc *doc = NULL, *ref = NULL, *whole = NULL, *signing = NULL;
+	dom_doc *again = NULL;
 	const char *const *h;
 	dom_node *x = NULL, *c;
 	lab_err err;
@@ -62,7 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* What does not parse both ways is not this target's question. */
 	if (dom_parse(text.data, text.len, NULL, &ref, &err) != LAB_OK)
 		goto out;
-	if (dom_parse(text.data, text.len, NULL, &whole, &err) != LAB_OK)
+	if (dom_parse(text.data, text.len, NULL, &whole, &err) != LAB_OK ||
+	    dom_parse_signing(text.data, text.len, NULL, &signing, &err) !=
+		    LAB_OK ||
+	    dom_serialize(dom_doc_element(signing), &out, &err) != LAB_OK ||
+	    dom_parse(out.data, out.len, NULL, &again, &err) != LAB_OK)
 		abort();
 	/* A comment in and out of ref's Body: what ref kept goes. */
 	if (dom_create_comment(ref, "c", 1, &c, &err) != LAB_OK ||
@@ -80,20 +93,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * the kept bytes or the walk stand for the content. */
 	if (wss_c14n_buf(body(doc), &exc, &got, &err) != rc ||
 	    wss_c14n_buf(body(whole), &exc, &all, &err) != rc ||
+	    wss_c14n_buf(body(signing), &exc, &sig, &err) != rc ||
 	    (rc != LAB_OK && rc != LAB_ESECURITY))
 		abort();
 	if (rc != LAB_OK)
 		goto out;
-	if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0 ||
-	    all.len != want.len || memcmp(all.data, want.data, all.len) != 0)
+	if (!same(&got, &want) || !same(&all, &want) || !same(&sig, &want))
+		abort();
+	/* C14N of the document written and read again, last: it builds. */
+	sig.len = 0;
+	if (wss_c14n_buf(body(again), &exc, &sig, &err) != LAB_OK ||
+	    !same(&sig, &want))
 		abort();
 out:
 	lab_buf_free(&text);
 	lab_buf_free(&got);
 	lab_buf_free(&want);
 	lab_buf_free(&all);
+	lab_buf_free(&sig);
+	lab_buf_free(&out);
 	dom_doc_free(doc);
 	dom_doc_free(ref);
 	dom_doc_free(whole);
+	dom_doc_free(signing);
+	dom_doc_free(again);
 	return 0;
 }

@@ -1335,6 +1335,32 @@ static int add_perm(record *r, const char *const *at, const char *name_end,
 }
 
 /*
+ * The attributes of a tag the CANON note found canonical but for their
+ * order, from p (where its name ends) on: one space, an unprefixed name,
+ * '="', a value without a '"' and '"' each.  Their names cs[i][0..cl[i])
+ * and ends ce[i] for i < *n; past the last, or NULL where there are more
+ * than CANON_PERM or one does not close before e.
+ */
+static const char *canon_attrs(const char *p, const char *e,
+			       const char **cs, uint32_t *cl,
+			       const char **ce, size_t *n)
+{
+	for (*n = 0; *p == ' '; (*n)++) {
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+
+		if (*n == CANON_PERM || eq == NULL)
+			return NULL;
+		cs[*n] = p + 1;
+		cl[*n] = (uint32_t)(eq - p - 1);
+		p = memchr(eq + 2, '"', (size_t)(e - eq - 2));
+		if (p == NULL)
+			return NULL;
+		ce[*n] = ++p;
+	}
+	return p;
+}
+
+/*
  * The tags of the record r, taken from s[0..e - s) while the CANON note
  * held, whose attributes C14N puts in another order: into r->perm.  The
  * note held, so each tag is as C14N writes it but for that order: the
@@ -1357,18 +1383,9 @@ static __attribute__((noinline)) int record_canon(record *r, const char *s,
 		if (*++p == '/')
 			continue;
 		name_end = p + strcspn(p, " >");
-		for (n = 0, p = name_end; *p == ' '; n++) {
-			const char *eq = memchr(p, '=', (size_t)(e - p));
-
-			if (n == CANON_PERM || eq == NULL)
-				return 0;
-			cs[n] = p + 1;
-			cl[n] = (uint32_t)(eq - p - 1);
-			p = memchr(eq + 2, '"', (size_t)(e - eq - 2));
-			if (p == NULL)
-				return 0;
-			ce[n] = ++p;
-		}
+		p = canon_attrs(name_end, e, cs, cl, ce, &n);
+		if (p == NULL)
+			return 0;
 		for (i = 1; i < n && in_order(cs[i - 1], cl[i - 1], cs[i], cl[i]);
 		     i++)
 			;
@@ -1603,13 +1620,12 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 }
 
 /*
- * The tag whose name ends at p put in C14N's order where it stands,
- * through scratch (room for the longest tag).  The pass found it
- * canonical but for that order, so after the name come only ' ', an
- * unprefixed name, '="', a value without a '"', and '"', up to
- * CANON_PERM times.
+ * The tag whose name ends at p, in a text ending at e, put in C14N's
+ * order where it stands, through scratch (room for the longest tag).
+ * The pass found it canonical but for that order (canon_attrs reads it
+ * whole: at most CANON_PERM attributes, each closed before e).
  */
-static void order_tag(char *p, char *scratch)
+static void order_tag(char *p, const char *e, char *scratch)
 {
 	const char *cs[CANON_PERM], *ce[CANON_PERM];
 	uint32_t cl[CANON_PERM];
@@ -1617,16 +1633,10 @@ static void order_tag(char *p, char *scratch)
 	size_t n, i;
 	char *o;
 
-	for (n = 0, o = p; n < CANON_PERM && *o == ' '; n++) {
-		const char *eq = strchr(o, '=');
-
-		cs[n] = o + 1;
-		cl[n] = (uint32_t)(eq - o - 1);
-		o = strchr(eq + 2, '"') + 1;
-		ce[n] = o;
-	}
+	if (canon_attrs(p, e, cs, cl, ce, &n) == NULL || n == 0)
+		return;
 	c14n_order(perm, cs, cl, n);
-	memcpy(scratch, p, (size_t)(o - p));
+	memcpy(scratch, p, (size_t)(ce[n - 1] - p));
 	for (o = p, i = 0; i < n; i++) {
 		size_t k = perm[i], from = k == 0 ? 0 : (size_t)(ce[k - 1] - p),
 		       to = (size_t)(ce[k] - p);
@@ -1657,23 +1667,29 @@ static void order_noted(char *p, const uint8_t *perm, const uint8_t *end,
 
 int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
 {
-	char *scratch = canon->ntags > 0 ? dom_malloc(canon->longest) : NULL;
-	const uint8_t *t = canon->tags, *end = t + canon->ntags;
+	char *scratch;
+	size_t i = 0;
 
-	if (canon->ntags > 0 && scratch == NULL)
+	/* Nothing noted: tags is NULL, and there is nothing to move. */
+	if (canon->ntags == 0)
+		return 1;
+	scratch = dom_malloc(canon->longest);
+	if (scratch == NULL)
 		return 0;
-	while (t < end) {
+	while (i < canon->ntags) {
+		const uint8_t *t = canon->tags + i;
 		uint32_t at;
 		size_t n = t[4];
 
 		memcpy(&at, t, 4);
-		t += 5;
 		if (n == TAG_LONG) {
-			order_tag(ps->in.text + at, scratch);
+			order_tag(ps->in.text + at,
+				  ps->in.text + ps->in.len, scratch);
+			i += 5;
 			continue;
 		}
-		order_noted(ps->in.text + at, t, t + n, n, scratch);
-		t += 3 * n;
+		order_noted(ps->in.text + at, t + 5, t + 5 + n, n, scratch);
+		i += 5 + 3 * n;
 	}
 	dom_free(scratch);
 	return 1;

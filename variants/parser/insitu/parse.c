@@ -739,6 +739,16 @@ static int id_names(parser *ps)
 	       dom__name(ps->doc, NULL, NULL, ID) != NULL;
 }
 
+/* The check pass's canonical question: whether its tags may be put in
+ * order (`reorder`), and then where they stand (`in_place`) or into the
+ * copy. */
+static void canon_ask(check_canon *k, int reorder, int in_place)
+{
+	memset(k, 0, sizeof *k);
+	k->reorder = reorder;
+	k->in_place = in_place;
+}
+
 /*
  * The element just opened at DEFER_DEPTH, its content starting at *pp
  * and its bindings before its start tag nbind: its content is checked
@@ -761,9 +771,7 @@ static int defer(parser *ps, char **pp, size_t nbind)
 	check_canon canon;
 	int ok;
 
-	canon.reorder = canon.in_place = now;
-	canon.tags = NULL;
-	canon.ntags = canon.captags = canon.longest = 0;
+	canon_ask(&canon, now, now);
 	ok = dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
 			       frag || now ? &canon : NULL);
 	if (ok) {
@@ -1116,8 +1124,7 @@ int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
 	ok = parser_for(&ps, doc, z, (char *)(uintptr_t)buf, len, lim, NULL);
 	if (ok) {
 		ps.depth = 1;
-		memset(&canon, 0, sizeof canon);
-		canon.reorder = 1;
+		canon_ask(&canon, 1, 0);
 		ps.own_out = *out;
 		ps.own_from = ps.own_copied = z->from;
 		ok = dom__insitu_check(&ps, buf + z->from, &end, &ids, &exact,
