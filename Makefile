@@ -527,7 +527,10 @@ BENCH_VARIANTS := doom2010 xerces best \
 # regular expression RE, in every run alike.
 # DATA=PATH: a SOAP envelope or a folder of them, each file a dataset of its
 # own beside the generated ones (domlab-bench bench --data).
+# ALTERNATE=K: K more rounds of the variants' runs, one variant after the
+# other, for ratios free of drift between runs (FINDINGS.md).
 FULL ?=
+ALTERNATE ?= 0
 ICOUNT ?=
 ICOUNT_CASES ?=
 CASES ?=
@@ -537,7 +540,7 @@ compare bench:
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
-	  DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  ALTERNATE=$(ALTERNATE) DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make stall [STALL_SECONDS=5]: the socket-read stall alone, read=eof
@@ -567,7 +570,7 @@ stall:
 REFERENCE_DIR := results/reference
 REFERENCE_ICOUNT := ^((ref|pugi):)?(send|receive|c14n)/|^floor:
 reference:
-	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
+	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= ALTERNATE=0 \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR) && \

@@ -376,6 +376,30 @@ if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/run" best flipped ref \
 else
 	bad "findings.py failed: $(tail -n 3 "$T/err")"
 fi
+# compare.sh's ALTERNATE rounds of the same run: flipped's times scaled
+# by 1.0, 0.9 and 1.1 round by round, best's as they are, so the
+# alternated ratio on attr_lookup/wide is 3.00, lowest 2.70, highest 3.30.
+cp -r "$T/run" "$T/alt" && mkdir -p "$T/alt/alternate"
+"$PY" - "$T/alt" <<'EOF2'
+import json, os, sys
+d = sys.argv[1]
+for k, f in ((1, 1.0), (2, 0.9), (3, 1.1)):
+    for v, scale in (("best", 1.0), ("flipped", f)):
+        doc = json.load(open(os.path.join(d, v + ".json")))
+        for b in doc["benchmarks"]:
+            b["cpu_time"] *= scale
+        json.dump(doc, open(os.path.join(d, "alternate", f"{v}.{k}.json"),
+                            "w"))
+EOF2
+if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/alt" best flipped \
+	>"$T/FINDINGS.alt.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/FINDINGS.alt.md" \
+		'^| case | old | new | .* | share of old | alternated old / new | ' \
+		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 67% | 3\.00 (2\.70-3\.30, 3 rounds) | '
+else
+	bad "findings.py (alternated) failed: $(tail -n 3 "$T/err")"
+fi
 if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/run" --commit test \
 	--flags test --elapsed 0 best flipped >"$T/summary.md" 2>"$T/err"; then
 	ok

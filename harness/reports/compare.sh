@@ -36,6 +36,13 @@
 #   ICOUNT_CASES  an extended regular expression: count only the cases
 #               whose full names (prefix included) match it (default: all)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
+#   ALTERNATE=K after the runs, K more rounds of every variant's run, the
+#               variants one after another in each round (in turn forward
+#               and backward), into alternate/VARIANT.ROUND.json: two
+#               variants then meet within a minute K times, and a ratio of
+#               theirs, round by round, is free of the drift between runs
+#               minutes apart (FINDINGS.md's "alternated" lines); for a
+#               small difference, as the 2 KB hop's, with CASES
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -54,6 +61,7 @@ ICOUNT=${ICOUNT:-}
 ICOUNT_ITERS=${ICOUNT_ITERS:-3}
 ICOUNT_CASES=${ICOUNT_CASES:-}
 MIN_TIME=${MIN_TIME:-0.1}
+ALTERNATE=${ALTERNATE:-0}
 DATA=${DATA:-}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
@@ -233,9 +241,13 @@ progress() {
 	done
 }
 
-# bench RUN K: one domlab-bench run into $out/RUN.{json,log}.  Word lists
-# ($flags, args' output) stay unquoted.
+# bench RUN K [NAME]: one domlab-bench run into $out/NAME.{json,log}
+# (NAME: RUN by default).  Word lists ($flags, args' output) stay
+# unquoted.
 bench() {
+	b_name=${3:-$1}
+	b_label="run $2/$nruns $1"
+	[ -n "${3:-}" ] && b_label="round $2/$ALTERNATE $1"
 	b_bin=$(bin "$1")
 	b_flags=$flags
 	if [ "$1" = paired ]; then
@@ -244,27 +256,27 @@ bench() {
 	# shellcheck disable=SC2046,SC2086
 	b_total=$("$b_bin" bench $data $(args "$1") --keys "$keys" \
 		--benchmark_list_tests=true | wc -l)
-	: >"$out/$1.log"
+	: >"$out/$b_name.log"
 	# The command as run, for FINDINGS.md (harness/reports/findings.py).
 	# shellcheck disable=SC2046,SC2086
-	printf '%s\t%s\n' "$1" "$(words GLIBC_TUNABLES="$tunables" \
+	printf '%s\t%s\n' "$b_name" "$(words GLIBC_TUNABLES="$tunables" \
 		"$b_bin" bench $data $(args "$1") --keys "$keys" $b_flags \
-		--benchmark_out="$out/$1.json" --benchmark_out_format=json)" \
-		>>"$out/commands.tsv"
+		--benchmark_out="$out/$b_name.json" \
+		--benchmark_out_format=json)" >>"$out/commands.tsv"
 	# shellcheck disable=SC2046,SC2086
 	{
 		if GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
 			$(args "$1") --keys "$keys" $b_flags \
-			--benchmark_out="$out/$1.json" \
+			--benchmark_out="$out/$b_name.json" \
 			--benchmark_out_format=json 2>&1; then
 			echo 0 >"$out/.rc"
 		else
 			echo $? >"$out/.rc"
 		fi
-	} | progress "run $2/$nruns $1" "$b_total" "$out/$1.log"
+	} | progress "$b_label" "$b_total" "$out/$b_name.log"
 	if [ "$(cat "$out/.rc")" != 0 ]; then
-		tail -n 20 "$out/$1.log" >&2
-		echo "compare: $1 failed; see $out/$1.log" >&2
+		tail -n 20 "$out/$b_name.log" >&2
+		echo "compare: $b_name failed; see $out/$b_name.log" >&2
 		exit 1
 	fi
 	rm -f "$out/.rc"
@@ -352,6 +364,28 @@ has() {
 if [ -z "$CASES" ] && has best && has ref && has floor; then
 	paired=1
 	bench paired "$nruns"
+fi
+# The variants' runs again, round by round (ALTERNATE); ref, pugixml and
+# the floor are no variant's pair.
+doms=""
+for r in $runs; do
+	case $r in
+	ref | pugixml | floor) ;;
+	*) doms="$doms${doms:+ }$r" ;;
+	esac
+done
+if [ "$ALTERNATE" -gt 0 ] && [ "$(echo "$doms" | wc -w)" -ge 2 ]; then
+	mkdir -p "$out/alternate"
+	back=$(echo "$doms" | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
+	round=0
+	while [ "$round" -lt "$ALTERNATE" ]; do
+		round=$((round + 1))
+		order=$doms
+		[ $((round % 2)) = 0 ] && order=$back
+		for r in $order; do
+			bench "$r" "$round" "alternate/$r.$round"
+		done
+	done
 fi
 if [ "$ICOUNT" = 1 ]; then
 	k=0

@@ -147,6 +147,28 @@ def load_commands(path):
     return cmds
 
 
+def load_rounds(folder, variants):
+    """{variant: [{case: entry} per round, in round order]} from
+    compare.sh's ALTERNATE runs (alternate/VARIANT.ROUND.json)."""
+    rounds = {}
+    for v in variants:
+        k = 1
+        while os.path.exists(os.path.join(folder, f"{v}.{k}.json")):
+            rounds.setdefault(v, []).append(
+                summary.load(os.path.join(folder, f"{v}.{k}.json"))[1])
+            k += 1
+    return rounds
+
+
+def alternated_cell(alt):
+    """A table cell of Run.alternated's answer."""
+    if alt is None:
+        return "-"
+    med, lo, hi, n = alt
+    return (f"{summary.ratio(med, 1)} ({summary.ratio(lo, 1)}-"
+            f"{summary.ratio(hi, 1)}, {n} rounds)")
+
+
 class Run:
     def __init__(self, rundir, names):
         self.axes = summary.load_variants(
@@ -161,6 +183,25 @@ class Run:
             self.icount[v] = summary.load_icount(
                 os.path.join(rundir, v + ".icount.tsv"))
         self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
+        self.rounds = load_rounds(os.path.join(rundir, "alternate"),
+                                  self.rows)
+
+    def alternated(self, old, new, case):
+        """old / new round by round (compare.sh's ALTERNATE): the median
+        of the rounds' ratios of medians, the lowest, the highest and how
+        many rounds; None without rounds of both."""
+        xs = []
+        for ro, rn in zip(self.rounds.get(old, []),
+                          self.rounds.get(new, [])):
+            bo, bn = ro.get(case), rn.get(case)
+            if bo and bn and summary.us(bn):
+                xs.append(summary.us(bo) / summary.us(bn))
+        if not xs:
+            return None
+        xs.sort()
+        mid = len(xs) // 2
+        med = xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+        return med, xs[0], xs[-1], len(xs)
 
     def pairs(self, axis, old, new_choice=None):
         """[(old variant, new variant)] differing on axis alone, the old
@@ -282,6 +323,9 @@ def ratio_finding(run, f):
     ic = any(run.icount.get(v) for p in pairs for v in p)
     if ic:
         head.append("instr old / new")
+    alt = any(run.rounds.get(v) for p in pairs for v in p)
+    if alt:
+        head.append("alternated old / new")
     if f.get("per_mb"):
         head += ["old ms/MB", "new ms/MB"]
         if ic:
@@ -309,6 +353,8 @@ def ratio_finding(run, f):
                 ir = summary.ratio(run.icount[old].get(c),
                                    run.icount[new].get(c))
                 cells.append(ir)
+            if alt:
+                cells.append(alternated_cell(run.alternated(old, new, c)))
             if f.get("per_mb"):
                 cells += per_mb_cells(run, (old, bo), (new, bn), c, ic)
             if f.get("memory"):
@@ -508,8 +554,11 @@ def main():
           "each variant's process; drift of the machine between the two "
           "processes, minutes apart, is not in it, and the instruction "
           "ratio (with ICOUNT=1), which no load moves, is the check on "
-          "it.  summary.md has every case; results/README.md explains "
-          "the columns.\n")
+          "it, as is alternated old / new (with ALTERNATE=K): the ratio "
+          "of the two variants' medians in each of K rounds that ran them "
+          "one after the other, its median over the rounds, lowest and "
+          "highest.  summary.md has every case; results/README.md "
+          "explains the columns.\n")
     if a.cases:
         print(f"This run measured only the cases matching `{a.cases}` "
               "(CASES): a finding whose cases did not run says "
