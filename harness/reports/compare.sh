@@ -121,7 +121,8 @@ flags="$flags --benchmark_display_aggregates_only=true"
 # process with their repetitions in random order, so that what the
 # machine does meanwhile falls on all three alike; the runs sit minutes
 # apart, and drift between them goes straight into a ratio.  summary.py's
-# "Side by side" table.  Only in a run that has all three and no CASES.
+# "Side by side" table.  Only in a run that has all three; with CASES,
+# the cases of these that CASES matches.
 paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
 paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
 paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
@@ -215,6 +216,7 @@ args() {
 	case $1 in
 	ref | pugixml) echo "--ref --benchmark_filter=^($a_pat)\$" ;;
 	floor) echo "--floor --benchmark_filter=^($a_pat)\$" ;;
+	paired) echo "--ref --floor --benchmark_filter=^($a_pat)\$" ;;
 	*) echo "--benchmark_filter=^($a_pat)\$" ;;
 	esac
 }
@@ -361,7 +363,8 @@ has() {
 	esac
 	return 1
 }
-if [ -z "$CASES" ] && has best && has ref && has floor; then
+if has best && has ref && has floor &&
+	{ [ -z "$CASES" ] || [ -n "$(matching paired)" ]; }; then
 	paired=1
 	bench paired "$nruns"
 fi
