@@ -371,6 +371,33 @@ int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
  * [len]) before it is read: a large value is made in place, not copied. */
 int dom_create_text_buf(dom_doc *doc, size_t len, char **buf, dom_node **out,
 			lab_err *err);
+/*
+ * A text node holding the base64 (RFC 4648, one line, padded) of `n`
+ * bytes given in pieces: dom_b64_put each piece in order, then
+ * dom_b64_end.  The DOM writes every character itself, so the text holds
+ * nothing that needs escaping, and dom_serialize hands it on as it
+ * stands: no scan, and to a buffer with a writer (lab_buf_init_writer)
+ * no copy -- what a 2 MB CipherValue costs to write out.  The node is
+ * made at its final size first; until dom_b64_end its characters are
+ * not all written (and it is serialized escaped, as any text).  A
+ * dom_b64's fields are the DOM's; it holds no memory of its own.
+ */
+typedef struct dom_b64 {
+	char *o;                /* where the next quantum goes */
+	size_t left;            /* bytes still to come */
+	dom_node *text;
+	unsigned char carry[3]; /* bytes not yet a whole quantum */
+	size_t ncarry;
+} dom_b64;
+
+int dom_create_text_b64(dom_doc *doc, size_t n, dom_b64 *w, dom_node **out,
+			lab_err *err);
+/* LAB_EUSAGE for more bytes than announced, LAB_ENOMEM when the
+ * encoder's tables cannot be made; after either, dom_b64_end fails. */
+int dom_b64_put(dom_b64 *w, const void *p, size_t n);
+/* After the last piece: LAB_EUSAGE unless exactly the bytes announced
+ * came, all put; then the text is whole. */
+int dom_b64_end(dom_b64 *w, lab_err *err);
 int dom_create_cdata(dom_doc *doc, const char *s, size_t len, dom_node **out,
 		     lab_err *err);
 int dom_create_comment(dom_doc *doc, const char *s, size_t len,

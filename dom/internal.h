@@ -149,8 +149,11 @@ static inline dom_doc *dom__doc(const dom_node *n)
 	return (dom_doc *)(uintptr_t)p;
 }
 
-/* dom_node.flags: its content is still bytes (build=deferred). */
-enum { DOM__DEFERRED = 1 };
+/* dom_node.flags: an element's content is still bytes (build=deferred);
+ * a text's value holds no byte output escapes (dom_b64_end: written by
+ * the DOM's base64 encoder alone; its value only ever changes to
+ * empty, dom_text_take). */
+enum { DOM__DEFERRED = 1, DOM__PLAIN = 2 };
 
 /* Builds el's deferred content (dom/deferred.c). */
 void dom__deferred_build(dom_node *el);

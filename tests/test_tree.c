@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "tests/util.h"
+#include "util/base64.h"
 
 /* A document whose root <r> holds elements named by each letter of kids. */
 static dom_doc *letters(const char *kids, dom_node **root)
@@ -517,9 +518,78 @@ out:
 	dom_doc_free(parsed);
 }
 
+/*
+ * dom_create_text_b64: the bytes handed over in pieces of every split
+ * (1 to 7 bytes, then the rest) give the encoder's text of them whole,
+ * serialized as it stands into one buffer and through writers of every
+ * window; more bytes than announced, or fewer, and dom_b64_end refuses;
+ * taken (dom_text_take), the text is empty.
+ */
+static void text_b64(void)
+{
+	static const char bytes[] = "\x00<&>\r\xff\x80\"]]>x1234567890";
+	enum { N = sizeof bytes - 1 };
+	char want[64], *end = lab_base64_put(bytes, N, 0, want);
+	dom_doc *doc = NULL;
+	dom_node *el = NULL, *t;
+	lab_buf xml = LAB_BUF_INIT;
+	size_t first, at, len;
+	dom_b64 w;
+	lab_err err;
+
+	if (!CHECK_OK(dom_doc_new(&doc, &err), &err) || !CHECK(end != NULL) ||
+	    !CHECK_OK(dom_create_element(doc, NULL, "v", &el, &err), &err) ||
+	    !CHECK_OK(dom_append(dom_doc_node(doc), el, &err), &err))
+		goto out;
+	*end = '\0';
+	for (first = 0; first <= 7; first++) {
+		t_context("pieces of %zu", first);
+		if (!CHECK_OK(dom_create_text_b64(doc, N, &w, &t, &err), &err))
+			continue;
+		for (at = 0; at < N; at += first == 0 ? N : first)
+			CHECK_EQ_INT(dom_b64_put(&w, bytes + at,
+						 first == 0 || N - at < first
+							 ? N - at
+							 : first),
+				     LAB_OK);
+		CHECK_OK(dom_b64_end(&w, &err), &err);
+		CHECK_EQ_STR(dom_value(t, &len), want);
+		if (!CHECK_OK(dom_append(el, t, &err), &err))
+			continue;
+		xml.len = 0;
+		CHECK(lab_buf_printf(&xml, "<v>%s</v>", want) == LAB_OK &&
+		      CHECK_SERIALIZES(el, xml.data));
+		CHECK_SERIALIZES_IN_PIECES(el);
+		dom_node_free(t);
+	}
+	t_context("refusals");
+	if (CHECK_OK(dom_create_text_b64(doc, 4, &w, &t, &err), &err)) {
+		CHECK_EQ_INT(dom_b64_put(&w, bytes, 5), LAB_EUSAGE);
+		CHECK_EQ_INT(dom_b64_put(&w, bytes, 4), LAB_OK);
+		CHECK_EQ_INT(dom_b64_end(&w, &err), LAB_EUSAGE);
+		dom_node_free(t);
+	}
+	if (CHECK_OK(dom_create_text_b64(doc, 4, &w, &t, &err), &err)) {
+		CHECK_EQ_INT(dom_b64_put(&w, bytes, 3), LAB_OK);
+		CHECK_EQ_INT(dom_b64_end(&w, &err), LAB_EUSAGE);
+		dom_node_free(t);
+	}
+	if (CHECK_OK(dom_create_text_b64(doc, 2, &w, &t, &err), &err) &&
+	    CHECK_EQ_INT(dom_b64_put(&w, bytes, 2), LAB_OK) &&
+	    CHECK_OK(dom_b64_end(&w, &err), &err) &&
+	    CHECK_OK(dom_append(el, t, &err), &err)) {
+		CHECK(dom_text_take(t, &len) != NULL);
+		CHECK_SERIALIZES(el, "<v></v>");
+	}
+out:
+	lab_buf_free(&xml);
+	dom_doc_free(doc);
+}
+
 const t_case tests_tree[] = {
 	{"tree/create_nodes", create_nodes},
 	{"tree/create_refusals", create_refusals},
+	{"tree/text_b64", text_b64},
 	{"tree/insert_move_remove", insert_move_remove},
 	{"tree/refusals", refusals},
 	{"tree/text_content", text_content},

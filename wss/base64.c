@@ -1,24 +1,24 @@
 /*
- * base64.c - table-driven base64 for the XML security elements.
+ * base64.c - base64 for the XML security elements: the decoder, and
+ * the encoder's line-broken form into a buffer (the encoding itself is
+ * util/base64.c's, which the DOM's base64 texts share).
  *
- * Both directions size the output once and write straight into the
- * buffer.  The encoder takes six bytes a turn from one 8-byte load.  The
- * decoder takes eight characters, then four, at a time while they are all
- * in the alphabet (one OR of the table entries tells), and drops to a
- * character-at-a-time loop only around whitespace and padding, so the
- * common layouts -- one line, or 64/76-column lines -- cost one test per
- * quantum.  On x86-64 CPUs with SSSE3 (checked at run time) both
- * directions first take 12 bytes / 16 characters a turn with byte
- * shuffles (the method of W. Mula and D. Lemire, "Faster Base64 Encoding
- * and Decoding Using AVX2 Instructions", 2018), and 24 bytes / 32
- * characters a turn with AVX2 where the CPU has it; a block holding
- * anything but the 64 alphabet characters goes to the narrower paths and
- * then the scalar loops, which keep every rule and error message.
+ * The decoder sizes the output once and writes straight into the
+ * buffer.  It takes eight characters, then four, at a time while they
+ * are all in the alphabet (one OR of the table entries tells), and drops
+ * to a character-at-a-time loop only around whitespace and padding, so
+ * the common layouts -- one line, or 64/76-column lines -- cost one test
+ * per quantum.  On x86-64 CPUs with SSSE3 (checked at run time) it first
+ * takes 16 characters a turn with byte shuffles (the method of W. Mula
+ * and D. Lemire, "Faster Base64 Encoding and Decoding Using AVX2
+ * Instructions", 2018), and 32 with AVX2 where the CPU has it; a block
+ * holding anything but the 64 alphabet characters goes to the narrower
+ * paths and then the scalar loops, which keep every rule and error
+ * message.
  * Not for: streaming (callers have the whole text node).
  */
 #include "wss/base64.h"
 
-#include <endian.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -30,17 +30,14 @@
 #define B64_X86 0
 #endif
 
-static const char enc[64] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+#include "util/base64.h"
 
 /*
- * Per-process caches filled once (pthread_once), read-only afterwards,
- * so safe from any thread: the two characters of every 12-bit value (a
- * quantum costs two lookups instead of four), and each character's sextet
- * already shifted to its place in a quantum, with bit 31 set outside the
- * alphabet (four lookups and ORs decode a quantum and validate it).
+ * A per-process cache filled once (pthread_once), read-only afterwards,
+ * so safe from any thread: each character's sextet already shifted to
+ * its place in a quantum, with bit 31 set outside the alphabet (four
+ * lookups and ORs decode a quantum and validate it).
  */
-static char pairs[4096][2];
 static uint32_t sextets[4][256];
 static int have_ssse3; /* the CPU has SSSE3; set once with the tables */
 static int have_avx2;  /* and AVX2, likewise */
@@ -73,10 +70,6 @@ static void make_tables(void)
 {
 	unsigned i, k;
 
-	for (i = 0; i < 4096; i++) {
-		pairs[i][0] = enc[i >> 6];
-		pairs[i][1] = enc[i & 63];
-	}
 	for (i = 0; i < 256; i++)
 		for (k = 0; k < 4; k++)
 			sextets[k][i] = dec[i] < 64
@@ -89,82 +82,6 @@ static void make_tables(void)
 }
 
 #if B64_X86
-/*
- * Whole blocks of 12 bytes (16 readable) to 16 characters while
- * i + 16 <= n; returns the bytes consumed.  Each 3-byte group is spread
- * over four bytes, its sextets moved into place by two multiplies, then
- * each sextet offset to its character by a 16-entry table indexed by its
- * range.
- */
-__attribute__((target("ssse3"))) static size_t enc_blocks(
-	const unsigned char *in, size_t n, char *o)
-{
-	const __m128i lut = _mm_setr_epi8(65, 71, -4, -4, -4, -4, -4, -4, -4,
-					  -4, -4, -4, -19, -16, 0, 0);
-	const __m128i spread = _mm_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8,
-					     7, 10, 9, 11, 10);
-	size_t i;
-
-	for (i = 0; i + 16 <= n; i += 12, o += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i));
-		__m128i hi, lo, idx;
-
-		v = _mm_shuffle_epi8(v, spread);
-		hi = _mm_mulhi_epu16(_mm_and_si128(v, _mm_set1_epi32(0x0fc0fc00)),
-				     _mm_set1_epi32(0x04000040));
-		lo = _mm_mullo_epi16(_mm_and_si128(v, _mm_set1_epi32(0x003f03f0)),
-				     _mm_set1_epi32(0x01000010));
-		v = _mm_or_si128(hi, lo);
-		/* 0 for A-Z, 1 a-z, 2-11 digits, 12 '+', 13 '/'. */
-		idx = _mm_subs_epu8(v, _mm_set1_epi8(51));
-		idx = _mm_sub_epi8(idx, _mm_cmpgt_epi8(v, _mm_set1_epi8(25)));
-		v = _mm_add_epi8(v, _mm_shuffle_epi8(lut, idx));
-		_mm_storeu_si128((__m128i *)(void *)o, v);
-	}
-	return i;
-}
-
-/*
- * The same on 24 bytes (28 readable) to 32 characters a turn while
- * i + 28 <= n: each 128-bit lane takes 12 bytes from a load of its own,
- * as AVX2's byte shuffle stays within a lane.
- */
-__attribute__((target("avx2"))) static size_t enc_blocks_avx2(
-	const unsigned char *in, size_t n, char *o)
-{
-	const __m256i lut = _mm256_setr_epi8(
-		65, 71, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -19, -16, 0, 0,
-		65, 71, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -19, -16, 0, 0);
-	const __m256i spread = _mm256_setr_epi8(
-		1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
-		1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
-	size_t i;
-
-	for (i = 0; i + 28 <= n; i += 24, o += 32) {
-		__m256i v = _mm256_inserti128_si256(
-			_mm256_castsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(const void *)(in + i))),
-			_mm_loadu_si128((const __m128i *)(const void *)(in + i + 12)),
-			1);
-		__m256i hi, lo, idx;
-
-		v = _mm256_shuffle_epi8(v, spread);
-		hi = _mm256_mulhi_epu16(
-			_mm256_and_si256(v, _mm256_set1_epi32(0x0fc0fc00)),
-			_mm256_set1_epi32(0x04000040));
-		lo = _mm256_mullo_epi16(
-			_mm256_and_si256(v, _mm256_set1_epi32(0x003f03f0)),
-			_mm256_set1_epi32(0x01000010));
-		v = _mm256_or_si256(hi, lo);
-		idx = _mm256_subs_epu8(v, _mm256_set1_epi8(51));
-		idx = _mm256_sub_epi8(idx,
-				      _mm256_cmpgt_epi8(v, _mm256_set1_epi8(25)));
-		v = _mm256_add_epi8(v, _mm256_shuffle_epi8(lut, idx));
-		_mm256_storeu_si256((__m256i *)(void *)o, v);
-	}
-	return i;
-}
-
 /*
  * Blocks of 16 characters to 12 bytes (16 writable at o) while n >= 16
  * and every character of the block is in the alphabet; returns the
@@ -269,93 +186,6 @@ __attribute__((target("avx2"))) static size_t dec_blocks_avx2(
 }
 #endif
 
-/* The encoding of in[0..n) at o, no NUL; the end, or NULL when the
- * tables cannot be made. */
-static char *encode_at(const unsigned char *in, size_t n, size_t line_len,
-		       char *o)
-{
-	size_t col = 0, i;
-
-	/* Without line breaks (what the pipeline writes), no column test. */
-	if (line_len == 0 && n >= 3 &&
-	    pthread_once(&tables_once, make_tables) != 0)
-		return NULL;
-	i = 0;
-#if B64_X86
-	if (line_len == 0 && n >= 28 && have_avx2) {
-		i = enc_blocks_avx2(in, n, o);
-		o += i / 3 * 4;
-	}
-	if (line_len == 0 && n - i >= 16 && have_ssse3) {
-		size_t k = enc_blocks(in + i, n - i, o);
-
-		i += k;
-		o += k / 3 * 4;
-	}
-#endif
-	/* Two quanta a turn from one 8-byte load (its top six bytes, in
-	 * big-endian order whatever the host's), four pair lookups. */
-	for (; line_len == 0 && i + 8 <= n; i += 6) {
-		uint64_t v;
-
-		memcpy(&v, in + i, 8);
-		v = be64toh(v) >> 16;
-		memcpy(o, pairs[v >> 36], 2);
-		memcpy(o + 2, pairs[v >> 24 & 0xfff], 2);
-		memcpy(o + 4, pairs[v >> 12 & 0xfff], 2);
-		memcpy(o + 6, pairs[v & 0xfff], 2);
-		o += 8;
-	}
-	for (; line_len == 0 && i + 3 <= n; i += 3) {
-		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
-			     in[i + 2];
-
-		memcpy(o, pairs[v >> 12], 2);
-		memcpy(o + 2, pairs[v & 0xfff], 2);
-		o += 4;
-	}
-	for (; i + 3 <= n; i += 3) {
-		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
-			     in[i + 2];
-
-		/* line_len is a multiple of 4: breaks fall between quanta. */
-		if (col == line_len && line_len != 0) {
-			*o++ = '\n';
-			col = 0;
-		}
-		o[0] = enc[v >> 18];
-		o[1] = enc[v >> 12 & 63];
-		o[2] = enc[v >> 6 & 63];
-		o[3] = enc[v & 63];
-		o += 4;
-		col += 4;
-	}
-	if (i < n) {
-		uint32_t v = (uint32_t)in[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)in[i + 1] << 8;
-		if (col == line_len && line_len != 0)
-			*o++ = '\n';
-		o[0] = enc[v >> 18];
-		o[1] = enc[v >> 12 & 63];
-		o[2] = i + 1 < n ? enc[v >> 6 & 63] : '=';
-		o[3] = '=';
-		o += 4;
-	}
-	return o;
-}
-
-size_t wss_base64_len(size_t n)
-{
-	return (n / 3 + (n % 3 != 0)) * 4;
-}
-
-int wss_base64_encode_to(const void *p, size_t n, char *o)
-{
-	return encode_at(p, n, 0, o) != NULL ? LAB_OK : LAB_ENOMEM;
-}
-
 int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
 {
 	size_t chars, breaks;
@@ -365,11 +195,11 @@ int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out)
 		return LAB_EUSAGE;
 	if (n / 3 >= ((size_t)-1 - 16) / 4 / 2)
 		return LAB_ENOMEM;
-	chars = wss_base64_len(n);
+	chars = lab_base64_len(n);
 	breaks = line_len != 0 && chars != 0 ? (chars - 1) / line_len : 0;
 	if (lab_buf_reserve(out, chars + breaks) != LAB_OK)
 		return LAB_ENOMEM;
-	o = encode_at(p, n, line_len, out->data + out->len);
+	o = lab_base64_put(p, n, line_len, out->data + out->len);
 	if (o == NULL)
 		return LAB_ENOMEM;
 	out->len = (size_t)(o - out->data);

@@ -24,14 +24,6 @@
  */
 int wss_base64_encode(const void *p, size_t n, size_t line_len, lab_buf *out);
 
-/* How many characters the one-line encoding of n bytes takes (n below
- * SIZE_MAX / 2). */
-size_t wss_base64_len(size_t n);
-
-/* The one-line encoding of p[0..n), wss_base64_len(n) characters written
- * at o (no NUL).  0, or LAB_ENOMEM when the tables cannot be made. */
-int wss_base64_encode_to(const void *p, size_t n, char *o);
-
 /*
  * Appends the bytes s[0..n) encodes.  XML whitespace (space, tab, CR, LF)
  * is skipped anywhere.  Anything else that is not in the alphabet, a

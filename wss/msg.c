@@ -83,20 +83,20 @@ int wss_add_alg(dom_node *parent, const char *ns, const char *qname,
 	return rc;
 }
 
-/* Encoded straight into the text node's own storage: a CipherValue is
- * the largest text of a message, not worth a second copy. */
+/* Encoded by the DOM straight into the text node's own storage (a
+ * CipherValue is the largest text of a message, not worth a second
+ * copy), which output then takes as it stands. */
 int wss_add_b64(dom_node *el, const void *p, size_t n, lab_err *err)
 {
 	dom_node *t;
-	char *buf;
+	dom_b64 w;
 	int rc;
 
-	if (n / 3 >= ((size_t)-1) / 4 / 2)
-		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	rc = dom_create_text_buf(dom_node_doc(el), wss_base64_len(n), &buf, &t,
-				 err);
-	if (rc == LAB_OK && wss_base64_encode_to(p, n, buf) != LAB_OK)
+	rc = dom_create_text_b64(dom_node_doc(el), n, &w, &t, err);
+	if (rc == LAB_OK && dom_b64_put(&w, p, n) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK)
+		rc = dom_b64_end(&w, err);
 	if (rc == LAB_OK)
 		rc = dom_append(el, t, err);
 	if (rc != LAB_OK && t != NULL)

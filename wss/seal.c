@@ -1,8 +1,8 @@
 /*
  * seal.c - the Body's CipherValue made while the Body is digested
  * (wss/seal.h): the digest's walk writes the content through a window
- * whose writer encrypts each piece and encodes the octets, carrying 0-2
- * of them to the next piece, into the text node made at its final size.
+ * whose writer encrypts each piece and hands the octets to the DOM's
+ * base64 text (dom_create_text_b64), made at its final size.
  * Not for: the fallback's whole-buffer encryption (wss/xenc.c).
  */
 #include "wss/seal.h"
@@ -11,37 +11,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "wss/base64.h"
 #include "wss/c14n.h"
 
 /* WINDOW: the plaintext held at a time, below the 16 KB pieces the
  * digest hands on, which then pass it without a copy; CHUNK: octets
  * made per call. */
 enum { WINDOW = 4096, CHUNK = 4096 };
-
-/* Octets to base64 at s->o, whole quanta only; the rest is carried. */
-static int b64_put(wss_seal *s, const unsigned char *p, size_t n)
-{
-	size_t k;
-
-	while (s->ncarry > 0 && s->ncarry < 3 && n > 0) {
-		s->carry[s->ncarry++] = *p++;
-		n--;
-	}
-	if (s->ncarry == 3) {
-		if (wss_base64_encode_to(s->carry, 3, s->o) != LAB_OK)
-			return LAB_ENOMEM;
-		s->o += 4;
-		s->ncarry = 0;
-	}
-	k = n - n % 3;
-	if (k > 0 && wss_base64_encode_to(p, k, s->o) != LAB_OK)
-		return LAB_ENOMEM;
-	s->o += k / 3 * 4;
-	memcpy(s->carry + s->ncarry, p + k, n - k);
-	s->ncarry += n - k;
-	return LAB_OK;
-}
 
 /* The window's writer.  Bytes past the length announced are counted,
  * not encrypted: wss_seal_end then says the walk gave others. */
@@ -58,7 +33,7 @@ static int seal_write(void *ctx, const char *p, size_t n)
 		size_t k = n < CHUNK ? n : CHUNK, m;
 
 		if (wss_enc_update(s->enc, p, k, ct, &m, &ignored) != LAB_OK ||
-		    b64_put(s, ct, m) != LAB_OK)
+		    dom_b64_put(&s->b64, ct, m) != LAB_OK)
 			return LAB_EIO;
 		p += k;
 		n -= k;
@@ -70,7 +45,7 @@ int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 		   lab_err *err)
 {
 	unsigned char iv[WSS_IV_ROOM];
-	size_t ivlen, len;
+	size_t ivlen;
 	int rc;
 
 	memset(s, 0, sizeof *s);
@@ -87,12 +62,10 @@ int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 	rc = wss_random(s->key, s->keylen, err);
 	if (rc == LAB_OK)
 		rc = wss_enc_begin(&s->enc, c, s->key, iv, &ivlen, err);
-	len = wss_base64_len(wss_cipher_octets(c, n));
 	if (rc == LAB_OK)
-		rc = dom_create_text_buf(m->doc, len, &s->o, &s->text, err);
-	if (rc == LAB_OK)
-		s->end = s->o + len;
-	if (rc == LAB_OK && b64_put(s, iv, ivlen) != LAB_OK)
+		rc = dom_create_text_b64(m->doc, wss_cipher_octets(c, n),
+					 &s->b64, &s->text, err);
+	if (rc == LAB_OK && dom_b64_put(&s->b64, iv, ivlen) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (rc == LAB_OK)
 		rc = lab_buf_init_writer(&s->window, WINDOW, seal_write, s);
@@ -112,17 +85,11 @@ int wss_seal_end(wss_seal *s, lab_err *err)
 	if (s->got != s->expect)
 		return WSS_C14N_AGAIN;
 	rc = wss_enc_end(s->enc, s->got, tail, &k, err);
-	if (rc == LAB_OK && b64_put(s, tail, k) != LAB_OK)
-		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-	if (rc == LAB_OK && s->ncarry > 0) {
-		if (wss_base64_encode_to(s->carry, s->ncarry, s->o) != LAB_OK)
-			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
-		s->o += 4;
-		s->ncarry = 0;
-	}
-	if (rc == LAB_OK && s->o != s->end)
+	if (rc == LAB_OK && dom_b64_put(&s->b64, tail, k) != LAB_OK)
 		rc = lab_fail(err, LAB_EUSAGE, "the CipherValue's length is "
 					       "not the one announced");
+	if (rc == LAB_OK)
+		rc = dom_b64_end(&s->b64, err);
 	s->done = rc == LAB_OK;
 	return rc;
 }

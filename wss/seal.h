@@ -30,9 +30,7 @@ typedef struct wss_seal {
 	lab_buf window;        /* what the digest's walk writes: m->content */
 	lab_buf plain;         /* the whole-buffer fallback, once abandoned */
 	dom_node *text;        /* the CipherValue's text, until taken */
-	char *o, *end;         /* where its base64 goes, and its end */
-	unsigned char carry[3]; /* ciphertext not yet in base64 */
-	size_t ncarry;
+	dom_b64 b64;           /* what writes it */
 	size_t expect, got;    /* plaintext bytes: announced, and seen */
 	int done;
 } wss_seal;
