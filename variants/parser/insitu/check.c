@@ -1619,58 +1619,31 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	return 1;
 }
 
-/*
- * The tag whose name ends at p, in a text ending at e, put in C14N's
- * order where it stands, through scratch (room for the longest tag).
- * The pass found it canonical but for that order (canon_attrs reads it
- * whole: at most CANON_PERM attributes, each closed before e).
- */
-static void order_tag(char *p, const char *e, char *scratch)
-{
-	const char *cs[CANON_PERM], *ce[CANON_PERM];
-	uint32_t cl[CANON_PERM];
-	uint8_t perm[CANON_PERM];
-	size_t n, i;
-	char *o;
-
-	if (canon_attrs(p, e, cs, cl, ce, &n) == NULL || n == 0)
-		return;
-	c14n_order(perm, cs, cl, n);
-	memcpy(scratch, p, (size_t)(ce[n - 1] - p));
-	for (o = p, i = 0; i < n; i++) {
-		size_t k = perm[i], from = k == 0 ? 0 : (size_t)(ce[k - 1] - p),
-		       to = (size_t)(ce[k] - p);
-
-		memcpy(o, scratch + from, to - from);
-		o += to - from;
-	}
-}
-
-/* SCRATCH_SLACK: what order_noted may read past a tag in scratch. */
+/* SCRATCH_SLACK: what move_in_order may read past a tag in scratch. */
 enum { SCRATCH_SLACK = 16 };
 
 /*
- * The tag at p, its attributes ending at end[i] bytes from p (2-byte
- * values), put in the order perm where it stands, through scratch (room
- * for the tag and SCRATCH_SLACK).  An attribute is a few dozen bytes:
- * one moved whole 16 bytes at a time, inline, costs less than a call to
- * memcpy, and what it writes past its end falls on the attributes still
- * to come, which overwrite it; the last ones, with no such room, get
- * memcpy.
+ * The tag at p, its attributes ending at end[i] bytes from p, put in the
+ * order perm where it stands, through scratch (room for the tag and
+ * SCRATCH_SLACK); with none (n == 0) it stays as it is.  An attribute
+ * is a few dozen bytes: one moved whole 16 bytes at a time, inline,
+ * costs less than a call to memcpy, and what it writes past its end
+ * falls on the attributes still to come, which overwrite it; the last
+ * ones, with no such room, get memcpy.
  */
-static void order_noted(char *p, const uint8_t *perm, const uint8_t *end,
-			size_t n, char *scratch)
+static void move_in_order(char *p, const uint8_t *perm, const size_t *end,
+			  size_t n, char *scratch)
 {
-	uint16_t e[CANON_PERM];
 	char *o = p, *stop;
 	size_t i;
 
-	memcpy(e, end, 2 * n);
-	memcpy(scratch, p, e[n - 1]);
-	stop = p + e[n - 1];
+	if (n == 0)
+		return;
+	stop = p + end[n - 1];
+	memcpy(scratch, p, end[n - 1]);
 	for (i = 0; i < n; i++) {
-		size_t k = perm[i], from = k == 0 ? 0 : e[k - 1];
-		size_t len = e[k] - from;
+		size_t k = perm[i], from = k == 0 ? 0 : end[k - 1];
+		size_t len = end[k] - from;
 
 		if ((size_t)(stop - o) < len + SCRATCH_SLACK) {
 			memcpy(o, scratch + from, len);
@@ -1682,6 +1655,43 @@ static void order_noted(char *p, const uint8_t *perm, const uint8_t *end,
 		}
 		o += len;
 	}
+}
+
+/*
+ * The tag whose name ends at p, in a text ending at e, put in C14N's
+ * order where it stands, through scratch.  The pass found it canonical
+ * but for that order (canon_attrs reads it whole: at most CANON_PERM
+ * attributes, each closed before e).
+ */
+static void order_tag(char *p, const char *e, char *scratch)
+{
+	const char *cs[CANON_PERM], *ce[CANON_PERM];
+	uint32_t cl[CANON_PERM];
+	uint8_t perm[CANON_PERM];
+	size_t end[CANON_PERM], n, i;
+
+	if (canon_attrs(p, e, cs, cl, ce, &n) == NULL)
+		return;
+	c14n_order(perm, cs, cl, n);
+	for (i = 0; i < n; i++)
+		end[i] = (size_t)(ce[i] - p);
+	move_in_order(p, perm, end, n, scratch);
+}
+
+/* The tag at p noted with its order perm and its attributes' ends (2-byte
+ * values, bytes from p), put in that order through scratch. */
+static void order_noted(char *p, const uint8_t *perm, const uint8_t *ends,
+			size_t n, char *scratch)
+{
+	size_t end[CANON_PERM], i;
+
+	for (i = 0; i < n; i++) {
+		uint16_t e;
+
+		memcpy(&e, ends + 2 * i, 2);
+		end[i] = e;
+	}
+	move_in_order(p, perm, end, n, scratch);
 }
 
 int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
