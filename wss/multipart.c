@@ -561,7 +561,10 @@ static int make_boundary(const char *root, size_t root_len,
 			return lab_fail(err, LAB_ENOMEM, "digest failed");
 		snprintf(out, cap, "MIMEBoundary_%02x%02x%02x%02x%02x%02x%02x%02x",
 			 d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
-		clash = memmem(root, root_len, out, strlen(out)) != NULL;
+		/* An empty part's bytes may be NULL, which memmem may not
+		 * be given. */
+		clash = root_len > 0 &&
+			memmem(root, root_len, out, strlen(out)) != NULL;
 		for (i = 0; !clash && i < natts; i++)
 			clash = atts[i].body.len > 0 &&
 				memmem(atts[i].body.data, atts[i].body.len,

@@ -72,9 +72,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (again.root != 0 ||
 			    strcmp(again.parts[i].id, orig[i]->id) != 0 ||
 			    again.parts[i].body.len != orig[i]->body.len ||
-			    memcmp(again.parts[i].body.data,
-				   orig[i]->body.data,
-				   orig[i]->body.len) != 0)
+			    (orig[i]->body.len > 0 &&
+			     memcmp(again.parts[i].body.data,
+				    orig[i]->body.data,
+				    orig[i]->body.len) != 0))
 				abort();
 		wss_multipart_free(&again);
 	}
