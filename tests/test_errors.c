@@ -333,7 +333,7 @@ static int parse_as(const char *in, size_t len, const dom_limits *lim,
 static void deferred_content(void)
 {
 	static const char host[] =
-		"<r xmlns:m=\"urn:u\" xmlns:n=\"urn:u\">\n<h>\n<d>\n%s\n</d>\n"
+		"<r xmlns:m=\"urn:u\" xmlns:n=\"urn:u\">\n<h>\n<d>\n%s%s\n</d>\n"
 		"</h>\n</r>";
 	static const struct {
 		const char *name, *in;
@@ -473,18 +473,24 @@ static void deferred_content(void)
 	lim.max_attrs = 2;
 	lim.max_name = 20;
 	lim.max_text = 20;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+	/* Each case twice: as it is, and with FILL after it, so that the
+	 * repeated elements are also read from a window of classified
+	 * bytes (check.c's as_placed), which needs 64 of them. */
+	for (i = 0; i < 2 * (sizeof cases / sizeof cases[0]); i++) {
 		lab_buf in = LAB_BUF_INIT, out[2] = {LAB_BUF_INIT, LAB_BUF_INIT};
 		lab_err err[2];
 		int rc[2], parsed[2], k;
+		size_t c = i / 2;
 
-		t_context("%s", cases[i].name);
-		if (!CHECK_OK(lab_buf_printf(&in, host, cases[i].in), NULL))
+		t_context("%s%s", cases[c].name, i % 2 ? ", then FILL" : "");
+		if (!CHECK_OK(lab_buf_printf(&in, host, cases[c].in,
+					     i % 2 ? FILL : ""),
+			      NULL))
 			continue;
 		for (k = 0; k < 2; k++)
 			rc[k] = parse_as(in.data, in.len, &lim, k, &out[k],
 					 &err[k], &parsed[k]);
-		if (cases[i].ok) {
+		if (cases[c].ok) {
 			if (CHECK_OK(rc[0], &err[0]) && CHECK_OK(rc[1], &err[1]))
 				CHECK_EQ_MEM(out[0].data, out[0].len, out[1].data,
 					     out[1].len);
@@ -503,6 +509,82 @@ static void deferred_content(void)
 		lab_buf_free(&out[0]);
 		lab_buf_free(&out[1]);
 	}
+}
+
+/* NUL-terminated n bytes of c, for the siblings below. */
+static const char *run_of(char c, size_t n)
+{
+	static char b[1600];
+
+	memset(b, c, n);
+	b[n] = '\0';
+	return b;
+}
+
+/*
+ * A payload's repeated elements are read from a window of the text's
+ * classified bytes where they can be (check.c's as_placed): siblings
+ * whose value and text lengths step through every offset in a 64-byte
+ * block and past a window (1 KB), so that runs start and end anywhere
+ * in one, cross blocks and run off its end, read as a direct parse
+ * reads them.  Then '<' in each in turn, in its value and in its text,
+ * refused with the building pass's message, line and column.
+ */
+static void record_windows(void)
+{
+	enum { SIBLINGS = 48 };
+	lab_buf in = LAB_BUF_INIT;
+	size_t value_at[SIBLINGS], text_at[SIBLINGS], i, k;
+
+	CHECK_OK(lab_buf_puts(&in, "<r>\n<h>\n<d>\n"), NULL);
+	for (i = 0; i < SIBLINGS; i++) {
+		size_t nv = i * 37 % 1500, nt = 1 + i * 53 % 1300;
+
+		CHECK_OK(lab_buf_puts(&in, "<g k=\""), NULL);
+		value_at[i] = in.len;
+		CHECK_OK(lab_buf_printf(&in, "%s\"><f>", run_of('v', nv)), NULL);
+		text_at[i] = in.len;
+		CHECK_OK(lab_buf_printf(&in, "%s</f></g>\n", run_of('t', nt)),
+			 NULL);
+	}
+	CHECK_OK(lab_buf_puts(&in, "</d>\n</h>\n</r>"), NULL);
+	for (k = 0; k <= 2 * SIBLINGS; k++) {
+		lab_buf out[2] = {LAB_BUF_INIT, LAB_BUF_INIT};
+		lab_err err[2];
+		int rc[2], parsed[2], e;
+		char was = 0;
+
+		/* k == 0: as it is; then '<' in sibling (k - 1) / 2's value
+		 * or text, where its run starts (an empty value's quote). */
+		if (k > 0) {
+			size_t at = (k % 2 ? value_at : text_at)[(k - 1) / 2];
+
+			t_context("'<' in the %s of sibling %zu",
+				  k % 2 ? "value" : "text", (k - 1) / 2);
+			was = in.data[at];
+			in.data[at] = '<';
+		}
+		for (e = 0; e < 2; e++)
+			rc[e] = parse_as(in.data, in.len, NULL, e, &out[e], &err[e],
+					 &parsed[e]);
+		if (k == 0) {
+			if (CHECK_OK(rc[0], &err[0]) && CHECK_OK(rc[1], &err[1]))
+				CHECK_EQ_MEM(out[0].data, out[0].len, out[1].data,
+					     out[1].len);
+		} else if (CHECK_EQ_INT(rc[0], LAB_EMALFORMED) &&
+			   CHECK_EQ_INT(rc[1], LAB_EMALFORMED) &&
+			   t_is_choice("parser", "insitu")) {
+			CHECK_EQ_STR(err[0].msg, err[1].msg);
+			CHECK_EQ_INT(err[0].line, err[1].line);
+			CHECK_EQ_INT(err[0].col, err[1].col);
+		}
+		if (k > 0)
+			in.data[(k % 2 ? value_at : text_at)[(k - 1) / 2]] = was;
+		lab_buf_free(&out[0]);
+		lab_buf_free(&out[1]);
+	}
+	t_context(NULL);
+	lab_buf_free(&in);
 }
 
 /*
@@ -538,6 +620,7 @@ static void record_depth(void)
 const t_case tests_errors[] = {
 	{"errors/malformed", malformed},
 	{"errors/deferred_content", deferred_content},
+	{"errors/record_windows", record_windows},
 	{"errors/record_depth", record_depth},
 	{"errors/external_entities", external_entities},
 	{"errors/external_dtd", external_dtd},

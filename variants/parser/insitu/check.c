@@ -36,8 +36,9 @@
  * names as the last tag of its name had them), a repeated tag's values
  * from blocks of compares (shaped_run), and a repeated element whole, as
  * the fixed bytes of the last one read at its depth with plain values
- * and texts between them (record); docs/parser.md has why each is
- * sound.
+ * and texts between them (record), the runs' ends read from a window of
+ * bytes classified ahead where they can be (as_placed); docs/parser.md
+ * has why each is sound.
  * Not for: building (parse.c), or deciding what the canonical form's
  * bindings are (canon.c, dom/deferred.c).
  */
@@ -215,7 +216,27 @@ typedef struct record {
 	/* Taken while the CANON note held: its tags to put in order. */
 	size_t nperm;
 	record_perm perm[RECORD_PERMS];
+	/* Whether no run of it holds a stop (is_stop), which lets an
+	 * element be read as it from a window's bits (as_placed); the bytes
+	 * of the element it was taken from. */
+	int placed;
+	size_t bytes;
 } record;
+
+/*
+ * STOP_LANES blocks of 64 bytes of the text, classified at once for
+ * as_placed: where the stops (is_stop) are.  STOP_BYTES: the bytes a
+ * window holds, and the longest element read from one.
+ */
+enum { STOP_LANES = 16, STOP_BYTES = 64 * STOP_LANES };
+
+#if defined(__SSE2__)
+typedef struct stops_window {
+	const char *b;             /* the first byte classified */
+	size_t n;                  /* the blocks classified */
+	uint64_t bits[STOP_LANES]; /* bit i of bits[k]: byte 64k + i */
+} stops_window;
+#endif
 
 typedef struct checker {
 	parser *ps;
@@ -235,6 +256,9 @@ typedef struct checker {
 		name *el;
 	} open[CHECK_DEPTH];
 	record rec[RECORDS];
+#if defined(__SSE2__)
+	stops_window stops;   /* where the stops are, for as_placed */
+#endif
 	unsigned long clock;  /* counts the records taken and followed */
 	unsigned failed;      /* tries in a row that did not pay (end_of) */
 	const char *start;    /* where the pass began */
@@ -1213,6 +1237,159 @@ static inline const char *plain_text(const char *p)
 	return p;
 }
 
+/*
+ * A stop: a byte that ends a plain value (skip_attr) or a plain text
+ * (dom__insitu_skip_run with '>'): below 0x20, 0x80 and above, either
+ * quote, '&', '<', '>' and ']'.  A run with none is plain either way.
+ */
+static int is_stop(unsigned char b)
+{
+	return b < 0x20 || b >= 0x80 || b == '"' || b == '\'' || b == '&' ||
+	       b == '<' || b == '>' || b == ']';
+}
+
+#if defined(__SSE2__)
+/* The bits of w's blocks from s, STEP bytes a load with the vector type
+ * T and its intrinsics: the SSE2 and the AVX2 classification are this
+ * loop, is_stop on each byte. */
+#define STOPS_AT(w, s, STEP, T, LOAD, SET1, LT, EQ, OR, MASK)              \
+	do {                                                               \
+		const T sp_ = SET1(0x20), dq_ = SET1('"'), sq_ = SET1('\''), \
+			amp_ = SET1('&'), lt_ = SET1('<'), gt_ = SET1('>'),  \
+			rb_ = SET1(']');                                   \
+		size_t i_;                                                 \
+									   \
+		for (i_ = 0; i_ < 64 * (w)->n; i_ += (STEP)) {             \
+			T v_ = LOAD((const T *)(const void *)((s) + i_));  \
+			/* Signed: 0x80 and above compare below 0x20. */   \
+			T m_ = OR(OR(OR(LT(v_, sp_), EQ(v_, dq_)),         \
+				     OR(EQ(v_, sq_), EQ(v_, amp_))),       \
+				  OR(OR(EQ(v_, lt_), EQ(v_, gt_)),         \
+				     EQ(v_, rb_)));                        \
+			uint64_t b_ = (uint64_t)(uint32_t)MASK(m_)         \
+				      << (i_ % 64);                        \
+									   \
+			(w)->bits[i_ / 64] =                               \
+				i_ % 64 == 0 ? b_ : (w)->bits[i_ / 64] | b_; \
+		}                                                          \
+	} while (0)
+
+static void classify16(stops_window *w, const char *s)
+{
+	STOPS_AT(w, s, 16, __m128i, _mm_loadu_si128, _mm_set1_epi8,
+		 _mm_cmplt_epi8, _mm_cmpeq_epi8, _mm_or_si128,
+		 _mm_movemask_epi8);
+}
+
+#if CHECK_AVX2
+/* With 32-byte loads. */
+__attribute__((target("avx2"))) static void
+classify32(stops_window *w, const char *s)
+{
+	STOPS_AT(w, s, 32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8,
+		 LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
+		 _mm256_movemask_epi8);
+}
+#endif
+
+/* w for the bytes from s: as many whole blocks as the text has there,
+ * up to STOP_LANES. */
+static __attribute__((noinline)) void classify(const checker *c,
+					       stops_window *w, const char *s)
+{
+	size_t n = (size_t)(c->ps->end - s) / 64;
+
+	w->b = s;
+	w->n = n < STOP_LANES ? n : STOP_LANES;
+#if CHECK_AVX2
+	if (c->avx2) {
+		classify32(w, s);
+		return;
+	}
+#endif
+	classify16(w, s);
+}
+
+/*
+ * The offset of the first stop at or after off in w, from the block k
+ * whose bits *cur holds on, with k and *cur moved to its block: SIZE_MAX
+ * where w has none.  Most runs end in the block they start in: a shift
+ * and a count.
+ */
+static inline size_t stop_from(const stops_window *w, size_t off, size_t *k,
+			       uint64_t *cur)
+{
+	uint64_t m;
+
+	if (off / 64 != *k) {
+		*k = off / 64;
+		if (*k >= w->n)
+			return SIZE_MAX;
+		*cur = w->bits[*k];
+	}
+	m = *cur >> (off % 64);
+	while (m == 0) {
+		if (++*k >= w->n)
+			return SIZE_MAX;
+		*cur = m = w->bits[*k];
+		off = 64 * *k;
+	}
+	return off + (unsigned)__builtin_ctzll(m);
+}
+
+/*
+ * The element at p (its '<') read as the placed record r: past it, or
+ * NULL where its bytes are not r's or the window (classified again from
+ * p if it must be) does not hold it.  A placed record's runs hold no
+ * stop, so each run of an element read as it ends at the first stop
+ * after the fixed bytes before it: found in the window's bits, where a
+ * scan of the run would wait for its bytes.  Offsets from the window's
+ * start are what one run's end waits for from the run before.  at as
+ * for as_record.
+ */
+static inline __attribute__((always_inline)) const char *
+as_placed(checker *c, const record *r, const char *p, const char **at)
+{
+	stops_window *w = &c->stops;
+	size_t off = (size_t)(p - w->b), k, i;
+	uint64_t cur;
+
+	/* Classified again from p where the window does not hold p, or may
+	 * not hold the element and p is in its second half: each
+	 * classification moves the window on by STOP_BYTES / 2 or more, so
+	 * no byte is in more than two windows, whatever the text. */
+	if (off >= 64 * w->n ||
+	    (off >= STOP_BYTES / 2 && off + r->bytes > 64 * w->n)) {
+		classify(c, w, p);
+		off = 0;
+		if (w->n == 0)
+			return NULL;
+	}
+	k = off / 64;
+	cur = w->bits[k];
+	for (i = 0;; i++) {
+		size_t q;
+
+		if (at != NULL)
+			at[i] = w->b + off;
+		if (!matches(&r->fixed[i], w->b + off))
+			return NULL;
+		off += r->len[i];
+		if (r->run[i] == RUN_NONE)
+			continue;
+		if (r->run[i] == RUN_END)
+			break;
+		q = stop_from(w, off, &k, &cur);
+		if (q == SIZE_MAX || (r->run[i] == RUN_TEXT && q == off) ||
+		    q - off > c->max_text)
+			return NULL;
+		off = q;
+	}
+	c->ids |= r->ids;
+	return w->b + off;
+}
+#endif
+
 /* Adds the fixed bytes f[0..p - f) followed by run to r: 0 when r is
  * full. */
 static int add_span(record *r, const char *f, const char *p, int run)
@@ -1290,6 +1467,29 @@ static void starts_of(const record *r, const char *s, const char **at)
 		else if (r->run[i] == RUN_TEXT)
 			s = plain_text(s);
 	}
+}
+
+/* Whether r, just taken from s[0..e - s), is placed: no longer than a
+ * window, and no run of it holds a stop. */
+static void place(record *r, const char *s, const char *e)
+{
+	const char *at[RECORD_SPANS];
+	size_t i;
+
+	r->placed = 0;
+	r->bytes = (size_t)(e - s);
+	if (r->bytes > STOP_BYTES)
+		return;
+	starts_of(r, s, at);
+	for (i = 0; i < r->n; i++) {
+		const char *f = at[i] + r->len[i],
+			   *next = i + 1 < r->n ? at[i + 1] : e;
+
+		for (; f < next; f++)
+			if (is_stop((unsigned char)*f))
+				return;
+	}
+	r->placed = 1;
 }
 
 /* The piece of r whose fixed bytes hold x, their starts at: its index,
@@ -1429,6 +1629,22 @@ as_record(checker *c, const record *r, const char *p, const char **at)
 	return p;
 }
 
+/* The element at p read as the record r: from the stops' places where r
+ * is placed and they are at hand, else (as as_record) run by run. */
+static inline __attribute__((always_inline)) const char *
+read_as(checker *c, const record *r, const char *p, const char **at)
+{
+#if defined(__SSE2__)
+	if (r->placed) {
+		const char *q = as_placed(c, r, p, at);
+
+		if (q != NULL)
+			return q;
+	}
+#endif
+	return as_record(c, r, p, at);
+}
+
 /*
  * The CANON note's copy of an element read as the record r, its pieces
  * starting at at: each tag r puts in order, written in order into the
@@ -1478,8 +1694,8 @@ record_at(checker *c, const char *p, const int canon)
 		if (r->n == 0 || r->depth != c->depth ||
 		    !matches(&r->fixed[0], p))
 			continue;
-		q = canon && r->nperm > 0 ? as_record(c, r, p, at)
-					  : as_record(c, r, p, NULL);
+		q = canon && r->nperm > 0 ? read_as(c, r, p, at)
+					  : read_as(c, r, p, NULL);
 		if (q != NULL) {
 			if (canon && r->nperm > 0 &&
 			    !(c->canon->reorder && record_reorder(c, r, at)))
@@ -1543,6 +1759,7 @@ static inline void end_of(checker *c, size_t d, const char *e)
 		c->failed++;
 		return;
 	}
+	place(r, s, e);
 	r->depth = c->depth;
 	r->ids = c->ids;
 	r->used = ++c->clock;
@@ -1575,6 +1792,10 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 		c.rec[i].n = 0;
 		c.rec[i].used = 0;
 	}
+#if defined(__SSE2__)
+	c.stops.b = p;
+	c.stops.n = 0;
+#endif
 	c.clock = 0;
 	c.failed = 0;
 	c.start = p;
