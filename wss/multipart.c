@@ -532,6 +532,13 @@ int wss_multipart_sniff(unsigned char first)
 
 /* ---- writing ---- */
 
+/* Whether s occurs in p[0..n).  An empty part's bytes may be NULL, which
+ * memmem may not be given. */
+static int occurs(const char *p, size_t n, const char *s)
+{
+	return n > 0 && memmem(p, n, s, strlen(s)) != NULL;
+}
+
 /* A boundary from the content's hash, re-derived while it occurs in a
  * part (practically never). */
 static int make_boundary(const char *root, size_t root_len,
@@ -561,14 +568,9 @@ static int make_boundary(const char *root, size_t root_len,
 			return lab_fail(err, LAB_ENOMEM, "digest failed");
 		snprintf(out, cap, "MIMEBoundary_%02x%02x%02x%02x%02x%02x%02x%02x",
 			 d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
-		/* An empty part's bytes may be NULL, which memmem may not
-		 * be given. */
-		clash = root_len > 0 &&
-			memmem(root, root_len, out, strlen(out)) != NULL;
+		clash = occurs(root, root_len, out);
 		for (i = 0; !clash && i < natts; i++)
-			clash = atts[i].body.len > 0 &&
-				memmem(atts[i].body.data, atts[i].body.len,
-				       out, strlen(out)) != NULL;
+			clash = occurs(atts[i].body.data, atts[i].body.len, out);
 		if (!clash)
 			return LAB_OK;
 	}

@@ -21,6 +21,7 @@
 
 #include "dom/dom.h"
 #include "dom/hash.h"
+#include "wss/profile.h"
 
 /* The two choices under names of their own. */
 #define dom__hash_choice fixed_choice
@@ -76,9 +77,6 @@ uint32_t dom_hash_ptrs(const void *a, const void *b, const void *c)
 	return hash_now == KEYED ? keyed_ptrs(a, b, c) : 7;
 }
 
-#define WSU_NS \
-	"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
-
 /* Whether a is an ID attribute, as dom/ids.c decides: Id in no
  * namespace or in wsu's, or ID in no namespace.  An Id in any other
  * namespace is an attribute like the rest. */
@@ -87,7 +85,7 @@ static int is_id(const dom_attr *a)
 	const char *local = dom_attr_local(a), *ns = dom_attr_ns(a);
 
 	if (strcmp(local, "Id") == 0)
-		return ns == NULL || strcmp(ns, WSU_NS) == 0;
+		return ns == NULL || strcmp(ns, WSS_NS_WSU) == 0;
 	return strcmp(local, "ID") == 0 && ns == NULL;
 }
 
