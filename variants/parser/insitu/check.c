@@ -166,15 +166,17 @@ typedef struct tag_seen {
  * a record holds; RECORD_BYTES: the longest element taken as one, and
  * what the pass may read to take records beyond the bytes it has read
  * (so that taking them costs at most one more read of the content);
- * RECORD_TRIES: the tries in a row that do not pay (an element that
- * cannot become a record, a record replaced before one followed it) that
- * end the pass's trying, until a record is followed.
+ * RECORD_TRIES: how far the records taken at one depth may outnumber
+ * the elements there read as one before the pass stops taking them at
+ * that depth (until more are read as one); and the elements in a row
+ * read against a record in vain that drop it.
  */
 enum {
 	RECORDS = 4,
 	RECORD_SPANS = 48,
 	RECORD_BYTES = 2048,
-	RECORD_TRIES = 16
+	RECORD_TRIES = 16,
+	RECORD_RECENT = 2 * RECORDS
 };
 
 /* What follows a piece of a record's fixed bytes: more of them, a
@@ -208,7 +210,7 @@ typedef struct record {
 	size_t depth;         /* the depth of the element's parent */
 	int ids;              /* the pass's ids when it ended */
 	unsigned long used;   /* when it was last taken or followed */
-	int followed;         /* whether an element was read as it */
+	unsigned misses;      /* elements read against it since, in vain */
 	/* The fixed bytes in pieces of up to 16, each one compare. */
 	pattern fixed[RECORD_SPANS];
 	uint8_t len[RECORD_SPANS];
@@ -216,16 +218,16 @@ typedef struct record {
 	/* Taken while the CANON note held: its tags to put in order. */
 	size_t nperm;
 	record_perm perm[RECORD_PERMS];
-	/* Whether no run of it holds a stop (is_stop), which lets an
-	 * element be read as it from a window's bits (as_placed); the bytes
-	 * of the element it was taken from. */
+	/* Whether no run of it holds a stop (holds_stop) and it fits a
+	 * window, which lets an element be read as it from the window's bits
+	 * (as_placed); the bytes of the element it was taken from. */
 	int placed;
 	size_t bytes;
 } record;
 
 /*
  * STOP_LANES blocks of 64 bytes of the text, classified at once for
- * as_placed: where the stops (is_stop) are.  STOP_BYTES: the bytes a
+ * as_placed: where the stops (holds_stop) are.  STOP_BYTES: the bytes a
  * window holds, and the longest element read from one.
  */
 enum { STOP_LANES = 16, STOP_BYTES = 64 * STOP_LANES };
@@ -260,7 +262,9 @@ typedef struct checker {
 	stops_window stops;   /* where the stops are, for as_placed */
 #endif
 	unsigned long clock;  /* counts the records taken and followed */
-	unsigned failed;      /* tries in a row that did not pay (end_of) */
+	/* By depth below top: the records taken there (end_of) less the
+	 * elements read as one, down to 0. */
+	uint8_t failed[CHECK_DEPTH];
 	const char *start;    /* where the pass began */
 	size_t spent;         /* bytes read to take records */
 	name *top_child;    /* the last name of an element at top + 1 */
@@ -1241,17 +1245,27 @@ static inline const char *plain_text(const char *p)
  * A stop: a byte that ends a plain value (skip_attr) or a plain text
  * (dom__insitu_skip_run with '>'): below 0x20, 0x80 and above, either
  * quote, '&', '<', '>' and ']'.  A run with none is plain either way.
+ * Whether the plain run a[0..b - a) of the kind `run` holds a stop all
+ * the same: a '>' or ']' in a value, a quote, TAB or LF in a text.
  */
-static int is_stop(unsigned char b)
+static int holds_stop(const char *a, const char *b, int run)
 {
-	return b < 0x20 || b >= 0x80 || b == '"' || b == '\'' || b == '&' ||
-	       b == '<' || b == '>' || b == ']';
+	unsigned held = 0;
+
+	for (; a < b; a++) {
+		unsigned char x = (unsigned char)*a;
+
+		held |= run == RUN_VALUE ? (x == '>') | (x == ']')
+					 : (x == '"') | (x == '\'') |
+						   (x == '\t') | (x == '\n');
+	}
+	return held != 0;
 }
 
 #if defined(__SSE2__)
 /* The bits of w's blocks from s, STEP bytes a load with the vector type
  * T and its intrinsics: the SSE2 and the AVX2 classification are this
- * loop, is_stop on each byte. */
+ * loop, a bit for each stop (holds_stop says which they are). */
 #define STOPS_AT(w, s, STEP, T, LOAD, SET1, LT, EQ, OR, MASK)              \
 	do {                                                               \
 		const T sp_ = SET1(0x20), dq_ = SET1('"'), sq_ = SET1('\''), \
@@ -1337,18 +1351,32 @@ static inline size_t stop_from(const stops_window *w, size_t off, size_t *k,
 	return off + (unsigned)__builtin_ctzll(m);
 }
 
+/* Whether the stop b, where a run (RUN_VALUE or RUN_TEXT) read by
+ * as_placed ended, ends that run for as_record too: all but the stops
+ * that a plain run of its kind may hold. */
+static int ends_run(unsigned char b, int run)
+{
+	if (run == RUN_VALUE)
+		return b != '>' && b != ']';
+	return b != '"' && b != '\'' && b != '\t' && b != '\n';
+}
+
 /*
  * The element at p (its '<') read as the placed record r: past it, or
- * NULL where its bytes are not r's or the window (classified again from
- * p if it must be) does not hold it.  A placed record's runs hold no
- * stop, so each run of an element read as it ends at the first stop
- * after the fixed bytes before it: found in the window's bits, where a
- * scan of the run would wait for its bytes.  Offsets from the window's
- * start are what one run's end waits for from the run before.  at as
- * for as_record.
+ * NULL where its bytes are not r's, or (*unsure set) where the window
+ * (classified again from p if it must be) does not hold it or a run
+ * ends at a stop its kind may hold (as_record reads on).  A placed
+ * record's runs hold no stop, so each run of an element read as it
+ * ends at the first stop after the fixed bytes before it: found in the
+ * window's bits, where a scan of the run would wait for its bytes.
+ * Offsets from the window's start are what one run's end waits for from
+ * the run before.  Up to a difference, it read the bytes as_record would
+ * and cut them at the same places, so a NULL without *unsure is
+ * as_record's answer too.  at as for as_record.
  */
 static inline __attribute__((always_inline)) const char *
-as_placed(checker *c, const record *r, const char *p, const char **at)
+as_placed(checker *c, const record *r, const char *p, const char **at,
+	  int *unsure)
 {
 	stops_window *w = &c->stops;
 	size_t off = (size_t)(p - w->b), k, i;
@@ -1358,6 +1386,7 @@ as_placed(checker *c, const record *r, const char *p, const char **at)
 	 * not hold the element and p is in its second half: each
 	 * classification moves the window on by STOP_BYTES / 2 or more, so
 	 * no byte is in more than two windows, whatever the text. */
+	*unsure = 1;
 	if (off >= 64 * w->n ||
 	    (off >= STOP_BYTES / 2 && off + r->bytes > 64 * w->n)) {
 		classify(c, w, p);
@@ -1365,6 +1394,7 @@ as_placed(checker *c, const record *r, const char *p, const char **at)
 		if (w->n == 0)
 			return NULL;
 	}
+	*unsure = 0;
 	k = off / 64;
 	cur = w->bits[k];
 	for (i = 0;; i++) {
@@ -1372,16 +1402,30 @@ as_placed(checker *c, const record *r, const char *p, const char **at)
 
 		if (at != NULL)
 			at[i] = w->b + off;
-		if (!matches(&r->fixed[i], w->b + off))
+		if (!matches(&r->fixed[i], w->b + off)) {
+			/* Past a run, at a stop its kind may hold. */
+			*unsure = i > 0 && r->run[i - 1] != RUN_NONE &&
+				  !ends_run((unsigned char)w->b[off],
+					    r->run[i - 1]);
 			return NULL;
+		}
 		off += r->len[i];
 		if (r->run[i] == RUN_NONE)
 			continue;
 		if (r->run[i] == RUN_END)
 			break;
 		q = stop_from(w, off, &k, &cur);
-		if (q == SIZE_MAX || (r->run[i] == RUN_TEXT && q == off) ||
-		    q - off > c->max_text)
+		if (q == SIZE_MAX) {
+			*unsure = 1;
+			return NULL;
+		}
+		/* An empty text ends at a stop (as_record's run may go on past
+		 * it); a run over the limit is longer still as_record's way. */
+		if (r->run[i] == RUN_TEXT && q == off) {
+			*unsure = !ends_run((unsigned char)w->b[q], RUN_TEXT);
+			return NULL;
+		}
+		if (q - off > c->max_text)
 			return NULL;
 		off = q;
 	}
@@ -1422,6 +1466,8 @@ static __attribute__((noinline)) int record_of(record *r, const char *s,
 	int in_tag = 0;
 
 	r->n = 0;
+	r->bytes = (size_t)(e - s);
+	r->placed = r->bytes <= STOP_BYTES;
 	while (p < e) {
 		const char *q;
 
@@ -1435,6 +1481,7 @@ static __attribute__((noinline)) int record_of(record *r, const char *s,
 			q = plain_value(p + 1);
 			if (*q != *p || !add_span(r, f, p + 1, RUN_VALUE))
 				return 0;
+			r->placed &= !holds_stop(p + 1, q, RUN_VALUE);
 			/* The closing quote starts the next fixed span. */
 			f = q;
 			p = q + 1;
@@ -1447,6 +1494,7 @@ static __attribute__((noinline)) int record_of(record *r, const char *s,
 			q = plain_text(p);
 			if (*q != '<' || !add_span(r, f, p, RUN_TEXT))
 				return 0;
+			r->placed &= !holds_stop(p, q, RUN_TEXT);
 			f = p = q;
 		}
 	}
@@ -1467,29 +1515,6 @@ static void starts_of(const record *r, const char *s, const char **at)
 		else if (r->run[i] == RUN_TEXT)
 			s = plain_text(s);
 	}
-}
-
-/* Whether r, just taken from s[0..e - s), is placed: no longer than a
- * window, and no run of it holds a stop. */
-static void place(record *r, const char *s, const char *e)
-{
-	const char *at[RECORD_SPANS];
-	size_t i;
-
-	r->placed = 0;
-	r->bytes = (size_t)(e - s);
-	if (r->bytes > STOP_BYTES)
-		return;
-	starts_of(r, s, at);
-	for (i = 0; i < r->n; i++) {
-		const char *f = at[i] + r->len[i],
-			   *next = i + 1 < r->n ? at[i + 1] : e;
-
-		for (; f < next; f++)
-			if (is_stop((unsigned char)*f))
-				return;
-	}
-	r->placed = 1;
 }
 
 /* The piece of r whose fixed bytes hold x, their starts at: its index,
@@ -1630,15 +1655,16 @@ as_record(checker *c, const record *r, const char *p, const char **at)
 }
 
 /* The element at p read as the record r: from the stops' places where r
- * is placed and they are at hand, else (as as_record) run by run. */
+ * is placed and they are at hand, else (as_record) run by run. */
 static inline __attribute__((always_inline)) const char *
 read_as(checker *c, const record *r, const char *p, const char **at)
 {
 #if defined(__SSE2__)
 	if (r->placed) {
-		const char *q = as_placed(c, r, p, at);
+		int unsure;
+		const char *q = as_placed(c, r, p, at, &unsure);
 
-		if (q != NULL)
+		if (q != NULL || !unsure)
 			return q;
 	}
 #endif
@@ -1701,9 +1727,17 @@ record_at(checker *c, const char *p, const int canon)
 			    !(c->canon->reorder && record_reorder(c, r, at)))
 				c->notes &= ~NOTE_CANON;
 			r->used = ++c->clock;
-			r->followed = 1;
-			c->failed = 0;
+			r->misses = 0;
+			if (c->failed[c->depth - c->top] > 0)
+				c->failed[c->depth - c->top]--;
 			return q;
+		}
+		/* Siblings that share the record's first bytes and differ
+		 * further on would each be read against it, and then again:
+		 * a record they keep missing is dropped. */
+		if (++r->misses == RECORD_TRIES) {
+			r->n = 0;
+			r->used = 0;
 		}
 	}
 	return NULL;
@@ -1735,35 +1769,42 @@ static inline const char *as_a_record(checker *c, const char *p)
 static inline void end_of(checker *c, size_t d, const char *e)
 {
 	const char *s = c->open[d].qname - 1;
+	uint8_t *failed = &c->failed[c->depth - c->top];
 	record *r = &c->rec[0];
 	size_t i;
 
-	if (c->failed >= RECORD_TRIES || e - s > RECORD_BYTES ||
+	if (*failed >= RECORD_TRIES || e - s > RECORD_BYTES ||
 	    c->spent + (size_t)(e - s) > (size_t)(e - c->start) + RECORD_BYTES)
 		return;
 	for (i = 1; i < RECORDS; i++)
 		if (c->rec[i].used < r->used)
 			r = &c->rec[i];
-	/* Siblings that each differ from the one before would make every
-	 * element a record no element follows: a record replaced before
-	 * one followed it was a try that did not pay, like an element that
-	 * could not become one. */
-	if (r->n != 0 && !r->followed)
-		c->failed++;
+	/* Siblings of more kinds than there are records, taking turns,
+	 * would evict each record just before the element that follows it:
+	 * a record taken or followed in the last RECORD_RECENT ticks stays,
+	 * and the element is not taken (the clock ticks, so that records no
+	 * element follows any more age all the same). */
+	if (r->n != 0 && c->clock - r->used < RECORD_RECENT) {
+		c->clock++;
+		return;
+	}
+	/* Siblings that each differ from the one before, or of more kinds
+	 * than there are records, would make most elements records that
+	 * few follow: each one taken is paid back only by an element read
+	 * as one. */
+	++*failed;
 	c->spent += (size_t)(e - s);
 	r->nperm = 0;
 	if (!record_of(r, s, e) ||
 	    ((c->notes & NOTE_CANON) != 0 && !record_canon(r, s, e))) {
 		r->n = 0;
 		r->used = 0;
-		c->failed++;
 		return;
 	}
-	place(r, s, e);
 	r->depth = c->depth;
 	r->ids = c->ids;
 	r->used = ++c->clock;
-	r->followed = 0;
+	r->misses = 0;
 }
 
 int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
@@ -1797,7 +1838,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.stops.n = 0;
 #endif
 	c.clock = 0;
-	c.failed = 0;
+	memset(c.failed, 0, sizeof c.failed);
 	c.start = p;
 	c.spent = 0;
 	for (i = 0; i < NAMES; i++) {
