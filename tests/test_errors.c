@@ -312,6 +312,38 @@ static int parse_as(const char *in, size_t len, const dom_limits *lim,
 	return rc;
 }
 
+/*
+ * in[0..len) parsed with deferral and built at once (parse_as): with ok,
+ * both accept it and write the same bytes; else both refuse it at parse
+ * time, under parser=insitu with the same message, line and column.
+ */
+static void agree(const char *in, size_t len, const dom_limits *lim, int ok)
+{
+	lab_buf out[2] = {LAB_BUF_INIT, LAB_BUF_INIT};
+	lab_err err[2];
+	int rc[2], parsed[2], k;
+
+	for (k = 0; k < 2; k++)
+		rc[k] = parse_as(in, len, lim, k, &out[k], &err[k], &parsed[k]);
+	if (ok) {
+		if (CHECK_OK(rc[0], &err[0]) && CHECK_OK(rc[1], &err[1]))
+			CHECK_EQ_MEM(out[0].data, out[0].len, out[1].data,
+				     out[1].len);
+	} else if (CHECK_EQ_INT(rc[0], LAB_EMALFORMED) &&
+		   CHECK_EQ_INT(rc[1], LAB_EMALFORMED) &&
+		   /* Deferred content is checked by the parse: a hop
+		    * passes on what it never builds. */
+		   CHECK_MSG(!parsed[0] && !parsed[1],
+			     "refused only when built (%s)", err[0].msg) &&
+		   t_is_choice("parser", "insitu")) {
+		CHECK_EQ_STR(err[0].msg, err[1].msg);
+		CHECK_EQ_INT(err[0].line, err[1].line);
+		CHECK_EQ_INT(err[0].col, err[1].col);
+	}
+	lab_buf_free(&out[0]);
+	lab_buf_free(&out[1]);
+}
+
 /* Elements after a case, so that its tags are more than 128 bytes from
  * the input's end (check.c's blocks). */
 #define TEN "<f>0123456789</f>"
@@ -492,37 +524,15 @@ static void deferred_content(void)
 	 * repeated elements are also read from a window of classified
 	 * bytes (check.c's as_placed), which needs 64 of them. */
 	for (i = 0; i < 2 * (sizeof cases / sizeof cases[0]); i++) {
-		lab_buf in = LAB_BUF_INIT, out[2] = {LAB_BUF_INIT, LAB_BUF_INIT};
-		lab_err err[2];
-		int rc[2], parsed[2], k;
+		lab_buf in = LAB_BUF_INIT;
 		size_t c = i / 2;
 
 		t_context("%s%s", cases[c].name, i % 2 ? ", then FILL" : "");
-		if (!CHECK_OK(lab_buf_printf(&in, host, cases[c].in,
-					     i % 2 ? FILL : ""),
-			      NULL))
-			continue;
-		for (k = 0; k < 2; k++)
-			rc[k] = parse_as(in.data, in.len, &lim, k, &out[k],
-					 &err[k], &parsed[k]);
-		if (cases[c].ok) {
-			if (CHECK_OK(rc[0], &err[0]) && CHECK_OK(rc[1], &err[1]))
-				CHECK_EQ_MEM(out[0].data, out[0].len, out[1].data,
-					     out[1].len);
-		} else if (CHECK_EQ_INT(rc[0], LAB_EMALFORMED) &&
-			   CHECK_EQ_INT(rc[1], LAB_EMALFORMED) &&
-			   /* Deferred content is checked by the parse: a
-			    * hop passes on what it never builds. */
-			   CHECK_MSG(!parsed[0] && !parsed[1],
-				     "refused only when built (%s)", err[0].msg) &&
-			   t_is_choice("parser", "insitu")) {
-			CHECK_EQ_STR(err[0].msg, err[1].msg);
-			CHECK_EQ_INT(err[0].line, err[1].line);
-			CHECK_EQ_INT(err[0].col, err[1].col);
-		}
+		if (CHECK_OK(lab_buf_printf(&in, host, cases[c].in,
+					    i % 2 ? FILL : ""),
+			     NULL))
+			agree(in.data, in.len, &lim, cases[c].ok);
 		lab_buf_free(&in);
-		lab_buf_free(&out[0]);
-		lab_buf_free(&out[1]);
 	}
 }
 
@@ -564,39 +574,19 @@ static void record_windows(void)
 	}
 	CHECK_OK(lab_buf_puts(&in, "</d>\n</h>\n</r>"), NULL);
 	for (k = 0; k <= 2 * SIBLINGS; k++) {
-		lab_buf out[2] = {LAB_BUF_INIT, LAB_BUF_INIT};
-		lab_err err[2];
-		int rc[2], parsed[2], e;
-		char was = 0;
-
 		/* k == 0: as it is; then '<' in sibling (k - 1) / 2's value
 		 * or text, where its run starts (an empty value's quote). */
-		if (k > 0) {
-			size_t at = (k % 2 ? value_at : text_at)[(k - 1) / 2];
+		size_t at = k == 0 ? 0
+				   : (k % 2 ? value_at : text_at)[(k - 1) / 2];
+		char was = in.data[at];
 
+		if (k > 0) {
 			t_context("'<' in the %s of sibling %zu",
 				  k % 2 ? "value" : "text", (k - 1) / 2);
-			was = in.data[at];
 			in.data[at] = '<';
 		}
-		for (e = 0; e < 2; e++)
-			rc[e] = parse_as(in.data, in.len, NULL, e, &out[e], &err[e],
-					 &parsed[e]);
-		if (k == 0) {
-			if (CHECK_OK(rc[0], &err[0]) && CHECK_OK(rc[1], &err[1]))
-				CHECK_EQ_MEM(out[0].data, out[0].len, out[1].data,
-					     out[1].len);
-		} else if (CHECK_EQ_INT(rc[0], LAB_EMALFORMED) &&
-			   CHECK_EQ_INT(rc[1], LAB_EMALFORMED) &&
-			   t_is_choice("parser", "insitu")) {
-			CHECK_EQ_STR(err[0].msg, err[1].msg);
-			CHECK_EQ_INT(err[0].line, err[1].line);
-			CHECK_EQ_INT(err[0].col, err[1].col);
-		}
-		if (k > 0)
-			in.data[(k % 2 ? value_at : text_at)[(k - 1) / 2]] = was;
-		lab_buf_free(&out[0]);
-		lab_buf_free(&out[1]);
+		agree(in.data, in.len, NULL, k == 0);
+		in.data[at] = was;
 	}
 	t_context(NULL);
 	lab_buf_free(&in);
@@ -629,28 +619,9 @@ static void record_misses(void)
 	}
 	CHECK_OK(lab_buf_puts(&in, "</d>\n</h>\n</r>"), NULL);
 	for (bad = 0; bad < 2; bad++) {
-		lab_buf out[2] = {LAB_BUF_INIT, LAB_BUF_INIT};
-		lab_err err[2];
-		int rc[2], parsed[2], e;
-
 		t_context("%s", bad ? "'<' in the last text" : "as it is");
 		in.data[last] = bad ? '<' : 'y';
-		for (e = 0; e < 2; e++)
-			rc[e] = parse_as(in.data, in.len, NULL, e, &out[e], &err[e],
-					 &parsed[e]);
-		if (!bad) {
-			if (CHECK_OK(rc[0], &err[0]) && CHECK_OK(rc[1], &err[1]))
-				CHECK_EQ_MEM(out[0].data, out[0].len, out[1].data,
-					     out[1].len);
-		} else if (CHECK_EQ_INT(rc[0], LAB_EMALFORMED) &&
-			   CHECK_EQ_INT(rc[1], LAB_EMALFORMED) &&
-			   t_is_choice("parser", "insitu")) {
-			CHECK_EQ_STR(err[0].msg, err[1].msg);
-			CHECK_EQ_INT(err[0].line, err[1].line);
-			CHECK_EQ_INT(err[0].col, err[1].col);
-		}
-		lab_buf_free(&out[0]);
-		lab_buf_free(&out[1]);
+		agree(in.data, in.len, NULL, !bad);
 	}
 	t_context(NULL);
 	lab_buf_free(&in);
