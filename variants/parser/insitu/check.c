@@ -1245,21 +1245,25 @@ static inline const char *plain_text(const char *p)
  * A stop: a byte that ends a plain value (skip_attr) or a plain text
  * (dom__insitu_skip_run with '>'): below 0x20, 0x80 and above, either
  * quote, '&', '<', '>' and ']'.  A run with none is plain either way.
- * Whether the plain run a[0..b - a) of the kind `run` holds a stop all
- * the same: a '>' or ']' in a value, a quote, TAB or LF in a text.
+ * Whether the stop x may stand in a plain run of the kind `run`
+ * (RUN_VALUE or RUN_TEXT): a '>' or ']' in a value, a quote, TAB or LF
+ * in a text.
  */
+static inline int plain_stop(unsigned char x, int run)
+{
+	if (run == RUN_VALUE)
+		return (x == '>') | (x == ']');
+	return (x == '"') | (x == '\'') | (x == '\t') | (x == '\n');
+}
+
+/* Whether the plain run a[0..b - a) of the kind `run` holds a stop. */
 static int holds_stop(const char *a, const char *b, int run)
 {
-	unsigned held = 0;
+	int held = 0;
 
-	for (; a < b; a++) {
-		unsigned char x = (unsigned char)*a;
-
-		held |= run == RUN_VALUE ? (x == '>') | (x == ']')
-					 : (x == '"') | (x == '\'') |
-						   (x == '\t') | (x == '\n');
-	}
-	return held != 0;
+	for (; a < b; a++)
+		held |= plain_stop((unsigned char)*a, run);
+	return held;
 }
 
 #if defined(__SSE2__)
@@ -1351,16 +1355,6 @@ static inline size_t stop_from(const stops_window *w, size_t off, size_t *k,
 	return off + (unsigned)__builtin_ctzll(m);
 }
 
-/* Whether the stop b, where a run (RUN_VALUE or RUN_TEXT) read by
- * as_placed ended, ends that run for as_record too: all but the stops
- * that a plain run of its kind may hold. */
-static int ends_run(unsigned char b, int run)
-{
-	if (run == RUN_VALUE)
-		return b != '>' && b != ']';
-	return b != '"' && b != '\'' && b != '\t' && b != '\n';
-}
-
 /*
  * The element at p (its '<') read as the placed record r: past it, or
  * NULL where its bytes are not r's, or (*unsure set) where the window
@@ -1386,13 +1380,14 @@ as_placed(checker *c, const record *r, const char *p, const char **at,
 	 * not hold the element and p is in its second half: each
 	 * classification moves the window on by STOP_BYTES / 2 or more, so
 	 * no byte is in more than two windows, whatever the text. */
-	*unsure = 1;
 	if (off >= 64 * w->n ||
 	    (off >= STOP_BYTES / 2 && off + r->bytes > 64 * w->n)) {
 		classify(c, w, p);
 		off = 0;
-		if (w->n == 0)
+		if (w->n == 0) {
+			*unsure = 1;
 			return NULL;
+		}
 	}
 	*unsure = 0;
 	k = off / 64;
@@ -1403,10 +1398,11 @@ as_placed(checker *c, const record *r, const char *p, const char **at,
 		if (at != NULL)
 			at[i] = w->b + off;
 		if (!matches(&r->fixed[i], w->b + off)) {
-			/* Past a run, at a stop its kind may hold. */
+			/* Past a run, at a stop its kind may hold:
+			 * as_record's run goes on. */
 			*unsure = i > 0 && r->run[i - 1] != RUN_NONE &&
-				  !ends_run((unsigned char)w->b[off],
-					    r->run[i - 1]);
+				  plain_stop((unsigned char)w->b[off],
+					     r->run[i - 1]);
 			return NULL;
 		}
 		off += r->len[i];
@@ -1422,7 +1418,7 @@ as_placed(checker *c, const record *r, const char *p, const char **at,
 		/* An empty text ends at a stop (as_record's run may go on past
 		 * it); a run over the limit is longer still as_record's way. */
 		if (r->run[i] == RUN_TEXT && q == off) {
-			*unsure = !ends_run((unsigned char)w->b[q], RUN_TEXT);
+			*unsure = plain_stop((unsigned char)w->b[q], RUN_TEXT);
 			return NULL;
 		}
 		if (q - off > c->max_text)
