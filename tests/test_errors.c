@@ -448,15 +448,20 @@ static void deferred_content(void)
 		{"values of a repeated tag, 64 bytes a block",
 		 "<g k=\"1\" v=\"2\"/><g k=\"01234567890123456789\" v=\"'\"/>"
 		 FILL64, 1},
-		/* An element read whole is the record its next siblings are
-		 * read against (check.c's record): its fixed bytes compared,
-		 * its values and texts read as plain runs.  Each case below
-		 * starts with one (REC) and breaks a rule in a sibling. */
-#define REC "<g k=\"1\"><f>x</f></g>"
+		/* An element read whole, the second of its name, is the
+		 * record its next siblings are read against (check.c's
+		 * record): its fixed bytes compared, its values and texts
+		 * read as plain runs.  Each case below starts with two (REC)
+		 * and breaks a rule in a sibling. */
+#define REC "<g k=\"0\"><f>w</f></g><g k=\"1\"><f>x</f></g>"
+#define F5 "<f>x</f><f>y</f><f>z</f><f>x</f><f>y</f>"
+#define MANY "<g>" F5 F5 F5 F5 F5 F5 F5 F5 F5 F5 "</g>"
 		{"a repeated element, its values and texts changed",
 		 REC "<g k=\"22\"><f>yy</f></g><g k=\"\"><f>z</f></g>", 1},
 		{"a repeated element with an empty text",
 		 REC "<g k=\"1\"><f></f></g>", 1},
+		{"a repeated element of more pieces than a record holds",
+		 MANY MANY MANY, 1},
 		{"a repeated element with '>' in its text",
 		 REC "<g k=\"1\"><f>a>b</f></g>", 1},
 		{"a repeated element with a tab and quotes",
@@ -511,6 +516,8 @@ static void deferred_content(void)
 		 SIX SIX SIX SIX SIX SIX "<g k=\"1\" k=\"2\"><f>x</f><c0/></g>",
 		 0},
 #undef SIX
+#undef MANY
+#undef F5
 #undef REC
 	};
 	dom_limits lim;
@@ -594,8 +601,10 @@ static void record_windows(void)
 
 /*
  * The record cache's policy (check.c's end_of and record_at): 120
- * siblings each unlike the others but for their first bytes, which use
- * up the takes the pass may make at their depth, then 40 of one kind
+ * siblings each unlike the others but for their first bytes (an
+ * attribute's name; a child element's would be taken as records of its
+ * own, one depth down, which evict theirs), which use up the takes the
+ * pass may make at their depth, then 40 of one kind
  * that share those first bytes: each is read against the records held
  * in vain until they are dropped.  Read as a direct parse reads them;
  * then a '<' in the last one's text, refused with the same message,
@@ -609,8 +618,8 @@ static void record_misses(void)
 
 	CHECK_OK(lab_buf_puts(&in, "<r>\n<h>\n<d>\n"), NULL);
 	for (i = 0; i < 120; i++)
-		CHECK_OK(lab_buf_printf(&in, "<g k=\"%zu\"><f%zu>x</f%zu></g>\n",
-					i, i, i),
+		CHECK_OK(lab_buf_printf(&in, "<g k=\"%zu\" f%zu=\"x\">y</g>\n",
+					i, i),
 			 NULL);
 	for (i = 0; i < 40; i++) {
 		CHECK_OK(lab_buf_printf(&in, "<g k=\"%zu\"><e>", i), NULL);

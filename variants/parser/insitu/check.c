@@ -265,6 +265,9 @@ typedef struct checker {
 	/* By depth below top: the records taken there (end_of) less the
 	 * elements read as one, down to 0. */
 	uint8_t failed[CHECK_DEPTH];
+	/* The bits (bit_of) of the names of the elements closed so far: a
+	 * record is taken of a name's second element, not its first. */
+	uint64_t closed;
 	const char *start;    /* where the pass began */
 	size_t spent;         /* bytes read to take records */
 	name *top_child;    /* the last name of an element at top + 1 */
@@ -288,6 +291,13 @@ static inline const char *skip_ws(const char *p)
 static int is_xmlns(const char *s, size_t n)
 {
 	return n == 5 && memcmp(s, "xmlns", 5) == 0;
+}
+
+/* One bit of 64 for the name s[0..n), n > 0, by its bytes alone. */
+static inline uint64_t bit_of(const char *s, size_t n)
+{
+	return (uint64_t)1 << ((n * 7u + (unsigned char)s[0] * 3u +
+				(unsigned char)s[n - 1]) & 63);
 }
 
 /* scan_name's fast case (state.h) into m: past the ASCII QName at p,
@@ -320,8 +330,7 @@ static const char *scan(const checker *c, const char *p, name *m)
 		b[m->len] = '>';
 		pattern_of(&m->end, b, m->len + 1);
 	}
-	m->bit = (uint64_t)1 << ((m->len * 7u + (unsigned char)s[0] * 3u +
-				  (unsigned char)p[-1]) & 63);
+	m->bit = bit_of(s, m->len);
 	l = s + (m->plen ? m->plen + 1 : 0);
 	m->flags = (m->plen && is_xmlns(s, m->plen) ? XMLNS_PREFIX : 0) |
 		   (is_xmlns(s, m->len) ? XMLNS_NAME : 0) |
@@ -1767,11 +1776,19 @@ static inline void end_of(checker *c, size_t d, const char *e)
 	const char *s = c->open[d].qname - 1;
 	uint8_t *failed = &c->failed[c->depth - c->top];
 	record *r = &c->rec[0];
+	uint64_t bit = bit_of(s + 1, c->open[d].qlen);
 	size_t i;
 
 	if (*failed >= RECORD_TRIES || e - s > RECORD_BYTES ||
 	    c->spent + (size_t)(e - s) > (size_t)(e - c->start) + RECORD_BYTES)
 		return;
+	/* Most elements whose name was not seen closing before are
+	 * containers, each of them alone (a payload's list, a header's
+	 * block): taking them would read them again for nothing. */
+	if ((c->closed & bit) == 0) {
+		c->closed |= bit;
+		return;
+	}
 	for (i = 1; i < RECORDS; i++)
 		if (c->rec[i].used < r->used)
 			r = &c->rec[i];
@@ -1834,6 +1851,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.stops.n = 0;
 #endif
 	c.clock = 0;
+	c.closed = 0;
 	memset(c.failed, 0, sizeof c.failed);
 	c.start = p;
 	c.spent = 0;
