@@ -24,6 +24,7 @@
  * has the state they share).
  * Not for: DTDs (refused), encodings beyond UTF-8, UTF-16, ISO-8859-1.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "dom/attrs.h"
@@ -1081,14 +1082,15 @@ out:
 }
 
 /* A parser for z's content in buf[0..len), with the bindings in scope
- * there; 0: no memory. */
+ * there; 0: no memory.  Its name memos are left as they were, for
+ * memos_clear() before a tag is read. */
 static int parser_for(parser *ps, dom_doc *doc, const dom_lazy *z,
 		      char *buf, size_t len, const dom_limits *lim,
 		      lab_err *err)
 {
 	size_t i;
 
-	memset(ps, 0, sizeof *ps);
+	memset(ps, 0, offsetof(parser, memo));
 	ps->doc = doc;
 	ps->lim = lim;
 	ps->err = err;
@@ -1108,6 +1110,12 @@ static int parser_for(parser *ps, dom_doc *doc, const dom_lazy *z,
 	}
 	ps->nbinds = z->nouter + z->nown;
 	return 1;
+}
+
+static void memos_clear(parser *ps)
+{
+	memset(ps->memo, 0, sizeof ps->memo);
+	memset(ps->qnames, 0, sizeof ps->qnames);
 }
 
 int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
@@ -1152,6 +1160,10 @@ int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 		rc = nomem(&ps);
 		goto out;
 	}
+	/* Text alone (a header block's value) reads no name: its end tag
+	 * is compared with f->qname. */
+	if (memchr(p, '<', z->to - z->from) != NULL)
+		memos_clear(&ps);
 	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
 	if (ps.stack == NULL) {
 		rc = nomem(&ps);
