@@ -310,6 +310,7 @@ test-one: all keys
 	@mkdir -p $(BUILD_DIR)
 	@echo "== variant $(NAME)$(SUFFIX)"
 	@$(TEST_ENV) $(RUN_SUITE) test-libdomlab $(OUT)/test-libdomlab tests/data
+	@$(TEST_ENV) DOMLAB_SIMD=sse2 $(RUN_SUITE) test-libdomlab-sse2 $(OUT)/test-libdomlab tests/data
 	@for s in $(SHELL_SUITES); do \
 	  $(TEST_ENV) $(RUN_SUITE) $$s.sh sh tests/$$s.sh $(OUT)/domlab $(OUT)/domlab-bench; \
 	done

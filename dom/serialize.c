@@ -23,6 +23,7 @@
 #endif
 
 #include "dom/emit.h"
+#include "util/cpu.h"
 #include "util/escscan.h"
 #include "dom/deferred.h"
 
@@ -110,7 +111,7 @@ static inline __attribute__((always_inline)) int escape_long(
 	const unsigned char *t = attr ? esc_attr : esc_text;
 	const char *end = s + len;
 #if SER_AVX2
-	int wide = __builtin_cpu_supports("avx2");
+	int wide = lab_cpu_has(LAB_CPU_AVX2);
 #endif
 	const char *stop;
 	char *o;

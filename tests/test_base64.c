@@ -1,7 +1,9 @@
 /*
  * test_base64.c - wss/base64.h: RFC 4648 base64 both ways, against the
  * RFC's vectors and a plain reference implementation, line breaks and
- * white space, and its refusals at every place.
+ * white space, and its refusals at every place; and util/cpu.h, which
+ * picks the vector paths base64 (and the serializer and the check pass)
+ * take.
  * Not tested here: digests (test_sha.c), RSA and AES (test_rsa_aes.c).
  */
 #include <stdio.h>
@@ -9,6 +11,7 @@
 
 #include "tests/util.h"
 #include "util/base64.h"
+#include "util/cpu.h"
 #include "wss/base64.h"
 
 
@@ -582,6 +585,30 @@ static void base64_in_place(void)
 	in_place_edges(raw);
 }
 
+/*
+ * The vector paths the process takes: none past SSE2 when DOMLAB_SIMD is
+ * sse2 (`make test` runs test-libdomlab so, to cover the SSE2 paths on
+ * a CPU with AVX2), else those the CPU has.
+ */
+static void cpu_features(void)
+{
+	const char *cap = getenv("DOMLAB_SIMD");
+
+	if (cap != NULL && strcmp(cap, "sse2") == 0) {
+		CHECK(!lab_cpu_has(LAB_CPU_SSSE3));
+		CHECK(!lab_cpu_has(LAB_CPU_AVX2));
+		return;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	CHECK_EQ_INT(lab_cpu_has(LAB_CPU_SSSE3),
+		     __builtin_cpu_supports("ssse3") != 0);
+	CHECK_EQ_INT(lab_cpu_has(LAB_CPU_AVX2),
+		     __builtin_cpu_supports("avx2") != 0);
+#else
+	CHECK(!lab_cpu_has(LAB_CPU_SSSE3) && !lab_cpu_has(LAB_CPU_AVX2));
+#endif
+}
+
 const t_case tests_base64[] = {
 	{"crypto/base64_rfc4648", base64_rfc4648},
 	{"crypto/base64_roundtrip", base64_roundtrip},
@@ -593,5 +620,6 @@ const t_case tests_base64[] = {
 	{"crypto/base64_every_byte", base64_every_byte},
 	{"crypto/base64_decode_as_reference", base64_decode_as_reference},
 	{"crypto/base64_refuses_everywhere", base64_refuses_everywhere},
+	{"crypto/cpu_features", cpu_features},
 	{NULL, NULL},
 };

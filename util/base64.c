@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/cpu.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define B64_X86 1
 #include <immintrin.h>
@@ -30,7 +32,7 @@ static const char enc[64] =
 /*
  * A per-process cache filled once (pthread_once), read-only afterwards,
  * so safe from any thread: the two characters of every 12-bit value (a
- * quantum costs two lookups instead of four), and what the CPU offers.
+ * quantum costs two lookups instead of four), and what util/cpu.h allows.
  */
 static char pairs[4096][2];
 static int have_ssse3;
@@ -46,8 +48,8 @@ static void make_tables(void)
 		pairs[i][1] = enc[i & 63];
 	}
 #if B64_X86
-	have_ssse3 = __builtin_cpu_supports("ssse3");
-	have_avx2 = __builtin_cpu_supports("avx2");
+	have_ssse3 = lab_cpu_has(LAB_CPU_SSSE3);
+	have_avx2 = lab_cpu_has(LAB_CPU_AVX2);
 #endif
 }
 

@@ -31,6 +31,7 @@
 #endif
 
 #include "util/base64.h"
+#include "util/cpu.h"
 
 /*
  * A per-process cache filled once (pthread_once), read-only afterwards,
@@ -39,7 +40,7 @@
  * lookups and ORs decode a quantum and validate it).
  */
 static uint32_t sextets[4][256];
-static int have_ssse3; /* the CPU has SSSE3; set once with the tables */
+static int have_ssse3; /* SSSE3 paths may run (util/cpu.h); set once */
 static int have_avx2;  /* and AVX2, likewise */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
@@ -76,8 +77,8 @@ static void make_tables(void)
 						? (uint32_t)dec[i] << (18 - 6 * k)
 						: UINT32_C(1) << 31;
 #if B64_X86
-	have_ssse3 = __builtin_cpu_supports("ssse3");
-	have_avx2 = __builtin_cpu_supports("avx2");
+	have_ssse3 = lab_cpu_has(LAB_CPU_SSSE3);
+	have_avx2 = lab_cpu_has(LAB_CPU_AVX2);
 #endif
 }
 

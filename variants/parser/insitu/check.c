@@ -42,6 +42,7 @@
  * Not for: building (parse.c), or deciding what the canonical form's
  * bindings are (canon.c, dom/deferred.c).
  */
+#include "util/cpu.h"
 #include "variants/parser/insitu/state.h"
 
 #if defined(__x86_64__) && defined(__SSE2__) && \
@@ -1830,7 +1831,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.top = c.depth = ps->depth;
 	c.ids = 0;
 #if CHECK_AVX2
-	c.avx2 = __builtin_cpu_supports("avx2");
+	c.avx2 = lab_cpu_has(LAB_CPU_AVX2);
 #else
 	c.avx2 = 0;
 #endif
