@@ -1277,18 +1277,18 @@ static int holds_stop(const char *a, const char *b, int run)
 }
 
 #if defined(__SSE2__)
-/* The bits of w's blocks from s, STEP bytes a load with the vector type
- * T and its intrinsics: the SSE2 and the AVX2 classification are this
- * loop, a bit for each stop (holds_stop says which they are). */
-#define STOPS_AT(w, s, STEP, T, LOAD, SET1, LT, EQ, OR, MASK)              \
+/* The bits of w's blocks from block k on, STEP bytes a load with the
+ * vector type T and its intrinsics: the SSE2 and the AVX2 classification
+ * are this loop, a bit for each stop (holds_stop says which they are). */
+#define STOPS_AT(w, k, STEP, T, LOAD, SET1, LT, EQ, OR, MASK)              \
 	do {                                                               \
 		const T sp_ = SET1(0x20), dq_ = SET1('"'), sq_ = SET1('\''), \
 			amp_ = SET1('&'), lt_ = SET1('<'), gt_ = SET1('>'),  \
 			rb_ = SET1(']');                                   \
 		size_t i_;                                                 \
 									   \
-		for (i_ = 0; i_ < 64 * (w)->n; i_ += (STEP)) {             \
-			T v_ = LOAD((const T *)(const void *)((s) + i_));  \
+		for (i_ = 64 * (k); i_ < 64 * (w)->n; i_ += (STEP)) {      \
+			T v_ = LOAD((const T *)(const void *)((w)->b + i_)); \
 			/* Signed: 0x80 and above compare below 0x20. */   \
 			T m_ = OR(OR(OR(LT(v_, sp_), EQ(v_, dq_)),         \
 				     OR(EQ(v_, sq_), EQ(v_, amp_))),       \
@@ -1302,9 +1302,9 @@ static int holds_stop(const char *a, const char *b, int run)
 		}                                                          \
 	} while (0)
 
-static void classify16(stops_window *w, const char *s)
+static void classify16(stops_window *w, size_t k)
 {
-	STOPS_AT(w, s, 16, __m128i, _mm_loadu_si128, _mm_set1_epi8,
+	STOPS_AT(w, k, 16, __m128i, _mm_loadu_si128, _mm_set1_epi8,
 		 _mm_cmplt_epi8, _mm_cmpeq_epi8, _mm_or_si128,
 		 _mm_movemask_epi8);
 }
@@ -1312,30 +1312,41 @@ static void classify16(stops_window *w, const char *s)
 #if CHECK_AVX2
 /* With 32-byte loads. */
 __attribute__((target("avx2"))) static void
-classify32(stops_window *w, const char *s)
+classify32(stops_window *w, size_t k)
 {
-	STOPS_AT(w, s, 32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8,
+	STOPS_AT(w, k, 32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8,
 		 LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
 		 _mm256_movemask_epi8);
 }
 #endif
 
-/* w for the bytes from s: as many whole blocks as the text has there,
- * up to STOP_LANES. */
-static __attribute__((noinline)) void classify(const checker *c,
-					       stops_window *w, const char *s)
+/*
+ * w moved on to hold p: as many whole blocks as the text has from its
+ * start, up to STOP_LANES.  Where w held p, it starts at p's block and
+ * keeps the blocks it held from there, so that only the blocks after
+ * them are classified; else it starts at p.
+ */
+static __attribute__((noinline)) void move_to(const checker *c,
+					      stops_window *w, const char *p)
 {
-	size_t n = (size_t)(c->ps->end - s) / 64;
+	size_t k = (size_t)(p - w->b) / 64, kept = 0, n;
 
-	w->b = s;
+	if (k < w->n) {
+		kept = w->n - k;
+		memmove(w->bits, w->bits + k, kept * sizeof *w->bits);
+		w->b += 64 * k;
+	} else {
+		w->b = p;
+	}
+	n = (size_t)(c->ps->end - w->b) / 64;
 	w->n = n < STOP_LANES ? n : STOP_LANES;
 #if CHECK_AVX2
 	if (c->avx2) {
-		classify32(w, s);
+		classify32(w, kept);
 		return;
 	}
 #endif
-	classify16(w, s);
+	classify16(w, kept);
 }
 
 /*
@@ -1368,7 +1379,7 @@ static inline size_t stop_from(const stops_window *w, size_t off, size_t *k,
 /*
  * The element at p (its '<') read as the placed record r: past it, or
  * NULL where its bytes are not r's, or (*unsure set) where the window
- * (classified again from p if it must be) does not hold it or a run
+ * (moved on to p if it must be) does not hold it or a run
  * ends at a stop its kind may hold (as_record reads on).  A placed
  * record's runs hold no stop, so each run of an element read as it
  * ends at the first stop after the fixed bytes before it: found in the
@@ -1386,15 +1397,17 @@ as_placed(checker *c, const record *r, const char *p, const char **at,
 	size_t off = (size_t)(p - w->b), k, i;
 	uint64_t cur;
 
-	/* Classified again from p where the window does not hold p, or may
-	 * not hold the element and p is in its second half: each
-	 * classification moves the window on by STOP_BYTES / 2 or more, so
-	 * no byte is in more than two windows, whatever the text. */
+	/* Moved on where the window does not hold p, or may not hold the
+	 * element and p is in its second half: each byte is classified
+	 * once, whatever the text, and the window moves on by STOP_BYTES /
+	 * 2 or more.  The element may still run past its end (p up to a
+	 * block in, near the text's end): its run's end is then not found,
+	 * and the answer is unsure. */
 	if (off >= 64 * w->n ||
 	    (off >= STOP_BYTES / 2 && off + r->bytes > 64 * w->n)) {
-		classify(c, w, p);
-		off = 0;
-		if (w->n == 0) {
+		move_to(c, w, p);
+		off = (size_t)(p - w->b);
+		if (off >= 64 * w->n) {
 			*unsure = 1;
 			return NULL;
 		}
