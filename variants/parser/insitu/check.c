@@ -117,7 +117,7 @@ enum {
  */
 typedef struct name {
 	pattern end;      /* the name and '>', as an end tag has it (len < 16) */
-	const char *s;    /* NULL: none */
+	const char *s;    /* when checker.named has its bit */
 	uint32_t len, plen; /* plen: the prefix's length, 0 for none */
 	int flags;
 	uint64_t bit;     /* one of 64, by the name's bytes alone */
@@ -143,7 +143,7 @@ typedef struct shape_attr {
  * unique as a sequence.
  */
 typedef struct shape {
-	const char *owner; /* NULL: none */
+	const char *owner; /* when checker.shaped has its bit */
 	size_t n;
 	shape_attr a[SHAPE];
 } shape;
@@ -272,6 +272,11 @@ typedef struct checker {
 	const char *start;    /* where the pass began */
 	size_t spent;         /* bytes read to take records */
 	name *top_child;    /* the last name of an element at top + 1 */
+	/* Bit i of named: names[i] holds a name; of shaped: shapes[i] has
+	 * an owner.  Bits, not NULLs, say so, since a pass starts by
+	 * clearing them and the tables are most of its 46 KB: clearing
+	 * theirs would touch 140 cache lines for each deferred element. */
+	uint64_t named, shaped;
 	name names[NAMES];
 	shape shapes[NAMES];
 	/* For the CANON note, each shape's first `sorted` attributes have
@@ -359,10 +364,11 @@ static inline size_t slot_at(const char *p)
  * the name scan() found at it before. */
 static inline name *name_at(checker *c, const char **pp)
 {
-	name *m = &c->names[slot_at(*pp)];
+	size_t i = slot_at(*pp);
+	name *m = &c->names[i];
 	const char *end;
 
-	if (m->s != NULL && same_text(m->s, *pp, m->len)) {
+	if ((c->named >> i & 1) != 0 && same_text(m->s, *pp, m->len)) {
 		unsigned char e = (unsigned char)(*pp)[m->len];
 
 		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
@@ -370,11 +376,14 @@ static inline name *name_at(checker *c, const char **pp)
 			return m;
 		}
 	}
+	if ((c->named >> i & 1) == 0)
+		m->child = NULL;
 	end = scan(c, *pp, m);
 	if (end == NULL) {
-		m->s = NULL;
+		c->named &= ~((uint64_t)1 << i);
 		return NULL;
 	}
+	c->named |= (uint64_t)1 << i;
 	*pp = end;
 	return m;
 }
@@ -389,7 +398,8 @@ static inline name *child_at(checker *c, const char **pp)
 	name **last = d == 0 ? &c->top_child : &c->open[d].el->child;
 	name *m = *last;
 
-	if (m != NULL && m->s != NULL && same_text(m->s, *pp, m->len)) {
+	if (m != NULL && (c->named >> (m - c->names) & 1) != 0 &&
+	    same_text(m->s, *pp, m->len)) {
 		unsigned char e = (unsigned char)(*pp)[m->len];
 
 		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
@@ -1024,6 +1034,7 @@ static void remember(checker *c, const name *el, const char *qname,
 	}
 	sh->n = i;
 	sh->owner = el->s;
+	c->shaped |= (uint64_t)1 << (sh - c->shapes);
 	c->perm_n[sh - c->shapes] = 0;
 	/* Asked only while it matters: the note never comes back. */
 	for (i = 0; (c->notes & NOTE_CANON) != 0 && i < sh->n; i++)
@@ -1177,7 +1188,7 @@ static const char *start_tag(checker *c, const char *p, int *empty)
 	if (qlen < 16)
 		end = el->end;
 	sh = &c->shapes[el - c->names];
-	if (sh->owner != el->s)
+	if ((c->shaped >> (el - c->names) & 1) == 0 || sh->owner != el->s)
 		sh = NULL;
 	t.bits = 0;
 	t.again = 0;
@@ -1869,11 +1880,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	memset(c.failed, 0, sizeof c.failed);
 	c.start = p;
 	c.spent = 0;
-	for (i = 0; i < NAMES; i++) {
-		c.names[i].s = NULL;
-		c.names[i].child = NULL;
-		c.shapes[i].owner = NULL;
-	}
+	c.named = c.shaped = 0;
 	for (;;) {
 		int empty;
 
