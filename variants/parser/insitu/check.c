@@ -358,24 +358,13 @@ static inline size_t slot_at(const char *p)
 	return (size_t)((w * 0x9e3779b1u) >> 26);
 }
 
-/* The name at *pp, remembered or scanned, with *pp moved past it; NULL
- * when scan_name would not take it at once.  A remembered spelling that
- * the text repeats, followed by a byte that cannot continue a name, is
- * the name scan() found at it before. */
-static inline name *name_at(checker *c, const char **pp)
+/* name_at's miss: the name at *pp scanned into slot i. */
+static __attribute__((noinline)) name *scanned(checker *c, const char **pp,
+					       size_t i)
 {
-	size_t i = slot_at(*pp);
 	name *m = &c->names[i];
 	const char *end;
 
-	if ((c->named >> i & 1) != 0 && same_text(m->s, *pp, m->len)) {
-		unsigned char e = (unsigned char)(*pp)[m->len];
-
-		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
-			*pp += m->len;
-			return m;
-		}
-	}
 	if ((c->named >> i & 1) == 0)
 		m->child = NULL;
 	end = scan(c, *pp, m);
@@ -386,6 +375,26 @@ static inline name *name_at(checker *c, const char **pp)
 	c->named |= (uint64_t)1 << i;
 	*pp = end;
 	return m;
+}
+
+/* The name at *pp, remembered or scanned, with *pp moved past it; NULL
+ * when scan_name would not take it at once.  A remembered spelling that
+ * the text repeats, followed by a byte that cannot continue a name, is
+ * the name scan() found at it before. */
+static inline name *name_at(checker *c, const char **pp)
+{
+	size_t i = slot_at(*pp);
+	name *m = &c->names[i];
+
+	if ((c->named >> i & 1) != 0 && same_text(m->s, *pp, m->len)) {
+		unsigned char e = (unsigned char)(*pp)[m->len];
+
+		if (!dom__is(e, IS_NAME) && e != ':' && e < 0x80) {
+			*pp += m->len;
+			return m;
+		}
+	}
+	return scanned(c, pp, i);
 }
 
 /* The name of a start tag at *pp, as name_at, tried first as the name
