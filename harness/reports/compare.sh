@@ -123,7 +123,7 @@ flags="$flags --benchmark_display_aggregates_only=true"
 # apart, and drift between them goes straight into a ratio.  summary.py's
 # "Side by side" table.  Only in a run that has all three; with CASES,
 # the cases of these that CASES matches.
-paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
+paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:aes256gcm_decrypt|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
 paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
 paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
 paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
