@@ -356,7 +356,6 @@ for r in $runs; do
 	k=$((k + 1))
 	bench "$r" "$k"
 done
-paired=""
 has() {
 	case " $runs " in
 	*" $1 "*) return 0 ;;
@@ -365,7 +364,6 @@ has() {
 }
 if has best && has ref && has floor &&
 	{ [ -z "$CASES" ] || [ -n "$(matching paired)" ]; }; then
-	paired=1
 	bench paired "$nruns"
 fi
 # The variants' runs again, round by round (ALTERNATE); ref, pugixml and
@@ -413,7 +411,7 @@ echo "[summary] ($(elapsed) s)"
 # shellcheck disable=SC2086
 "$python" harness/reports/summary.py --dir "$out" --commit "$commit" \
 	--mode "$mode" --flags "$data $flags" --elapsed "$(elapsed)" \
-	--cases "$CASES" ${paired:+--paired} --plots $runs >"$out/summary.md"
+	--cases "$CASES" --plots $runs >"$out/summary.md"
 # shellcheck disable=SC2086
 "$python" harness/reports/findings.py --dir "$out" --cases "$CASES" $runs \
 	>"$out/FINDINGS.md"
