@@ -526,6 +526,14 @@ def floor_table(run):
     table(head, rows)
 
 
+def build_of(run, label):
+    """What a label's parse builds: its build choice, or the peer's own
+    tree."""
+    if label in ("ref", "pugixml"):
+        return f"{label}'s tree"
+    return run.axes.get(label, {}).get("build", "-")
+
+
 def stage_tables(run):
     ic = run.has_icount()
     has_best = "best" in run.labels
@@ -537,7 +545,18 @@ def stage_tables(run):
         if has_floor:
             print(f"Floor: {floor_text(stage)}."
                   + floor_note(run, (stage,)) + "\n")
-        head = ["dataset", "variant", "time us", "cv %"]
+        # Variants that build different amounts of the tree do different
+        # work in a parse: the table says which.
+        builds = stage == "parse" and len({
+            build_of(run, v) for v in run.labels}) > 1
+        if builds:
+            print("build: what the parse builds.  `deferred` is a check "
+                  "pass that builds the Body's tree on first use, so its "
+                  "time is not a whole tree's; compare whole trees with "
+                  "whole trees (`direct`, `built`, pugixml's, libxml2's)."
+                  "\n")
+        head = ["dataset", "variant"] + (["build"] if builds else []) + [
+            "time us", "cv %"]
         if ic:
             head.append("instr")
         head += ["MB/s", "allocs", "bytes", "peak", "B/elem", "cold us"]
@@ -560,7 +579,8 @@ def stage_tables(run):
                 t = us(b)
                 ir = run.icount.get((stage, d, v))
                 cv = None if b["cv"] is None else 100 * b["cv"]
-                cells = [d, v, num(t), num(cv)]
+                cells = [d, v] + ([build_of(run, v)] if builds else []) + [
+                    num(t), num(cv)]
                 if ic:
                     cells.append(count(ir))
                 cells += [num(b.get("bytes_per_second", 0) / 1e6),
