@@ -16,7 +16,6 @@ import os
 
 import findings
 import loadreport
-import spread
 from run import input_bytes
 
 PRESETS = ["best", "xerces", "doom2010"]
