@@ -193,11 +193,13 @@ rc=$?
 LOADAVG_FILE="$T/loadavg" FORCE=1 sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] && grep -q 'going on as FORCE=1 asks' "$T/err" &&
-	grep -q '^load average: 1.50 0.90 0.40 ' "$T/out" && ok ||
+	grep -q '^load average: 1.50 0.90 0.40 ' "$T/out" &&
+	grep -qx 'forced above the limit: yes' "$T/out" && ok ||
 	bad "quiet.sh FORCE=1 at 1.50: exit $rc: $(cat "$T/err")"
 printf '1.00 3.00 3.00 1/300 12345\n' >"$T/loadavg"
-LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/out" 2>"$T/err" && ok ||
-	bad "quiet.sh at 1.00: $(cat "$T/err")"
+LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/out" 2>"$T/err" &&
+	grep -qx 'forced above the limit: no' "$T/out" && ok ||
+	bad "quiet.sh at 1.00: $(cat "$T/out" "$T/err")"
 
 # The intermediary: forward and ref:forward in summary.md's table, and
 # FINDINGS.md's deferred-tree row from a run whose second variant is the
