@@ -300,7 +300,8 @@ def ablation(run, _rundir, plt):
     ax.set_xticklabels([f"{t:g}x" for t in ticks], fontsize=8)
     ax.minorticks_off()
     ax.set_xlabel("time with the axis flipped / time without "
-                  "(median CPU time, log scale; > 1: the flip costs)",
+                  "(median CPU time; the stall: median latency per "
+                  "request; log scale; > 1: the flip costs)",
                   fontsize=8)
     from matplotlib.patches import Patch
     from matplotlib.lines import Line2D
