@@ -74,9 +74,11 @@ static int parse(int argc, char **argv, opts *o)
 	inet_pton(AF_INET, "127.0.0.2", &o->source.sin_addr);
 	for (i = 1; i + 1 < argc; i += 2) {
 		const char *v = argv[i + 1];
-		char host[64], *colon;
+		char host[64];
 
 		if (strcmp(argv[i], "--target") == 0 && strlen(v) < sizeof host) {
+			char *colon;
+
 			strcpy(host, v);
 			colon = strchr(host, ':');
 			if (colon == NULL || number(colon + 1, 65535) < 0)

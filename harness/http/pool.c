@@ -161,7 +161,6 @@ static int drain(http_linger *l, unsigned i, short revents)
 static void linger_round(http_linger *l)
 {
 	struct pollfd fds[1 + HTTP_LINGER_MAX];
-	char byte[64];
 	unsigned i, n;
 	long wait = 1000;
 
@@ -180,8 +179,11 @@ static void linger_round(http_linger *l)
 	fds[0].fd = l->wake[0];
 	fds[0].events = POLLIN;
 	fds[0].revents = 0;
-	if (poll(fds, 1 + n, (int)wait) > 0 && fds[0].revents != 0)
+	if (poll(fds, 1 + n, (int)wait) > 0 && fds[0].revents != 0) {
+		char byte[64];
+
 		(void)!read(l->wake[0], byte, sizeof byte);
+	}
 	pthread_mutex_lock(&l->lock);
 	/* Only the first n can have moved: add() appends, this removes. */
 	for (i = n; i-- > 0;)

@@ -4,8 +4,10 @@
 # unsigned 15 MB envelope over and over for SECONDS (default 30) to a
 # server whose --max-memory is BUDGET bytes (default 2 GiB), while the
 # valid client (harness/reports/attack_valid.py) at 127.0.0.3 posts a
-# secured request on a new connection each time.  Writes OUT/memory-
-# <variant>.json: the valid client's requests sent and answered and its
+# secured request on a new connection each time.  First, one secured
+# request of about 15 MB measures the expansion (the peak RSS it adds
+# per body byte), the figure serve's --memory-factor default is set
+# from.  Writes OUT/memory-<variant>.json: the valid client's requests sent and answered and its
 # p50/p99 (ms), unattacked and attacked; the server's peak RSS from
 # GET /stats (getrusage) against the budget; the attackers' 200/503
 # counts; the load average.  Exit 0 when the run was clean: peak RSS
@@ -36,6 +38,10 @@ VARIANT=$("$DOMLAB" variant | sed -n 's/^variant=//p')
 "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" \
 	--ttl 3600 "$T/q.xml" -o "$T/req.xml"
 "$DOMLAB" gen quakes --size 15000000 --seed 3 -o "$T/big.xml"
+# A secured request just under the body limit: what one costs.
+"$DOMLAB" gen quakes --size 11500000 --seed 4 -o "$T/mid.xml"
+"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" \
+	--ttl 3600 "$T/mid.xml" -o "$T/signed.xml"
 "$DOMLAB" serve --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" \
 	--port 0 --stats --max-memory "$BUDGET" --max-connections-per-ip 0 >"$T/serve.out" 2>"$T/serve.err" &
 PID=$!
@@ -48,6 +54,13 @@ while [ $i -lt 100 ] && [ -z "$PORT" ]; do
 done
 [ -n "$PORT" ] || { echo "attack_memory: the server did not start: $(cat "$T/serve.err")" >&2; exit 1; }
 stat() { curl -s "http://127.0.0.1:$PORT/stats" | sed -n "s/^$1 //p"; }
+# The expansion: the peak RSS one secured request adds, per body byte.
+rss0=$(stat rss_kb)
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/xml' \
+	--data-binary @"$T/signed.xml" "http://127.0.0.1:$PORT/soap")
+[ "$code" = 200 ] || { echo "attack_memory: the large secured request got $code" >&2; exit 1; }
+expansion=$(awk -v a="$rss0" -v b="$(stat maxrss_kb)" -v n="$(wc -c <"$T/signed.xml")" \
+	'BEGIN { printf "%.1f", (b - a) * 1024 / n }')
 VALID_SECONDS=$((SECONDS_ / 2))
 base=$(python3 "$HERE/attack_valid.py" --port "$PORT" --seconds "$VALID_SECONDS" "$T/req.xml")
 end=$(($(date +%s) + SECONDS_))
@@ -75,6 +88,7 @@ wait "$PID"
 PID=
 json="{\"variant\": \"$VARIANT\", \"attack\": \"memory\", \"conns\": $CONNS, \"seconds\": $SECONDS_, \
 \"body_bytes\": $(wc -c <"$T/big.xml"), \"budget_bytes\": $BUDGET, \"factor\": $factor, \
+\"expansion_measured\": $expansion, \"expansion_body_bytes\": $(wc -c <"$T/signed.xml"), \
 \"factor_seen\": $factor_seen, \"held_peak_bytes\": $held_peak, \"maxrss_kb\": $rss, \
 \"attacker_codes\": {$(sed 's/, $//' "$T/codes")}, \"unattacked\": $base, \"attacked\": $attacked, \
 \"loadavg\": \"$load\"}"
