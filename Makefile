@@ -352,7 +352,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop wss4j refpeer harness attach hostile install http
+SHELL_SUITES := cli interop wss4j refpeer gsoap harness attach hostile install http
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -617,7 +617,7 @@ stall:
 # machine.txt replace results/reference/, and the README's results table
 # is rewritten from its summary.json (results/README.md).
 REFERENCE_DIR := results/reference
-REFERENCE_ICOUNT := ^((ref|pugi):)?(send|receive|c14n)/|^floor:
+REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 reference:
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= ALTERNATE=0 \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare

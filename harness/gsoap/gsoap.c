@@ -176,6 +176,16 @@ void lab_gsoap_cleanup(void)
 	memset(&cache, 0, sizeof cache);
 }
 
+/* gSOAP's error code when it gave no words for it. */
+static const char *gs_code_str(struct soap *soap)
+{
+	return soap->error == SOAP_EOF		? "unexpected end of input"
+	       : soap->error == SOAP_SYNTAX_ERROR ? "not well-formed XML"
+	       : soap->error == SOAP_TAG_MISMATCH ? "not a quakes envelope"
+	       : soap->error == SOAP_NO_TAG	? "not a quakes envelope"
+						: "gSOAP error";
+}
+
 /* The context's error as lab_err: code, and gSOAP's own words. */
 static int gs_fail(struct soap *soap, int code, const char *what,
 		   lab_err *err)
@@ -184,7 +194,7 @@ static int gs_fail(struct soap *soap, int code, const char *what,
 	const char *s = *soap_faultstring(soap);
 
 	return lab_fail(err, code, "gsoap %s: %s%s%s", what,
-			s != NULL ? s : "error",
+			s != NULL ? s : gs_code_str(soap),
 			detail != NULL && *detail != NULL ? ": " : "",
 			detail != NULL && *detail != NULL ? *detail : "");
 }
@@ -401,7 +411,9 @@ static int gs_receive_op(struct soap *soap, gs_keys *k,
 	if (gs_read(soap, &r))
 		return io->refused != LAB_OK ? io->refused
 		       : gs_fail(soap,
-				 io->secured ? LAB_ESECURITY : LAB_EMALFORMED,
+				 io->secured || soap->error == SOAP_FAULT
+					 ? LAB_ESECURITY
+					 : LAB_EMALFORMED,
 				 "receive", err);
 	/* The plugin calls gs_verified only for a message with a Security
 	 * header. */

@@ -24,9 +24,11 @@ STYLE = {
     "doom2010": dict(color="#D55E00", marker="^", linestyle="-"),
     "ref": dict(color="#555555", marker="D", linestyle="--"),
     "floor": dict(color="#000000", marker="x", linestyle=":"),
+    "gsoap": dict(color="#CC79A7", marker="v", linestyle="--"),
 }
 LEGEND_NAME = {"ref": "ref (libxml2 + xmlsec1)",
-               "floor": "floor (the cryptography alone)"}
+               "floor": "floor (the cryptography alone)",
+               "gsoap": "gsoap (gSOAP wsse; RSA v1.5 key transport)"}
 # The case where each axis's flip shows most directly (its own case),
 # drawn beside the whole pipeline's send.
 ABLATION_CASE = {
@@ -87,7 +89,7 @@ def headline(run, _rundir, plt):
     floors = {"send": summary.SEND_FLOOR, "receive": summary.RECEIVE_FLOOR}
     for ax, stage in zip(axs[0], stages):
         sets = quakes(run, stage)
-        for label in PRESETS + ["ref", "floor"]:
+        for label in PRESETS + ["ref", "gsoap", "floor"]:
             pts = []
             for d in sets:
                 t = (run.floor_sum(floors[stage], d) if label == "floor"
