@@ -394,9 +394,11 @@ static const char *const worst_receive_sets[] = {
 /* The intermediary: headers checked, the Body passed on unread. */
 static const char *const forward_sets[] = {"quakes-2k", "quakes-200k",
 					   "quakes-2m", NULL};
+#ifdef LAB_GSOAP
 /* The gSOAP peer's binding is the quakes records'. */
 static const char *const gsoap_sets[] = {"quakes-2k", "quakes-200k",
 					 "quakes-2m", NULL};
+#endif
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown,
