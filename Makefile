@@ -232,9 +232,57 @@ $(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -Wl,-Bstatic -lcrypto -Wl,-Bdynamic -ldl -lpthread
 
+# ---- the gSOAP peer (harness/gsoap/) -----------------------------------------
+# In domlab-bench when Debian's gsoap and libgsoap-dev are installed
+# (.ci/deps.sh bench): soapcpp2 turns harness/gsoap/quakes.h into
+# $(OUT)/gen/ at build time, compiled with the wsse plugin's sources read
+# from $(GSOAP_PLUGIN) (nothing of either is in the repository).  Without
+# them domlab-bench has no gsoap: cases or command and tests/gsoap.sh
+# skips.  gSOAP is GPL: it is linked into domlab-bench alone, never into
+# a library (docs/measuring.md).  Its objects build with gSOAP's own
+# flags (pkg-config gsoapssl: they fix struct soap's layout) and no
+# warnings of ours: the generated code and the plugin are not ours to fix.
+GSOAP_PLUGIN := /usr/share/gsoap/plugin
+GSOAP_CUSTOM := /usr/share/gsoap/custom
+GSOAP := $(if $(and $(shell command -v soapcpp2),$(wildcard $(GSOAP_PLUGIN)/wsseapi.c),$(shell pkg-config --exists gsoapssl && echo y)),1,0)
+GSOAP_GEN := $(OUT)/gen
+GSOAP_SELF := $(call obj,$(wildcard harness/gsoap/*.c))
+GSOAP_SYS := $(addprefix $(GSOAP_GEN)/,soapC.o soapClient.o wsseapi.o smdevp.o mecevp.o struct_timeval.o)
+# The objects that name the peer are rebuilt when it comes or goes.
+GSOAP_USERS := $(call obj,harness/bench/cases.c harness/bench/bench_main.c harness/bench/cmd_bench.c)
+GSOAP_STAMP := $(OUT)/gsoap.txt
+ifneq ($(file <$(GSOAP_STAMP)),$(GSOAP))
+$(shell mkdir -p $(OUT))
+$(file >$(GSOAP_STAMP),$(GSOAP))
+endif
+$(GSOAP_USERS): $(GSOAP_STAMP)
+ifeq ($(GSOAP),1)
+GSOAP_CFLAGS := $(shell pkg-config --cflags gsoapssl) -isystem $(GSOAP_GEN) -isystem $(GSOAP_PLUGIN)
+GSOAP_LIBS := $(shell pkg-config --libs gsoapssl) -lssl -lz
+BENCH_OBJ += $(GSOAP_SELF) $(GSOAP_SYS)
+$(GSOAP_USERS): CFLAGS_ALL += -DLAB_GSOAP
+$(GSOAP_SELF): CFLAGS_ALL := $(filter-out -DOPENSSL_NO_DEPRECATED,$(CFLAGS_ALL)) $(GSOAP_CFLAGS)
+$(GSOAP_SELF) $(GSOAP_SYS): $(GSOAP_GEN)/soapH.h
+$(GSOAP_GEN)/soapH.h: harness/gsoap/quakes.h $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  GEN $(@D): soapcpp2 $<"
+	@soapcpp2 -c -C -x -L -w -d $(@D) -I/usr/share/gsoap/import $< >$(@D)/soapcpp2.log 2>&1 || { cat $(@D)/soapcpp2.log; exit 1; }
+$(GSOAP_GEN)/soapC.c $(GSOAP_GEN)/soapClient.c: $(GSOAP_GEN)/soapH.h ;
+$(GSOAP_GEN)/%.o: $(GSOAP_GEN)/%.c $(GSOAP_GEN)/soapH.h
+	@echo "  CC  $(OUT): $<"
+	@$(CC) $(OPT) -g -w $(GSOAP_CFLAGS) -c $< -o $@
+$(GSOAP_GEN)/%.o: $(GSOAP_PLUGIN)/%.c $(GSOAP_GEN)/soapH.h
+	@echo "  CC  $(OUT): $<"
+	@$(CC) $(OPT) -g -w $(GSOAP_CFLAGS) -c $< -o $@
+# The wsse import's SAML types read xsd:dateTime as a struct timeval.
+$(GSOAP_GEN)/%.o: $(GSOAP_CUSTOM)/%.c $(GSOAP_GEN)/soapH.h
+	@echo "  CC  $(OUT): $<"
+	@$(CC) $(OPT) -g -w $(GSOAP_CFLAGS) -c $< -o $@
+endif
+
 $(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
-	@$(CXX) $(OPT) -o $@ $^ $(XMLSEC_LIBS) $(LIBS) -lbenchmark -lpugixml
+	@$(CXX) $(OPT) -o $@ $^ $(XMLSEC_LIBS) $(GSOAP_LIBS) $(LIBS) -lbenchmark -lpugixml
 
 HTTP_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libcurl)
 HTTP_LIBS := $(shell pkg-config --libs libmicrohttpd libcurl)
@@ -304,7 +352,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop wss4j refpeer harness attach hostile install http
+SHELL_SUITES := cli interop wss4j refpeer gsoap harness attach hostile install http
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -574,7 +622,7 @@ stall:
 # REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
 # records the load it started at and whether it was forced.
 REFERENCE_DIR := results/reference
-REFERENCE_ICOUNT := ^((ref|pugi):)?(send|receive|c14n)/|^floor:
+REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
 FORCE ?=
 reference:

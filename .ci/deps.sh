@@ -11,7 +11,7 @@
 set -eu
 what=${1:-all}
 build="gcc g++ make pkg-config libxml2-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev curl libbenchmark-dev openssl xmlsec1 libxmlsec1-dev libxml2-utils libpugixml-dev clang libclang-rt-14-dev"
-bench="$build libbenchmark-tools python3-scipy python3-matplotlib"
+bench="$build libbenchmark-tools python3-scipy python3-matplotlib gsoap libgsoap-dev"
 profile="$build google-perftools libgoogle-perftools-dev graphviz valgrind"
 memcheck="$build valgrind"
 interop="default-jdk-headless libwss4j-java"

@@ -468,6 +468,7 @@ helps() { # helps BIN NAME COMMAND...: BIN's help lists exactly these commands
 	for cmd in $cmds; do
 		lead=
 		[ "$cmd" = ref ] && lead=sign
+		[ "$cmd" = gsoap ] && lead=send
 		expect 0 "$h_name $cmd --help" "$h_bin" $cmd --help
 		grep -q "^usage: $h_name $cmd" "$T/out" && [ ! -s "$T/err" ] && ok ||
 			bad "$h_name $cmd --help: no usage on stdout, or something on stderr"
@@ -486,8 +487,13 @@ helps "$DOMLAB" domlab gen parse c14n sign verify encrypt decrypt send receive f
 for opt in --attach --attachment-out bytes; do
 	grep -q -- "$opt" "$T/help" && ok || bad "domlab --help does not mention $opt"
 done
-# The benchmark and the reference peer are domlab-bench's alone.
-helps "$BENCH" domlab-bench bench ref
+# The benchmark and the peers are domlab-bench's alone; the gSOAP peer's
+# command is there when the build found gSOAP (tests/gsoap.sh).
+if "$BENCH" gsoap --help >/dev/null 2>&1; then
+	helps "$BENCH" domlab-bench bench ref gsoap
+else
+	helps "$BENCH" domlab-bench bench ref
+fi
 expect 1 "domlab bench" "$DOMLAB" bench
 expect 1 "domlab ref" "$DOMLAB" ref sign
 expect 4 "missing input file" "$DOMLAB" parse "$T/does-not-exist.xml"

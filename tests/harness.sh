@@ -201,6 +201,28 @@ LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/ou
 	grep -qx 'forced above the limit: no' "$T/out" && ok ||
 	bad "quiet.sh at 1.00: $(cat "$T/out" "$T/err")"
 
+# The gSOAP peer in the paired run, when domlab-bench has it: its
+# columns in the "Side by side" table (tests/gsoap.sh checks the peer).
+if ! "$BENCH" gsoap --help >/dev/null 2>&1; then
+	echo "SKIP $SUITE: $BENCH was built without gSOAP: its paired columns not checked"
+	gsoap_notrun=1
+elif "$BENCH" bench --quick --ref --floor --keys "$K" \
+	--benchmark_filter='^(gsoap:send|ref:send|send|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
+	--benchmark_min_time=0.01 --benchmark_repetitions=2 \
+	--benchmark_enable_random_interleaving=true \
+	--benchmark_report_aggregates_only=true \
+	--benchmark_out="$T/paired.json" --benchmark_out_format=json \
+	>"$T/log" 2>&1 &&
+	"$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
+		--elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/summary.md" \
+		'^| dataset | stage | best us | ref us | gsoap us | floor us | ref / best | interval | gsoap / best | best / floor | interval |$' \
+		'^| quakes-2k | send | [0-9,.]* | [0-9,.]* | [0-9,.]* | [0-9,.]* | [0-9.]* | - | [0-9.]* | [0-9.]* | - |$'
+else
+	bad "paired run with gsoap: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
+fi
+
 # The intermediary: forward and ref:forward in summary.md's table, and
 # FINDINGS.md's deferred-tree row from a run whose second variant is the
 # first under build=direct (its JSON a copy: the row's shape is checked,
@@ -701,4 +723,6 @@ expect 0 "SECURITY.md's fuzzing record is what results/fuzz/ makes (make fuzz-re
 	"$PY" "$HERE/harness/reports/fuzz_record.py" --record "$HERE/results/fuzz" \
 	--doc "$HERE/SECURITY.md" --check
 
+# What was not run is said, never counted as passed.
+[ -z "${gsoap_notrun:-}" ] || echo "3 not run"
 finish

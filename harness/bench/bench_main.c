@@ -7,6 +7,9 @@
  * Not for: the pipeline's own commands (domlab, harness/cli/main.c).
  */
 #include "harness/cli/cli.h"
+#ifdef LAB_GSOAP
+#include "harness/gsoap/gsoap.h"
+#endif
 
 static const lab_command commands[] = {
 	{"bench", lab_cmd_bench, NULL, lab_bench_options, 0,
@@ -15,6 +18,13 @@ static const lab_command commands[] = {
 	 lab_ref_options, LAB_TAKES_IO,
 	 "The pipeline's commands done by the reference peer (libxml2 + "
 	 "xmlsec1), with the same input, output and exit codes."},
+#ifdef LAB_GSOAP
+	{"gsoap", lab_cmd_gsoap, "send|receive", lab_gsoap_options,
+	 LAB_TAKES_IO,
+	 "send and receive done by the gSOAP peer (gSOAP's wsse plugin, "
+	 "quakes records only), with the same input, output and exit "
+	 "codes."},
+#endif
 };
 
 int main(int argc, char **argv)

@@ -16,6 +16,9 @@
 #include "dom/dom.h"
 #include "harness/bench/bench.h"
 #include "harness/bench/stages.h"
+#ifdef LAB_GSOAP
+#include "harness/gsoap/gsoap.h"
+#endif
 
 const lab_dataset lab_datasets[] = {
 	{"quakes-2k", LAB_GEN_QUAKES, 2048, 0, 0},
@@ -391,6 +394,11 @@ static const char *const worst_receive_sets[] = {
 /* The intermediary: headers checked, the Body passed on unread. */
 static const char *const forward_sets[] = {"quakes-2k", "quakes-200k",
 					   "quakes-2m", NULL};
+#ifdef LAB_GSOAP
+/* The gSOAP peer's binding is the quakes records'. */
+static const char *const gsoap_sets[] = {"quakes-2k", "quakes-200k",
+					 "quakes-2m", NULL};
+#endif
 
 const lab_case lab_cases[] = {
 	{"parse", parse_sets, 0, setup_bytes, run_parse, tree_info, teardown,
@@ -514,6 +522,13 @@ const lab_case lab_cases[] = {
 	 lab_stage_run_send, NULL, lab_stage_teardown, threads_core},
 	{"ref:threads_receive", threads_sets, 1, lab_ref_setup_sent,
 	 lab_stage_run_receive, NULL, lab_stage_teardown, threads_core},
+#ifdef LAB_GSOAP
+	/* The gSOAP peer (harness/gsoap/), when the build found gSOAP. */
+	{"gsoap:send", gsoap_sets, 1, lab_gsoap_setup_input,
+	 lab_stage_run_send, NULL, lab_stage_teardown, NULL},
+	{"gsoap:receive", gsoap_sets, 1, lab_gsoap_setup_sent,
+	 lab_stage_run_receive, NULL, lab_stage_teardown, NULL},
+#endif
 	/* The floor (--floor): bytes touched once on every parsed dataset,
 	 * the crypto on every pipeline one. */
 	{"floor:memcpy", parse_sets, 0, lab_floor_setup_bytes,

@@ -27,6 +27,9 @@
 #include "harness/bench/data_files.h"
 #include "harness/cli/cli.h"
 #include "harness/refpeer/ref.h"
+#ifdef LAB_GSOAP
+#include "harness/gsoap/gsoap.h"
+#endif
 
 const lab_opt lab_bench_options[] = {
 	{"--quick", NULL, 0,
@@ -433,5 +436,8 @@ out:
 	dom_free(gb);
 	/* The reference peer's process-wide state (xmlsec, its key cache). */
 	lab_ref_cleanup();
+#ifdef LAB_GSOAP
+	lab_gsoap_cleanup();
+#endif
 	return rc;
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # compare.sh - what `make compare` and `make bench` run: builds each
 # variant named on the command line, runs `domlab-bench bench` on each with
-# repetitions, runs the libxml2 reference (--ref), the pugixml peer (its
+# repetitions, runs the libxml2 reference (--ref; the gSOAP peer's gsoap:
+# cases with it, when domlab-bench has them), the pugixml peer (its
 # pugi: cases, also behind --ref) and the floor (--floor) once each, then
-# best, ref and the floor's send and receive side by side in one process,
+# best, ref, gsoap and the floor's send and receive side by side in one process,
 # optionally counts instructions per iteration under callgrind, runs the
 # load scenario over HTTP (harness/reports/load.sh), and writes
 # results/<run-id>/ (Google Benchmark JSON, console log and command per
@@ -28,7 +29,7 @@
 #   FULL=1      adds the full-only datasets (quakes-20m), 10 repetitions,
 #               and the token-store and attachment scenarios over HTTP
 #   CASES       an extended regular expression: only the cases whose names
-#               match it, without their ref:/pugi:/floor: prefix, run, in
+#               match it, without their ref:/gsoap:/pugi:/floor: prefix, run, in
 #               every variant and in ref, pugixml and floor alike (a run
 #               left with no case is skipped); e.g. '^(tokens|attachment)'
 #   ICOUNT=1    also instructions per iteration, callgrind (see icount())
@@ -123,7 +124,7 @@ flags="$flags --benchmark_display_aggregates_only=true"
 # apart, and drift between them goes straight into a ratio.  summary.py's
 # "Side by side" table.  Only in a run that has all three; with CASES,
 # the cases of these that CASES matches.
-paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:aes256gcm_decrypt|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
+paired_filter='^(ref:send|ref:receive|gsoap:send|gsoap:receive|send|receive|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:aes256gcm_decrypt|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
 paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
 paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
 paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
@@ -177,7 +178,7 @@ words() {
 base() {
 	case $1 in
 	# The threads control beside ref's threaded cases, as in every run.
-	ref) echo "--ref --benchmark_filter=^ref:|^threads_control/" ;;
+	ref) echo "--ref --benchmark_filter=^(ref|gsoap):|^threads_control/" ;;
 	pugixml) echo "--ref --benchmark_filter=^pugi:" ;;
 	floor) echo "--floor --benchmark_filter=^floor:" ;;
 	paired) echo "--ref --floor --benchmark_filter=$paired_filter" ;;
@@ -195,13 +196,13 @@ bin() {
 }
 
 # matching RUN: RUN's cases that CASES matches, one per line.  The prefix
-# (ref:, pugi:, floor:) is left out of the match, so one CASES picks the
+# (ref:, gsoap:, pugi:, floor:) is left out of the match, so one CASES picks the
 # same stages and datasets in every run.
 matching() {
 	# shellcheck disable=SC2046
 	"$(bin "$1")" bench $data $(base "$1") --keys "$keys" \
 		--benchmark_list_tests=true |
-		awk -v re="$CASES" '{ n = $0; sub(/^(ref|pugi|floor):/, "", n) }
+		awk -v re="$CASES" '{ n = $0; sub(/^(ref|gsoap|pugi|floor):/, "", n) }
 			n ~ re { print }'
 }
 

@@ -27,9 +27,11 @@ STYLE = {
     "doom2010": dict(color="#D55E00", marker="^", linestyle="-"),
     "ref": dict(color="#555555", marker="D", linestyle="--"),
     "floor": dict(color="#000000", marker="x", linestyle=":"),
+    "gsoap": dict(color="#CC79A7", marker="v", linestyle="--"),
 }
 LEGEND_NAME = {"ref": "ref (libxml2 + xmlsec1)",
-               "floor": "floor (the cryptography alone)"}
+               "floor": "floor (the cryptography alone)",
+               "gsoap": "gsoap (gSOAP wsse; RSA v1.5 key transport)"}
 # The case where each axis's flip shows most directly (its own case),
 # drawn beside the whole pipeline's send: the token store's own work
 # for tokens, the attachment for io, the intermediary for build; read's
@@ -108,7 +110,7 @@ def headline(run, _rundir, plt):
     sources = set()
     for ax, stage in zip(axs[0], stages):
         sets = quakes(run, stage)
-        for label in PRESETS + ["ref", "floor"]:
+        for label in PRESETS + ["ref", "gsoap", "floor"]:
             pts, src = [], set()
             for d in sets:
                 t, where = headline_point(run, stage, d, label)

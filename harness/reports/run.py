@@ -194,10 +194,12 @@ def ratio(a, b):
 
 
 def split_case(name):
-    """(label, stage, dataset) of a case name: ref: and pugi: cases are
-    labelled ref and pugixml, floor: cases floor, the others None."""
+    """(label, stage, dataset) of a case name: ref:, gsoap: and pugi:
+    cases are labelled ref, gsoap (the gSOAP peer, harness/gsoap/, run in
+    ref's run) and pugixml, floor: cases floor, the others None."""
     label = None
-    for prefix, lab in (("ref:", "ref"), ("pugi:", "pugixml"),
+    for prefix, lab in (("ref:", "ref"), ("gsoap:", "gsoap"),
+                        ("pugi:", "pugixml"),
                         ("floor:", "floor")):
         if name.startswith(prefix):
             name, label = name[len(prefix):], lab
@@ -384,6 +386,7 @@ class Run:
         ref = self.paired_time(f"ref:{stage}/{dataset}")
         fl = self.floor_sum(stage, dataset, "paired")
         row = {"best": best, "ref": ref, "floor": fl,
+               "gsoap": self.paired_time(f"gsoap:{stage}/{dataset}"),
                "ref_best_interval": None, "best_floor_interval": None}
         xs = self.paired_reps.get(f"{stage}/{dataset}")
         ys = self.paired_reps.get(f"ref:{stage}/{dataset}")
