@@ -18,10 +18,6 @@ static_assert(offsetof(dom_doc, node) - offsetof(dom_doc, node_slot) ==
 		      sizeof(void *),
 	      "the document node's userdata slot must sit right before it");
 
-/* The most a deferred parse's arena starts with: a message of about
- * 10 KB built whole. */
-enum { DEFERRED_START = 16384 };
-
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 {
 	dom_doc *doc;
@@ -35,13 +31,9 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	doc = dom_calloc(1, sizeof *doc);
 	if (doc == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	/* Our tree of an XML text takes about 1.5x its bytes; a deferred
-	 * parse builds a few nodes of a large one (the envelope, the
-	 * headers), so its arena starts at what a small message takes and
-	 * grows as content is built. */
-	size = hint + hint / 2;
-	if (dom__build_defers && size > DEFERRED_START)
-		size = DEFERRED_START;
+	/* Our tree of an XML text takes about 1.5x its bytes; a parse that
+	 * builds only part of it starts smaller (dom/build.h). */
+	size = dom__build_arena_start(hint + hint / 2);
 	dom_arena_init(&doc->arena, size);
 	dom_names_init(&doc->names);
 	doc->node.type = DOM_DOCUMENT;

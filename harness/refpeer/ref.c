@@ -48,7 +48,8 @@
 
 #define X(s) BAD_CAST(s)
 
-/* dom/xml2.c's options, so the reference parses exactly what we parse. */
+/* The options of variants/parser/libxml2/xml2.c, so the reference parses
+ * exactly what we parse. */
 enum {
 	REF_OPTIONS = XML_PARSE_NONET | XML_PARSE_NOENT | XML_PARSE_DTDATTR |
 		      XML_PARSE_NOERROR | XML_PARSE_NOWARNING
@@ -92,8 +93,9 @@ static void record_xmlsec_error(const char *file, int line, const char *func,
 
 /*
  * libxml2's entity loader is process-wide, and xmlSecInit installs
- * xmlsec's own.  dom/xml2.c installs one that refuses everything for its
- * own parses (they carry _private); this one refuses for ours and hands
+ * xmlsec's own.  variants/parser/libxml2/xml2.c installs one that
+ * refuses everything for its own parses (they carry _private); this one
+ * refuses for ours and hands
  * dom's parses to the loader that was there before xmlsec1 started, which
  * init() makes sure is dom's (dom_init first), even when a domlab parse
  * and a ref operation start at once on two threads.  Whichever is

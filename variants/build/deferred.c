@@ -43,6 +43,28 @@
  * (dom/deferred.c).
  */
 #include "dom/build.h"
+#include "dom/parser.h"
 
 const char dom__build_choice[] = "deferred";
-const int dom__build_defers = 1;
+
+int dom__build_defer(int signing)
+{
+	return DOM__DEFER | signing;
+}
+
+/* A deferred parse builds a few nodes of a large message (the envelope,
+ * the headers), so its arena starts at most at what a message of about
+ * 10 KB takes built whole, and grows as content is built. */
+enum { DEFERRED_START = 16384 };
+
+size_t dom__build_arena_start(size_t whole)
+{
+	return whole < DEFERRED_START ? whole : DEFERRED_START;
+}
+
+/* The Makefile refuses this choice with parser=libxml2; were it linked
+ * there, libxml2 would build every node from its events. */
+int dom__build_via_tree(void)
+{
+	return 0;
+}

@@ -15,8 +15,9 @@
  *
  * Well-formedness is checked, not assumed (tags, attributes, namespaces,
  * characters, references, the one root), and the dom_limits are enforced
- * with the libxml2 path's messages (dom/xml2.c).  Nesting is a loop over
- * an explicit stack bounded by max_depth, never recursion.
+ * with the libxml2 path's messages (variants/parser/libxml2/xml2.c).
+ * Nesting is a loop over an explicit stack bounded by max_depth, never
+ * recursion.
  *
  * This file is the hot path: the document, text, start and end tags and
  * attributes, kept together so that they inline into one loop.  The rest
@@ -32,6 +33,11 @@
 #include "variants/parser/insitu/state.h"
 
 const char dom__parser_choice[] = "insitu";
+
+/* The parser keeps no process-wide state. */
+void dom__parser_init(void)
+{
+}
 
 /* ---- characters ---- */
 
