@@ -141,8 +141,9 @@ LIBS := $(XML2_LIBS) -lcrypto -lpthread
 #   libdomlab-wss.a   wss/ (the WS-Security pipeline) and its axes' choices
 #   libdomlab-data.a  datasets/ (the generators)
 WSS_AXES := $(foreach a,$(AXES),$(if $(wildcard wss/$(a).h),$(a)))
-# A choice's sources: its folder's .c files, else its one file.
-choice_file = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
+# A choice's sources: its folder's .c files (and its subfolders'), else
+# its one file.
+choice_file = $(or $(wildcard variants/$(1)/$(2)/*.c variants/$(1)/$(2)/*/*.c),variants/$(1)/$(2).c)
 choice_src = $(foreach a,$(1),$(call choice_file,$(a),$(call choice_of,$(a))))
 DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(call choice_src,$(filter-out $(WSS_AXES),$(AXES)))
 WSS_SRC := $(wildcard wss/*.c) $(call choice_src,$(WSS_AXES))
@@ -304,7 +305,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop wss4j refpeer harness attach hostile install http
+SHELL_SUITES := cli interop wss4j refpeer harness attach hostile install http check_plain
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)

@@ -3,7 +3,7 @@
  * whole, at the parser's full strictness, but the content of some
  * elements is built only when something first reads it (Axiom's
  * deferred building).  That content is read by a check pass that
- * writes nothing (variants/parser/insitu/check.c); where it is not sure
+ * writes nothing (variants/parser/insitu/check/); where it is not sure
  * -- any error, a limit, a form it does not read -- the content is built
  * at once by the building pass, so every error and limit is still
  * reported by the parse with the same message, line and column as under

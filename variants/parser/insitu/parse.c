@@ -759,7 +759,7 @@ static void canon_ask(check_canon *k, int reorder, int in_place)
 /*
  * The element just opened at DEFER_DEPTH, its content starting at *pp
  * and its bindings before its start tag nbind: its content is checked
- * without building it (check.c) and recorded, with *pp left at its end
+ * without building it (check/) and recorded, with *pp left at its end
  * tag's '<'.  When the check is not sure, the content is left to this
  * pass, which builds it at once as build=direct does and reports its
  * errors.  Siblings share the copy of the bindings around them.

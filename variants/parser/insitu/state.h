@@ -207,7 +207,7 @@ int dom__insitu_own_rest(parser *ps, size_t to);
  * own_reorder's copy for a tag whose n attributes end at ends[0..n)
  * (each begins at the end before it, the first at name_end: one space,
  * the name, '=', the quoted value), written in perm's order: the check
- * pass's (check.c), which keeps no ps->attrs, when it fills a gap.
+ * pass's (check/), which keeps no ps->attrs, when it fills a gap.
  */
 int dom__insitu_own_permute(parser *ps, const char *name_end,
 			    const char *const *ends, const uint8_t *perm,
@@ -228,8 +228,8 @@ typedef struct check_canon {
 	int reorder;  /* in: tags may be put in order (else they are a no) */
 	/* in: put in order where they stand, after the pass
 	 * (dom__insitu_order_in_place), not into the copy: the tags to put
-	 * in order, noted in tags[0..ntags) (check.c's note_tag; the caller
-	 * frees tags). */
+	 * in order, noted in tags[0..ntags) (check/reorder.c's note_tag;
+	 * the caller frees tags). */
 	int in_place;
 	uint8_t *tags;
 	size_t ntags, captags, longest;
@@ -239,7 +239,7 @@ typedef struct check_canon {
 } check_canon;
 
 /*
- * build=deferred's check pass (check.c): 1 when the content from p to
+ * build=deferred's check pass (check/): 1 when the content from p to
  * the end tag of the element open at ps->depth is well-formed and within
  * the limits, with *end at that end tag's '<', *ids whether an attribute
  * in it is named Id or ID, *exact whether its bytes are dom_serialize's
