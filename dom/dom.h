@@ -86,7 +86,8 @@ static inline size_t dom_names_len(const char *interned)
  * are in them.  strcmp's order, which on UTF-8 is the code points' order; most
  * names differ in their first byte, which then decides without a call.
  */
-static inline int dom_names_cmp(const char *x, const char *y)
+/* Not API: the step both orders share, here for their inlining. */
+static inline int dom__names_cmp(const char *x, const char *y)
 {
 	if (*x != *y)
 		return (unsigned char)*x - (unsigned char)*y;
@@ -97,7 +98,7 @@ static inline int dom_names_c14n_prefix_cmp(const char *x, const char *y)
 {
 	if (x == NULL || y == NULL)
 		return (x != NULL) - (y != NULL);
-	return dom_names_cmp(x, y);
+	return dom__names_cmp(x, y);
 }
 
 static inline int dom_names_c14n_attr_cmp(const dom_name *x,
@@ -110,7 +111,7 @@ static inline int dom_names_c14n_attr_cmp(const dom_name *x,
 		if (r != 0)
 			return r;
 	}
-	return dom_names_cmp(x->local, y->local);
+	return dom__names_cmp(x->local, y->local);
 }
 
 /*

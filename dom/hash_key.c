@@ -61,7 +61,7 @@ static void setup(void)
 	explicit_bzero(key, sizeof key);
 }
 
-int dom_hash_ready(lab_err *err)
+int dom__hash_ready(lab_err *err)
 {
 	pthread_once(&once, setup);
 	if (failure.code == LAB_OK)

@@ -43,8 +43,8 @@ DOM = [
     ("dom__ud_node_created", "per-node user-data set-up (userdata axis)"),
     ("dom__xml2_build_tree", "tree construction (build=built)"),
     ("dom__xml2_build_sax", "tree construction (build=direct)"),
-    ("dom_arena_alloc", "arena allocation"),
-    ("dom_names_intern", "name interning"),
+    ("dom__arena_alloc", "arena allocation"),
+    ("dom__names_intern", "name interning"),
     ("dom_text_content", "text content"),
 ]
 

@@ -45,7 +45,7 @@ int dom__hash_key_unset(unsigned char key[16], lab_err *err)
 	return LAB_OK;
 }
 
-/* Written once, under dom_hash_ready's pthread_once, before any table
+/* Written once, under dom__hash_ready's pthread_once, before any table
  * is made; read-only afterwards. */
 static unsigned char key[16];
 
@@ -62,7 +62,7 @@ static uint32_t fold(const uint8_t out[8])
 	return (uint32_t)(h ^ h >> 32);
 }
 
-uint32_t dom_hash_bytes(const void *p, size_t len)
+uint32_t dom__hash_bytes(const void *p, size_t len)
 {
 	uint8_t out[8];
 
@@ -70,7 +70,7 @@ uint32_t dom_hash_bytes(const void *p, size_t len)
 	return fold(out);
 }
 
-uint32_t dom_hash_ptrs(const void *a, const void *b, const void *c)
+uint32_t dom__hash_ptrs(const void *a, const void *b, const void *c)
 {
 	const void *w[3] = {a, b, c};
 	uint8_t out[8];

@@ -720,7 +720,7 @@ static const dom_nsdecl *copy_binds(parser *ps, size_t from, size_t to)
 
 	if (to == from)
 		return NULL;
-	c = dom_arena_alloc(&ps->doc->arena, (to - from) * sizeof *c);
+	c = dom__arena_alloc(&ps->doc->arena, (to - from) * sizeof *c);
 	if (c == NULL)
 		return NULL;
 	for (i = from; i < to; i++) {

@@ -124,8 +124,8 @@ static int fill_attrs(direct *d, dom_element *el, int n,
 		size_t len = (size_t)(a[4] - a[3]);
 
 		at->name = name_x(d, a[2], a[1], a[0]);
-		at->value = dom_arena_strndup(&d->doc->arena,
-					      (const char *)a[3], len);
+		at->value = dom__arena_strndup(&d->doc->arena,
+					       (const char *)a[3], len);
 		at->len = len;
 		if (at->name == NULL || at->value == NULL)
 			return -1;

@@ -113,7 +113,7 @@ static int convert_attrs(dom_doc *doc, dom_element *el, xmlNodePtr x)
 
 		at->name = name_x(doc, a->ns, a->name);
 		at->len = strlen(s);
-		at->value = dom_arena_strndup(&doc->arena, s, at->len);
+		at->value = dom__arena_strndup(&doc->arena, s, at->len);
 		xmlFree(v);
 		if (at->name == NULL || at->value == NULL)
 			return -1;
