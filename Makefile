@@ -155,6 +155,9 @@ DATA_SRC := $(wildcard datasets/*.c)
 # bench/ and refpeer/ go into domlab-bench alone, with Google Benchmark,
 # pugixml and xmlsec1.
 BENCH_SRC := $(wildcard harness/bench/*.c harness/refpeer/*.c)
+# The reference peer's library part, which domlab-http and the
+# differential fuzz target link too: refpeer/ but its command.
+REFPEER_SRC := $(filter-out harness/refpeer/cmd_ref.c,$(wildcard harness/refpeer/*.c))
 # harness/http/ is `domlab serve` and `domlab load` (docs/http.md): their
 # option tables and the exec of domlab-http (HTTP_SHARED) go into the cli
 # library, for domlab's --help; the rest is domlab-http, the one binary
@@ -240,7 +243,7 @@ $(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 HTTP_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libcurl)
 HTTP_LIBS := $(shell pkg-config --libs libmicrohttpd libcurl)
 $(call obj,$(HTTP_SRC)): CFLAGS_ALL += $(HTTP_CFLAGS)
-$(OUT)/domlab-http: $(call obj,$(HTTP_SRC) harness/refpeer/ref.c) $(LIB_CLI) $(LIBS_DOMLAB)
+$(OUT)/domlab-http: $(call obj,$(HTTP_SRC) $(REFPEER_SRC)) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -o $@ $^ $(HTTP_LIBS) $(XMLSEC_LIBS) $(LIBS)
 
@@ -384,7 +387,7 @@ $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(wi
 	  -o $@ $< $(FUZZ_LINK) $(LIBS_DOMLAB) $(LIBS)
 
 # receive_diff runs the reference peer too: its objects, and xmlsec1.
-FUZZ_REF_OBJ := $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
+FUZZ_REF_OBJ := $(call obj,$(REFPEER_SRC) harness/cli/cli_io.c)
 $(OUT)/fuzz/bin/receive_diff: $(FUZZ_REF_OBJ)
 $(OUT)/fuzz/bin/receive_diff: FUZZ_LINK := $(FUZZ_REF_OBJ) $(XMLSEC_LIBS)
 
@@ -393,7 +396,7 @@ fuzz-build: $(FUZZ_BIN)
 # What tests/fuzz/oss-fuzz/build.sh links a variant's targets from, built
 # with the engine's flags.
 .PHONY: fuzz-objs
-fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
+fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,$(REFPEER_SRC) harness/cli/cli_io.c)
 
 # The seeds need a plain domlab of the same variant to make messages.
 FUZZ_DIR = $(BUILD_DIR)/$(NAME)-fuzz/fuzz
