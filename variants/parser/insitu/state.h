@@ -257,6 +257,29 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
  */
 int dom__insitu_order_in_place(parser *ps, const check_canon *canon);
 
+/*
+ * build=deferred: the elements whose content is deferred are those at
+ * DEFER_DEPTH, the root's grandchildren -- in a SOAP message each header
+ * block and each child of the Body (variants/build/deferred.c says why)
+ * -- and in a fragment (dom_replace_parsed: a decrypted Body's content,
+ * a header block) each element at its top, at FRAGMENT_DEFER_DEPTH
+ * under the wrapper: the elements that take the place of a Body child
+ * or a header block.
+ */
+enum { DEFER_DEPTH = 3, FRAGMENT_DEFER_DEPTH = 2 };
+
+/*
+ * defer.c: the element just opened at the defer depth, its content
+ * starting at *pp and its bindings before its start tag nbind: checked
+ * and recorded with *pp at its end tag's '<', or left to the building
+ * pass when the check is not sure.
+ */
+int dom__insitu_defer(parser *ps, char **pp, size_t nbind);
+
+/* parse.c: the content loop from p, to the end of the text or, for a
+ * deferred element's content (ps->one), to its end tag. */
+int dom__insitu_content(parser *ps, char *p);
+
 
 
 /*
