@@ -222,16 +222,13 @@ $(OUT)/libdomlab-%.a:
 # domlab links only what its commands use: C, libcrypto, and libxml2 only
 # where the variant's parser is libxml2; no C++ runtime, Google Benchmark,
 # pugixml or xmlsec1.  Each library a process loads costs its relocations
-# at every start.  Under parser=insitu the build axis's choice is linked for
-# its name alone (domlab variant): --gc-sections drops its code and the
-# libxml2 glue it calls, so nothing left calls libxml2 (a call that is
-# left fails the link).  Sanitizer builds (SUFFIX) link libxml2 anyway:
-# their module constructors keep every section of an object the link
-# pulls in, and their start-up cost is not what they are for.  libcrypto
+# at every start.  Every call into libxml2 is in variants/parser/libxml2/,
+# compiled into those variants alone, so under parser=insitu nothing can
+# call it (a call that is left fails the link).  libcrypto
 # is linked from its static archive, so the loader binds none of its
 # symbols at start (docs/measuring.md); a libcrypto update then needs
 # domlab rebuilt.
-DOMLAB_XML2 := $(if $(or $(filter libxml2,$(call choice_of,parser)),$(SUFFIX)),$(XML2_LIBS))
+DOMLAB_XML2 := $(if $(filter libxml2,$(call choice_of,parser)),$(XML2_LIBS))
 $(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -Wl,-Bstatic -lcrypto -Wl,-Bdynamic -ldl -lpthread
@@ -627,10 +624,8 @@ oneshot: keys
 # so variants sit side by side under one prefix.  Static only: the
 # application then runs the code the benchmark measured, and the headers'
 # structs carry no ABI promise that a shared library's soname would make.
-# The library needs libcrypto and libxml2 whatever the parser: dom_init
-# sets libxml2 up, and the build axis's choice is in the archive for its
-# name (dom_variant_axes) and calls it; domlab's own link drops that code
-# with --gc-sections, which pkg-config cannot ask of an application.
+# The library needs libcrypto, and libxml2 when the parser is libxml2:
+# every call into it is in that parser's folder.
 PREFIX ?= /usr/local
 DESTDIR ?=
 PC_NAME := domlab-$(subst =,-,$(NAME))
@@ -654,7 +649,7 @@ PC_LINES := 'prefix=$(PC_PREFIX)' 'libdir=$${prefix}/lib' \
   'includedir=$${prefix}/$(INSTALL_INC)' 'variant=$(NAME)' '' \
   'Name: $(PC_NAME)' \
   'Description: domlab DOM and WS-Security pipeline, variant $(NAME)' \
-  'Version: 0' 'Requires.private: libcrypto libxml-2.0' \
+  'Version: 0' 'Requires.private: libcrypto$(if $(filter libxml2,$(call choice_of,parser)), libxml-2.0)' \
   'Libs: -L$${libdir} -l$(PC_NAME)' 'Libs.private: -lpthread' \
   'Cflags: -I$${includedir}'
 

@@ -333,6 +333,7 @@ shape_read_as(checker *c, const shape *sh, const char *p, tag_seen *t,
 	return p;
 }
 
+/* shape_read_as without the CANON note's bookkeeping. */
 const char *dom__check_shape_read(checker *c, const shape *sh, const char *p,
 				  tag_seen *t)
 {

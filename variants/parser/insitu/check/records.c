@@ -391,13 +391,14 @@ record_match(checker *c, const char *p, const int canon)
 }
 
 /* record_match under the CANON note: out of line, so that the reading
- * without it, inlined into the pass's loop, stays as it is. */
+ * without it, inlined into dom__check_record_read, stays as it is. */
 static __attribute__((noinline)) const char *record_match_canon(checker *c,
 							     const char *p)
 {
 	return record_match(c, p, 1);
 }
 
+/* The pass's one call per element it may read as a record. */
 const char *dom__check_record_read(checker *c, const char *p)
 {
 	return (c->notes & NOTE_CANON) != 0 ? record_match_canon(c, p)
