@@ -141,8 +141,9 @@ LIBS := $(XML2_LIBS) -lcrypto -lpthread
 #   libdomlab-wss.a   wss/ (the WS-Security pipeline) and its axes' choices
 #   libdomlab-data.a  datasets/ (the generators)
 WSS_AXES := $(foreach a,$(AXES),$(if $(wildcard wss/$(a).h),$(a)))
-# A choice's sources: its folder's .c files, else its one file.
-choice_file = $(or $(wildcard variants/$(1)/$(2)/*.c),variants/$(1)/$(2).c)
+# A choice's sources: its folder's .c files (and its subfolders'), else
+# its one file.
+choice_file = $(or $(wildcard variants/$(1)/$(2)/*.c variants/$(1)/$(2)/*/*.c),variants/$(1)/$(2).c)
 choice_src = $(foreach a,$(1),$(call choice_file,$(a),$(call choice_of,$(a))))
 DOM_SRC := $(wildcard util/*.c) $(wildcard dom/*.c) $(call choice_src,$(filter-out $(WSS_AXES),$(AXES)))
 WSS_SRC := $(wildcard wss/*.c) $(call choice_src,$(WSS_AXES))
@@ -154,6 +155,9 @@ DATA_SRC := $(wildcard datasets/*.c)
 # bench/ and refpeer/ go into domlab-bench alone, with Google Benchmark,
 # pugixml and xmlsec1.
 BENCH_SRC := $(wildcard harness/bench/*.c harness/refpeer/*.c)
+# The reference peer's library part, which domlab-http and the
+# differential fuzz target link too: refpeer/ but its command.
+REFPEER_SRC := $(filter-out harness/refpeer/cmd_ref.c,$(wildcard harness/refpeer/*.c))
 # harness/http/ is `domlab serve` and `domlab load` (docs/http.md): their
 # option tables and the exec of domlab-http (HTTP_SHARED) go into the cli
 # library, for domlab's --help; the rest is domlab-http, the one binary
@@ -218,16 +222,13 @@ $(OUT)/libdomlab-%.a:
 # domlab links only what its commands use: C, libcrypto, and libxml2 only
 # where the variant's parser is libxml2; no C++ runtime, Google Benchmark,
 # pugixml or xmlsec1.  Each library a process loads costs its relocations
-# at every start.  Under parser=insitu the build axis's choice is linked for
-# its name alone (domlab variant): --gc-sections drops its code and the
-# libxml2 glue it calls, so nothing left calls libxml2 (a call that is
-# left fails the link).  Sanitizer builds (SUFFIX) link libxml2 anyway:
-# their module constructors keep every section of an object the link
-# pulls in, and their start-up cost is not what they are for.  libcrypto
+# at every start.  Every call into libxml2 is in variants/parser/libxml2/,
+# compiled into those variants alone, so under parser=insitu nothing can
+# call it (a call that is left fails the link).  libcrypto
 # is linked from its static archive, so the loader binds none of its
 # symbols at start (docs/measuring.md); a libcrypto update then needs
 # domlab rebuilt.
-DOMLAB_XML2 := $(if $(or $(filter libxml2,$(call choice_of,parser)),$(SUFFIX)),$(XML2_LIBS))
+DOMLAB_XML2 := $(if $(filter libxml2,$(call choice_of,parser)),$(XML2_LIBS))
 $(OUT)/domlab: $(call obj,harness/cli/main.c) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(DOMLAB_XML2) -Wl,-Bstatic -lcrypto -Wl,-Bdynamic -ldl -lpthread
@@ -287,7 +288,7 @@ $(OUT)/domlab-bench: $(BENCH_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 HTTP_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libcurl)
 HTTP_LIBS := $(shell pkg-config --libs libmicrohttpd libcurl)
 $(call obj,$(HTTP_SRC)): CFLAGS_ALL += $(HTTP_CFLAGS)
-$(OUT)/domlab-http: $(call obj,$(HTTP_SRC) harness/refpeer/ref.c) $(LIB_CLI) $(LIBS_DOMLAB)
+$(OUT)/domlab-http: $(call obj,$(HTTP_SRC) $(REFPEER_SRC)) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -o $@ $^ $(HTTP_LIBS) $(XMLSEC_LIBS) $(LIBS)
 
@@ -352,7 +353,7 @@ RUN_SUITE = sh tests/suite.sh $(BUILD_DIR)/test-results.txt
 # The shell suites, each tests/<name>.sh taking the domlab and domlab-bench
 # binaries (the suites that run no benchmark or reference ignore the second): one list
 # for test-one and for tests/memcheck.sh, so memcheck cannot miss a suite.
-SHELL_SUITES := cli interop wss4j refpeer gsoap harness attach hostile install http
+SHELL_SUITES := cli interop wss4j refpeer gsoap harness attach hostile install http check_plain
 
 test-one: all keys
 	@mkdir -p $(BUILD_DIR)
@@ -431,7 +432,7 @@ $(OUT)/fuzz/bin/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIBS_DOMLAB) $(wi
 	  -o $@ $< $(FUZZ_LINK) $(LIBS_DOMLAB) $(LIBS)
 
 # receive_diff runs the reference peer too: its objects, and xmlsec1.
-FUZZ_REF_OBJ := $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
+FUZZ_REF_OBJ := $(call obj,$(REFPEER_SRC) harness/cli/cli_io.c)
 $(OUT)/fuzz/bin/receive_diff: $(FUZZ_REF_OBJ)
 $(OUT)/fuzz/bin/receive_diff: FUZZ_LINK := $(FUZZ_REF_OBJ) $(XMLSEC_LIBS)
 
@@ -440,7 +441,7 @@ fuzz-build: $(FUZZ_BIN)
 # What tests/fuzz/oss-fuzz/build.sh links a variant's targets from, built
 # with the engine's flags.
 .PHONY: fuzz-objs
-fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,harness/refpeer/ref.c harness/cli/cli_io.c)
+fuzz-objs: $(LIB_DOM) $(LIB_WSS) $(LIB_DATA) $(call obj,$(REFPEER_SRC) harness/cli/cli_io.c)
 
 # The seeds need a plain domlab of the same variant to make messages.
 FUZZ_DIR = $(BUILD_DIR)/$(NAME)-fuzz/fuzz
@@ -686,10 +687,8 @@ oneshot: keys
 # so variants sit side by side under one prefix.  Static only: the
 # application then runs the code the benchmark measured, and the headers'
 # structs carry no ABI promise that a shared library's soname would make.
-# The library needs libcrypto and libxml2 whatever the parser: dom_init
-# sets libxml2 up, and the build axis's choice is in the archive for its
-# name (dom_variant_axes) and calls it; domlab's own link drops that code
-# with --gc-sections, which pkg-config cannot ask of an application.
+# The library needs libcrypto, and libxml2 when the parser is libxml2:
+# every call into it is in that parser's folder.
 PREFIX ?= /usr/local
 DESTDIR ?=
 PC_NAME := domlab-$(subst =,-,$(NAME))
@@ -713,7 +712,7 @@ PC_LINES := 'prefix=$(PC_PREFIX)' 'libdir=$${prefix}/lib' \
   'includedir=$${prefix}/$(INSTALL_INC)' 'variant=$(NAME)' '' \
   'Name: $(PC_NAME)' \
   'Description: domlab DOM and WS-Security pipeline, variant $(NAME)' \
-  'Version: 0' 'Requires.private: libcrypto libxml-2.0' \
+  'Version: 0' 'Requires.private: libcrypto$(if $(filter libxml2,$(call choice_of,parser)), libxml-2.0)' \
   'Libs: -L$${libdir} -l$(PC_NAME)' 'Libs.private: -lpthread' \
   'Cflags: -I$${includedir}'
 

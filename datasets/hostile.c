@@ -2,7 +2,7 @@
  * hostile.c - hostile shapes for `domlab gen`, each scaled by --size:
  *
  * collide-names  a Body of empty elements whose names all have one
- *                dom_hash_bytes under hash=fixed (distinct names)
+ *                dom__hash_bytes under hash=fixed (distinct names)
  * collide-attrs  elements of 10,000 attributes (the default --max-attrs)
  *                whose names collide the same way
  * collide-ids    a message with a Security header that `receive` takes

@@ -16,16 +16,16 @@
 
 enum {
 	ARENA_MIN_CHUNK = 4096,
-	/* 2^16 places of 8 bytes (dom_arena_alloc_placed) */
+	/* 2^16 places of 8 bytes (dom__arena_alloc_placed) */
 	ARENA_MAX_CHUNK = 1 << 19
 };
 
 _Static_assert(DOM_ARENA_SMALL <= ARENA_MIN_CHUNK / 4,
 	       "small requests must never get a chunk of their own");
 _Static_assert((size_t)ARENA_MAX_CHUNK / 8 <= (size_t)UINT16_MAX + 1,
-	       "a place must fit dom_arena_alloc_placed's 16 bits");
+	       "a place must fit dom__arena_alloc_placed's 16 bits");
 
-void dom_arena_init(dom_arena *a, size_t size_hint)
+void dom__arena_init(dom_arena *a, size_t size_hint)
 {
 	memset(a, 0, sizeof *a);
 	a->next_size = ARENA_MIN_CHUNK;
@@ -33,7 +33,7 @@ void dom_arena_init(dom_arena *a, size_t size_hint)
 		a->next_size *= 2;
 }
 
-void dom_arena_free(dom_arena *a)
+void dom__arena_free(dom_arena *a)
 {
 	dom_chunk *c = a->chunks;
 
@@ -93,7 +93,7 @@ static int refill(dom_arena *a)
 	return 0;
 }
 
-void *dom_arena_alloc_slow(dom_arena *a, size_t n)
+void *dom__arena_alloc_slow(dom_arena *a, size_t n)
 {
 	size_t need = (n + 7) & ~(size_t)7;
 	void *p;
@@ -119,18 +119,18 @@ void *dom_arena_alloc_slow(dom_arena *a, size_t n)
 	return p;
 }
 
-void *dom_arena_zalloc(dom_arena *a, size_t n)
+void *dom__arena_zalloc(dom_arena *a, size_t n)
 {
-	void *p = dom_arena_alloc(a, n);
+	void *p = dom__arena_alloc(a, n);
 
 	if (p != NULL)
 		memset(p, 0, n);
 	return p;
 }
 
-char *dom_arena_strndup(dom_arena *a, const char *s, size_t n)
+char *dom__arena_strndup(dom_arena *a, const char *s, size_t n)
 {
-	char *p = dom_arena_alloc(a, n + 1);
+	char *p = dom__arena_alloc(a, n + 1);
 
 	if (p != NULL) {
 		memcpy(p, s, n);

@@ -42,45 +42,45 @@ typedef struct dom_arena {
 } dom_arena;
 
 /* size_hint: expected total, so a parse of a known input gets one chunk. */
-void dom_arena_init(dom_arena *a, size_t size_hint);
-void dom_arena_free(dom_arena *a);
+void dom__arena_init(dom_arena *a, size_t size_hint);
+void dom__arena_free(dom_arena *a);
 
-/* dom_arena_alloc when the current chunk cannot bump n bytes. */
-void *dom_arena_alloc_slow(dom_arena *a, size_t n);
+/* dom__arena_alloc when the current chunk cannot bump n bytes. */
+void *dom__arena_alloc_slow(dom_arena *a, size_t n);
 
 /*
  * 8-byte aligned, uninitialised; NULL when memory runs out.  The bump is
  * inline: a parse makes an allocation or two per node.
  */
-static inline void *dom_arena_alloc(dom_arena *a, size_t n)
+static inline void *dom__arena_alloc(dom_arena *a, size_t n)
 {
 	size_t need = (n + 7) & ~(size_t)7;
 	void *p = a->cur;
 
 	if (p == NULL || need < n || (size_t)(a->end - a->cur) < need)
-		return dom_arena_alloc_slow(a, n);
+		return dom__arena_alloc_slow(a, n);
 	a->cur += need;
 	a->used += n;
 	a->allocs++;
 	dom_mem_note(n);
 	return p;
 }
-void *dom_arena_zalloc(dom_arena *a, size_t n);
-char *dom_arena_strndup(dom_arena *a, const char *s, size_t n);
+void *dom__arena_zalloc(dom_arena *a, size_t n);
+char *dom__arena_strndup(dom_arena *a, const char *s, size_t n);
 
 /* Requests up to this many bytes can be placed (see above). */
 #define DOM_ARENA_SMALL 1024
 
 /*
- * dom_arena_alloc for n <= DOM_ARENA_SMALL (the caller's promise) that
+ * dom__arena_alloc for n <= DOM_ARENA_SMALL (the caller's promise) that
  * also stores in *where where the block lies in its chunk:
- * dom_arena_of(p, *where) is a then.  So is dom_arena_of(p + 8 * k,
+ * dom__arena_of(p, *where) is a then.  So is dom__arena_of(p + 8 * k,
  * *where + k) for any p + 8 * k inside the block.
  */
-static inline void *dom_arena_alloc_placed(dom_arena *a, size_t n,
-					   uint16_t *where)
+static inline void *dom__arena_alloc_placed(dom_arena *a, size_t n,
+					    uint16_t *where)
 {
-	char *p = dom_arena_alloc(a, n);
+	char *p = dom__arena_alloc(a, n);
 
 	/* A small request is always bumped from the newest chunk. */
 	if (p != NULL)
@@ -88,8 +88,8 @@ static inline void *dom_arena_alloc_placed(dom_arena *a, size_t n,
 	return p;
 }
 
-/* The arena of p, which dom_arena_alloc_placed placed at `where`. */
-static inline dom_arena *dom_arena_of(const void *p, uint16_t where)
+/* The arena of p, which dom__arena_alloc_placed placed at `where`. */
+static inline dom_arena *dom__arena_of(const void *p, uint16_t where)
 {
 	const dom_chunk *c = (const dom_chunk *)(const void *)
 		((const char *)p - (size_t)where * 8 - offsetof(dom_chunk, data));

@@ -120,7 +120,8 @@ int dom__reserve_attrs(dom_element *el, uint32_t n)
 	/* The parser asks for exactly what a tag holds; growth by hand doubles. */
 	if (a->count > 0 && cap < a->cap * 2)
 		cap = a->cap * 2;
-	items = dom_arena_alloc(&dom__doc(&el->base)->arena, cap * sizeof *items);
+	items = dom__arena_alloc(&dom__doc(&el->base)->arena,
+				 cap * sizeof *items);
 	if (items == NULL)
 		return LAB_ENOMEM;
 	if (a->count > 0)
@@ -156,7 +157,7 @@ int dom_attr_set(dom_node *el, const char *ns, const char *qname,
 		return lab_fail(err, LAB_EUSAGE,
 				"namespace declarations are set with dom_ns_declare");
 	name = dom__name(doc, ins, prefix, local);
-	v = dom_arena_strndup(&doc->arena, value, len);
+	v = dom__arena_strndup(&doc->arena, value, len);
 	if (name == NULL || v == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	a = &dom__el(el)->attrs;

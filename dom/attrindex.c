@@ -19,7 +19,7 @@ typedef struct attr_index {
 
 static uint32_t slot_of(const char *ns, const char *local, uint32_t mask)
 {
-	return dom_hash_ptrs(local, ns, NULL) & mask;
+	return dom__hash_ptrs(local, ns, NULL) & mask;
 }
 
 long dom__attrindex_find(const dom_attrs *a, const char *ns,
@@ -60,8 +60,8 @@ int dom__attrindex_update(dom_doc *doc, dom_attrs *a, uint32_t from,
 
 		for (cap = 4; cap < (uint64_t)a->count * 2; cap *= 2)
 			;
-		ix = dom_arena_alloc(&doc->arena,
-				     sizeof *ix + cap * sizeof ix->slots[0]);
+		ix = dom__arena_alloc(&doc->arena,
+				      sizeof *ix + cap * sizeof ix->slots[0]);
 		if (ix == NULL)
 			return lab_fail(err, LAB_ENOMEM, "out of memory");
 		ix->cap = cap;

@@ -40,7 +40,7 @@ int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 			return LAB_ENOMEM;
 		doc->deferred = d;
 	}
-	l = dom_arena_alloc(&doc->arena, sizeof *l);
+	l = dom__arena_alloc(&doc->arena, sizeof *l);
 	if (l == NULL)
 		return LAB_ENOMEM;
 	*l = *lim;
@@ -53,7 +53,7 @@ int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 static size_t *slot_of(const dom_deferred *d, const dom_node *el)
 {
 	size_t mask = d->nslots - 1;
-	size_t i = dom_hash_ptrs(el, NULL, NULL) & mask;
+	size_t i = dom__hash_ptrs(el, NULL, NULL) & mask;
 
 	while (d->slots[i] != 0 && d->items[d->slots[i] - 1].el != el)
 		i = (i + 1) & mask;

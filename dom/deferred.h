@@ -87,7 +87,7 @@ void dom__deferred_free(dom_doc *doc);
 
 /*
  * The parser's half (the insitu parser, variants/parser/insitu/parse.c;
- * parser=libxml2 defers nothing and refuses):
+ * a parser that defers nothing refuses):
  * builds z's content under z->el from buf (the text), which the check pass
  * left as it was read.
  */

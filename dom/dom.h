@@ -86,7 +86,8 @@ static inline size_t dom_names_len(const char *interned)
  * are in them.  strcmp's order, which on UTF-8 is the code points' order; most
  * names differ in their first byte, which then decides without a call.
  */
-static inline int dom_names_cmp(const char *x, const char *y)
+/* Not API: the step both orders share, here for their inlining. */
+static inline int dom__names_cmp(const char *x, const char *y)
 {
 	if (*x != *y)
 		return (unsigned char)*x - (unsigned char)*y;
@@ -97,7 +98,7 @@ static inline int dom_names_c14n_prefix_cmp(const char *x, const char *y)
 {
 	if (x == NULL || y == NULL)
 		return (x != NULL) - (y != NULL);
-	return dom_names_cmp(x, y);
+	return dom__names_cmp(x, y);
 }
 
 static inline int dom_names_c14n_attr_cmp(const dom_name *x,
@@ -110,7 +111,7 @@ static inline int dom_names_c14n_attr_cmp(const dom_name *x,
 		if (r != 0)
 			return r;
 	}
-	return dom_names_cmp(x->local, y->local);
+	return dom__names_cmp(x->local, y->local);
 }
 
 /*
@@ -187,22 +188,23 @@ typedef struct dom_attr_list {
 /* Bounds the parser enforces; zero fields take the defaults. */
 typedef struct dom_limits {
 	size_t max_input;   /* bytes of input (default 1 GiB) */
-	size_t max_depth;   /* element nesting (default 256, libxml2's own cap) */
+	size_t max_depth;   /* element nesting (default 256, as general parsers cap it) */
 	size_t max_attrs;   /* attributes per element (default 10000) */
 	size_t max_name;    /* bytes in a name (default 50000) */
 	size_t max_text;    /* bytes in one text node or value (default 1 GiB) */
 	/* namespace declarations in scope at an element (default 256): a
-	 * prefix is looked up among them, by libxml2 and by c14n in turn */
+	 * prefix is looked up among them, by the parser and by c14n in turn */
 	size_t max_ns;
 } dom_limits;
 
 /* ---- documents ------------------------------------------------------ */
 
 /*
- * Sets up the process-wide parser state now: libxml2's initialisation and
- * the entity loader that refuses everything external.  Every parse does
- * it on first use; a component that installs a libxml2 entity loader of
- * its own (harness/refpeer/ref.c, for xmlsec1) calls it first, so the loader it
+ * Sets up the process-wide parser state now: under the general parser,
+ * its library's initialisation and the entity loader that refuses
+ * everything external.  Every parse does it on first use; a component
+ * that installs an entity loader of its own in that library
+ * (harness/refpeer/ref.c, for xmlsec1) calls it first, so the loader it
  * saves and chains to is domlab's refusing one whatever thread got there
  * first.
  */
@@ -216,8 +218,8 @@ int dom_doc_new(dom_doc **out, lab_err *err);
 void dom_doc_free(dom_doc *doc);
 
 /*
- * Parses `len` bytes (UTF-8 or any encoding libxml2 detects) through the
- * build variant.  Errors are LAB_EMALFORMED with line and column in `err`.
+ * Parses `len` bytes (UTF-8 or any encoding the parser detects) through the
+ * parser variant.  Errors are LAB_EMALFORMED with line and column in `err`.
  */
 int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	      dom_doc **out, lab_err *err);

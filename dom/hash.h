@@ -35,20 +35,22 @@
  * DOMLAB_HASH_KEY is set but not 32 hex digits, LAB_EIO when the OS has
  * no random bytes to give.
  */
-int dom_hash_ready(lab_err *err);
+int dom__hash_ready(lab_err *err);
 
 /* The hash of p[0..len). */
-uint32_t dom_hash_bytes(const void *p, size_t len);
+uint32_t dom__hash_bytes(const void *p, size_t len);
 
 /* The hash of up to three pointers (NULL for the ones not used): tables
  * keyed by interned names compare pointers, so they hash pointers. */
-uint32_t dom_hash_ptrs(const void *a, const void *b, const void *c);
+uint32_t dom__hash_ptrs(const void *a, const void *b, const void *c);
 
-/* What a choice defines besides the two functions: whether it takes a
- * key from the OS when DOMLAB_HASH_KEY is unset, and where the key goes
- * (dom_hash_ready, dom/hash_key.c, calls it once, before any table). */
+/* What a choice defines besides the two functions: the key it takes
+ * when DOMLAB_HASH_KEY is unset (keyed draws one from the OS; fixed has
+ * none and leaves key as it is; LAB_EIO with err set when the OS has no
+ * random bytes), and where the key goes.  dom__hash_ready (dom/hash_key.c)
+ * calls them once, before any table. */
 extern const char dom__hash_choice[];
-extern const int dom__hash_keyed;
+int dom__hash_key_unset(unsigned char key[16], lab_err *err);
 void dom__hash_set_key(const unsigned char key[16]);
 
 #endif

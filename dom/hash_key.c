@@ -1,18 +1,16 @@
 /*
  * hash_key.c - the hash axis's key, set once per process: from
  * DOMLAB_HASH_KEY when it is set (32 hex digits, the 16 key bytes in
- * order), else from the OS's random bytes when the choice is keyed.
+ * order), else the choice's own (dom__hash_key_unset).
  * Every choice reads the variable, so a malformed one is the same error
  * on every variant.
  * Not for: any other secret; this key only spreads table slots.
  */
 #include "dom/hash.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 static int hex(char c)
 {
@@ -41,26 +39,6 @@ static int from_hex(const char *s, unsigned char key[16])
 	return 0;
 }
 
-/* getrandom() returns fewer bytes than asked only on a signal; loop
- * until the 16 are there. */
-static int from_os(unsigned char key[16], lab_err *err)
-{
-	size_t got = 0;
-
-	while (got < 16) {
-		ssize_t n = getrandom(key + got, 16 - got, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return lab_fail(err, LAB_EIO,
-					"no random bytes for the hash key: %s",
-					strerror(errno));
-		got += (size_t)n;
-	}
-	return LAB_OK;
-}
-
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static lab_err failure; /* why the key could not be set, once for all */
 
@@ -76,14 +54,14 @@ static void setup(void)
 			      "DOMLAB_HASH_KEY must be 32 hex digits (the "
 			      "128-bit hash key), not '%.40s'",
 			      s);
-	else if (s == NULL && dom__hash_keyed)
-		rc = from_os(key, &failure);
+	else if (s == NULL)
+		rc = dom__hash_key_unset(key, &failure);
 	if (rc == LAB_OK)
 		dom__hash_set_key(key);
 	explicit_bzero(key, sizeof key);
 }
 
-int dom_hash_ready(lab_err *err)
+int dom__hash_ready(lab_err *err)
 {
 	pthread_once(&once, setup);
 	if (failure.code == LAB_OK)

@@ -53,7 +53,7 @@ static id_entry *slot_for(const struct dom_ids *ids, const char *value,
 			  size_t len)
 {
 	size_t mask = ids->cap - 1;
-	size_t i = dom_hash_bytes(value, len) & mask;
+	size_t i = dom__hash_bytes(value, len) & mask;
 
 	while (ids->slots[i].value != NULL &&
 	       (strncmp(ids->slots[i].value, value, len) != 0 ||
@@ -200,8 +200,8 @@ static int rebuild(dom_doc *doc)
 	ids->gen = doc->gen;
 	/* Every name in the tree has a record, so when none is an ID's, no
 	 * element carries one: a sender's message before it adds its own. */
-	if ((k.id == NULL || !dom_names_has_local(&doc->names, k.id)) &&
-	    (k.ID == NULL || !dom_names_has_local(&doc->names, k.ID)))
+	if ((k.id == NULL || !dom__names_has_local(&doc->names, k.id)) &&
+	    (k.ID == NULL || !dom__names_has_local(&doc->names, k.ID)))
 		return LAB_OK;
 	return each_id(ids, &k, &doc->node, 1, 1);
 }

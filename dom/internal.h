@@ -29,7 +29,7 @@ struct dom_node {
 	uint32_t len;      /* text: value length; element: namespace decls */
 	uint8_t type;      /* dom_type */
 	uint8_t flags;
-	uint16_t where;    /* its place in its arena chunk (dom_arena_of) */
+	uint16_t where;    /* its place in its arena chunk (dom__arena_of) */
 };
 
 /*
@@ -143,7 +143,7 @@ static inline dom_doc *dom__doc(const dom_node *n)
 {
 	const char *p = n->type == DOM_DOCUMENT
 		? (const char *)n - offsetof(dom_doc, node)
-		: (const char *)dom_arena_of(n, n->where) -
+		: (const char *)dom__arena_of(n, n->where) -
 			  offsetof(dom_doc, arena);
 
 	return (dom_doc *)(uintptr_t)p;
@@ -193,7 +193,7 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err);
 static inline const dom_name *dom__name(dom_doc *doc, const char *ns,
 					const char *prefix, const char *local)
 {
-	return dom_names_qname(&doc->names, &doc->arena, ns, prefix, local);
+	return dom__names_qname(&doc->names, &doc->arena, ns, prefix, local);
 }
 
 /* Nodes with interned names; not yet linked anywhere. */

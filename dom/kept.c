@@ -10,7 +10,7 @@
  * writes that context (the ancestors' start tags) from the same tree, so
  * a reader of the output parses the same nodes a second time.  It relies
  * on that reader parsing the bytes as our parser did, which is what the
- * insitu parser's differential fuzzing against libxml2 checks.
+ * insitu parser's differential fuzzing against the general parser checks.
  *
  * A digest may take the bytes for the content too, but only when the
  * parser proved them to be the content's exclusive canonical form with

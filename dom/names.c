@@ -13,12 +13,12 @@
 
 enum { NAMES_MIN_CAP = 64 };
 
-void dom_names_init(dom_names *t)
+void dom__names_init(dom_names *t)
 {
 	memset(t, 0, sizeof *t);
 }
 
-void dom_names_free(dom_names *t)
+void dom__names_free(dom_names *t)
 {
 	dom_free((void *)t->slots);
 	dom_free(t->hashes);
@@ -72,17 +72,17 @@ static int grow(dom_names *t)
 	return 0;
 }
 
-const char *dom_names_find(const dom_names *t, const char *s, size_t len)
+const char *dom__names_find(const dom_names *t, const char *s, size_t len)
 {
 	if (t->cap == 0)
 		return NULL;
-	return t->slots[probe(t, s, len, dom_hash_bytes(s, len))];
+	return t->slots[probe(t, s, len, dom__hash_bytes(s, len))];
 }
 
-const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
-			     size_t len)
+const char *dom__names_intern(dom_names *t, dom_arena *arena, const char *s,
+			      size_t len)
 {
-	uint32_t hash = dom_hash_bytes(s, len);
+	uint32_t hash = dom__hash_bytes(s, len);
 	dom_name_hdr *h;
 	char *copy;
 	size_t i;
@@ -96,7 +96,7 @@ const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
 	}
 	if ((t->count + 1) * 2 > t->cap && grow(t) != 0)
 		return NULL;
-	h = dom_arena_alloc(arena, sizeof *h + len + 1);
+	h = dom__arena_alloc(arena, sizeof *h + len + 1);
 	if (h == NULL)
 		return NULL;
 	h->len = (uint32_t)len;
@@ -125,7 +125,7 @@ static int qgrow(dom_names *t)
 
 		if (q == NULL)
 			continue;
-		j = dom_hash_ptrs(q->local, q->ns, q->prefix) & (cap - 1);
+		j = dom__hash_ptrs(q->local, q->ns, q->prefix) & (cap - 1);
 		while (slots[j] != NULL)
 			j = (j + 1) & (cap - 1);
 		slots[j] = q;
@@ -136,9 +136,9 @@ static int qgrow(dom_names *t)
 	return 0;
 }
 
-const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
-				const char *ns, const char *prefix,
-				const char *local)
+const dom_name *dom__names_qname(dom_names *t, dom_arena *arena,
+				 const char *ns, const char *prefix,
+				 const char *local)
 {
 	dom_name *q;
 	size_t i, mask;
@@ -146,14 +146,14 @@ const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
 	if ((t->qcount + 1) * 2 > t->qcap && qgrow(t) != 0)
 		return NULL;
 	mask = t->qcap - 1;
-	for (i = dom_hash_ptrs(local, ns, prefix) & mask; t->qslots[i] != NULL;
+	for (i = dom__hash_ptrs(local, ns, prefix) & mask; t->qslots[i] != NULL;
 	     i = (i + 1) & mask) {
 		const dom_name *s = t->qslots[i];
 
 		if (s->local == local && s->ns == ns && s->prefix == prefix)
 			return s;
 	}
-	q = dom_arena_alloc(arena, sizeof *q);
+	q = dom__arena_alloc(arena, sizeof *q);
 	if (q == NULL)
 		return NULL;
 	q->local = local;
@@ -164,7 +164,7 @@ const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
 	return q;
 }
 
-int dom_names_has_local(const dom_names *t, const char *local)
+int dom__names_has_local(const dom_names *t, const char *local)
 {
 	size_t i;
 

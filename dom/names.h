@@ -36,25 +36,25 @@ typedef struct dom_names {
 	size_t qcount;
 } dom_names;
 
-void dom_names_init(dom_names *t);
-void dom_names_free(dom_names *t);
+void dom__names_init(dom_names *t);
+void dom__names_free(dom_names *t);
 
 /* The canonical copy of s[0..len), made in `arena` when new; NULL on OOM. */
-const char *dom_names_intern(dom_names *t, dom_arena *arena, const char *s,
-			     size_t len);
+const char *dom__names_intern(dom_names *t, dom_arena *arena, const char *s,
+			      size_t len);
 /* The canonical copy if present, else NULL. */
-const char *dom_names_find(const dom_names *t, const char *s, size_t len);
+const char *dom__names_find(const dom_names *t, const char *s, size_t len);
 
 /*
  * The record for (ns, prefix, local), all three already interned in this
  * table (ns and prefix may be NULL), made in `arena` when new; NULL on OOM.
  */
-const dom_name *dom_names_qname(dom_names *t, dom_arena *arena,
-				const char *ns, const char *prefix,
-				const char *local);
+const dom_name *dom__names_qname(dom_names *t, dom_arena *arena,
+				 const char *ns, const char *prefix,
+				 const char *local);
 
 /* Whether a record with this (interned) local name exists: a name no
  * record has is on no element or attribute.  A walk over the records. */
-int dom_names_has_local(const dom_names *t, const char *local);
+int dom__names_has_local(const dom_names *t, const char *local);
 
 #endif

@@ -28,7 +28,8 @@ int dom__reserve_nsdecls(dom_element *el, uint32_t n)
 		return LAB_ENOMEM;
 	/* Declarations are few and set once by the parser; growth by hand is
 	 * rare (the pipeline declares a handful), so no spare capacity. */
-	d = dom_arena_alloc(&dom__doc(&el->base)->arena, (have + n) * sizeof *d);
+	d = dom__arena_alloc(&dom__doc(&el->base)->arena,
+			     (have + n) * sizeof *d);
 	if (d == NULL)
 		return LAB_ENOMEM;
 	if (have > 0)

@@ -52,7 +52,7 @@ static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
 		return rc;
 	rc = dom__parse_tree(doc, &doc->node, buf, len, &l,
 			     dom__emit_question(&own),
-			     dom__build_defers ? DOM__DEFER | signing : 0, err);
+			     dom__build_defer(signing), err);
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {
@@ -61,6 +61,11 @@ static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
 	}
 	*out = doc;
 	return LAB_OK;
+}
+
+void dom_init(void)
+{
+	dom__parser_init();
 }
 
 int dom_parse(const char *buf, size_t len, const dom_limits *lim,
@@ -317,7 +322,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		text->len = at + len + sizeof wrapper_close;
 	if (!inside) {
 		rc = parse_copy(parent, old, text->data + at, len, lim, ask,
-				dom__build_defers ? DOM__DEFER : 0, err);
+				dom__build_defer(0), err);
 	} else {
 		if (text->cap != 0) {
 			text->len = at + len;
@@ -330,7 +335,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		rc = parse_wrapped(parent, old, text->data + at - open.len,
 				   open.len + len + sizeof wrapper_close - 1,
 				   open.len, &l, ask,
-				   dom__build_defers ? DOM__DEFER : 0, err);
+				   dom__build_defer(0), err);
 	}
 	if (rc != LAB_OK)
 		goto out;

@@ -1,14 +1,15 @@
 /*
  * parser.h - the `parser` axis: what reads the XML text.
  *
- * `libxml2` is the conformant general parser; the tree is then made by the
- * `build` axis (dom/build.h).  `insitu` is domlab's own parser for the
- * SOAP profile (no DTD, the five predefined entities only): it parses a
- * mutable copy of the input held by the document and builds the tree
- * directly: `built` and `direct` are the same to it, and `deferred`
- * (dom/build.h) has it defer some elements' content.
- * Implementations: variants/parser/{libxml2,insitu}.c.
- * Not for: limits' defaults (dom/xml2.h) or the fragment wrapper (parse.c).
+ * One choice is a conformant general parser, whose tree is then made the
+ * way the `build` axis says (dom/build.h); `insitu` is domlab's own
+ * parser for the SOAP profile (no DTD, the five predefined entities
+ * only): it parses a mutable copy of the input held by the document and
+ * builds the tree directly: `built` and `direct` are the same to it, and
+ * `deferred` (dom/build.h) has it defer some elements' content.
+ * Implementations: one folder per choice under variants/parser/, which
+ * holds all of that parser's code; the core knows them by this file.
+ * Not for: limits' defaults or the fragment wrapper (dom/parse.c).
  */
 #ifndef DOM_PARSER_AXIS_H
 #define DOM_PARSER_AXIS_H
@@ -64,5 +65,11 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		    int defer, lab_err *err);
 
 extern const char dom__parser_choice[];
+
+/* The parser's process-wide set-up, once and thread-safe (dom_init,
+ * dom/dom.h): a library parser's initialisation and the entity loader
+ * that refuses everything external; nothing for a parser without
+ * process-wide state. */
+void dom__parser_init(void);
 
 #endif

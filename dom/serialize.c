@@ -356,7 +356,7 @@ static int document(lab_buf *b, const dom_doc *doc, const kept *k)
 		    lab_buf_puts(b, "?>\n"))
 			return LAB_ENOMEM;
 	}
-	/* Top-level nodes one per line, as libxml2 writes them: the text
+	/* Top-level nodes one per line, as xmllint writes them: the text
 	 * between them is not part of the document. */
 	for (n = doc->node.first; n != NULL; n = n->next)
 		if (subtree(b, n, k) != LAB_OK || PUT_LIT(b, "\n") != LAB_OK)

@@ -18,15 +18,11 @@ static_assert(offsetof(dom_doc, node) - offsetof(dom_doc, node_slot) ==
 		      sizeof(void *),
 	      "the document node's userdata slot must sit right before it");
 
-/* The most a deferred parse's arena starts with: a message of about
- * 10 KB built whole. */
-enum { DEFERRED_START = 16384 };
-
 int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 {
 	dom_doc *doc;
 	size_t size;
-	int rc = dom_hash_ready(err);
+	int rc = dom__hash_ready(err);
 
 	*out = NULL;
 	if (rc != LAB_OK)
@@ -35,15 +31,11 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	doc = dom_calloc(1, sizeof *doc);
 	if (doc == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	/* Our tree of an XML text takes about 1.5x its bytes; a deferred
-	 * parse builds a few nodes of a large one (the envelope, the
-	 * headers), so its arena starts at what a small message takes and
-	 * grows as content is built. */
-	size = hint + hint / 2;
-	if (dom__build_defers && size > DEFERRED_START)
-		size = DEFERRED_START;
-	dom_arena_init(&doc->arena, size);
-	dom_names_init(&doc->names);
+	/* Our tree of an XML text takes about 1.5x its bytes; a parse that
+	 * builds only part of it starts smaller (dom/build.h). */
+	size = dom__build_arena_start(hint + hint / 2);
+	dom__arena_init(&doc->arena, size);
+	dom__names_init(&doc->names);
 	doc->node.type = DOM_DOCUMENT;
 	doc->decl.standalone = -1;
 	doc->source_len = hint;
@@ -79,8 +71,8 @@ void dom_doc_free(dom_doc *doc)
 	dom__ids_free(doc);
 	dom__deferred_free(doc);
 	dom__emit_release(doc);
-	dom_names_free(&doc->names);
-	dom_arena_free(&doc->arena);
+	dom__names_free(&doc->names);
+	dom__arena_free(&doc->arena);
 	dom_free(doc);
 }
 
@@ -111,12 +103,12 @@ dom_doc *dom_node_doc(const dom_node *n)
 
 const char *dom_intern(dom_doc *doc, const char *s, size_t len)
 {
-	return dom_names_intern(&doc->names, &doc->arena, s, len);
+	return dom__names_intern(&doc->names, &doc->arena, s, len);
 }
 
 const char *dom_intern_find(const dom_doc *doc, const char *s, size_t len)
 {
-	return dom_names_find(&doc->names, s, len);
+	return dom__names_find(&doc->names, s, len);
 }
 
 /* ---- creation ---- */
@@ -159,7 +151,7 @@ dom_chars *dom__new_chars(dom_doc *doc, dom_type type, const char *s,
 	c = new_node(doc, dom__chars_size(type), type);
 	if (c == NULL)
 		return NULL;
-	v = dom_arena_strndup(&doc->arena, s, len);
+	v = dom__arena_strndup(&doc->arena, s, len);
 	if (v == NULL)
 		return NULL;
 	c->value = v;
@@ -257,7 +249,7 @@ int dom_create_text(dom_doc *doc, const char *s, size_t len, dom_node **out,
 int dom_create_text_buf(dom_doc *doc, size_t len, char **buf, dom_node **out,
 			lab_err *err)
 {
-	char *v = len < SIZE_MAX ? dom_arena_alloc(&doc->arena, len + 1) : NULL;
+	char *v = len < SIZE_MAX ? dom__arena_alloc(&doc->arena, len + 1) : NULL;
 	dom_chars *c = v != NULL ? dom__new_chars_ref(doc, DOM_TEXT, v, len)
 				 : NULL;
 

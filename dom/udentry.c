@@ -35,7 +35,7 @@ int dom__ud_list_set(dom_doc *doc, dom_ud_entry **head, const void *key,
 	}
 	if (data == NULL)
 		return LAB_OK;
-	e = dom_arena_alloc(&doc->arena, sizeof *e);
+	e = dom__arena_alloc(&doc->arena, sizeof *e);
 	if (e == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	e->key = key;

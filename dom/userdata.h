@@ -33,8 +33,8 @@ static inline void **dom__ud_slot(const dom_node *n)
 static inline dom_node *dom__node_alloc(dom_doc *doc, size_t size,
 					uint16_t *where)
 {
-	char *p = dom_arena_alloc_placed(&doc->arena, dom__ud_slot_size + size,
-					 where);
+	char *p = dom__arena_alloc_placed(&doc->arena, dom__ud_slot_size + size,
+					  where);
 
 	if (p == NULL)
 		return NULL;

@@ -36,9 +36,15 @@ install_variant() {
 		include/$mod/wss/wss.h include/$mod/wss/c14n.h include/$mod/util/err.h; do
 		[ -f "$P/$f" ] && ok || bad "$v: install did not write $f"
 	done
+	# libxml2 is the libxml2 parser's alone (variants/parser/libxml2/).
 	libs=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --static --libs "$mod")
-	case "$libs" in
-	*"-l$mod "*-lcrypto*-lxml2*) ok ;;
+	parser=$($MAKE_CMD -s VARIANT="$v" variant-axes | tr ' ' '\n' |
+		sed -n 's/^parser=//p')
+	case "$parser:$libs" in
+	libxml2:*"-l$mod "*-lcrypto*-lxml2*) ok ;;
+	libxml2:*) bad "$v: pkg-config --static --libs $mod lacks libxml2: '$libs'" ;;
+	*-lxml2*) bad "$v: pkg-config --static --libs $mod names libxml2: '$libs'" ;;
+	*:*"-l$mod "*-lcrypto*) ok ;;
 	*) bad "$v: pkg-config --static --libs $mod: '$libs'" ;;
 	esac
 	[ "$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --variable=variant "$mod")" = "$v" ] &&

@@ -122,7 +122,7 @@ static const canon_case cases[] = {
 	{1, 0, "<a></a>"},
 	{2, 0, "<a xmlns=\"urn:d\"></a>"},
 	/* The same inside a Body child, which build=deferred does not build
-	 * to digest it (variants/parser/insitu/check.c). */
+	 * to digest it (variants/parser/insitu/check/). */
 	{0, 1, "<w><a></a>t&amp;&lt;&gt;&#xD;\xc3\xa9]<a b=\"&quot;&amp;&lt;"
 	       "&#x9;&#xA;&#xD;>'\" c=\"\"></a></w>"},
 	{0, 1, "<w><e:a></e:a><w:a></w:a></w>"},
@@ -151,8 +151,8 @@ static const canon_case cases[] = {
 		   "</a><a y=\"1\"></a><a x=\"1\" y=\"2\"></a>"
 		   "<a y=\"1\" x=\"2\"></a></w>"},
 	{0, 0, "<w><a y=\"1\" x=\"2\"></a><a y=\"1\" x=\"2\"/></w>"},
-	/* Elements read as the record of the one before (check.c): its tags
-	 * put in order again, from the pieces of the one read. */
+	/* Elements read as the record of the one before (check/records.c):
+	 * its tags put in order again, from the pieces of the one read. */
 	{0, ORDER, "<w><a y=\"1\" x=\"2\">t</a>\n<a y=\"3>\" x=\"\">uu</a>"
 		   "\n<a y=\"\" x=\"4\">v</a><a y=\"5\" x=\"6\" z=\"7\">t</a>"
 		   "<a y=\"8\" x=\"9\">t</a></w>"},
@@ -567,8 +567,8 @@ static void signing_in_place(void)
 
 /*
  * A tag whose attributes take more than 64 KB is noted bare and read
- * again when it is put in order (check.c's TAG_LONG): the same order,
- * the same digest, and its neighbours, noted the short way, too.
+ * again when it is put in order (check/reorder.c's TAG_LONG): the same
+ * order, the same digest, and its neighbours, noted the short way, too.
  */
 static void signing_long_tag(void)
 {

@@ -345,7 +345,7 @@ static void agree(const char *in, size_t len, const dom_limits *lim, int ok)
 }
 
 /* Elements after a case, so that its tags are more than 128 bytes from
- * the input's end (check.c's blocks). */
+ * the input's end (check/records.c's blocks). */
 #define TEN "<f>0123456789</f>"
 #define FILL TEN TEN TEN TEN TEN TEN TEN TEN TEN "<f/>"
 /* And less than 128 but more than 64: values a 64-byte block at a time. */
@@ -409,11 +409,12 @@ static void deferred_content(void)
 		{"a comment, CDATA and a PI",
 		 "<b><!--c--><![CDATA[<]]><?p d?></b>", 1},
 		{"a declaration", "<b xmlns:q=\"urn:q\"><q:c/></b>", 1},
-		/* A repeated tag is read against the attribute names it had
-		 * the time before (check.c's shape), its values from bits
+		/* A repeated tag is read against the attribute names it had the
+		 * time before (check/names.c's shape), its values from bits
 		 * found for 128 bytes at once: what follows gives each case
 		 * those bytes before the end of the input.  The names are
-		 * chosen not to share the memo's slots (check.c's slot_at). */
+		 * chosen not to share the memo's slots (check/check.h's
+		 * slot_at). */
 		{"a prefix bound again between two tags",
 		 "<b xmlns:o=\"urn:o\"><c m:x=\"1\" o:x=\"2\"/><e xmlns:o="
 		 "\"urn:u\"><c m:x=\"1\" o:x=\"2\"/></e></b>" FILL, 0},
@@ -449,8 +450,8 @@ static void deferred_content(void)
 		 "<g k=\"1\" v=\"2\"/><g k=\"01234567890123456789\" v=\"'\"/>"
 		 FILL64, 1},
 		/* An element read whole, the second of its name, is the
-		 * record its next siblings are read against (check.c's
-		 * record): its fixed bytes compared, its values and texts
+		 * record its next siblings are read against
+		 * (check/records.c's record): its fixed bytes compared, its values and texts
 		 * read as plain runs.  Each case below starts with two (REC)
 		 * and breaks a rule in a sibling. */
 #define REC "<g k=\"0\"><f>w</f></g><g k=\"1\"><f>x</f></g>"
@@ -529,7 +530,8 @@ static void deferred_content(void)
 	lim.max_text = 20;
 	/* Each case twice: as it is, and with FILL after it, so that the
 	 * repeated elements are also read from a window of classified
-	 * bytes (check.c's as_placed), which needs 64 of them. */
+	 * bytes (check/records.c's record_read_window), which needs 64 of
+	 * them. */
 	for (i = 0; i < 2 * (sizeof cases / sizeof cases[0]); i++) {
 		lab_buf in = LAB_BUF_INIT;
 		size_t c = i / 2;
@@ -555,12 +557,13 @@ static const char *run_of(char c, size_t n)
 
 /*
  * A payload's repeated elements are read from a window of the text's
- * classified bytes where they can be (check.c's as_placed): siblings
- * whose value and text lengths step through every offset in a 64-byte
- * block and past a window (1 KB), so that runs start and end anywhere
- * in one, cross blocks and run off its end, read as a direct parse
- * reads them.  Then '<' in each in turn, in its value and in its text,
- * refused with the building pass's message, line and column.
+ * classified bytes where they can be (check/records.c's
+ * record_read_window): siblings whose value and text lengths step
+ * through every offset in a 64-byte block and past a window (1 KB), so
+ * that runs start and end anywhere in one, cross blocks and run off its
+ * end, read as a direct parse reads them.  Then '<' in each in turn, in
+ * its value and in its text, refused with the building pass's message,
+ * line and column.
  */
 static void record_windows(void)
 {
@@ -600,15 +603,15 @@ static void record_windows(void)
 }
 
 /*
- * The record cache's policy (check.c's end_of and record_at): 120
- * siblings each unlike the others but for their first bytes (an
- * attribute's name; a child element's would be taken as records of its
- * own, one depth down, which evict theirs), which use up the takes the
- * pass may make at their depth, then 40 of one kind
- * that share those first bytes: each is read against the records held
- * in vain until they are dropped.  Read as a direct parse reads them;
- * then a '<' in the last one's text, refused with the same message,
- * line and column.
+ * The record cache's policy (check/records.c's dom__check_record_take
+ * and record_match): 120 siblings each unlike the others but for their
+ * first bytes (an attribute's name; a child element's would be taken as
+ * records of its own, one depth down, which evict theirs), which use up
+ * the takes the pass may make at their depth, then 40 of one kind that
+ * share those first bytes: each is read against the records held in vain
+ * until they are dropped.  Read as a direct parse reads them; then a '<'
+ * in the last one's text, refused with the same message, line and
+ * column.
  */
 static void record_misses(void)
 {
@@ -637,7 +640,7 @@ static void record_misses(void)
 }
 
 /*
- * A record (check.c) is read only at the depth it was taken at: read
+ * A record (check/records.c) is read only at the depth it was taken at: read
  * deeper, its own nesting would pass the depth limit unseen.  The same
  * element, repeated three and four levels deeper than the first, in
  * content three levels down: at the limit of 8, then one past it,

@@ -67,7 +67,8 @@ const lab_dataset lab_datasets[] = {
 
 const size_t lab_ndatasets = sizeof lab_datasets / sizeof lab_datasets[0];
 
-/* dom/xml2.c's options, so the reference parses exactly what we parse. */
+/* The options of variants/parser/libxml2/xml2.c, so the reference parses
+ * exactly what we parse. */
 enum {
 	REF_OPTIONS = XML_PARSE_NONET | XML_PARSE_NOENT | XML_PARSE_DTDATTR |
 		      XML_PARSE_NOERROR | XML_PARSE_NOWARNING

@@ -26,7 +26,8 @@
 #include "wss/keys.h"
 #include "wss/wss.h"
 
-/* Parses with dom/xml2.c's options; external entities are refused. */
+/* Parses with the options of variants/parser/libxml2/xml2.c; external
+ * entities are refused. */
 int lab_ref_parse(const char *bytes, size_t len, xmlDocPtr *out,
 		  lab_err *err);
 

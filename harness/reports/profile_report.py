@@ -41,9 +41,10 @@ DOM = [
     ("dom__attrs_find", "attribute find (attrs axis)"),
     ("dom__attrs_update", "attribute index upkeep (attrs axis)"),
     ("dom__ud_node_created", "per-node user-data set-up (userdata axis)"),
-    ("dom__build", "tree construction (build axis)"),
-    ("dom_arena_alloc", "arena allocation"),
-    ("dom_names_intern", "name interning"),
+    ("dom__xml2_build_tree", "tree construction (build=built)"),
+    ("dom__xml2_build_sax", "tree construction (build=direct)"),
+    ("dom__arena_alloc", "arena allocation"),
+    ("dom__names_intern", "name interning"),
     ("dom_text_content", "text content"),
 ]
 

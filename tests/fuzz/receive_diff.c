@@ -1,7 +1,7 @@
 /*
  * receive_diff.c - libFuzzer target, differential: domlab's receive
  * (wss_receive_doc over the variant's tree) against the reference peer's
- * (harness/refpeer/ref.c: libxml2 + xmlsec1) on the same bytes, messages alice
+ * (harness/refpeer/: libxml2 + xmlsec1) on the same bytes, messages alice
  * signed and encrypted for bob changed by the structure-aware mutator
  * (msg_mutate.h).  The two must agree on accept or refuse.  Where they
  * do not, the input must fall in one of the classes SECURITY.md lists

@@ -3,7 +3,7 @@
  * whole, at the parser's full strictness, but the content of some
  * elements is built only when something first reads it (Axiom's
  * deferred building).  That content is read by a check pass that
- * writes nothing (variants/parser/insitu/check.c); where it is not sure
+ * writes nothing (variants/parser/insitu/check/); where it is not sure
  * -- any error, a limit, a form it does not read -- the content is built
  * at once by the building pass, so every error and limit is still
  * reported by the parse with the same message, line and column as under
@@ -43,6 +43,28 @@
  * (dom/deferred.c).
  */
 #include "dom/build.h"
+#include "dom/parser.h"
 
 const char dom__build_choice[] = "deferred";
-const int dom__build_defers = 1;
+
+int dom__build_defer(int signing)
+{
+	return DOM__DEFER | signing;
+}
+
+/* A deferred parse builds a few nodes of a large message (the envelope,
+ * the headers), so its arena starts at most at what a message of about
+ * 10 KB takes built whole, and grows as content is built. */
+enum { DEFERRED_START = 16384 };
+
+size_t dom__build_arena_start(size_t whole)
+{
+	return whole < DEFERRED_START ? whole : DEFERRED_START;
+}
+
+/* The Makefile refuses this choice with parser=libxml2; were it linked
+ * there, libxml2 would build every node from its events. */
+int dom__build_via_tree(void)
+{
+	return 0;
+}

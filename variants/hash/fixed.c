@@ -9,14 +9,21 @@
 #include <string.h>
 
 const char dom__hash_choice[] = "fixed";
-const int dom__hash_keyed = 0;
+
+/* No key: nothing to draw. */
+int dom__hash_key_unset(unsigned char key[16], lab_err *err)
+{
+	(void)key;
+	(void)err;
+	return LAB_OK;
+}
 
 void dom__hash_set_key(const unsigned char key[16])
 {
 	(void)key;
 }
 
-uint32_t dom_hash_bytes(const void *p, size_t len)
+uint32_t dom__hash_bytes(const void *p, size_t len)
 {
 	/* FNV-1a over 8-byte words, folded: fast on short names, good enough
 	 * spread for a table that also compares the full hash. */
@@ -42,7 +49,7 @@ uint32_t dom_hash_bytes(const void *p, size_t len)
 
 /* Interned names sit in the document's arena: the multiplies spread
  * their addresses, and the high bits mix them all. */
-uint32_t dom_hash_ptrs(const void *a, const void *b, const void *c)
+uint32_t dom__hash_ptrs(const void *a, const void *b, const void *c)
 {
 	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^
 		     (uint64_t)(uintptr_t)b * 0xc2b2ae3d27d4eb4fULL ^

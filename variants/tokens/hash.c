@@ -34,13 +34,13 @@ struct wss_token_store {
 
 static size_t slot(const unsigned char id[WSS_SHA1_LEN], size_t nb)
 {
-	return dom_hash_bytes(id, WSS_SHA1_LEN) & (nb - 1);
+	return dom__hash_bytes(id, WSS_SHA1_LEN) & (nb - 1);
 }
 
 int wss_tokens_new(wss_token_store **out, lab_err *err)
 {
 	wss_token_store *s;
-	int rc = dom_hash_ready(err);
+	int rc = dom__hash_ready(err);
 
 	*out = NULL;
 	if (rc != LAB_OK)

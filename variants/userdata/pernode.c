@@ -58,7 +58,7 @@ void dom__ud_doc_release(dom_doc *doc)
 
 int dom__ud_node_created(dom_doc *doc, dom_node *n)
 {
-	node_table *t = dom_arena_zalloc(&doc->arena, sizeof *t);
+	node_table *t = dom__arena_zalloc(&doc->arena, sizeof *t);
 
 	*dom__ud_slot(n) = t;
 	return t != NULL ? LAB_OK : LAB_ENOMEM;

@@ -77,7 +77,12 @@ while read -r v targets; do
 		[ "$parser" = insitu ] && [ "$build" = direct ] && name=${t}_direct
 		extra=() libs=$xml_libs
 		if [ "$t" = receive_diff ]; then
-			extra=("$lib/obj/harness/refpeer/ref.o" "$lib/obj/harness/cli/cli_io.o")
+			# The reference peer's objects but its command's
+			# (the Makefile's REFPEER_SRC).
+			extra=("$lib/obj/harness/cli/cli_io.o")
+			for o in "$lib"/obj/harness/refpeer/*.o; do
+				[ "$o" = "$lib/obj/harness/refpeer/cmd_ref.o" ] || extra+=("$o")
+			done
 			libs=$ref_libs
 		fi
 		# shellcheck disable=SC2086 # flag lists

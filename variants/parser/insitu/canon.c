@@ -47,7 +47,7 @@ int dom__insitu_canon_ref(const char *r, int attr)
 }
 
 /* A URI as C14N compares it: no namespace and "" are the same. */
-static const char *bound(const char *uri)
+static const char *c14n_uri(const char *uri)
 {
 	return uri == NULL || uri[0] == '\0' ? NULL : uri;
 }
@@ -58,7 +58,7 @@ static const char *bound(const char *uri)
  * (binds[0..canon_binds), which hold the apex's own).  The caller checks
  * both again (dom_canon_dep).
  */
-static const char *depend(parser *ps, const char *prefix)
+static const char *apex_binding(parser *ps, const char *prefix)
 {
 	dom_canon *q = ps->ask;
 	const char *in_scope = NULL, *rendered = NULL;
@@ -69,7 +69,7 @@ static const char *depend(parser *ps, const char *prefix)
 			return q->deps[i].rendered;
 	for (i = 0; i < q->nrendered; i++)
 		if (q->rendered[i].prefix == prefix) {
-			rendered = bound(q->rendered[i].uri);
+			rendered = c14n_uri(q->rendered[i].uri);
 			break;
 		}
 	if (q->ndeps == DOM_CANON_DEPS) {
@@ -78,7 +78,7 @@ static const char *depend(parser *ps, const char *prefix)
 	}
 	for (i = ps->canon_binds; i-- > 0;)
 		if (ps->binds[i].prefix == prefix) {
-			in_scope = bound(ps->binds[i].uri);
+			in_scope = c14n_uri(ps->binds[i].uri);
 			break;
 		}
 	q->deps[q->ndeps].prefix = prefix;
@@ -94,14 +94,15 @@ static const char *depend(parser *ps, const char *prefix)
  * apex's, else none.  Those declarations are the rendered ones: the
  * answer is still yes, so each was exactly what exc-c14n renders.
  */
-static const char *above(parser *ps, const char *prefix, size_t nbind)
+static const char *rendered_above(parser *ps, const char *prefix,
+				  size_t nbind)
 {
 	size_t i;
 
 	for (i = nbind; i-- > ps->canon_binds;)
 		if (ps->binds[i].prefix == prefix)
-			return bound(ps->binds[i].uri);
-	return depend(ps, prefix);
+			return c14n_uri(ps->binds[i].uri);
+	return apex_binding(ps, prefix);
 }
 
 /* Whether exc-c14n renders a declaration of prefix, bound to ns in
@@ -111,7 +112,8 @@ static int renders(parser *ps, const char *prefix, const char *ns,
 {
 	if (prefix != NULL && prefix == ps->doc->xml_prefix)
 		return 0;
-	return !lab_nsuri_same(bound(ns), above(ps, prefix, nbind));
+	return !lab_nsuri_same(c14n_uri(ns),
+			       rendered_above(ps, prefix, nbind));
 }
 
 /* Whether the element visibly utilizes prefix (NULL: the default). */
@@ -225,7 +227,8 @@ static int check_tag(parser *ps, const dom_name *name, size_t n,
 			return 0;
 		if (lab_nsuri_relative(a->ns) ||
 		    !utilized(ps, name, n, a->local) ||
-		    lab_nsuri_same(above(ps, a->local, nbind), bound(a->ns)))
+		    lab_nsuri_same(rendered_above(ps, a->local, nbind),
+				   c14n_uri(a->ns)))
 			return 0;
 		last = a->local;
 		decls++;

@@ -162,7 +162,7 @@ int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
 					   (int)nlen, name);
 	}
 	if (enc == ENC_UTF8) {
-		in->text = dom_arena_alloc(&doc->arena, len + DOM_INSITU_PAD);
+		in->text = dom__arena_alloc(&doc->arena, len + DOM_INSITU_PAD);
 		if (in->text == NULL)
 			return lab_fail(err, LAB_ENOMEM, "out of memory");
 		memcpy(in->text, buf, len);
@@ -185,7 +185,7 @@ int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
 		return lab_fail_at(err, LAB_EMALFORMED, 1, 1,
 				   "invalid UTF-16 (a lone surrogate or an odd "
 				   "number of bytes)");
-	in->text = dom_arena_alloc(&doc->arena, n + DOM_INSITU_PAD);
+	in->text = dom__arena_alloc(&doc->arena, n + DOM_INSITU_PAD);
 	if (in->text == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	memcpy(in->text, in->owned, n);

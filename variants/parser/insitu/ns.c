@@ -47,7 +47,7 @@ long dom__insitu_duplicate(parser *ps, size_t n, int byns)
 
 		if (SKIP(a))
 			continue;
-		for (j = dom_hash_ptrs(K1(a), K2(a), NULL) & mask; ps->seen[j] != 0;
+		for (j = dom__hash_ptrs(K1(a), K2(a), NULL) & mask; ps->seen[j] != 0;
 		     j = (j + 1) & mask) {
 			const rawattr *b = &ps->attrs[ps->seen[j] - 1];
 

@@ -207,7 +207,7 @@ int dom__insitu_own_rest(parser *ps, size_t to);
  * own_reorder's copy for a tag whose n attributes end at ends[0..n)
  * (each begins at the end before it, the first at name_end: one space,
  * the name, '=', the quoted value), written in perm's order: the check
- * pass's (check.c), which keeps no ps->attrs, when it fills a gap.
+ * pass's (check/), which keeps no ps->attrs, when it fills a gap.
  */
 int dom__insitu_own_permute(parser *ps, const char *name_end,
 			    const char *const *ends, const uint8_t *perm,
@@ -228,8 +228,8 @@ typedef struct check_canon {
 	int reorder;  /* in: tags may be put in order (else they are a no) */
 	/* in: put in order where they stand, after the pass
 	 * (dom__insitu_order_in_place), not into the copy: the tags to put
-	 * in order, noted in tags[0..ntags) (check.c's note_tag; the caller
-	 * frees tags). */
+	 * in order, noted in tags[0..ntags) (check/reorder.c's note_tag;
+	 * the caller frees tags). */
 	int in_place;
 	uint8_t *tags;
 	size_t ntags, captags, longest;
@@ -239,7 +239,7 @@ typedef struct check_canon {
 } check_canon;
 
 /*
- * build=deferred's check pass (check.c): 1 when the content from p to
+ * build=deferred's check pass (check/): 1 when the content from p to
  * the end tag of the element open at ps->depth is well-formed and within
  * the limits, with *end at that end tag's '<', *ids whether an attribute
  * in it is named Id or ID, *exact whether its bytes are dom_serialize's
@@ -256,6 +256,29 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
  * text unchanged.
  */
 int dom__insitu_order_in_place(parser *ps, const check_canon *canon);
+
+/*
+ * build=deferred: the elements whose content is deferred are those at
+ * DEFER_DEPTH, the root's grandchildren -- in a SOAP message each header
+ * block and each child of the Body (variants/build/deferred.c says why)
+ * -- and in a fragment (dom_replace_parsed: a decrypted Body's content,
+ * a header block) each element at its top, at FRAGMENT_DEFER_DEPTH
+ * under the wrapper: the elements that take the place of a Body child
+ * or a header block.
+ */
+enum { DEFER_DEPTH = 3, FRAGMENT_DEFER_DEPTH = 2 };
+
+/*
+ * defer.c: the element just opened at the defer depth, its content
+ * starting at *pp and its bindings before its start tag nbind: checked
+ * and recorded with *pp at its end tag's '<', or left to the building
+ * pass when the check is not sure.
+ */
+int dom__insitu_defer(parser *ps, char **pp, size_t nbind);
+
+/* parse.c: the content loop from p, to the end of the text or, for a
+ * deferred element's content (ps->one), to its end tag. */
+int dom__insitu_content(parser *ps, char *p);
 
 
 

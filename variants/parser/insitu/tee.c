@@ -7,7 +7,7 @@
  * through the emit axis (dom/emit.h) when it is the largest so far.
  * Content the parse defers (build=deferred) is left as a gap, which a
  * digest fills (dom/kept.c) with what the check pass writes here when
- * it reads the content again for its canonical form (check.c).
+ * it reads the content again for its canonical form (check/).
  * Not for: the question's checks on each tag and reference
  * (variants/parser/insitu/canon.c), or fragments, whose question the
  * caller asks.

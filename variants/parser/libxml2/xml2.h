@@ -1,12 +1,15 @@
 /*
- * xml2.h - what both build variants share about driving libxml2: one set
- * of parser options, the refusal of everything external, limits, and the
+ * xml2.h - parser=libxml2's own contract between its files: the two ways
+ * it makes our tree (tree.c for build=built, sax.c for build=direct), and
+ * what both share about driving libxml2 (xml2.c, tags.c): one set of
+ * parser options, the refusal of everything external, limits, and the
  * translation of libxml2's errors into lab_err.  Keeping it in one place
  * is what makes `built` and `direct` accept and refuse the same inputs.
- * Not for: building nodes (dom/internal.h) or choosing a variant.
+ * Not for: anything outside variants/parser/libxml2/; the core knows
+ * this parser by dom/parser.h alone.
  */
-#ifndef DOM_XML2_H
-#define DOM_XML2_H
+#ifndef DOM_PARSER_LIBXML2_H
+#define DOM_PARSER_LIBXML2_H
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -46,7 +49,7 @@ xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
  * The attributes and declarations of every start tag in buf counted
  * against lim (its zero fields already given their defaults) before
  * libxml2 reads it, so a tag over a limit costs a linear pass, not
- * libxml2's quadratic duplicate checks (dom/xml2_tags.c); dom__xml2_run
+ * libxml2's quadratic duplicate checks (tags.c); dom__xml2_run
  * does it for the document and the entity hook for each entity's
  * replacement text.
  */
@@ -90,5 +93,17 @@ xmlEntityPtr dom__xml2_get_entity(xmlParserCtxtPtr ctxt, const xmlChar *name);
 
 /* Copies the XML declaration the parser saw into doc. */
 int dom__xml2_decl(xmlParserCtxtPtr ctxt, dom_doc *doc);
+
+/*
+ * The two builders, as dom__parse_tree calls them (dom/parser.h): buf
+ * parsed into doc under `parent`; on failure the caller frees what was
+ * appended.  _tree converts the tree libxml2 builds (build=built), _sax
+ * builds ours from its SAX2 events (build=direct); dom__build_via_tree
+ * (dom/build.h) says which.
+ */
+int dom__xml2_build_tree(dom_doc *doc, dom_node *parent, const char *buf,
+			 size_t len, const dom_limits *lim, lab_err *err);
+int dom__xml2_build_sax(dom_doc *doc, dom_node *parent, const char *buf,
+			size_t len, const dom_limits *lim, lab_err *err);
 
 #endif

@@ -16,7 +16,7 @@
  * Not for: MACs (use 2-4 or better), or anything but table slots here.
  */
 
-#include "dom/siphash.h"
+#include "util/siphash.h"
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,7 +70,7 @@
     *out: pointer to output data (write-only), outlen bytes must be allocated
     outlen: length of the output in bytes, must be 8 or 16
 */
-int dom__siphash(const void *in, const size_t inlen, const void *k, uint8_t *out,
+int lab_siphash(const void *in, const size_t inlen, const void *k, uint8_t *out,
             const size_t outlen) {
 
     const unsigned char *ni = (const unsigned char *)in;

@@ -1,13 +1,18 @@
 /*
- * libxml2.c - parser=libxml2: libxml2 reads the text and the `build` axis
- * makes our tree from it (dom/build.h).  Nothing of its own: the choice
- * exists so the axis can be flipped against insitu.  It never finds a
- * fragment canonical (dom/parser.h): that needs the bytes as written,
- * and defers nothing (the Makefile refuses build=deferred with it).
+ * parser.c - parser=libxml2: libxml2 reads the text, and our tree is made
+ * from libxml2's own tree (tree.c) or from its SAX2 events (sax.c), as
+ * the build axis says (dom/build.h).  The choice exists so the axis can
+ * be flipped against insitu.  It never finds a fragment canonical
+ * (dom/parser.h): that needs the bytes as written, and defers nothing
+ * (the Makefile refuses build=deferred with it).
+ * Files: parser.c the axis's entry points; xml2.c libxml2's set-up,
+ * errors and limits; tags.c the start tags counted before libxml2 reads
+ * them; tree.c and sax.c the two builders; xml2.h what they share.
  */
 #include "dom/build.h"
 #include "dom/deferred.h"
 #include "dom/parser.h"
+#include "variants/parser/libxml2/xml2.h"
 
 const char dom__parser_choice[] = "libxml2";
 
@@ -19,7 +24,9 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	/* libxml2 decodes before we see anything: no answer but "unsure". */
 	if (canon != NULL)
 		canon->ok = 0;
-	return dom__build(doc, parent, buf, len, lim, err);
+	if (dom__build_via_tree())
+		return dom__xml2_build_tree(doc, parent, buf, len, lim, err);
+	return dom__xml2_build_sax(doc, parent, buf, len, lim, err);
 }
 
 /* Never reached: no content is deferred under this parser. */

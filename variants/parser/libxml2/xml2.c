@@ -1,11 +1,12 @@
 /*
- * xml2.c - libxml2 set up the same way for every build variant.
+ * xml2.c - libxml2 set up the same way for both builders (tree.c, sax.c).
  *
  * libxml2's external entity loader is a process-wide setting; we install
  * one that refuses everything, once, and document it as the per-process
  * state it is.  Nothing domlab parses may make it open a file or a socket.
  */
-#include "dom/xml2.h"
+#include "dom/parser.h"
+#include "variants/parser/libxml2/xml2.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -213,7 +214,7 @@ static void init(void)
 	xmlSetExternalEntityLoader(refuse_external);
 }
 
-void dom_init(void)
+void dom__parser_init(void)
 {
 	pthread_once(&init_once, init);
 }
@@ -224,7 +225,7 @@ xmlParserCtxtPtr dom__xml2_ctxt(const char *buf, size_t len,
 {
 	xmlParserCtxtPtr ctxt;
 
-	dom_init();
+	dom__parser_init();
 	if (len > (size_t)INT32_MAX)
 		return NULL;
 	ctxt = xmlCreateMemoryParserCtxt(buf, (int)len);

@@ -1,5 +1,5 @@
 /*
- * xml2_tags.c - the attribute and declaration counts of every start tag,
+ * tags.c - the attribute and declaration counts of every start tag,
  * taken before libxml2 reads the text.
  *
  * libxml2 2.9 finds a repeated attribute, and a repeated or shadowed
@@ -24,7 +24,7 @@
  * refuses it, since no byte count could be trusted there.
  * Not for: the insitu parser, which counts as it reads.
  */
-#include "dom/xml2.h"
+#include "variants/parser/libxml2/xml2.h"
 
 #include <string.h>
 #include <strings.h>
