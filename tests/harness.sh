@@ -590,19 +590,21 @@ fi
 # callgrind.out and two DHAT profiles made up here, 2 iterations of a
 # 100-byte input.  callgrind: memcpy's own cost splits evenly between its
 # two callers (other, canonicalize); wss_c14n_pieces'2 is canonicalize
-# under its recursion mark; an address-named function of libcrypto
-# (cob=) and one of the binary called right after it are both SHA-256,
-# under wss_sha256_update.  DHAT: 1 and 3 calls; the input's copy made in
+# under its recursion mark; a function of libcrypto (cob=, cfi=) and one
+# of the binary at the same address called right after it are both
+# SHA-256, under wss_sha256_update; take, named with its callers, is
+# serialize's.  DHAT: 1 and 3 calls; the input's copy made in
 # the loop in halves under two stacks of one name, the base64 text, the input made
 # before the loop, and a small block below the 5% floor.
 mkdir -p "$T/pt"
-cat >"$T/pt/callgrind.out" <<'CG'
+printf 'summary: 1780\n' >"$T/pt/callgrind.out"
+cat >"$T/pt/callgrind-passes.out" <<'CG'
 # callgrind format
 version: 1
 positions: line
 events: Ir Dr Dw D1mr D1mw DLmr DLmw
 desc: D1 cache: 1024 B, 64 B, 2-way associative
-summary: 1680 354 152 19 16 4 2
+summary: 1780 374 172 21 18 6 4
 
 ob=(1) /bin/x
 fl=(1) x.c
@@ -627,6 +629,7 @@ calls=1 0
 fn=(5)
 7 20 4 2
 cob=(2) /lib/libcrypto.so
+cfi=(2) ???
 cfn=(4) 0x0000000000001000
 calls=3 0
 +1 800 160 10 8 4 2 1
@@ -639,6 +642,9 @@ fn=(3)
 
 fn=(6)
 0 50 10 10 1 1
+
+fn=(7) take'lab_buf_put'dom_serialize'icount_loop
+3 100 20 20 2 2 2 2
 
 ob=(2)
 fl=(2) ???
@@ -670,15 +676,16 @@ if "$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
 	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100 \
 	>"$T/pt/profile.md" 2>"$T/err"; then
 	ok
-	expect_lines "$T/pt/profile.md" '1,680 Ir over 2 call(s), \*\*840 Ir per iteration' \
+	expect_lines "$T/pt/profile.md" '1,780 Ir over 2 call(s), \*\*890 Ir per iteration' \
 		'D1 1024 B, 64 B, 2-way associative' \
-		'^| canonicalize | 3.50 | 0.700 | 0.450 | 0.0950 | 0.0150 | 6.08 | 0.96 | 41.7% |$' \
-		'^| SHA-256 | 4.35 | 0.870 | 0.110 | 0.0700 | 0.0150 | 4.48 | 0.96 | 51.8% |$' \
-		'^| other (tree, lookups, set-up) | 0.55 | 0.200 | 0.200 | 0.0200 | 0.0000 | 1.28 | 0.00 | 6.5% |$' \
-		'^| \*\*total\*\* | 8.40 | 1.770 | 0.760 | 0.1850 | 0.0300 | 11.84 | 1.92 | 100.0% |$' \
-		'^| parse, check pass | `dom__insitu_input` | 0.500 | 1.00 | 4.50 | 1.61 | 4.50 | 1.61 |$' \
-		'^| base64 | `dom_create_text_buf` | 1.330 | 1.33 | 1.33 | 1.33 | 1.00 | 1.00 |$' \
-		'^| other (tree, lookups, set-up) | `input` | 1.000 | 0.00 | 1.00 | 0.00 | 1.00 | 0.00 |$' \
+		'^| canonicalize | 3.50 | 0.700 | 0.450 | 0.0950 | 0.0150 | 6.08 | 0.96 | 39.3% |$' \
+		'^| SHA-256 | 4.35 | 0.870 | 0.110 | 0.0700 | 0.0150 | 4.48 | 0.96 | 48.9% |$' \
+		'^| serialize | 0.50 | 0.100 | 0.100 | 0.0200 | 0.0200 | 1.28 | 1.28 | 5.6% |$' \
+		'^| other (tree, lookups, set-up) | 0.55 | 0.200 | 0.200 | 0.0200 | 0.0000 | 1.28 | 0.00 | 6.2% |$' \
+		'^| \*\*total\*\* | 8.90 | 1.870 | 0.860 | 0.2050 | 0.0500 | 13.12 | 3.20 | 100.0% |$' \
+		'^| parse, check pass | `dom__insitu_input < dom__parse_tree` | 0.500 | 1.00 | 4.50 | 1.61 | 4.50 | 1.61 |$' \
+		'^| base64 | `dom_create_text_buf < dom_create_text_b64` | 1.330 | 1.33 | 1.33 | 1.33 | 1.00 | 1.00 |$' \
+		'^| before the loop (set-up, the input) | `input < setup` | 1.000 | 0.00 | 1.00 | 0.00 | 1.00 | 0.00 |$' \
 		'^| other sites | | | 0.04 | 0.01 | 0.00 | | |$' \
 		'^| \*\*all heap\*\* | | | 2.37 | 6.84 | 2.94 | | |$'
 	grep -q '^| AES-GCM |' "$T/pt/profile.md" && bad "a pass that did not run has a row" || ok
@@ -693,11 +700,32 @@ expect 1 "profile_report.py on a DHAT profile not of the heap" \
 	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100
 grep -q 'dhat-1.json: not a DHAT heap profile' "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
 cp "$T/pt/good.json" "$T/pt/dhat-1.json"
-sed -i '/^events:/d' "$T/pt/callgrind.out"
+sed -i '/^events:/d' "$T/pt/callgrind-passes.out"
 expect 1 "profile_report.py on a callgrind.out without events" \
 	"$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
 	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100
-grep -q "callgrind.out: no 'events:' line" "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
+grep -q "callgrind-passes.out: no 'events:' line" "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
+
+# profile_record.py: the tables from a record of that one profile.
+mkdir -p "$T/rec/profiles/v/send-x"
+cp "$T/pt/traffic.json" "$T/rec/profiles/v/send-x/" 2>/dev/null
+printf 'commit abc\ndate d\nload 1.00 2.00 3.00\n' >"$T/rec/profiles/v/send-x/run.txt"
+printf 'a\n<!-- profile:begin -->\nold\n<!-- profile:end -->\nz\n' >"$T/recdoc.md"
+if "$PY" "$HERE/harness/reports/profile_record.py" --record "$T/rec" --doc "$T/recdoc.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/recdoc.md" '^a$' '^z$' 'commit abc, d, load average 1.00 2.00 3.00' \
+		'^| \[`send/x` (v)\](rec/profiles/v/send-x/profile.md) | 100 B | 8.9 | 0.2050 | 0.0500 | 13.12 | 3.20 | 6.84 | 2.94 |$' \
+		'^| serialize | 1.28 / 1.28 |$' \
+		'^- `send/x` (v): 3.20 bytes from beyond LL per input byte; serialize 1.28, canonicalize 0.96, SHA-256 0.96\.$'
+	grep -q '^old$' "$T/recdoc.md" && bad "profile_record.py left the old tables" || ok
+	expect 0 "profile_record.py --check on its own output" \
+		"$PY" "$HERE/harness/reports/profile_record.py" --record "$T/rec" --doc "$T/recdoc.md" --check
+else
+	bad "profile_record.py failed: $(tail -n 3 "$T/err")"
+fi
+expect 0 "docs/measuring.md's profile tables are what results/profile/ makes" \
+	"$PY" "$HERE/harness/reports/profile_record.py" --record "$HERE/results/profile" \
+	--doc "$HERE/docs/measuring.md" --check
 
 # fuzz_record.py: sums per target and variant from runs.tsv, the last
 # run's coverage, a target with a corpus but no run on best, and

@@ -14,7 +14,10 @@ import re
 # A function belongs to the first pass whose pattern matches its name; what
 # it calls belongs to that pass too, unless the callee starts a pass of its
 # own.  OpenSSL's stripped functions (0x... names) so fall to the wrapper
-# that called them.  Patterns match whole names.
+# that called them.  Patterns match whole names.  With callgrind's
+# --separate-callers=N a function's name carries its N callers
+# ("take'lab_buf_put'dom_serialize"), and the innermost of them that is a
+# pass's takes its cost, exactly; what is deeper than N is split.
 PASSES = [
     (r"move_in_order|record_reorder|dom__insitu_order_in_place|move_to",
      "reorder (check pass)"),
@@ -30,8 +33,10 @@ PASSES = [
     (r"dom_serialize\w*", "serialize"),
     (r"wss_rsa_\w+", "RSA (sign, verify, key wrap)"),
     (r"wss_read\w*|lab_read\w*", "read"),
+    (r"explicit_bzero|OPENSSL_cleanse", "wipe (secrets cleared on free)"),
 ]
 OTHER = "other (tree, lookups, set-up)"
+BEFORE = "before the loop (set-up, the input)"
 _PASS_RE = [(re.compile(r"(?:%s)$" % p), name) for p, name in PASSES]
 # Allocation wrappers: a heap block is named after the first frame that is
 # none of these.
@@ -57,15 +62,27 @@ def pass_of(name):
     return None
 
 
+def context_pass(key):
+    """The pass of a read_callgrind key: of the function, or else of the
+    innermost caller its name carries."""
+    for name in key.split("'"):
+        label = pass_of(name.split("@")[0])
+        if label:
+            return label
+    return None
+
+
 def read_callgrind(path):
     """(events, desc lines, self costs {fn: [..]}, call edges
     {(caller, callee): [..]}) from a callgrind.out file.  A call edge's
     cost is the callee's inclusive cost for the calls from that caller,
-    as callgrind records it; functions named by address are kept apart
-    per object file."""
+    as callgrind records it.  A function is keyed by its name, object
+    and file, so two static functions of one name stay apart."""
     events, desc, self_, edges = [], [], {}, {}
-    npos, names, objs = 1, {}, {}
-    ob = cob = fn = cfn = None
+    npos, tables = 1, {"fn": {}, "ob": {}, "fl": {}}
+    here = {"ob": None, "fl": None}    # the function's object and file
+    callee = {"ob": None, "fl": None}  # the next call's, cob=/cfi= set
+    fn = cfn = None
     in_call = False
 
     def ref(table, value):
@@ -73,12 +90,13 @@ def read_callgrind(path):
         if not m:
             return value
         if m.group(2) is not None:
-            table[m.group(1)] = m.group(2)
-        return table.get(m.group(1), value)
+            tables[table][m.group(1)] = m.group(2)
+        return tables[table].get(m.group(1), value)
 
-    def key(name, obj):
-        name = clean_name(name)
-        return f"{name}@{obj}" if name.startswith("0x") else name
+    def key(name, where):
+        # "f'2'g": f at recursion level 2, called from g; levels dropped
+        parts = [clean_name(p) for p in name.split("'") if not p.isdigit()]
+        return "'".join(parts) + f"@{where['ob']}:{where['fl']}"
 
     def add(table, k, costs):
         row = table.setdefault(k, [0] * len(events))
@@ -88,16 +106,13 @@ def read_callgrind(path):
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
-            if not line:
-                continue
-            c = line[0]
-            if c.isdigit() or c in "+-*":
-                parts = line.split()[npos:]
-                costs = [int(x) for x in parts]
+            tag, _, value = line.partition("=")
+            if line[:1].isdigit() or line[:1] in ("+", "-", "*"):
+                costs = [int(x) for x in line.split()[npos:]]
                 if in_call:
                     add(edges, (fn, cfn), costs)
                     in_call = False
-                    cob = ob  # a call's cob= names that call's only
+                    callee.update(here)  # cob=/cfi= name one call only
                 elif fn is not None:
                     add(self_, fn, costs)
             elif line.startswith("events:"):
@@ -106,16 +121,20 @@ def read_callgrind(path):
                 npos = len(line.split()) - 1
             elif line.startswith("desc:"):
                 desc.append(line[5:].strip())
-            elif line.startswith("ob="):
-                ob = cob = ref(objs, line[3:])
-            elif line.startswith("cob="):
-                cob = ref(objs, line[4:])
-            elif line.startswith("fn="):
-                fn = key(ref(names, line[3:]), ob)
-                cob = ob
-            elif line.startswith("cfn="):
-                cfn = key(ref(names, line[4:]), cob)
-            elif line.startswith("calls="):
+            elif tag in ("ob", "fl"):
+                here[tag] = callee[tag] = ref(tag, value)
+            elif tag in ("fi", "fe"):
+                ref("fl", value)  # inlined code's file: names only
+            elif tag == "cob":
+                callee["ob"] = ref("ob", value)
+            elif tag in ("cfi", "cfl"):
+                callee["fl"] = ref("fl", value)
+            elif tag == "fn":
+                fn = key(ref("fn", value), here)
+                callee.update(here)
+            elif tag == "cfn":
+                cfn = key(ref("fn", value), callee)
+            elif tag == "calls":
                 in_call = True
     if not events:
         raise ValueError(f"{path}: no 'events:' line (not callgrind output)")
@@ -125,8 +144,9 @@ def read_callgrind(path):
 def attribute(self_, edges, nevents):
     """{pass: [cost per event]}: each function's own cost given to the
     pass of the innermost pass function above it.  Callgrind keeps one
-    cost per caller-callee pair, not per call stack, so a function that is
-    no pass's own is split among its callers in proportion to what each
+    cost per caller-callee pair (per chain of callers with
+    --separate-callers), not per whole stack, so a function that is no
+    pass's own is split among its callers in proportion to what each
     caller's calls cost (per event), and those callers' shares likewise."""
     callers = {}
     for (a, b), cost in edges.items():
@@ -135,9 +155,9 @@ def attribute(self_, edges, nevents):
     fns = set(self_) | {f for pair in edges for f in pair}
     share = {}  # fn -> [ {pass: fraction} per event ]
     for f in fns:
-        own = pass_of(f.split("@")[0])
+        own = context_pass(f)
         share[f] = [{own or OTHER: 1.0} for _ in range(nevents)]
-    fixed = {f for f in fns if pass_of(f.split("@")[0])}
+    fixed = {f for f in fns if context_pass(f)}
     for _ in range(200):
         changed = False
         for f in fns - fixed:
@@ -194,21 +214,23 @@ def pass_table(path, iters, nbytes):
            "| LL misses/B | bytes into D1 per byte | bytes into LL per byte "
            "| share of Ir |", "|---|---|---|---|---|---|---|---|---|"]
     total = [sum(r[i] for r in per.values()) for i in range(len(events))]
-    order = [name for _, name in PASSES] + [OTHER]
-    for name in order + ["total"]:
+    figures = {}
+    for name in [n for _, n in PASSES] + [OTHER, "total"]:
         row = total if name == "total" else per.get(name)
         if row is None or ev(row, "Ir") < 0.5:
             continue
-        d1 = ev(row, "D1mr", "D1mw")
-        ll = ev(row, "DLmr", "DLmw")
+        d1, ll = ev(row, "D1mr", "D1mw"), ev(row, "DLmr", "DLmw")
+        f = figures[name] = {
+            "Ir": ev(row, "Ir") / div, "Dr": ev(row, "Dr") / div,
+            "Dw": ev(row, "Dw") / div, "D1": d1 / div, "LL": ll / div,
+            "D1_bytes": d1 * line / div, "LL_bytes": ll * line / div,
+            "share": 100.0 * ev(row, "Ir") / max(ev(total, "Ir"), 1)}
         label = f"**{name}**" if name == "total" else name
         out.append(
-            f"| {label} | {ev(row, 'Ir') / div:.2f} | "
-            f"{ev(row, 'Dr') / div:.3f} | {ev(row, 'Dw') / div:.3f} | "
-            f"{d1 / div:.4f} | {ll / div:.4f} | {d1 * line / div:.2f} | "
-            f"{ll * line / div:.2f} | "
-            f"{100.0 * ev(row, 'Ir') / max(ev(total, 'Ir'), 1):.1f}% |")
-    return out, caches, total, ix
+            f"| {label} | {f['Ir']:.2f} | {f['Dr']:.3f} | {f['Dw']:.3f} | "
+            f"{f['D1']:.4f} | {f['LL']:.4f} | {f['D1_bytes']:.2f} | "
+            f"{f['LL_bytes']:.2f} | {f['share']:.1f}% |")
+    return out, caches, figures
 
 
 def read_dhat(path):
@@ -236,8 +258,11 @@ def frame_name(frame):
 
 def block_label(stack):
     """(pass, site): the innermost pass function of the allocation stack,
-    and the first frame that is not allocation machinery."""
-    site = next((f for f in stack if not _ALLOC_RE.match(f)), "?")
+    and the first frame that is not allocation machinery with its
+    caller."""
+    i = next((i for i, f in enumerate(stack) if not _ALLOC_RE.match(f)),
+             len(stack))
+    site = " < ".join(stack[i:i + 2]) or "?"
     label = next((pass_of(f) for f in stack if pass_of(f)), OTHER)
     return label, site
 
@@ -254,7 +279,10 @@ def heap_table(few, many, extra_iters, nbytes, floor=0.05):
     for stack in set(a) | set(b):
         ra, rb_ = a.get(stack, [0] * 4), b.get(stack, [0] * 4)
         diff = [rb_[i] - ra[i] for i in range(3)]
-        row = sites.setdefault(block_label(stack), [0, 0, 0, 0, 0])
+        label, site = block_label(stack)
+        if diff[0] == 0 and ra[0] > 0:
+            label = BEFORE  # the same blocks in both runs
+        row = sites.setdefault((label, site), [0, 0, 0, 0, 0])
         for i in range(3):
             row[i] += diff[i]
             tot[i] += diff[i]
@@ -270,16 +298,19 @@ def heap_table(few, many, extra_iters, nbytes, floor=0.05):
         if max(rd, wr) < floor * div:
             rest = [rest[0] + made, rest[1] + rd, rest[2] + wr]
             continue
-        # bytes of block per iteration: what the loop made, or the block
-        # made before it
+        # bytes of block per iteration: what the loop made, or the one
+        # block made before it (of several, grown by realloc, which one
+        # was read is not known)
         base = made / max(extra_iters, 1) if made > 0 else tb
         per_it = max(extra_iters, 1) * max(base, 1)
+        each = ("- | -" if made == 0 and blocks > 1 else
+                f"{rd / per_it:.2f} | {wr / per_it:.2f}")
         out.append(
             f"| {label} | `{site}` | {tb / max(blocks, 1) / nbytes:.3f} | "
-            f"{made / div:.2f} | {rd / div:.2f} | {wr / div:.2f} | "
-            f"{rd / per_it:.2f} | {wr / per_it:.2f} |")
+            f"{made / div:.2f} | {rd / div:.2f} | {wr / div:.2f} | {each} |")
     out.append(f"| other sites | | | {rest[0] / div:.2f} | "
                f"{rest[1] / div:.2f} | {rest[2] / div:.2f} | | |")
     out.append(f"| **all heap** | | | {tot[0] / div:.2f} | "
                f"{tot[1] / div:.2f} | {tot[2] / div:.2f} | | |")
-    return out, tot
+    return out, {"allocated": tot[0] / div, "read": tot[1] / div,
+                 "written": tot[2] / div}

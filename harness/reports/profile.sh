@@ -1,14 +1,17 @@
 #!/bin/sh
 # profile.sh VARIANT DATASET STAGE - what `make profile` runs: one case of
 # `domlab-bench bench` (STAGE/DATASET, e.g. send/quakes-200k) profiled four
-# ways into results/<run-id>/profiles/<variant>/:
+# ways into results/<run-id>/profiles/<variant>/<stage>-<dataset>/:
 #   cpu.prof, pprof.txt, callgraph.svg   gperftools' sampling CPU profiler
-#   callgrind.out, callgrind.txt         instructions, data accesses and
-#                                        simulated D1/LL misses inside the
-#                                        case (--icount, ITERS iterations)
+#   callgrind.out, callgrind.txt         instructions inside the case
+#                                        (--icount, ITERS iterations)
+#   callgrind-passes.out                 the same with data accesses,
+#                                        simulated D1/LL misses and each
+#                                        function's 12 callers
 #   massif.out, massif.txt               heap over time, and its peak
 #   dhat-1.json, dhat-<ITERS+1>.json     bytes read and written per heap
 #                                        block, 1 and ITERS+1 iterations
+#   run.txt                              commit, date, load, valgrind, CPU
 #   profile.md                           top functions, the share of each
 #                                        pipeline stage and DOM function,
 #                                        each pass's accesses and misses per
@@ -42,8 +45,17 @@ make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" domlab-bench keys
 bin=$BUILD_DIR/$variant/domlab-bench
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
 run=${RUN_ID:-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
-out=results/$run/profiles/$variant
+out=results/$run/profiles/$variant/$stage-$dataset
 mkdir -p "$out"
+# What the counts depend on; valgrind's counts do not depend on the load,
+# the gperftools samples do.
+{
+	echo "commit $commit"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	echo "valgrind $(valgrind --version)"
+	echo "cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+} >"$out/run.txt"
 filter="^$stage/$dataset\$"
 bench="$bin bench --keys $BUILD_DIR/keys --benchmark_filter=$filter"
 # The timed loop must be the case's: refuse a name that matches nothing.
@@ -81,13 +93,21 @@ d1=$(cache 1 Data) ll=$(cache "${PROFILE_LL:-2}" Unified)
 # warm-up), so set-up and Google Benchmark's own work stay out.
 runfn=icount_loop
 icount="$bin bench --keys $BUILD_DIR/keys --icount $stage/$dataset --icount-iterations"
-echo "[2/4] callgrind --cache-sim=yes (inside $runfn, $iters iterations)"
-# shellcheck disable=SC2086 # $geometry is two options or none
-valgrind --tool=callgrind --cache-sim=yes $geometry --toggle-collect="$runfn" \
+echo "[2/4] callgrind (inside $runfn, $iters iterations), then with --cache-sim=yes"
+valgrind --tool=callgrind --toggle-collect="$runfn" \
 	--callgrind-out-file="$out/callgrind.out" \
 	$icount "$iters" >"$out/callgrind.log" 2>&1
 bytes=$(sed -n "s|^$stage/$dataset: \([0-9]*\) bytes\$|\1|p" "$out/callgrind.log")
 [ -n "$bytes" ] || { echo "profile: callgrind run failed, see $out/callgrind.log" >&2; exit 1; }
+# Callers in the names, so a helper two passes share (a writer, memcpy)
+# counts for the pass that called it, not for both in proportion.
+# shellcheck disable=SC2086 # $geometry is two options or none
+valgrind --tool=callgrind --cache-sim=yes $geometry --separate-callers=12 \
+	--toggle-collect="$runfn" --callgrind-out-file="$out/callgrind-passes.out" \
+	$icount "$iters" >"$out/callgrind-passes.log" 2>&1 || {
+	echo "profile: callgrind run failed, see $out/callgrind-passes.log" >&2
+	exit 1
+}
 callgrind_annotate --show=Ir --auto=no --threshold=100 --inclusive=yes "$out/callgrind.out" >"$out/callgrind-inclusive.txt" 2>/dev/null
 callgrind_annotate --show=Ir --auto=no --threshold=100 "$out/callgrind.out" >"$out/callgrind.txt" 2>/dev/null
 

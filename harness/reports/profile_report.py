@@ -9,6 +9,7 @@ top of gperftools; and the heap peak from massif.
 Standard library only.  Not for: comparing variants (summary.py).
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -150,28 +151,40 @@ def traffic(a):
     callgrind run and the two DHAT runs, when there are."""
     if a.bytes <= 0 or a.iterations <= 0:
         return []
-    rows, caches, _, _ = passes.pass_table(
-        os.path.join(a.dir, "callgrind.out"), a.iterations, a.bytes)
+    rows, caches, figures = passes.pass_table(
+        os.path.join(a.dir, "callgrind-passes.out"), a.iterations, a.bytes)
+    record = {"case": a.case, "variant": a.variant, "bytes": a.bytes,
+              "iterations": a.iterations, "caches": caches,
+              "passes": figures}
     geometry = "; ".join(f"{k} {v}" for k, v in sorted(caches.items()))
     out = ["## Passes over the message (callgrind --cache-sim=yes)", "",
            f"Per iteration and per byte of the case's input ({a.bytes:,} B), "
            f"over {a.iterations} iterations after a warm-up call. Each "
-           "function's own cost counts for the innermost pass that called "
-           "it (passes.py's table). Data reads and writes are accesses, "
-           "one per instruction whatever its width; misses are simulated "
+           "function's own cost counts for the innermost pass among it "
+           "and its 12 callers (passes.py's table). Data reads and writes "
+           "are accesses, one per instruction whatever its width; misses "
+           "are simulated "
            f"({geometry or 'geometry not recorded'}); bytes into D1 is "
            "D1 misses times the line size, and bytes into LL likewise. "
            "docs/measuring.md says how to read them.", ""] + rows + [""]
     few = os.path.join(a.dir, "dhat-1.json")
     many = os.path.join(a.dir, f"dhat-{a.iterations + 1}.json")
-    if not (os.path.exists(few) and os.path.exists(many)):
-        return out + ["(no DHAT runs: heap bytes touched not measured)", ""]
-    rows, _ = passes.heap_table(few, many, a.iterations, a.bytes)
+    if os.path.exists(few) and os.path.exists(many):
+        rows, record["heap"] = passes.heap_table(few, many, a.iterations,
+                                                 a.bytes)
+    else:
+        rows = ["(no DHAT runs: heap bytes touched not measured)"]
+    # profile_record.py's input: the figures, unrounded
+    with open(os.path.join(a.dir, "traffic.json"), "w",
+              encoding="utf-8") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
     return out + ["## Heap bytes touched (DHAT)", "",
                   f"Bytes read and written in heap blocks per input byte, "
                   f"from a DHAT run of 1 iteration subtracted from one of "
                   f"{a.iterations + 1}; a site is the allocation stack's "
-                  "innermost pass and first caller outside the allocators. "
+                  "innermost pass and first function outside the "
+                  "allocators, with its caller; blocks both runs have "
+                  "alike were made before the loop. "
                   "Reads per block byte is how many times each byte of "
                   "those blocks was read in one iteration.", ""] + rows + [""]
 
