@@ -267,12 +267,13 @@ def block_label(stack):
     return label, site
 
 
-def heap_table(few, many, extra_iters, nbytes, floor=0.05):
+def heap_table(few, many, extra_iters, nbytes, floor=0.05, most=15):
     """Markdown rows from DHAT runs of few and few+extra_iters iterations:
     the difference is what extra_iters iterations did, so set-up and the
     warm-up call cancel, and a block made before the loop (the input)
-    still shows its reads.  Rows are allocation sites whose blocks were
-    read or written at least floor bytes per input byte."""
+    still shows its reads.  Rows are the allocation sites whose blocks
+    were read or written at least floor bytes per input byte, the most
+    most; the others are summed."""
     a, b = read_dhat(few), read_dhat(many)
     div = max(extra_iters, 1) * max(nbytes, 1)
     sites, tot = {}, [0, 0, 0]
@@ -295,7 +296,7 @@ def heap_table(few, many, extra_iters, nbytes, floor=0.05):
     rest = [0, 0, 0]
     for (label, site), (made, rd, wr, tb, blocks) in sorted(
             sites.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
-        if max(rd, wr) < floor * div:
+        if max(rd, wr) < floor * div or len(out) - 2 == most:
             rest = [rest[0] + made, rest[1] + rd, rest[2] + wr]
             continue
         # bytes of block per iteration: what the loop made, or the one
