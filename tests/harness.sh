@@ -9,7 +9,8 @@
 # deferred-tree row; summary.py's charts, summary.json and machine.txt, and
 # readme_results.py on a summary.json written here; `bench --data` on a
 # folder of one envelope and one file that is none; profile-diff's report
-# and flame graph on inputs made up here.  Checks shape, never
+# and flame graph, and profile.sh's passes and heap bytes touched, on
+# inputs made up here.  Checks shape, never
 # timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
@@ -690,6 +691,147 @@ if "$PY" "$HERE/harness/reports/flamegraph.py" --title t "$T/pd/stacks" >"$T/pd/
 else
 	bad "flamegraph.py failed: $(tail -n 3 "$T/err")"
 fi
+
+# profile_report.py's memory traffic (harness/reports/passes.py) on a
+# callgrind.out and two DHAT profiles made up here, 2 iterations of a
+# 100-byte input.  callgrind: memcpy's own cost splits evenly between its
+# two callers (other, canonicalize); wss_c14n_pieces'2 is canonicalize
+# under its recursion mark; a function of libcrypto (cob=, cfi=) and one
+# of the binary at the same address called right after it are both
+# SHA-256, under wss_sha256_update; take, named with its callers, is
+# serialize's.  DHAT: 1 and 3 calls; the input's copy made in
+# the loop in halves under two stacks of one name, the base64 text, the input made
+# before the loop, and a small block below the 5% floor.
+mkdir -p "$T/pt"
+printf 'summary: 1780\n' >"$T/pt/callgrind.out"
+cat >"$T/pt/callgrind-passes.out" <<'CG'
+# callgrind format
+version: 1
+positions: line
+events: Ir Dr Dw D1mr D1mw DLmr DLmw
+desc: D1 cache: 1024 B, 64 B, 2-way associative
+summary: 1780 374 172 21 18 6 4
+
+ob=(1) /bin/x
+fl=(1) x.c
+fn=(1) icount_loop
+1 10
+cfn=(2) wss_c14n_pieces'2
+calls=1 2
++1 1570 314 180 23 12 4 2
+cfn=(3) memcpy
+calls=1 3
+* 100 40 40 2 2
+
+fn=(2)
+4 600 100 50 10 5 2 1
+cfn=(5) wss_sha256_update
+calls=1 0
++1 870 174 22 9 5 2 1
+cfn=(3)
+calls=1 0
++1 100 40 40 2 2
+
+fn=(5)
+7 20 4 2
+cob=(2) /lib/libcrypto.so
+cfi=(2) ???
+cfn=(4) 0x0000000000001000
+calls=3 0
++1 800 160 10 8 4 2 1
+cfn=(6) 0x0000000000001000
+calls=1 0
++1 50 10 10 1 1
+
+fn=(3)
+2 200 80 80 4 4
+
+fn=(6)
+0 50 10 10 1 1
+
+fn=(7) take'lab_buf_put'dom_serialize'icount_loop
+3 100 20 20 2 2 2 2
+
+ob=(2)
+fl=(2) ???
+fn=(4)
+0 800 160 10 8 4 2 1
+CG
+# dhat FILE CALLS: a DHAT heap profile after CALLS calls (one a warm-up).
+dhat() {
+	n=$2
+	cat >"$1" <<DH
+{"dhatFileVersion":2,"mode":"heap","verb":"Allocated","bklt":true,"bkacc":true,
+"tu":"instrs","Mtu":"Minstr","tuth":500,"cmd":"x","pid":1,"te":1,"tg":1,
+"pps":[
+{"tb":$((50 * n)),"tbk":$n,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$((225 * n)),"wb":$((80 * n)),"fs":[1,2,3,4]},
+{"tb":$((50 * n)),"tbk":$n,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$((225 * n)),"wb":$((81 * n)),"fs":[1,2,10,4]},
+{"tb":100,"tbk":1,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$((100 + 100 * n)),"wb":100,"fs":[1,2,5,6]},
+{"tb":$((133 * n)),"tbk":$n,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$((133 * n)),"wb":$((133 * n)),"fs":[1,2,7,8]},
+{"tb":$((4 * n)),"tbk":$n,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$n,"wb":0,"fs":[1,9]}],
+"ftbl":["[root]","0x1: malloc (in vg)","0x2: dom_malloc (alloc.c:1)",
+"0x3: dom__insitu_input (parse.c:5)","0x4: dom__parse_tree (parse.c:9)",
+"0x5: input (stages.c:3)","0x6: setup (stages.c:4)",
+"0x7: dom_create_text_buf (text.c:1)","0x8: dom_create_text_b64 (text.c:2)",
+"0x9: tiny (x.c:1)","0xA: dom__insitu_input.part.0 (parse.c:7)"]}
+DH
+}
+dhat "$T/pt/dhat-1.json" 2
+dhat "$T/pt/dhat-3.json" 4
+if "$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
+	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100 \
+	>"$T/pt/profile.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/pt/profile.md" '1,780 Ir over 2 call(s), \*\*890 Ir per iteration' \
+		'D1 1024 B, 64 B, 2-way associative' \
+		'^| canonicalize | 3.50 | 0.700 | 0.450 | 0.0950 | 0.0150 | 6.08 | 0.96 | 39.3% |$' \
+		'^| SHA-256 | 4.35 | 0.870 | 0.110 | 0.0700 | 0.0150 | 4.48 | 0.96 | 48.9% |$' \
+		'^| serialize | 0.50 | 0.100 | 0.100 | 0.0200 | 0.0200 | 1.28 | 1.28 | 5.6% |$' \
+		'^| other (tree, lookups, set-up) | 0.55 | 0.200 | 0.200 | 0.0200 | 0.0000 | 1.28 | 0.00 | 6.2% |$' \
+		'^| \*\*total\*\* | 8.90 | 1.870 | 0.860 | 0.2050 | 0.0500 | 13.12 | 3.20 | 100.0% |$' \
+		'^| parse, check pass | `dom__insitu_input < dom__parse_tree` | 0.500 | 1.00 | 4.50 | 1.61 | 4.50 | 1.61 |$' \
+		'^| base64 | `dom_create_text_buf < dom_create_text_b64` | 1.330 | 1.33 | 1.33 | 1.33 | 1.00 | 1.00 |$' \
+		'^| before the loop (set-up, the input) | `input < setup` | 1.000 | 0.00 | 1.00 | 0.00 | 1.00 | 0.00 |$' \
+		'^| other sites | | | 0.04 | 0.01 | 0.00 | | |$' \
+		'^| \*\*all heap\*\* | | | 2.37 | 6.84 | 2.94 | | |$'
+	grep -q '^| AES-GCM |' "$T/pt/profile.md" && bad "a pass that did not run has a row" || ok
+else
+	bad "profile_report.py failed: $(tail -n 3 "$T/err")"
+fi
+# Not callgrind's output, and not a DHAT heap profile: refused, by name.
+cp "$T/pt/dhat-1.json" "$T/pt/good.json"
+sed -i 's/"mode":"heap"/"mode":"copy"/' "$T/pt/dhat-1.json"
+expect 1 "profile_report.py on a DHAT profile not of the heap" \
+	"$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
+	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100
+grep -q 'dhat-1.json: not a DHAT heap profile' "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
+cp "$T/pt/good.json" "$T/pt/dhat-1.json"
+sed -i '/^events:/d' "$T/pt/callgrind-passes.out"
+expect 1 "profile_report.py on a callgrind.out without events" \
+	"$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
+	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100
+grep -q "callgrind-passes.out: no 'events:' line" "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
+
+# profile_record.py: the tables from a record of that one profile.
+mkdir -p "$T/rec/profiles/v/send-x"
+cp "$T/pt/traffic.json" "$T/rec/profiles/v/send-x/" 2>/dev/null
+printf 'commit abc\ndate d\nload 1.00 2.00 3.00\n' >"$T/rec/profiles/v/send-x/run.txt"
+printf 'a\n<!-- profile:begin -->\nold\n<!-- profile:end -->\nz\n' >"$T/recdoc.md"
+if "$PY" "$HERE/harness/reports/profile_record.py" --record "$T/rec" --doc "$T/recdoc.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/recdoc.md" '^a$' '^z$' 'commit abc, d, load average 1.00 2.00 3.00' \
+		'^| \[`send/x` (v)\](rec/profiles/v/send-x/profile.md) | 100 B | 8.9 | 0.2050 | 0.0500 | 13.12 | 3.20 | 6.84 | 2.94 |$' \
+		'^| serialize | 1.28 / 1.28 |$' \
+		'^- `send/x` (v): 3.20 bytes from beyond LL per input byte; serialize 1.28, canonicalize 0.96, SHA-256 0.96\.$'
+	grep -q '^old$' "$T/recdoc.md" && bad "profile_record.py left the old tables" || ok
+	expect 0 "profile_record.py --check on its own output" \
+		"$PY" "$HERE/harness/reports/profile_record.py" --record "$T/rec" --doc "$T/recdoc.md" --check
+else
+	bad "profile_record.py failed: $(tail -n 3 "$T/err")"
+fi
+expect 0 "docs/measuring.md's profile tables are what results/profile/ makes" \
+	"$PY" "$HERE/harness/reports/profile_record.py" --record "$HERE/results/profile" \
+	--doc "$HERE/docs/measuring.md" --check
 
 # fuzz_record.py: sums per target and variant from runs.tsv, the last
 # run's coverage, a target with a corpus but no run on best, and

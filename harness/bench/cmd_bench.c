@@ -12,7 +12,9 @@
  * then N calls inside icount_loop(), which is what
  * `valgrind --tool=callgrind --toggle-collect='icount_loop*'` counts
  * (harness/reports/compare.sh), so instructions per iteration are that count / N
- * with no start-up, data generation, setup or cold call in it.
+ * with no start-up, data generation, setup or cold call in it.  It ends
+ * by printing the iterations and the case's input bytes (its dataset's
+ * length), which per-byte figures divide by (harness/reports/profile.sh).
  *
  * Not for: the cases themselves or how they are timed.
  */
@@ -338,7 +340,8 @@ static int icount(const bench_opts *o, const lab_bench_job *jobs,
 	}
 	j->c->teardown(ctx);
 	if (rc == LAB_OK)
-		printf("%s: %zu iterations\n", o->icount, o->icount_iters);
+		printf("%s: %zu iterations\n%s: %zu bytes\n", o->icount,
+		       o->icount_iters, o->icount, j->data.len);
 	return rc;
 }
 

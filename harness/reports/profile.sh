@@ -1,12 +1,24 @@
 #!/bin/sh
 # profile.sh VARIANT DATASET STAGE - what `make profile` runs: one case of
-# `domlab-bench bench` (STAGE/DATASET, e.g. send/quakes-200k) profiled three
-# ways into results/<run-id>/profiles/<variant>/:
+# `domlab-bench bench` (STAGE/DATASET, e.g. send/quakes-200k) profiled four
+# ways into results/<run-id>/profiles/<variant>/<stage>-<dataset>/:
 #   cpu.prof, pprof.txt, callgraph.svg   gperftools' sampling CPU profiler
-#   callgrind.out, callgrind.txt         instruction counts inside the case
+#   callgrind.out, callgrind.txt         instructions inside the case
+#                                        (--icount, ITERS iterations)
+#   callgrind-passes.out                 the same with data accesses,
+#                                        simulated D1/LL misses and each
+#                                        function's 12 callers
 #   massif.out, massif.txt               heap over time, and its peak
+#   dhat-1.json, dhat-<ITERS+1>.json     bytes read and written per heap
+#                                        block, 1 and ITERS+1 iterations
+#   run.txt                              commit, date, load, valgrind, CPU
 #   profile.md                           top functions, the share of each
-#                                        pipeline stage and DOM function
+#                                        pipeline stage and DOM function,
+#                                        each pass's accesses and misses per
+#                                        input byte, heap bytes touched
+# Environment: PROFILE_ITERS (default 3) iterations counted; PROFILE_LL
+# (default 2) the cache level simulated as cachegrind's LL, read with the
+# D1's geometry from /sys (valgrind's own guess when /sys has none).
 # Not for: comparing variants (make compare does that).
 set -eu
 variant=${1:?usage: profile.sh VARIANT DATASET STAGE}
@@ -15,6 +27,9 @@ stage=${3:?stage}
 BUILD_DIR=${BUILD_DIR:-build}
 cd "$(dirname "$0")/../.."
 
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+iters=${PROFILE_ITERS:-3}
 for tool in google-pprof valgrind callgrind_annotate ms_print dot; do
 	command -v $tool >/dev/null || {
 		echo "profile: $tool is missing; run 'make deps' (as root) or install" \
@@ -30,8 +45,17 @@ make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" domlab-bench keys
 bin=$BUILD_DIR/$variant/domlab-bench
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
 run=${RUN_ID:-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
-out=results/$run/profiles/$variant
+out=results/$run/profiles/$variant/$stage-$dataset
 mkdir -p "$out"
+# What the counts depend on; valgrind's counts do not depend on the load,
+# the gperftools samples do.
+{
+	echo "commit $commit"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	echo "valgrind $(valgrind --version)"
+	echo "cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+} >"$out/run.txt"
 filter="^$stage/$dataset\$"
 bench="$bin bench --keys $BUILD_DIR/keys --benchmark_filter=$filter"
 # The timed loop must be the case's: refuse a name that matches nothing.
@@ -41,30 +65,68 @@ $bench --benchmark_list_tests=true | grep -qx "$stage/$dataset" || {
 }
 export GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432
 
-echo "[1/3] gperftools CPU profile of $stage/$dataset ($variant)"
+echo "[1/4] gperftools CPU profile of $stage/$dataset ($variant)"
 LD_PRELOAD=$profiler CPUPROFILE=$out/cpu.prof CPUPROFILE_FREQUENCY=1000 \
 	$bench --benchmark_min_time=2 >"$out/bench.txt" 2>&1
 google-pprof --text "$bin" "$out/cpu.prof" >"$out/pprof.txt" 2>/dev/null
 google-pprof --svg "$bin" "$out/cpu.prof" >"$out/callgraph.svg" 2>/dev/null
 
-# Only the case's run function is measured, so set-up and Google
-# Benchmark's own work stay out of the counts.
-case $stage in
-c14n | sign | verify | send | receive) runfn=lab_wss_run_$stage ;;
-*) runfn=run_$stage ;;
-esac
-echo "[2/3] callgrind (instructions inside $runfn)"
+# cache LEVEL TYPE: --D1/--LL's "size,associativity,line" for that cache
+# of cpu0, from /sys; nothing when /sys does not say.
+cache() {
+	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ "$(cat "$d/level" 2>/dev/null)" = "$1" ] || continue
+		case $(cat "$d/type") in "$2" | Unified) ;; *) continue ;; esac
+		size=$(sed 's/K$/*1024/; s/M$/*1048576/' "$d/size")
+		# $size is an expression ("32*1024"): dash needs it expanded
+		# shellcheck disable=SC2004
+		echo "$(($size)),$(cat "$d/ways_of_associativity"),$(cat "$d/coherency_line_size")"
+		return
+	done
+}
+geometry=""
+d1=$(cache 1 Data) ll=$(cache "${PROFILE_LL:-2}" Unified)
+[ -n "$d1" ] && geometry="--D1=$d1"
+[ -n "$ll" ] && geometry="$geometry --LL=$ll"
+
+# Only icount_loop is measured (--icount: ITERS calls after an untimed
+# warm-up), so set-up and Google Benchmark's own work stay out.
+runfn=icount_loop
+icount="$bin bench --keys $BUILD_DIR/keys --icount $stage/$dataset --icount-iterations"
+echo "[2/4] callgrind (inside $runfn, $iters iterations), then with --cache-sim=yes"
 valgrind --tool=callgrind --toggle-collect="$runfn" \
 	--callgrind-out-file="$out/callgrind.out" \
-	$bench --benchmark_min_time=0.3 >/dev/null 2>"$out/callgrind.log"
-callgrind_annotate --auto=no --threshold=100 --inclusive=yes "$out/callgrind.out" >"$out/callgrind-inclusive.txt" 2>/dev/null
-callgrind_annotate --auto=no --threshold=100 "$out/callgrind.out" >"$out/callgrind.txt" 2>/dev/null
+	$icount "$iters" >"$out/callgrind.log" 2>&1
+bytes=$(sed -n "s|^$stage/$dataset: \([0-9]*\) bytes\$|\1|p" "$out/callgrind.log")
+[ -n "$bytes" ] || { echo "profile: callgrind run failed, see $out/callgrind.log" >&2; exit 1; }
+# Callers in the names, so a helper two passes share (a writer, memcpy)
+# counts for the pass that called it, not for both in proportion.
+# shellcheck disable=SC2086 # $geometry is two options or none
+valgrind --tool=callgrind --cache-sim=yes $geometry --separate-callers=12 \
+	--toggle-collect="$runfn" --callgrind-out-file="$out/callgrind-passes.out" \
+	$icount "$iters" >"$out/callgrind-passes.log" 2>&1 || {
+	echo "profile: callgrind run failed, see $out/callgrind-passes.log" >&2
+	exit 1
+}
+callgrind_annotate --show=Ir --auto=no --threshold=100 --inclusive=yes "$out/callgrind.out" >"$out/callgrind-inclusive.txt" 2>/dev/null
+callgrind_annotate --show=Ir --auto=no --threshold=100 "$out/callgrind.out" >"$out/callgrind.txt" 2>/dev/null
 
-echo "[3/3] massif (heap)"
+echo "[3/4] massif (heap)"
 valgrind --tool=massif --massif-out-file="$out/massif.out" \
 	$bench --benchmark_min_time=0.001 >/dev/null 2>"$out/massif.log"
 ms_print "$out/massif.out" >"$out/massif.txt"
 
-python3 harness/reports/profile_report.py --variant "$variant" --case "$stage/$dataset" \
-	--runfn "$runfn" --dir "$out" >"$out/profile.md"
+# Two runs, so their difference is ITERS iterations without set-up.
+echo "[4/4] DHAT (heap bytes read and written, 1 and $((iters + 1)) iterations)"
+for n in 1 $((iters + 1)); do
+	valgrind --tool=dhat --num-callers=64 --dhat-out-file="$out/dhat-$n.json" \
+		$icount "$n" >"$out/dhat-$n.log" 2>&1 || {
+		echo "profile: DHAT run failed, see $out/dhat-$n.log" >&2
+		exit 1
+	}
+done
+
+$python harness/reports/profile_report.py --variant "$variant" --case "$stage/$dataset" \
+	--runfn "$runfn" --dir "$out" --iterations "$iters" --bytes "$bytes" \
+	>"$out/profile.md"
 echo "wrote $out/profile.md"

@@ -2,13 +2,19 @@
 """profile_report.py - writes profile.md for one profiled case (harness/reports/profile.sh):
 the instructions per iteration, the functions that cost the most, and the
 share of each pipeline stage and DOM function in the case, from callgrind;
-the sampled top of gperftools; and the heap peak from massif.
+each pass's data accesses and simulated cache misses per input byte, and
+the bytes each heap buffer has read and written (passes.py); the sampled
+top of gperftools; and the heap peak from massif.
 
 Standard library only.  Not for: comparing variants (summary.py).
 """
 import argparse
+import json
 import os
 import re
+import sys
+
+import passes
 
 # Inclusive shares worth reading off every profile.  A function that does
 # not run in the case is left out of the table.
@@ -141,28 +147,81 @@ def share_table(title, items, incl, total, calls):
     return out + [""]
 
 
+def traffic(a):
+    """The passes' and heap buffers' sections, from the cache-simulating
+    callgrind run and the two DHAT runs, when there are."""
+    if a.bytes <= 0 or a.iterations <= 0:
+        return []
+    rows, caches, figures = passes.pass_table(
+        os.path.join(a.dir, "callgrind-passes.out"), a.iterations, a.bytes)
+    record = {"case": a.case, "variant": a.variant, "bytes": a.bytes,
+              "iterations": a.iterations, "caches": caches,
+              "passes": figures}
+    geometry = "; ".join(f"{k} {v}" for k, v in sorted(caches.items()))
+    out = ["## Passes over the message (callgrind --cache-sim=yes)", "",
+           f"Per iteration and per byte of the case's input ({a.bytes:,} B), "
+           f"over {a.iterations} iterations after a warm-up call. Each "
+           "function's own cost counts for the innermost pass among it "
+           "and its 12 callers (passes.py's table). Data reads and writes "
+           "are accesses, one per instruction whatever its width; misses "
+           "are simulated "
+           f"({geometry or 'geometry not recorded'}); bytes into D1 is "
+           "D1 misses times the line size, and bytes into LL likewise. "
+           "docs/measuring.md says how to read them.", ""] + rows + [""]
+    few = os.path.join(a.dir, "dhat-1.json")
+    many = os.path.join(a.dir, f"dhat-{a.iterations + 1}.json")
+    if os.path.exists(few) and os.path.exists(many):
+        rows, record["heap"] = passes.heap_table(few, many, a.iterations,
+                                                 a.bytes)
+    else:
+        rows = ["(no DHAT runs: heap bytes touched not measured)"]
+    # profile_record.py's input: the figures, unrounded
+    with open(os.path.join(a.dir, "traffic.json"), "w",
+              encoding="utf-8") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+    return out + ["## Heap bytes touched (DHAT)", "",
+                  f"Bytes read and written in heap blocks per input byte, "
+                  f"from a DHAT run of 1 iteration subtracted from one of "
+                  f"{a.iterations + 1}; a site is the allocation stack's "
+                  "innermost pass and first function outside the "
+                  "allocators, with its caller; blocks both runs have "
+                  "alike were made before the loop. "
+                  "Reads per block byte is how many times each byte of "
+                  "those blocks was read in one iteration.", ""] + rows + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--variant", required=True)
     ap.add_argument("--case", required=True)
     ap.add_argument("--runfn", required=True)
     ap.add_argument("--dir", required=True)
+    ap.add_argument("--iterations", type=int, default=0,
+                    help="calls inside the callgrind and the larger DHAT "
+                    "run (the smaller runs one)")
+    ap.add_argument("--bytes", type=int, default=0,
+                    help="the case's input bytes, which per-byte figures "
+                    "divide by")
     a = ap.parse_args()
 
     calls, total = calls_and_total(os.path.join(a.dir, "callgrind.out"),
                                    a.runfn)
+    if a.iterations > 0:
+        calls = a.iterations
     incl = annotate_costs(os.path.join(a.dir, "callgrind-inclusive.txt"))
     self_ = annotate_costs(os.path.join(a.dir, "callgrind.txt"))
     total = max(total, 1)
     out = [f"# profile: `{a.case}`, variant `{a.variant}`", "",
            f"Instructions are counted by callgrind inside `{a.runfn}` only "
-           f"(set-up and Google Benchmark excluded): {total:,} Ir over "
-           f"{calls} call(s), **{total // max(calls, 1):,} Ir per iteration**. "
-           "The first call is the untimed warm-up, so one-time costs (keys=cached "
-           "reading its PEM files, first-touch page faults) are spread over the "
-           "calls. Shares are inclusive (a function and what it calls), so "
-           "nested rows overlap.", ""]
+           f"(set-up, the warm-up call and Google Benchmark excluded): "
+           f"{total:,} Ir over {calls} call(s), **{total // max(calls, 1):,} "
+           "Ir per iteration**. Shares are inclusive (a function and what "
+           "it calls), so nested rows overlap.", ""]
     out += share_table("Pipeline stages", STAGES, incl, total, calls)
+    try:
+        out += traffic(a)
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"profile_report: {e}")
     out += share_table("DOM functions", DOM, incl, total, calls)
     out += ["## Top functions by own instructions (callgrind)", "",
             "| function | share | Ir per iteration |", "|---|---|---|"]
