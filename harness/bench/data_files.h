@@ -26,8 +26,8 @@ typedef struct lab_data_files {
 /*
  * Reads PATH (a file, or a folder whose regular files each count, in name
  * order, hidden ones left out) into *out.  A file that cannot serve as a
- * dataset -- unreadable, not well-formed, not a SOAP 1.1 envelope with a
- * Body, refused by send or receive with the test keys under `keys`, or
+ * dataset -- unreadable, not well-formed, not a SOAP 1.1 or 1.2 envelope
+ * with a Body, refused by send or receive with the test keys under `keys`, or
  * with a name a case name cannot carry -- is left out with a line on
  * standard error naming it and why.  Fails only when PATH itself cannot
  * be read or memory runs out; *out is then empty.
