@@ -47,6 +47,9 @@
 #   mk/install.mk   make install / uninstall
 #   mk/lint.mk      cppcheck and the documentation checks
 
+# The version --version prints and an installed variant's .pc file gives.
+VERSION := 0
+
 PRESETS := doom2010 xerces best
 
 # The axes, one line each, in the order a variant's name spells them: the

@@ -98,6 +98,29 @@ $(shell mkdir -p $(OUT))
 $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 
+# --version's strings (harness/cli/version.h): one generated file,
+# rewritten only when the version or the commit changes, so a commit
+# relinks the binaries and recompiles nothing else.
+COMMIT := $(or $(shell git describe --always --dirty 2>/dev/null),unknown: not a git checkout)
+VERSION_C := $(OUT)/version.c
+VERSION_OBJ := $(OUT)/obj/version.o
+hash := \#
+define VERSION_TEXT
+/* Written by mk/build.mk: the version and commit of this build. */
+$(hash)include "harness/cli/version.h"
+
+const char *lab_version(void) { return "$(VERSION)"; }
+const char *lab_commit(void) { return "$(COMMIT)"; }
+endef
+ifneq ($(file <$(VERSION_C)),$(VERSION_TEXT))
+$(shell mkdir -p $(OUT))
+$(file >$(VERSION_C),$(VERSION_TEXT))
+endif
+$(VERSION_OBJ): $(VERSION_C) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC  $(OUT): version.c"
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
 $(OUT)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC  $(OUT): $<"
@@ -111,7 +134,7 @@ $(OUT)/obj/%.o: %.cc $(FLAGS_STAMP)
 $(LIB_DOM): $(call obj,$(DOM_SRC))
 $(LIB_WSS): $(call obj,$(WSS_SRC))
 $(LIB_DATA): $(call obj,$(DATA_SRC))
-$(LIB_CLI): $(call obj,$(CLI_SRC))
+$(LIB_CLI): $(call obj,$(CLI_SRC)) $(VERSION_OBJ)
 $(OUT)/libdomlab-%.a:
 	@echo "  AR  $@"
 	@rm -f $@ && ar rcs $@ $^
@@ -144,7 +167,7 @@ $(OUT)/domlab-http: $(call obj,$(HTTP_SRC) $(REFPEER_SRC)) $(LIB_CLI) $(LIBS_DOM
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -o $@ $^ $(HTTP_LIBS) $(XMLSEC_LIBS) $(LIBS)
 
-$(OUT)/test-libdomlab: $(TEST_OBJ) $(LIBS_DOMLAB)
+$(OUT)/test-libdomlab: $(TEST_OBJ) $(LIB_CLI) $(LIBS_DOMLAB)
 	@echo "  LD  $@"
 	@$(CC) $(OPT) -o $@ $^ $(LIBS)
 

@@ -39,7 +39,7 @@ PC_LINES := 'prefix=$(PC_PREFIX)' 'libdir=$${prefix}/lib' \
   'includedir=$${prefix}/$(INSTALL_INC)' 'variant=$(NAME)' '' \
   'Name: $(PC_NAME)' \
   'Description: domlab DOM and WS-Security pipeline, variant $(NAME)' \
-  'Version: 0' 'Requires.private: libcrypto libxml-2.0' \
+  'Version: $(VERSION)' 'Requires.private: libcrypto libxml-2.0' \
   'Libs: -L$${libdir} -l$(PC_NAME)' 'Libs.private: -lpthread' \
   'Cflags: -I$${includedir}'
 

@@ -26,6 +26,18 @@ for pair in $(echo "$name" | tr '+' ' ' | cut -d' ' -f2-); do
 done
 expect 1 "variant with an argument" "$DOMLAB" variant extra
 
+# --version: each binary names itself, the version, the commit it was
+# built from and the variant `domlab variant` names, on one line.
+variant=$("$DOMLAB" variant | sed -n "1s/^variant=//p")
+for bin in "$DOMLAB" "$BENCH" "$(dirname "$DOMLAB")/domlab-http" \
+	"$(dirname "$DOMLAB")/test-libdomlab"; do
+	expect 0 "${bin##*/} --version" "$bin" --version
+	grep -qx "${bin##*/} [0-9][0-9.]* (commit [^,]*, variant $variant)" "$T/out" &&
+		[ "$(wc -l <"$T/out")" -eq 1 ] && [ ! -s "$T/err" ] && ok ||
+		bad "${bin##*/} --version printed '$(cat "$T/out" "$T/err")'"
+done
+expect 1 "--version with an argument" "$DOMLAB" --version extra
+
 # gen: deterministic from the seed, different across seeds.
 for kind in quakes ints strings wide deep random; do
 	"$DOMLAB" gen "$kind" --seed 7 >"$T/a.xml" && "$DOMLAB" gen "$kind" --seed 7 >"$T/b.xml" &&
