@@ -450,6 +450,32 @@ else
 	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
 fi
 
+# Malformed or non-SOAP input is exit 2 on every command that takes an
+# envelope, the sending side's and the receiving side's alike, and in the
+# reference peer.  (An envelope with two Bodies or its Body wrapped is a
+# security refusal on the receiving side: test-libdomlab's
+# forged_signatures.)
+if [ -s "$K/mallory.cert.pem" ]; then
+	printf '<a>not SOAP</a>\n' >"$T/ns-root.xml"
+	for c in "send --key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.pem" \
+		"sign --key $K/alice.key.pem --cert $K/alice.cert.pem" \
+		"encrypt --peer-cert $K/bob.cert.pem" \
+		"receive --key $K/bob.key.pem --trust $K/alice.cert.pem" \
+		"verify --trust $K/alice.cert.pem" "decrypt --key $K/bob.key.pem" \
+		"forward --trust $K/alice.cert.pem"; do
+		# shellcheck disable=SC2086
+		nothing_written 2 "${c%% *} of a document that is no envelope" \
+			"$DOMLAB" $c "$T/ns-root.xml"
+		has "not a SOAP 1.1 or 1.2 envelope"
+	done
+	for c in "send --key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.pem" \
+		"receive --key $K/bob.key.pem --trust $K/alice.cert.pem"; do
+		# shellcheck disable=SC2086
+		expect 2 "ref ${c%% *} of a document that is no envelope" \
+			"$BENCH" ref $c "$T/ns-root.xml"
+	done
+fi
+
 # Usage and I/O errors.
 expect 1 "no command" "$DOMLAB"
 expect 1 "unknown command" "$DOMLAB" frobnicate
