@@ -7,7 +7,8 @@
  * mutable copy of the input held by the document and builds the tree
  * directly: `built` and `direct` are the same to it, and `deferred`
  * (dom/build.h) has it defer some elements' content.
- * Implementations: variants/parser/{libxml2,insitu}.c.
+ * Implementations: variants/parser/libxml2.c and the folder
+ * variants/parser/insitu/.
  * Not for: limits' defaults (dom/xml2.h) or the fragment wrapper (parse.c).
  */
 #ifndef DOM_PARSER_AXIS_H

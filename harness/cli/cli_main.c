@@ -4,7 +4,7 @@
  * of options, and maps its result to the exit code (0 ok, 1 usage,
  * 2 malformed input, 3 security failure, 4 I/O, 5 out of memory).
  * Not for: the tables themselves (harness/cli/main.c, harness/bench/bench_main.c)
- * or the commands (harness/cmd_*.c).
+ * or the commands (harness/cli/cmd_*.c).
  */
 #include <stdio.h>
 #include <string.h>
