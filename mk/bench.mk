@@ -30,6 +30,18 @@ ICOUNT ?=
 ICOUNT_CASES ?=
 CASES ?=
 DATA ?=
+# make bench QUICK=1: the first look, within minutes: the presets and ref,
+# send and receive alone, on the three quakes sizes and every DATA file
+# (its name made a literal in the case pattern), without the ablations,
+# the floor and the HTTP load; summary.md and the headline plot as ever.
+QUICK ?=
+QUICK_VARIANTS := best xerces doom2010
+quick_data := $(notdir $(if $(wildcard $(DATA)/.),$(wildcard $(DATA)/*),$(DATA)))
+QUICK_CASES := ^(send|receive)/(quakes-(2k|200k|2m)$(subst $(space),,$(foreach f,$(quick_data),|$(subst .,[.],$(f)))))$$
+ifeq ($(QUICK),1)
+bench: BENCH_VARIANTS := $(QUICK_VARIANTS)
+bench: CASES := $(QUICK_CASES)
+endif
 .PHONY: bench compare reference worst profile
 compare bench: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys

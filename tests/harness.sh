@@ -531,7 +531,10 @@ if "$BENCH" bench --quick --ref --keys "$K" --data "$T/data" \
 		--flags test --elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
 		ok
 		expect_lines "$T/summary.md" '^## receive$' '^| order.xml | best | ' \
-			'^| order.xml | ref | ' '^| order.xml | best | [0-9.]* | '
+			'^| order.xml | ref | ' '^| order.xml | best | [0-9.]* | ' \
+			'^## Your messages (DATA)$' '^### order.xml (' \
+			'^| send | best | [0-9.,]* | [0-9.]* |$' \
+			'^| receive | ref | [0-9.,]* | - |$'
 		[ "$(grep -c '^| order.xml | ' "$T/summary.md")" -ge 8 ] && ok ||
 			bad "summary.md lacks order.xml's rows: $(grep -c '^| order.xml | ' "$T/summary.md")"
 		grep -q 'plain.xml' "$T/summary.md" && bad "summary.md has the left-out file" || ok

@@ -287,6 +287,20 @@ void lab_data_files_free(lab_data_files *f)
 	f->count = 0;
 }
 
+int lab_data_files_names(const lab_data_files *f, lab_buf *out, lab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < f->count; i++)
+		if ((i > 0 && lab_buf_put(out, " ", 1) != LAB_OK) ||
+		    lab_buf_put(out, f->items[i].name,
+				strlen(f->items[i].name)) != LAB_OK)
+			return lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (lab_buf_put(out, "", 1) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	return LAB_OK;
+}
+
 int lab_data_files_take(const lab_case *c)
 {
 	size_t i;

@@ -36,6 +36,11 @@ int lab_data_files_load(const char *path, const char *keys,
 			lab_data_files *out, lab_err *err);
 void lab_data_files_free(lab_data_files *f);
 
+/* The datasets' names, separated by spaces (a name has none), into out
+ * as a NUL-terminated string: the run's context names them, so the
+ * reports tell the files from the generated datasets. */
+int lab_data_files_names(const lab_data_files *f, lab_buf *out, lab_err *err);
+
 /* 1 when a case runs on the files' datasets: the cases that take a
  * generated envelope (quakes-200k), threaded ones left out. */
 int lab_data_files_take(const lab_case *c);

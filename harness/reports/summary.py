@@ -22,6 +22,7 @@ import platform
 import subprocess
 import sys
 
+import datafiles
 import loadreport
 import spread
 
@@ -812,6 +813,8 @@ def main():
             print("Plots: " + ", ".join(f"[{m}](plots/{m})" for m in made)
                   + "\n")
     send_receive(run)
+    for line in datafiles.section(run):
+        print(line)
     if a.paired:
         paired_table(a.dir)
     forward_table(run)
