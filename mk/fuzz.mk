@@ -27,7 +27,7 @@
 # (-use_counters=0).  `make fuzz-replay`: each committed corpus replayed,
 # its size and coverage into results/fuzz/corpus.tsv.  `make fuzz-record`:
 # SECURITY.md's fuzzing record from those two files.
-# `make fuzz-smoke` (part of `make test`): each target from a fresh corpus
+# `make fuzz-smoke` (part of `make check`): each target from a fresh corpus
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
 # verdict), then every input under tests/fuzz/regress/<target>/.
@@ -110,7 +110,7 @@ fuzz-replay:
 fuzz-record:
 	@python3 harness/reports/fuzz_record.py --record $(FUZZ_RECORD) --doc SECURITY.md
 
-# fuzz-smoke adds its counts to the results `make test` totals.
+# fuzz-smoke adds its counts to the results `make check` totals.
 fuzz fuzz-smoke:
 	@mkdir -p $(BUILD_DIR)
 	@first=1; for v in $(FUZZ_VARIANTS); do \

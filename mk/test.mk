@@ -88,7 +88,7 @@ test-unit: $(OUT)/test-libdomlab keys
 	@$(TEST_UNIT)
 
 # The threads test under ThreadSanitizer, on one variant: the one whose
-# keys cache is shared (keys=cached); `make test TSAN=1` runs everything
+# keys cache is shared (keys=cached); `make check TSAN=1` runs everything
 # under it.  test-libdomlab alone is built, so it costs well under a minute.
 TSAN_VARIANT := best
 test-threads: $(OUT)/test-libdomlab keys

@@ -182,6 +182,9 @@ def main():
                 if not path_exists(p):
                     dangling.append(f"{where}: path {p}: no such file")
             for m in (m for c in spans for m in MAKE_RE.finditer(c)):
+                # make -C DIR: another folder's Makefile.
+                if "-C" in m.group(1).split():
+                    continue
                 for w in m.group(1).split():
                     w = w.strip("'\",;:.)(")
                     if "=" in w or w.startswith("-"):
