@@ -15,11 +15,15 @@ $(DEPS_DIR)/%.ok:
 	@sh .ci/deps.sh $*
 	@mkdir -p $(@D) && touch $@
 
-# Goals that build nothing need no packages.
+# Goals that build nothing need no packages; DEPS=none skips the check
+# where the packages come some other way (tests/fuzz/oss-fuzz/build.sh,
+# in an image that installs its own).
 NO_DEPS_GOALS := clean deps variant-name variant-axes install-name axes-list \
-  lint doc-check axes-docs
+  lint doc-check axes-docs fuzz-list
+ifneq ($(DEPS),none)
 ifneq ($(filter-out $(NO_DEPS_GOALS) $(DEPS_DIR)/%,$(or $(MAKECMDGOALS),all)),)
 include $(call deps_ok,build)
+endif
 endif
 
 # Every package development uses, checked again each time.
