@@ -19,10 +19,12 @@
 
 static int is_soap(const dom_node *n, const char *local)
 {
-	const char *ns = dom_ns_uri(n);
+	const char *ns;
 
-	return n != NULL && dom_node_type(n) == DOM_ELEMENT && ns != NULL &&
-	       (strcmp(ns, WSS_NS_SOAP) == 0 ||
+	if (n == NULL || dom_node_type(n) != DOM_ELEMENT ||
+	    (ns = dom_ns_uri(n)) == NULL)
+		return 0;
+	return (strcmp(ns, WSS_NS_SOAP) == 0 ||
 		strcmp(ns, WSS_NS_SOAP12) == 0) &&
 	       strcmp(dom_local_name(n), local) == 0;
 }
@@ -73,14 +75,14 @@ int lab_envelope_shape(const char *bytes, size_t len, const char *block,
 		       lab_buf *out, lab_err *err)
 {
 	dom_doc *doc = NULL;
-	dom_node *header = NULL, *c, *next;
+	dom_node *header = NULL, *c = NULL, *next;
 	int rc = dom_parse(bytes, len, NULL, &doc, err);
 
 	if (rc == LAB_OK)
 		rc = header_of(doc, block != NULL, &header, err);
-	for (c = header != NULL && drop_ns != NULL ? dom_first_child(header)
-						    : NULL;
-	     rc == LAB_OK && c != NULL; c = next) {
+	if (rc == LAB_OK && header != NULL && drop_ns != NULL)
+		c = dom_first_child(header);
+	for (; c != NULL; c = next) {
 		next = dom_next_sibling(c);
 		if (is_block(c, drop_ns, drop_local))
 			dom_remove(c);
@@ -98,16 +100,19 @@ int lab_envelope_has_block(const char *bytes, size_t len, const char *ns,
 			   const char *local)
 {
 	dom_doc *doc = NULL;
-	dom_node *header = NULL, *c;
+	dom_node *header = NULL;
 	lab_err err;
 	int found = 0;
 
 	lab_err_clear(&err);
 	if (dom_parse(bytes, len, NULL, &doc, &err) == LAB_OK &&
-	    header_of(doc, 0, &header, &err) == LAB_OK && header != NULL)
+	    header_of(doc, 0, &header, &err) == LAB_OK && header != NULL) {
+		const dom_node *c;
+
 		for (c = dom_first_child(header); c != NULL && !found;
 		     c = dom_next_sibling(c))
 			found = is_block(c, ns, local);
+	}
 	dom_doc_free(doc);
 	return found;
 }
