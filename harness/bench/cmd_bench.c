@@ -249,7 +249,8 @@ static int runs_on(const lab_case *c, const lab_case_data *d)
  * 0 when the run will not run case c on dataset d: --icount names
  * another case, or --benchmark_filter (read as a POSIX extended regular
  * expression, which Google Benchmark's patterns are in practice) does not
- * match it.  1 when it may, or when the filter is no POSIX pattern.
+ * match it.  1 when it may, or when the filter is no POSIX pattern or a
+ * negative one ("-RE", Google Benchmark's "all but").
  */
 static int selected(const bench_opts *o, const lab_case *c, const char *d)
 {
@@ -261,8 +262,8 @@ static int selected(const bench_opts *o, const lab_case *c, const char *d)
 		return 1;
 	if (o->icount != NULL)
 		return strcmp(o->icount, name) == 0;
-	if (o->filter == NULL || regcomp(&re, o->filter,
-					 REG_EXTENDED | REG_NOSUB) != 0)
+	if (o->filter == NULL || o->filter[0] == '-' ||
+	    regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
 		return 1;
 	match = regexec(&re, name, 0, NULL, 0) == 0;
 	regfree(&re);
