@@ -26,6 +26,18 @@ for pair in $(echo "$name" | tr '+' ' ' | cut -d' ' -f2-); do
 done
 expect 1 "variant with an argument" "$DOMLAB" variant extra
 
+# --version: each binary names itself, the version, the commit it was
+# built from and the variant `domlab variant` names, on one line.
+variant=$("$DOMLAB" variant | sed -n "1s/^variant=//p")
+for bin in "$DOMLAB" "$BENCH" "$(dirname "$DOMLAB")/domlab-http" \
+	"$(dirname "$DOMLAB")/test-libdomlab"; do
+	expect 0 "${bin##*/} --version" "$bin" --version
+	grep -qx "${bin##*/} [0-9][0-9.]* (commit [^,]*, variant $variant)" "$T/out" &&
+		[ "$(wc -l <"$T/out")" -eq 1 ] && [ ! -s "$T/err" ] && ok ||
+		bad "${bin##*/} --version printed '$(cat "$T/out" "$T/err")'"
+done
+expect 1 "--version with an argument" "$DOMLAB" --version extra
+
 # gen: deterministic from the seed, different across seeds.
 for kind in quakes ints strings wide deep random; do
 	"$DOMLAB" gen "$kind" --seed 7 >"$T/a.xml" && "$DOMLAB" gen "$kind" --seed 7 >"$T/b.xml" &&
@@ -436,6 +448,32 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	has "digest of '#Body-1' does not match"
 else
 	bad "no test keys in $K (make keys; DOMLAB_KEYS)"
+fi
+
+# Malformed or non-SOAP input is exit 2 on every command that takes an
+# envelope, the sending side's and the receiving side's alike, and in the
+# reference peer.  (An envelope with two Bodies or its Body wrapped is a
+# security refusal on the receiving side: test-libdomlab's
+# forged_signatures.)
+if [ -s "$K/mallory.cert.pem" ]; then
+	printf '<a>not SOAP</a>\n' >"$T/ns-root.xml"
+	for c in "send --key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.pem" \
+		"sign --key $K/alice.key.pem --cert $K/alice.cert.pem" \
+		"encrypt --peer-cert $K/bob.cert.pem" \
+		"receive --key $K/bob.key.pem --trust $K/alice.cert.pem" \
+		"verify --trust $K/alice.cert.pem" "decrypt --key $K/bob.key.pem" \
+		"forward --trust $K/alice.cert.pem"; do
+		# shellcheck disable=SC2086
+		nothing_written 2 "${c%% *} of a document that is no envelope" \
+			"$DOMLAB" $c "$T/ns-root.xml"
+		has "not a SOAP 1.1 or 1.2 envelope"
+	done
+	for c in "send --key $K/alice.key.pem --cert $K/alice.cert.pem --peer-cert $K/bob.cert.pem" \
+		"receive --key $K/bob.key.pem --trust $K/alice.cert.pem"; do
+		# shellcheck disable=SC2086
+		expect 2 "ref ${c%% *} of a document that is no envelope" \
+			"$BENCH" ref $c "$T/ns-root.xml"
+	done
 fi
 
 # Usage and I/O errors.

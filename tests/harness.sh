@@ -8,7 +8,8 @@
 # for it; the intermediary's summary table and FINDINGS.md's
 # deferred-tree row; summary.py's charts, summary.json and machine.txt, and
 # readme_results.py on a summary.json written here; `bench --data` on a
-# folder of one envelope and one file that is none; profile-diff's report
+# folder of one envelope and one file that is none, and on envelopes of
+# every shape (tests/data/envelopes/); profile-diff's report
 # and flame graph, and profile.sh's passes and heap bytes touched, on
 # inputs made up here.  Checks shape, never
 # timing: a time only has to be > 0.
@@ -631,13 +632,16 @@ if "$BENCH" bench --quick --ref --keys "$K" --data "$T/data" \
 	--benchmark_min_time=0.01 --benchmark_out="$T/datarun/best.json" \
 	--benchmark_out_format=json >"$T/log" 2>"$T/err"; then
 	ok
-	expect_lines "$T/err" "^domlab-bench: bench: --data: $T/data/plain.xml left out: malformed input: not a SOAP 1.1 envelope"
+	expect_lines "$T/err" "^domlab-bench: bench: --data: $T/data/plain.xml left out: malformed input: not a SOAP 1.1 or 1.2 envelope"
 	grep -q 'order.xml left out' "$T/err" && bad "--data left the envelope out: $(cat "$T/err")" || ok
 	if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/datarun" --commit test \
 		--flags test --elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
 		ok
 		expect_lines "$T/summary.md" '^## receive$' '^| order.xml | best | ' \
-			'^| order.xml | ref | ' '^| order.xml | best | [0-9.]* | '
+			'^| order.xml | ref | ' '^| order.xml | best | [0-9.]* | ' \
+			'^## Your messages (DATA)$' '^### order.xml (' \
+			'^| send | best | [0-9.,]* | [0-9.]* |$' \
+			'^| receive | ref | [0-9.,]* | - |$'
 		[ "$(grep -c '^| order.xml | ' "$T/summary.md")" -ge 8 ] && ok ||
 			bad "summary.md lacks order.xml's rows: $(grep -c '^| order.xml | ' "$T/summary.md")"
 		grep -q 'plain.xml' "$T/summary.md" && bad "summary.md has the left-out file" || ok
@@ -647,6 +651,32 @@ if "$BENCH" bench --quick --ref --keys "$K" --data "$T/data" \
 else
 	bad "bench --data failed: $(tail -n 5 "$T/err")"
 fi
+
+# --data on envelopes of every shape (tests/data/envelopes/: SOAP 1.1 and
+# 1.2, no Header, an empty one, header blocks, WS-Addressing headers, a
+# default namespace): every case that takes a file runs on each, the
+# cases that add a header of their own (the encrypted header layout) or a
+# wsa:To (forward) included, ours and ref's; none is skipped and the run
+# ends with status 0 -- a case that aborts on one fails the run.
+shapes=$(cd "$HERE/tests/data/envelopes" && ls)
+data_cases='send receive send_encrypted_header receive_encrypted_header forward'
+if "$BENCH" bench --quick --ref --keys "$K" --data "$HERE/tests/data/envelopes" \
+	--benchmark_filter="^(ref:)?($(echo $data_cases | tr ' ' '|'))/[a-z0-9-]*[.]xml\$" \
+	--benchmark_min_time=0.001 --benchmark_repetitions=1 >"$T/log" 2>"$T/err"; then
+	ok
+else
+	bad "bench --data on every shape: exit $?: $(tail -n 5 "$T/err")"
+fi
+grep -q 'skipped\|left out' "$T/err" && bad "bench --data skipped a shape: $(grep 'skipped\|left out' "$T/err" | head -n 3)" || ok
+for f in $shapes; do
+	for c in $data_cases; do
+		for p in '' ref:; do
+			grep -q "^$p$c/$f " "$T/log" && ok ||
+				bad "bench --data: no $p$c/$f in the run"
+		done
+	done
+done
+
 "$BENCH" bench --keys "$K" --data "$T/missing" --benchmark_list_tests=true >"$T/log" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 4 ] && grep -q "missing: no such file or folder" "$T/err" && ok ||

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/cli/version.h"
 #include "tests/check.h"
 
 const char *t_data_dir;
@@ -155,8 +156,13 @@ int main(int argc, char **argv)
 	const char *filter = argc > 2 ? argv[2] : NULL;
 	size_t passed = 0, failed = 0, g;
 
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		lab_print_version(stdout, "test-libdomlab");
+		return 0;
+	}
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: %s DATA_DIR [FILTER]\n", argv[0]);
+		fprintf(stderr, "usage: %s DATA_DIR [FILTER] | --version\n",
+			argv[0]);
 		return 2;
 	}
 	t_data_dir = argv[1];

@@ -316,7 +316,8 @@ int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 	if (m->envelope != NULL && dom_is(m->envelope, n->soap12, n->Envelope))
 		m->n.soap = n->soap12;
 	if (m->envelope == NULL || !dom_is(m->envelope, n->soap, n->Envelope))
-		return lab_fail(err, code, "not a SOAP 1.1 or 1.2 envelope");
+		return lab_fail(err, LAB_EMALFORMED,
+				"not a SOAP 1.1 or 1.2 envelope");
 	m->body = wss_child(m->envelope, n->soap, n->Body, &count);
 	if (m->body == NULL)
 		return lab_fail(err, code, "envelope has %zu soap:Body", count);

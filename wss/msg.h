@@ -63,8 +63,11 @@ typedef struct wss_msg {
  * the Body) and its one soap:Body, and the one wsse:Security in the
  * Header.  With `create`, adds Header and Security when missing (the
  * sending side).  The SOAP version is the Envelope's namespace (1.1 or
- * 1.2; m->n.soap is it).  A document that is neither, or that has
- * two Bodies, Headers or Security headers, is refused with `code`.
+ * 1.2; m->n.soap is it).  A document that is neither is malformed input
+ * (LAB_EMALFORMED) on either side, as a parse error is.  An envelope with
+ * no Body or two, two Headers or Security headers, another child or its
+ * Header last is refused with `code`: on the receiving side these are
+ * the shapes a signature-wrapping attack makes.
  */
 int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 		 lab_err *err);

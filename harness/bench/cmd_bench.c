@@ -18,6 +18,7 @@
  *
  * Not for: the cases themselves or how they are timed.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +224,59 @@ static int find_dataset(const char *name, size_t *out)
 	return 0;
 }
 
-/* The --data files' jobs of case c, after its generated ones. */
+/*
+ * 1 when case c can run on a --data file: set up, run once and torn down
+ * without an error.  Otherwise one line says which case leaves the file
+ * out and why, and the run goes on without that pair: a file any case
+ * can use is measured by those that can.
+ */
+static int runs_on(const lab_case *c, const lab_case_data *d)
+{
+	void *ctx = NULL;
+	lab_err err;
+	int rc;
+
+	lab_err_clear(&err);
+	rc = c->setup(&ctx, d, &err);
+	if (rc == LAB_OK) {
+		rc = c->run(ctx, &err);
+		if (ctx != NULL)
+			c->teardown(ctx);
+	}
+	if (rc == LAB_OK)
+		return 1;
+	fprintf(stderr, "domlab-bench: bench: --data: %s/%s skipped: %s: %s\n",
+		c->stage, d->name, lab_strerror(rc), err.msg);
+	return 0;
+}
+
+/*
+ * 0 when the run will not run case c on dataset d: --icount names
+ * another case, or --benchmark_filter (read as a POSIX extended regular
+ * expression, which Google Benchmark's patterns are in practice) does not
+ * match it.  1 when it may, or when the filter is no POSIX pattern or a
+ * negative one ("-RE", Google Benchmark's "all but").
+ */
+static int selected(const bench_opts *o, const lab_case *c, const char *d)
+{
+	char name[512];
+	regex_t re;
+	int n = snprintf(name, sizeof name, "%s/%s", c->stage, d), match;
+
+	if (n < 0 || (size_t)n >= sizeof name)
+		return 1;
+	if (o->icount != NULL)
+		return strcmp(o->icount, name) == 0;
+	if (o->filter == NULL || o->filter[0] == '-' ||
+	    regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
+		return 1;
+	match = regexec(&re, name, 0, NULL, 0) == 0;
+	regfree(&re);
+	return match;
+}
+
+/* The --data files' jobs of case c, after its generated ones: each file
+ * the case will run on is tried first (runs_on). */
 static void file_jobs(const bench_opts *o, const lab_case *c,
 		      const lab_data_files *files, lab_bench_job *jobs,
 		      size_t *njobs)
@@ -233,13 +286,15 @@ static void file_jobs(const bench_opts *o, const lab_case *c,
 	if (!lab_data_files_take(c))
 		return;
 	for (k = 0; k < files->count; k++) {
-		lab_bench_job *j = &jobs[(*njobs)++];
+		lab_bench_job *j = &jobs[*njobs];
 
 		j->c = c;
 		j->data.name = files->items[k].name;
 		j->data.bytes = files->items[k].bytes.data;
 		j->data.len = files->items[k].bytes.len;
 		j->data.keys = o->keys;
+		if (selected(o, c, j->data.name) && runs_on(c, &j->data))
+			(*njobs)++;
 	}
 }
 
@@ -350,10 +405,12 @@ typedef struct bench_context {
 	char seed[32];
 	char libxml[32];
 	char malloc_cfg[96];
-	lab_bench_kv kv[6];
+	lab_bench_kv kv[7];
 } bench_context;
 
-static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
+/* `names`: the --data datasets' names (harness/reports/datafiles.py). */
+static void fill_context(bench_context *bc, const bench_opts *o, int tuned,
+			 const char *names)
 {
 	int v = atoi(xmlParserVersion);
 
@@ -372,6 +429,7 @@ static void fill_context(bench_context *bc, const bench_opts *o, int tuned)
 	bc->kv[3] = (lab_bench_kv){"full", o->full ? "yes" : "no"};
 	bc->kv[4] = (lab_bench_kv){"libxml2", bc->libxml};
 	bc->kv[5] = (lab_bench_kv){"malloc", bc->malloc_cfg};
+	bc->kv[6] = (lab_bench_kv){"data_files", names};
 }
 
 int lab_cmd_bench(int argc, char **argv, lab_err *err)
@@ -380,6 +438,7 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 	static char quick_time[] = "--benchmark_min_time=0.05";
 	bench_opts o = {0, 0, 0, 0, NULL, 3, 0, 0, "build/keys", NULL, NULL};
 	lab_data_files files = {NULL, 0};
+	lab_buf names = LAB_BUF_INIT;
 	bench_context bc;
 	lab_buf *bufs = NULL;
 	lab_bench_job *jobs = NULL;
@@ -427,7 +486,10 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 		rc = icount(&o, jobs, njobs, err);
 		goto out;
 	}
-	fill_context(&bc, &o, tuned);
+	rc = lab_data_files_names(&files, &names, err);
+	if (rc != LAB_OK)
+		goto out;
+	fill_context(&bc, &o, tuned, names.data);
 	rc = lab_bench_run(jobs, njobs, bc.kv, sizeof bc.kv / sizeof bc.kv[0],
 			   ngb, gb, err);
 out:
@@ -435,6 +497,7 @@ out:
 		lab_buf_free(&bufs[i]);
 	dom_free(bufs);
 	lab_data_files_free(&files);
+	lab_buf_free(&names);
 	dom_free(jobs);
 	dom_free(gb);
 	/* The reference peer's process-wide state (xmlsec, its key cache). */

@@ -3,9 +3,11 @@
  * becomes a dataset named after it, so the stages run on a service's own
  * messages beside the generated ones.  A file is taken only when the
  * pipeline can do with it what the cases will: parse it, find a SOAP 1.1
- * Body, send it with the test keys and receive it back (the receive-side
- * cases' setups secure it the same way); any other file is left out with
- * one line naming it and why, and the run goes on.
+ * or 1.2 Body, send it with the test keys and receive it back (the
+ * receive-side cases' setups secure it the same way); any other file is
+ * left out with one line naming it and why, and the run goes on.  A case
+ * that cannot use a file taken here is skipped for it alone, with its own
+ * line (cmd_bench.c).
  * Not for: generated datasets (cases.c) or picking the jobs (cmd_bench.c).
  */
 #include "harness/bench/data_files.h"
@@ -19,9 +21,9 @@
 #include "dom/dom.h"
 #include "harness/cli/cli.h"
 #include "util/alloc.h"
+#include "wss/profile.h"
 #include "wss/wss.h"
 
-#define SOAP11_NS "http://schemas.xmlsoap.org/soap/envelope/"
 
 /* The keys every check uses, loaded once. */
 typedef struct check_keys {
@@ -57,17 +59,19 @@ static int keys_load(const char *dir, check_keys *k, lab_err *err)
 	return rc;
 }
 
-/* The root is a SOAP 1.1 Envelope with a Body child. */
+/* The root is a SOAP 1.1 or 1.2 Envelope with a Body child. */
 static int is_envelope(dom_doc *doc, lab_err *err)
 {
 	const dom_node *env = dom_doc_element(doc), *c;
+	const char *ns = env != NULL ? dom_ns_uri(env) : NULL;
 
-	if (env == NULL || dom_ns_uri(env) == NULL ||
-	    strcmp(dom_ns_uri(env), SOAP11_NS) != 0 ||
+	if (ns == NULL ||
+	    (strcmp(ns, WSS_NS_SOAP) != 0 && strcmp(ns, WSS_NS_SOAP12) != 0) ||
 	    strcmp(dom_local_name(env), "Envelope") != 0)
 		return lab_fail(err, LAB_EMALFORMED,
-				"not a SOAP 1.1 envelope (the root element "
-				"is not {%s}Envelope)", SOAP11_NS);
+				"not a SOAP 1.1 or 1.2 envelope (the root "
+				"element is not {%s}Envelope or {%s}Envelope)",
+				WSS_NS_SOAP, WSS_NS_SOAP12);
 	for (c = dom_first_child(env); c != NULL; c = dom_next_sibling(c))
 		if (dom_node_type(c) == DOM_ELEMENT &&
 		    dom_ns_uri(c) == dom_ns_uri(env) &&
@@ -281,6 +285,20 @@ void lab_data_files_free(lab_data_files *f)
 	dom_free(f->items);
 	f->items = NULL;
 	f->count = 0;
+}
+
+int lab_data_files_names(const lab_data_files *f, lab_buf *out, lab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < f->count; i++)
+		if ((i > 0 && lab_buf_put(out, " ", 1) != LAB_OK) ||
+		    lab_buf_put(out, f->items[i].name,
+				strlen(f->items[i].name)) != LAB_OK)
+			return lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (lab_buf_put(out, "", 1) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	return LAB_OK;
 }
 
 int lab_data_files_take(const lab_case *c)

@@ -1,7 +1,9 @@
 /*
  * cli.h - what the domlab commands share: reading the input, writing the
  * output only once it is complete, and reporting errors with the exit
- * code docs/design.md fixes.  Each command lives in its own harness/cmd_*.c;
+ * code docs/design.md fixes.  Each command lives in its own
+ * harness/cli/cmd_*.c (domlab-bench's: harness/bench/cmd_bench.c and
+ * harness/refpeer/cmd_ref.c);
  * domlab (harness/cli/main.c) and domlab-bench (harness/bench/bench_main.c) are
  * each a table of them, run by lab_main (harness/cli/cli_main.c).
  */

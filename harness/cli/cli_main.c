@@ -4,12 +4,13 @@
  * of options, and maps its result to the exit code (0 ok, 1 usage,
  * 2 malformed input, 3 security failure, 4 I/O, 5 out of memory).
  * Not for: the tables themselves (harness/cli/main.c, harness/bench/bench_main.c)
- * or the commands (harness/cmd_*.c).
+ * or the commands (harness/cli/cmd_*.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/version.h"
 
 static const lab_opt help_opts[] = {
 	{"-h, --help", NULL, 0, "print this help"}, {NULL, NULL, 0, NULL}};
@@ -116,10 +117,11 @@ static int usage(FILE *f, const lab_program *p)
 		      "--max-name N --max-text N --max-ns N\n",
 		      f);
 	fprintf(f,
-		"`%s COMMAND --help` says what each option does.  Exit "
-		"codes: 0 ok, 1 usage,\n2 malformed input, 3 security failure, "
-		"4 I/O, 5 out of memory.\n",
-		p->name);
+		"`%s COMMAND --help` says what each option does; `%s "
+		"--version` the version,\ncommit and variant.  Exit codes: 0 "
+		"ok, 1 usage, 2 malformed input, 3 security\nfailure, 4 I/O, "
+		"5 out of memory.\n",
+		p->name, p->name);
 	return f == stdout ? LAB_OK : LAB_EUSAGE;
 }
 
@@ -153,6 +155,13 @@ int lab_main(const lab_program *p, int argc, char **argv)
 
 	if (argc < 2)
 		return usage(stderr, p);
+	/* The binary's own name: domlab-http runs under domlab's. */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		const char *slash = strrchr(argv[0], '/');
+
+		lab_print_version(stdout, slash != NULL ? slash + 1 : argv[0]);
+		return LAB_OK;
+	}
 	/* `PROGRAM help [COMMAND]` is `PROGRAM [COMMAND] --help`. */
 	help = strcmp(argv[1], "help") == 0;
 	if (wants_help(1, argv + 1) || (help && argc == 2))

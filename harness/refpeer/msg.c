@@ -53,9 +53,10 @@ xmlNsPtr ref__ns_for(ref_msg *m, xmlNodePtr el, const char *uri,
 		       : xmlNewNs(el, X(uri), X(prefix));
 }
 
-/* What wss_msg_open checks: a SOAP 1.1 or 1.2 Envelope with one Body, at
- * most one Header before it and one Security in it; `create` adds the
- * missing Header and Security (the sender). */
+/* What wss_msg_open checks: a SOAP 1.1 or 1.2 Envelope (else malformed
+ * input, as there) with one Body, at most one Header before it and one
+ * Security in it (else `code`); `create` adds the missing Header and
+ * Security (the sender). */
 int ref__msg_open(xmlDocPtr doc, int create, int code, ref_msg *m,
 		  lab_err *err)
 {
@@ -70,7 +71,8 @@ int ref__msg_open(xmlDocPtr doc, int create, int code, ref_msg *m,
 		  : WSS_NS_SOAP;
 	if (m->envelope == NULL ||
 	    !ref__is_el(m->envelope, m->soap, "Envelope"))
-		return lab_fail(err, code, "not a SOAP 1.1 or 1.2 envelope");
+		return lab_fail(err, LAB_EMALFORMED,
+				"not a SOAP 1.1 or 1.2 envelope");
 	m->body = ref__one_child(m->envelope, m->soap, "Body", &count);
 	if (m->body == NULL)
 		return lab_fail(err, code, "the Envelope has %zu Bodies",

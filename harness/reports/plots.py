@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""plots.py - the three charts of a compare run, into <run>/plots/:
+"""plots.py - the charts of a compare run, into <run>/plots/:
 headline.png (send and receive time against message size for best,
 xerces, doom2010, the reference stack and the floor), ablation.png (each
 axis flipped from best: its cost, beside the original report's figure)
 and memory.png (bytes per element of a tree; peak heap per message byte
-of send and receive).  harness/reports/summary.py calls plots() with its
+of send and receive), and with DATA datafiles.png (datafiles.py).
+harness/reports/summary.py calls plots() with its
 Run (harness/reports/run.py).  The headline's best, ref and floor are
 the paired run's when the run has one, as are the README's table and
 summary.json.
@@ -14,6 +15,7 @@ matplotlib (Debian's python3-matplotlib, /usr/bin/python3).
 """
 import os
 
+import datafiles
 import findings
 import loadreport
 from run import input_bytes
@@ -56,7 +58,8 @@ def plots(run, rundir, plt):
     made = []
     for name, draw in (("headline.png", headline),
                        ("ablation.png", ablation),
-                       ("memory.png", memory)):
+                       ("memory.png", memory),
+                       ("datafiles.png", datafiles.chart)):
         fig = draw(run, rundir, plt)
         if fig is None:
             continue

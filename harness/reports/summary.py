@@ -23,6 +23,7 @@ import platform
 import subprocess
 import sys
 
+import datafiles
 import loadreport
 from run import (FLOOR_PARTS, FLOORS, Run, count, floor_text, input_bytes,
                  num, ratio, us, us_real)
@@ -762,6 +763,8 @@ def main():
             print("Plots: " + ", ".join(f"[{m}](plots/{m})" for m in made)
                   + "\n")
     send_receive(run)
+    for line in datafiles.section(run):
+        print(line)
     paired_table(run)
     forward_table(run)
     latency_table(run)

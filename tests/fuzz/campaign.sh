@@ -15,7 +15,7 @@
 # even alone), its input in DIR/artifacts/: make it a regression input
 # (tests/fuzz/regress/TARGET/) with its fix.  SIGINT to
 # the fuzzer ends it too (outcome "interrupted"), with the run recorded.
-# Not for: the smoke run of `make test` (run.sh); merging the work corpus
+# Not for: the smoke run of `make check` (run.sh); merging the work corpus
 # into the committed one (`make fuzz-merge`).
 set -u
 usage="usage: campaign.sh DIR VARIANT TARGET CPU RUNS"

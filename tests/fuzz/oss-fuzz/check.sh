@@ -9,7 +9,7 @@
 # from a working folder other than $OUT, as the engines run them.  One
 # pass or failure per fuzzer; prints "N passed, N failed".
 # Not for: the engine itself (no docker, no OSS-Fuzz checkout), or the
-# Makefile's smoke run (`make test`).
+# Makefile's smoke run (`make check`).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 T=$(mktemp -d)

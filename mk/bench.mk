@@ -1,0 +1,144 @@
+# ---- benchmark -----------------------------------------------------------------
+# The presets and one ablation per axis: best with that axis flipped
+# (read=eof shows only in the load scenario over HTTP, compare.sh's last).
+# build=built and direct differ only under parser=libxml2 (insitu builds
+# the tree itself), so that flip is measured there: the last variant
+# against the one before it (best with build=built would be best's own
+# code again); build=direct, the insitu parser building every node at
+# once, against best's build=deferred.  build=deferred is the insitu
+# parser's, so best's libxml2 variants name build=direct.
+BENCH_VARIANTS := doom2010 xerces best \
+  best+attrs=hash best+attrs=vector best+userdata=pernode \
+  best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
+  best+emit=source best+emit=tree best+hash=fixed best+read=eof \
+  best+build=direct+parser=libxml2 best+build=built+parser=libxml2 \
+  best+build=direct
+# make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and
+# the floor, into results/<run-id>/ (harness/reports/compare.sh, results/README.md).
+# make bench: the quick compare.  FULL=1 adds quakes-20m and repetitions;
+# ICOUNT=1 adds instructions per iteration under callgrind (ICOUNT_CASES=RE:
+# only the cases whose full names match RE).  CASES=RE runs only the cases
+# whose names (ref:/pugi:/floor: prefix left out) match the extended
+# regular expression RE, in every run alike.
+# DATA=PATH: a SOAP envelope or a folder of them, each file a dataset of its
+# own beside the generated ones (domlab-bench bench --data).
+# ALTERNATE=K: K more rounds of the variants' runs, one variant after the
+# other, for ratios free of drift between runs (FINDINGS.md).
+FULL ?=
+ALTERNATE ?= 0
+ICOUNT ?=
+ICOUNT_CASES ?=
+CASES ?=
+DATA ?=
+# make bench QUICK=1: the first look, within minutes: the presets and ref,
+# send and receive alone, on the three quakes sizes and every DATA file
+# (its name made a literal in the case pattern), without the ablations,
+# the floor and the HTTP load; summary.md and the headline plot as ever.
+QUICK ?=
+QUICK_VARIANTS := best xerces doom2010
+quick_data := $(notdir $(if $(wildcard $(DATA)/.),$(wildcard $(DATA)/*),$(DATA)))
+QUICK_CASES := ^(send|receive)/(quakes-(2k|200k|2m)$(subst $(space),,$(foreach f,$(quick_data),|$(subst .,[.],$(f)))))$$
+ifeq ($(QUICK),1)
+bench: BENCH_VARIANTS := $(QUICK_VARIANTS)
+bench: CASES := $(QUICK_CASES)
+endif
+.PHONY: bench compare reference worst profile
+compare bench: $(call deps_ok,bench)
+	@$(MAKE) --no-print-directory keys
+	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
+	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
+	  ALTERNATE=$(ALTERNATE) DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
+
+# make stall [STALL_SECONDS=5]: the socket-read stall alone, read=eof
+# against read=framed with kept-alive clients over HTTP, into
+# results/stall-<time>/ (load/, and stall.md: FINDINGS.md's row);
+# make compare measures it too, best+read=eof being an ablation.
+STALL_SECONDS ?= 5
+.PHONY: stall
+stall: $(call deps_ok,bench)
+	@$(MAKE) --no-print-directory keys
+	@for v in best best+read=eof; do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
+	done
+	@out=results/stall-$$(date -u +%Y%m%dT%H%M%SZ) && \
+	  BUILD_DIR=$(BUILD_DIR) sh harness/reports/load.sh $$out $(STALL_SECONDS) \
+	    best best+read=eof && \
+	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
+	  cat $$out/stall.md
+
+# make reference: the run the documentation quotes, committed.  A whole
+# compare, with instruction counts for the pipeline's ends and c14n (the
+# stages the README's table quotes; counting every case of every variant
+# under callgrind would take hours) and the floor; its summary, findings,
+# plots, machine.txt and the raw files they are made from (each JSON
+# gzipped, the counts, variants.txt, commands.tsv, the load scenario's
+# JSON) replace results/reference/, so its reports can be made again from
+# what is committed, and the README's results table is rewritten from its
+# summary.json (results/README.md).  It refuses to start above a load of
+# REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
+# records the load it started at and whether it was forced.
+REFERENCE_DIR := results/reference
+REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
+REFERENCE_LOAD := 1.0
+FORCE ?=
+reference:
+	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
+	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= ALTERNATE=0 \
+	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
+	@run=results/$$(readlink results/latest) && \
+	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR)/load && \
+	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
+	    $$run/machine.txt $$run/variants.txt $$run/commands.tsv \
+	    $$run/*.icount.tsv $(REFERENCE_DIR)/ && \
+	  for j in $$run/*.json; do gzip -9n <$$j >$(REFERENCE_DIR)/$${j##*/}.gz; done && \
+	  rm -f $(REFERENCE_DIR)/summary.json.gz && \
+	  cp $$run/load/*.json $$run/load/commands.tsv $(REFERENCE_DIR)/load/ && \
+	  cp -R $$run/plots $(REFERENCE_DIR)/plots && \
+	  sed 's/^load average: /load average when make reference started: /' \
+	    $(BUILD_DIR)/.reference-load >>$(REFERENCE_DIR)/machine.txt && \
+	  rm -f $(BUILD_DIR)/.reference-load
+	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
+	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
+
+# make worst [WORST_VARIANTS=...]: each hostile shape at the size the
+# acceptance criteria name beside a friendly input of that size, one
+# process each, CPU and peak RSS, into results/worst-<date>/worst.md
+# (harness/reports/worst.sh).  WORST_PIPE_LIMIT: the endless pipe's
+# --max-input (default: domlab's own).
+WORST_VARIANTS := doom2010 xerces best
+WORST_PIPE_LIMIT ?=
+worst: keys
+	@for v in $(WORST_VARIANTS); do \
+	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab || exit 1; done
+	@BUILD_DIR=$(BUILD_DIR) WORST_PIPE_LIMIT=$(WORST_PIPE_LIMIT) \
+	  sh harness/reports/worst.sh $(WORST_VARIANTS)
+
+# make oneshot [ONESHOT_VARIANTS=...]: one `domlab send` and one `domlab
+# receive` per process at 2 KB and 200 KB, whole-process instructions under
+# callgrind, for each variant and the reference peer (domlab-bench ref), into
+# results/oneshot/ (committed) and docs/measuring.md's one-shot table
+# (harness/reports/oneshot.sh); the first variant's 2 KB send is profiled.
+ONESHOT_VARIANTS := best doom2010 xerces
+.PHONY: oneshot
+oneshot: keys $(call deps_ok,bench) $(call deps_ok,profile)
+	@for v in $(ONESHOT_VARIANTS); do \
+	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab || exit 1; done
+	@$(MAKE) -s --no-print-directory \
+	  VARIANT=$(firstword $(ONESHOT_VARIANTS)) domlab-bench
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/oneshot.sh $(ONESHOT_VARIANTS)
+
+# make profile VARIANT=x [DATASET=quakes-200k] [STAGE=send]
+DATASET ?= quakes-200k
+STAGE ?= send
+profile: $(call deps_ok,profile)
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile.sh $(NAME) $(DATASET) $(STAGE)
+
+# make profile-diff A=doom2010 B=best [STAGE=send] [DATASET=quakes-200k]:
+# one case on two variants, one report of where they differ
+# (harness/reports/profile_diff.sh, docs/measuring.md).
+.PHONY: profile-diff
+profile-diff: $(call deps_ok,profile)
+	@[ -n '$(A)' ] && [ -n '$(B)' ] || { echo "make profile-diff needs A=<variant> B=<variant>" >&2; exit 1; }
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile_diff.sh '$(A)' '$(B)' $(STAGE) $(DATASET)
+
