@@ -3,7 +3,7 @@
  * compiler): the quakes dataset's records (datasets/gen.c) as a service's
  * schema describes them, and the WS-Security header, imported from
  * Debian's /usr/share/gsoap/import.  The bench build runs soapcpp2 on it
- * into build/<variant>/gen/ (harness/gsoap/rules.mk); nothing generated is
+ * into build/<variant>/gen/ (mk/gsoap.mk); nothing generated is
  * committed.
  *
  * The binding is soapcpp2's own from the schema's types: xsd:decimal is a
