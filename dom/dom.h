@@ -544,6 +544,18 @@ int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,
  */
 dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count);
 
+/*
+ * Calls fn(arg, el, value) for every ID attribute (as dom_get_by_id reads
+ * them) of the elements in the subtrees of first and its following
+ * siblings up to stop (exclusive; NULL: the last), in document order,
+ * until fn returns non-zero, which it returns.  Deferred content is built
+ * only where it holds an attribute named like an ID, so the work follows
+ * the IDs, not the size of the content.
+ */
+typedef int (*dom_id_fn)(void *arg, dom_node *el, const char *value);
+int dom_ids_each(dom_node *first, const dom_node *stop, dom_id_fn fn,
+		 void *arg);
+
 /* ---- user data --------------------------------------------------------- */
 
 typedef void (*dom_ud_free_fn)(void *data, void *arg);

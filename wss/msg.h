@@ -37,6 +37,10 @@ typedef struct wss_msg {
 	/* The receiver's caps on pre-authentication work, from wss_opts
 	 * (NULL: the defaults). */
 	const wss_caps *caps;
+	/* Receiving: 0 refuses AES-128-CBC; 1 accepts it where a Signature
+	 * verified first covers the EncryptedData (wss_opts.allow_cbc); 2
+	 * decrypts it unauthenticated (the decrypt command). */
+	int allow_cbc;
 	/* The message's attachments (wss/attach.h), from wss_opts. */
 	const struct wss_attachment *att;
 	size_t natt;

@@ -65,6 +65,11 @@ typedef struct wss_xenc_rx {
 	size_t decrypted;   /* of them decrypted so far (the Body's only) */
 	const char *plain;  /* the first Body element not encrypted, or
 			     * "#text" for text beside the EncryptedData */
+	int failed;         /* a step failed as "decryption failed" */
+	/* What each decryption so far produced: the decrypted element, or
+	 * the Body for its content. */
+	dom_node **tops;
+	size_t ntops;
 } wss_xenc_rx;
 
 int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
@@ -73,6 +78,10 @@ int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
 int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
 		     lab_err *err);
 int wss_xenc_rx_policy(const wss_xenc_rx *rx, lab_err *err);
+/* Refuses a Signature Reference that resolves into decrypted content
+ * (a decrypted element or its descendants, or the Body's decrypted
+ * content); run once every step is done. */
+int wss_xenc_rx_signed_check(const wss_xenc_rx *rx, lab_err *err);
 void wss_xenc_rx_end(wss_xenc_rx *rx);
 
 /* Every step of the header in order, without the policy (the decrypt
