@@ -2364,6 +2364,127 @@ out:
 	free_keys(&k);
 }
 
+/* ---- bounds on single fields read before the signature ---- */
+
+/* local's text made `len` characters long: its own characters (trimmed)
+ * after `len - own` zeros (lead) or before as many spaces. */
+static void pad_field(dom_doc *doc, const char *local, size_t len, int lead)
+{
+	dom_node *e = el(doc, local);
+	lab_buf text = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	lab_err err;
+	size_t i, own;
+
+	if (e == NULL || !CHECK_OK(wss_text(e, &text, &err), &err))
+		goto out;
+	own = text.len;
+	if (!CHECK(own <= len))
+		goto out;
+	for (i = 0; lead && i < len - own; i++)
+		lab_buf_putc(&out, '0');
+	lab_buf_put(&out, text.data, own);
+	for (i = 0; !lead && i < len - own; i++)
+		lab_buf_putc(&out, ' ');
+	if (CHECK(lab_buf_putc(&out, '\0') == 0))
+		set_text(e, out.data);
+out:
+	lab_buf_free(&text);
+	lab_buf_free(&out);
+}
+
+/*
+ * Each field's bound at its limit and one past it.  Padding with
+ * whitespace (a serial number with leading zeros) keeps the value, so at
+ * the limit the message is received; one past, the bound refuses it naming the field and the limit.  The
+ * fields the Signature reads are shown on verify: on receive their
+ * refusal comes after the Body's decryption, as the one message.
+ */
+static void field_caps(void)
+{
+	static const struct {
+		const char *local;
+		size_t max;
+		int lead;
+		wss_key_id id; /* receive with it; -1: verify */
+		const char *at_limit;
+	} fields[] = {
+		{"SignatureValue", WSS_FIELD_SIGNATURE, 0, (wss_key_id)-1, NULL},
+		{"BinarySecurityToken", WSS_FIELD_CERT, 0, (wss_key_id)-1, NULL},
+		{"CipherValue", WSS_FIELD_WRAPPED_KEY, 0, WSS_KEYID_THUMBPRINT,
+		 NULL},
+		{"KeyIdentifier", WSS_FIELD_KEY_ID, 0, WSS_KEYID_THUMBPRINT, NULL},
+		{"X509IssuerName", WSS_FIELD_ISSUER, 0, WSS_KEYID_ISSUER_SERIAL,
+		 NULL},
+		{"X509SerialNumber", WSS_FIELD_SERIAL_DIGITS, 1,
+		 WSS_KEYID_ISSUER_SERIAL, NULL},
+		{"X509SerialNumber", WSS_FIELD_SERIAL_TEXT, 0,
+		 WSS_KEYID_ISSUER_SERIAL, NULL},
+	};
+	keys k;
+	size_t i;
+	int past;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		for (past = 0; past < 2; past++) {
+			int verify = fields[i].id == (wss_key_id)-1;
+			dom_doc *doc = verify ? signed_msg(k.alice_key, k.alice)
+					      : layout_msg(&k, WSS_SIGN_ENCRYPT,
+							   fields[i].id, k.bob);
+			char reason[200];
+
+			t_context("%s, %s", fields[i].local,
+				  past ? "one past the limit" : "at the limit");
+			if (doc == NULL)
+				continue;
+			pad_field(doc, fields[i].local, fields[i].max + past,
+				  fields[i].lead);
+			if (fields[i].lead)
+				snprintf(reason, sizeof reason,
+					 "has %zu digits: over the limit of "
+					 "%zu (RFC 5280: at most 20 octets)",
+					 fields[i].max + past, fields[i].max);
+			else
+				snprintf(reason, sizeof reason,
+					 "<%s> holds more than %zu characters: "
+					 "over the limit of %zu",
+					 fields[i].local, fields[i].max,
+					 fields[i].max);
+			if (verify)
+				outcome(doc, NULL, k.alice, NOW, NULL,
+					past ? reason : fields[i].at_limit);
+			else
+				received_as(doc, k.bob_key, k.bob, &k, NULL,
+					    past ? reason : fields[i].at_limit);
+		}
+	t_context("X509SerialNumber of 2^160, 21 octets in 49 digits");
+	{
+		dom_doc *doc = layout_msg(&k, WSS_SIGN_ENCRYPT,
+					  WSS_KEYID_ISSUER_SERIAL, k.bob);
+
+		if (doc != NULL)
+			set_text(el(doc, "X509SerialNumber"),
+				 "1461501637330902918203684832716283019655932542976");
+		received_as(doc, k.bob_key, k.bob, &k, NULL,
+			    "X509SerialNumber is 21 octets: over the limit of 20");
+	}
+	t_context("X509SerialNumber of 2^160 - 1, 20 octets");
+	{
+		dom_doc *doc = layout_msg(&k, WSS_SIGN_ENCRYPT,
+					  WSS_KEYID_ISSUER_SERIAL, k.bob);
+
+		if (doc != NULL)
+			set_text(el(doc, "X509SerialNumber"),
+				 "1461501637330902918203684832716283019655932542975");
+		/* Within the bound: then not bob's serial. */
+		received_as(doc, k.bob_key, k.bob, &k, NULL,
+			    "no EncryptedKey is addressed to this receiver");
+	}
+out:
+	free_keys(&k);
+}
+
 /* ---- wrapping through decryption ---- */
 
 /* The quakes message alice sends bob in layout (with the Signature
@@ -2534,5 +2655,6 @@ const t_case tests_wss[] = {
 	{"wss/parts_tampered", parts_tampered},
 	{"wss/parts_refused", parts_refused},
 	{"wss/decrypt_wrapping", decrypt_wrapping},
+	{"wss/field_caps", field_caps},
 	{NULL, NULL},
 };

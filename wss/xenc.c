@@ -259,9 +259,10 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 
 /* ---- decryption ---- */
 
-/* The one CipherData/CipherValue of el, decoded. */
-static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
-			lab_err *err)
+/* The one CipherData/CipherValue of el, decoded; at most max
+ * characters of it (0: any). */
+static int cipher_value(const wss_msg *m, const dom_node *el, size_t max,
+			lab_buf *out, lab_err *err)
 {
 	const dom_node *cd, *cv;
 	size_t count;
@@ -273,6 +274,10 @@ static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
 		return lab_fail(err, LAB_ESECURITY,
 				"%s has no CipherData/CipherValue",
 				dom_local_name(el));
+	if (max != 0 &&
+	    wss_field_within(cv, max, "a key wrapped with RSA of up to 8192 "
+				      "bits", err) != LAB_OK)
+		return LAB_ESECURITY;
 	return wss_b64_text(cv, out, err);
 }
 
@@ -303,7 +308,7 @@ static int unwrap(const wss_msg *m, const dom_node *ek,
 		return lab_fail(err, LAB_ESECURITY,
 				"key transport '%s' is not allowed (only %s)",
 				alg != NULL ? alg : "(none)", WSS_ALG_RSA_OAEP);
-	rc = cipher_value(m, ek, &wrapped, err);
+	rc = cipher_value(m, ek, WSS_FIELD_WRAPPED_KEY, &wrapped, err);
 	if (rc == LAB_OK &&
 	    wss_rsa_oaep_unwrap(key, (const unsigned char *)wrapped.data,
 				wrapped.len, out, MAX_KEY, len,
@@ -412,7 +417,7 @@ static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
 	if (lab_buf_reserve(&c->owned, PARSE_ROOM) != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	c->owned.len = PARSE_ROOM;
-	rc = cipher_value(m, ed, &c->owned, err);
+	rc = cipher_value(m, ed, 0, &c->owned, err);
 	c->p = c->owned.data + PARSE_ROOM;
 	c->n = c->owned.len - PARSE_ROOM;
 	return rc;
