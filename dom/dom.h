@@ -327,6 +327,9 @@ int dom_canonical_content_write(const dom_node *el, size_t window,
 
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
+/* 1 when the parsed input had a document type declaration (only
+ * parser=libxml2 reads one; the insitu parser refuses it). */
+int dom_doc_has_dtd(const dom_doc *doc);
 dom_doc *dom_node_doc(const dom_node *n);
 
 /* Interns s[0..len) in the document; NULL only when memory runs out.

@@ -73,6 +73,7 @@ typedef struct dom_decl {
 	const char *version;  /* NULL: the input had no declaration */
 	int8_t standalone;    /* -1 absent, 0 no, 1 yes */
 	uint8_t encoding;     /* 1: an encoding was declared (written as UTF-8) */
+	uint8_t dtd;          /* 1: the input had a document type declaration */
 } dom_decl;
 
 typedef struct dom_ids dom_ids;

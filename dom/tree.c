@@ -94,6 +94,11 @@ dom_node *dom_doc_node(dom_doc *doc)
 	return &doc->node;
 }
 
+int dom_doc_has_dtd(const dom_doc *doc)
+{
+	return doc->decl.dtd;
+}
+
 dom_node *dom_doc_element(dom_doc *doc)
 {
 	dom_node *n;

@@ -312,6 +312,13 @@ int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 	rc = wss_names_init(doc, &m->n, err);
 	if (rc != LAB_OK)
 		return rc;
+	/* SOAP 1.1 (section 3) and 1.2 (part 1, 5): a message has no DTD;
+	 * the insitu parser refuses one, libxml2's reads it: refused here,
+	 * as malformed, on every path and variant alike. */
+	if (dom_doc_has_dtd(doc))
+		return lab_fail(err, LAB_EMALFORMED,
+				"a SOAP message may not have a DTD (document "
+				"type declaration)");
 	m->envelope = dom_doc_element(doc);
 	if (m->envelope != NULL && dom_is(m->envelope, n->soap12, n->Envelope))
 		m->n.soap = n->soap12;
