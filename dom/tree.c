@@ -71,8 +71,25 @@ int dom_doc_new(dom_doc **out, lab_err *err)
 	return dom__doc_new(0, out, err);
 }
 
+int dom__wipe_later(dom_doc *doc, char *p, size_t n)
+{
+	struct dom_wipe *w;
+
+	if ((doc->nwipe & (doc->nwipe + 1)) == 0) {
+		w = dom_realloc(doc->wipe, (2 * doc->nwipe + 1) * sizeof *w);
+		if (w == NULL)
+			return LAB_ENOMEM;
+		doc->wipe = w;
+	}
+	doc->wipe[doc->nwipe].p = p;
+	doc->wipe[doc->nwipe++].n = n;
+	return LAB_OK;
+}
+
 void dom_doc_free(dom_doc *doc)
 {
+	size_t i;
+
 	if (doc == NULL)
 		return;
 	dom__ud_doc_release(doc);
@@ -80,6 +97,9 @@ void dom_doc_free(dom_doc *doc)
 	dom__deferred_free(doc);
 	dom__emit_release(doc);
 	dom_names_free(&doc->names);
+	for (i = 0; i < doc->nwipe; i++)
+		explicit_bzero(doc->wipe[i].p, doc->wipe[i].n);
+	dom_free(doc->wipe);
 	dom_arena_free(&doc->arena);
 	dom_free(doc);
 }
