@@ -1826,6 +1826,50 @@ static dom_doc *recipients_msg(const keys *k, const wss_cert *const *to,
 /* One message for two recipients is received by either, each with its
  * certificate; a standalone ReferenceList decrypts as one inside the
  * EncryptedKey does. */
+/* The token a store keeps: the one EncryptedKey's; none or two are
+ * refused, saying how many there are. */
+static void key_token(void)
+{
+	const wss_cert *both[2];
+	unsigned char id[WSS_SHA1_LEN];
+	lab_buf wrapped = LAB_BUF_INIT;
+	dom_doc *doc;
+	lab_err err;
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	both[0] = k.bob;
+	both[1] = k.mallory;
+	t_context("one EncryptedKey");
+	doc = layout_msg(&k, WSS_SIGN_ENCRYPT, WSS_KEYID_THUMBPRINT, k.bob);
+	if (doc != NULL)
+		CHECK_OK(wss_msg_key_token(doc, &wrapped, id, &err), &err);
+	CHECK_EQ_INT(wrapped.len, 256);
+	dom_doc_free(doc);
+	t_context("two EncryptedKeys");
+	doc = recipients_msg(&k, both, 2, 1);
+	if (doc != NULL) {
+		CHECK_EQ_INT(wss_msg_key_token(doc, &wrapped, id, &err),
+			     LAB_ESECURITY);
+		CHECK_EQ_STR(err.msg, "the message has 2 EncryptedKeys: a token "
+				      "store keeps the one key a request is "
+				      "sent under");
+	}
+	dom_doc_free(doc);
+	t_context("no EncryptedKey");
+	doc = signed_msg(k.alice_key, k.alice);
+	if (doc != NULL) {
+		CHECK_EQ_INT(wss_msg_key_token(doc, &wrapped, id, &err),
+			     LAB_ESECURITY);
+		CHECK(strstr(err.msg, "has 0 EncryptedKeys") != NULL);
+	}
+	dom_doc_free(doc);
+out:
+	lab_buf_free(&wrapped);
+	free_keys(&k);
+}
+
 static void two_recipients(void)
 {
 	keys k;
@@ -2649,6 +2693,7 @@ const t_case tests_wss[] = {
 	{"wss/layouts_tampered", layouts_tampered},
 	{"wss/header_order", header_order},
 	{"wss/two_recipients", two_recipients},
+	{"wss/key_token", key_token},
 	{"wss/layouts_refused", layouts_refused},
 	{"wss/soap12", soap12},
 	{"wss/parts_received", parts_received},

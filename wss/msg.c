@@ -364,16 +364,23 @@ int wss_msg_key_token(dom_doc *doc, lab_buf *wrapped,
 
 	if (rc != LAB_OK)
 		return rc;
+	count = 0;
 	ek = m.security != NULL ? wss_child(m.security, m.n.xenc,
 					    m.n.EncryptedKey, &count)
 				: NULL;
-	cd = ek != NULL ? wss_child(ek, m.n.xenc, m.n.CipherData, &count)
-			: NULL;
+	if (ek == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"the message has %zu EncryptedKeys: a token "
+				"store keeps the one key a request is sent "
+				"under",
+				count);
+	cd = wss_child(ek, m.n.xenc, m.n.CipherData, &count);
 	if (cd != NULL)
 		cv = wss_child(cd, m.n.xenc, m.n.CipherValue, &count);
 	if (cv == NULL)
 		return lab_fail(err, LAB_ESECURITY,
-				"the message has no EncryptedKey");
+				"the EncryptedKey has no CipherData/"
+				"CipherValue");
 	rc = wss_b64_text(cv, wrapped, err);
 	if (rc == LAB_OK &&
 	    wss_sha1(wrapped->data + at, wrapped->len - at, id) != LAB_OK)

@@ -113,7 +113,9 @@ int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err);
  * The message's token as a secure-conversation store keeps it: the
  * wrapped key of its Security header's EncryptedKey (appended to
  * wrapped) and that key's SHA-1 in id, the EncryptedKeySHA1 a reply names
- * it by.  A message without one is LAB_ESECURITY.
+ * it by.  A message without one, or with more than one (a request for
+ * several recipients: which key a reply names is then not the
+ * client's to know), is LAB_ESECURITY naming how many it has.
  */
 int wss_msg_key_token(dom_doc *doc, lab_buf *wrapped,
 		      unsigned char id[WSS_SHA1_LEN], lab_err *err);
