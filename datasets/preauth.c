@@ -25,7 +25,8 @@ enum { DEFAULT_ENC = 100, MAX_JUNK_PREFIXES = 9000, KEY_LEN = 32 };
 int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
 {
 	static const char *const names[] = {"many-enc", "many-enc-body",
-					    "signedinfo-junk", "decrypt-wrap"};
+					    "signedinfo-junk", "decrypt-wrap",
+					    "oracle-decrypt", "oracle-signature"};
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -40,7 +41,10 @@ int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
  * sender's key, with a Security header either way, serialized. */
 static int base_message(const lab_hostile_opts *o, lab_buf *s, lab_err *err)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 0, 0, 1};
+	/* The oracle shapes are a typical message of o->size bytes. */
+	int oracle = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
+		     o->kind == LAB_HOSTILE_ORACLE_SIGNATURE;
+	lab_gen_opts g = {LAB_GEN_QUAKES, oracle ? o->size : 0, 0, 1};
 	lab_buf xml = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts w;
@@ -314,6 +318,33 @@ static int decrypt_wrap(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 	return rc;
 }
 
+/* oracle-decrypt and oracle-signature: the base message, one character
+ * changed where preauth.h says. */
+static int oracle(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
+{
+	const char *tag = o->kind == LAB_HOSTILE_ORACLE_DECRYPT
+				  ? "</xenc:CipherValue></xenc:CipherData>"
+				    "</xenc:EncryptedData></soap:Body>"
+				  : "<wsu:Expires>";
+	char *p;
+	int rc;
+
+	if (o->key == NULL || o->cert == NULL || o->peer == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"--key, --cert and --peer-cert are required");
+	rc = base_message(o, out, err);
+	p = rc == LAB_OK ? strstr(out->data, tag) : NULL;
+	if (rc == LAB_OK && p == NULL)
+		return lab_fail(err, LAB_EUSAGE, "base message has no %s", tag);
+	if (rc != LAB_OK)
+		return rc;
+	/* The tag's last base64 character (before one '=' of padding), or
+	 * the year's last digit. */
+	p = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ? p - 2 : p + 13 + 3;
+	*p = *p == 'A' ? 'B' : *p == '9' ? '0' : (char)(*p + 1);
+	return LAB_OK;
+}
+
 int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 {
 	int enc = o->kind != LAB_HOSTILE_SIGNEDINFO_JUNK;
@@ -323,6 +354,9 @@ int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 
 	if (o->kind == LAB_HOSTILE_DECRYPT_WRAP)
 		return decrypt_wrap(o, out, err);
+	if (o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
+	    o->kind == LAB_HOSTILE_ORACLE_SIGNATURE)
+		return oracle(o, out, err);
 	if (enc && o->peer == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
 	if ((!enc || o->key != NULL) && (o->key == NULL || o->cert == NULL))

@@ -36,7 +36,16 @@ typedef enum lab_hostile_kind {
 	 * Security header (first, or right after the Signature) and a
 	 * wsse11:EncryptedHeader its ReferenceList names, whose plaintext is
 	 * `plain` (default: a soap:Body carrying the ID Body-1). */
-	LAB_HOSTILE_DECRYPT_WRAP
+	LAB_HOSTILE_DECRYPT_WRAP,
+	/* A quakes message of about `size` bytes sent to the receiver,
+	 * refused after the Body's decryption: its ciphertext's last
+	 * characters (GCM's tag) changed, so decryption fails
+	 * (oracle-decrypt), or its Timestamp's Expires a year later, so
+	 * the signature fails after the Body decrypted (oracle-signature):
+	 * the two refusals a receiver must not tell apart, for timing them
+	 * side by side. */
+	LAB_HOSTILE_ORACLE_DECRYPT,
+	LAB_HOSTILE_ORACLE_SIGNATURE
 } lab_hostile_kind;
 
 typedef struct lab_hostile_opts {
@@ -60,8 +69,8 @@ typedef struct lab_hostile_opts {
 	int after_signature;
 } lab_hostile_opts;
 
-/* "many-enc", "many-enc-body", "signedinfo-junk" or "decrypt-wrap": 1
- * and *out set; else 0. */
+/* "many-enc", "many-enc-body", "signedinfo-junk", "decrypt-wrap",
+ * "oracle-decrypt" or "oracle-signature": 1 and *out set; else 0. */
 int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out);
 
 /* Appends the message to out.  LAB_EUSAGE when a key it needs is
