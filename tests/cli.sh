@@ -284,6 +284,12 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	done
 	expect 1 "gen decrypt-wrap without --peer-cert" "$DOMLAB" gen decrypt-wrap --message "$T/sent.xml"
 	expect 1 "gen decrypt-wrap --place elsewhere" "$DOMLAB" gen decrypt-wrap --peer-cert "$K/bob.cert.pem" --message "$T/sent.xml" --place elsewhere
+	# A serial number of 2,000,000 digits, converted before any check it
+	# would cost seconds (quadratic): refused by its bound first.
+	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --key-id issuer-serial "$T/msg.xml" -o "$T/is.xml"
+	perl -pe 's{(<ds:X509SerialNumber>)[^<]*}{$1 . ("7" x 2000000)}e' "$T/is.xml" >"$T/bigserial.xml"
+	nothing_written 3 "receive of a 2,000,000-digit serial number" $R --cert "$K/bob.cert.pem" "$T/bigserial.xml"
+	has "<X509SerialNumber> holds more than 256 characters: over the limit of 256"
 	# AES-CBC: refused unless allowed, and then only signed after it was
 	# encrypted; the signature is checked before the cipher runs.
 	"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW --cipher aes128-cbc "$T/msg.xml" -o "$T/cbc-se.xml"

@@ -201,7 +201,8 @@ rows = json.load(open(sys.argv[1])).get("worst", [])
 shapes = sorted(r["shape"] for r in rows)
 check(shapes == sorted(["collide-names", "collide-attrs", "wide-ns",
                         "deep-chains", "many-attrs", "collide-ids",
-                        "many-enc", "signedinfo-junk"]),
+                        "many-enc", "signedinfo-junk", "oracle-decrypt",
+                        "oracle-signature"]),
       f"summary.json's worst shapes: {shapes}")
 for r in rows:
     for k in ("us_per_mb", "peak_per_byte", "typical_us_per_mb",

@@ -490,20 +490,16 @@ static const dom_node *soap_element(const wss_msg *m, const dom_node *from,
 	return NULL;
 }
 
-/* dom_ids_each's check on a decrypted element: its ID is carried once. */
-typedef struct id_check {
-	lab_err *err;
-} id_check;
-
+/* dom_ids_each's check on a decrypted element (arg: the lab_err): its
+ * ID is carried once. */
 static int id_once(void *arg, dom_node *el, const char *value)
 {
-	id_check *k = arg;
 	size_t count;
 
 	(void)dom_get_by_id(dom_node_doc(el), value, &count);
 	if (count == 1)
 		return 0;
-	return lab_fail(k->err, LAB_ESECURITY,
+	return lab_fail(arg, LAB_ESECURITY,
 			"decrypted element <%s> carries the ID '%.60s', which "
 			"%zu elements carry: decrypted content may not add "
 			"an ID",
@@ -522,7 +518,6 @@ static int check_plaintext(const wss_msg *m, dom_node *from,
 			   const dom_node *to, int suspect, lab_err *err)
 {
 	const dom_node *soap = suspect ? soap_element(m, from, to) : NULL;
-	id_check k = {err};
 
 	if (soap != NULL)
 		return lab_fail(err, LAB_ESECURITY,
@@ -530,7 +525,7 @@ static int check_plaintext(const wss_msg *m, dom_node *from,
 				"envelope namespace: the message must keep "
 				"exactly one Envelope, Header and Body",
 				dom_local_name(soap));
-	return dom_ids_each(from, to, id_once, &k) != 0 ? LAB_ESECURITY
+	return dom_ids_each(from, to, id_once, err) != 0 ? LAB_ESECURITY
 							: LAB_OK;
 }
 
@@ -965,6 +960,7 @@ static int check_cbc(const wss_xenc_rx *rx, const struct wss_rx_ref *r,
 	const wss_msg *m = rx->m;
 	const char *alg = method_of(m, r->ed);
 	const dom_node *sig = plain_signature(m), *c, *ref;
+	const char *id = dom_attr_value(r->ed, NULL, m->n.Id);
 	wss_cipher cipher;
 	size_t i;
 
@@ -983,7 +979,9 @@ static int check_cbc(const wss_xenc_rx *rx, const struct wss_rx_ref *r,
 	     c = wss_next_el(c))
 		if (c == sig)
 			break;
-	for (i = 0; c == sig && sig != NULL; i++) {
+	for (i = 0; c == sig && sig != NULL &&
+		    i < wss_cap(m->caps, WSS_CAP_REFERENCES);
+	     i++) {
 		const dom_node *el = signed_target(m, sig, i, &ref);
 
 		if (ref == NULL)
@@ -995,9 +993,7 @@ static int check_cbc(const wss_xenc_rx *rx, const struct wss_rx_ref *r,
 			"aes128-cbc EncryptedData '%.60s' is not covered by a "
 			"Signature verified before it is decrypted "
 			"(encrypt-then-sign)",
-			dom_attr_value(r->ed, NULL, m->n.Id) != NULL
-				? dom_attr_value(r->ed, NULL, m->n.Id)
-				: "");
+			id != NULL ? id : "");
 }
 
 /* Whether el lies in what decryption produced: a decrypted element, or

@@ -36,16 +36,19 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
  * of the Body (Type Content), of the Security header or of a
  * wsse11:EncryptedHeader (Type Element), named once, with XML
  * Encryption's children only -- all before the first private-key
- * operation.  What decrypts in the Security header must be one
- * ds:Signature, in an EncryptedHeader one element, which replaces it.
+ * operation; AES-128-CBC only where m->allow_cbc allows it (wss/msg.h).
+ * What decrypts in the Security header must be one ds:Signature, in an
+ * EncryptedHeader one element, which replaces it.
  *
  * step decrypts what el lists when el is an EncryptedKey addressed to
  * this receiver or a standalone ReferenceList, and nothing otherwise;
  * *decrypted says whether it did.  Every failure after the structure
  * checks -- wrong key, bad tag or padding, plaintext that does not parse
- * -- is the same LAB_ESECURITY "decryption failed", so the receiver is no
- * oracle.  On failure the document may be partly decrypted: callers write
- * nothing from it.
+ * -- is the same LAB_ESECURITY "decryption failed" (rx->failed set), so
+ * the receiver is no oracle.  What decrypted may not add an element of
+ * the SOAP envelope namespace named Envelope, Header or Body, nor an ID
+ * another element carries: LAB_ESECURITY naming the element.  On failure
+ * the document may be partly decrypted: callers write nothing from it.
  *
  * policy is the receiver's rule on encryption: the Body's content is
  * EncryptedData only, and every one of them was decrypted.
