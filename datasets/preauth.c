@@ -42,9 +42,9 @@ int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
 static int base_message(const lab_hostile_opts *o, lab_buf *s, lab_err *err)
 {
 	/* The oracle shapes are a typical message of o->size bytes. */
-	int oracle = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
-		     o->kind == LAB_HOSTILE_ORACLE_SIGNATURE;
-	lab_gen_opts g = {LAB_GEN_QUAKES, oracle ? o->size : 0, 0, 1};
+	int timed = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
+		    o->kind == LAB_HOSTILE_ORACLE_SIGNATURE;
+	lab_gen_opts g = {LAB_GEN_QUAKES, timed ? o->size : 0, 0, 1};
 	lab_buf xml = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts w;

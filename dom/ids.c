@@ -275,15 +275,17 @@ int dom_ids_each(dom_node *first, const dom_node *stop, dom_id_fn fn,
 		for (n = top; n != NULL; n = next_with_ids(n, top)) {
 			const dom_attrs *as;
 			uint32_t i;
-			int rc;
 
 			if (n->type != DOM_ELEMENT)
 				continue;
 			as = &dom__el(n)->attrs;
-			for (i = 0; i < as->count; i++)
+			for (i = 0; i < as->count; i++) {
+				int rc;
+
 				if (is_id(&k, &as->items[i]) &&
 				    (rc = fn(arg, n, as->items[i].value)) != 0)
 					return rc;
+			}
 		}
 	return 0;
 }

@@ -245,7 +245,7 @@ static int match_issuer_serial(const wss_msg *m, const dom_node *is,
 		rc = serial_within(&serial, err);
 	if (rc != LAB_OK || self == NULL)
 		goto out;
-	if (rc == LAB_OK && name.data != NULL && serial.data != NULL)
+	if (name.data != NULL && serial.data != NULL)
 		rc = wss_cert_issuer_serial_is(self, name.data, serial.data,
 					       &match, err);
 	if (rc == LAB_OK)

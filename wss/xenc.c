@@ -998,7 +998,7 @@ static int check_cbc(const wss_xenc_rx *rx, const struct wss_rx_ref *r,
 
 /* Whether el lies in what decryption produced: a decrypted element, or
  * strictly inside the Body once its content was decrypted. */
-static int decrypted(const wss_xenc_rx *rx, const dom_node *el)
+static int in_decrypted(const wss_xenc_rx *rx, const dom_node *el)
 {
 	size_t i;
 
@@ -1022,7 +1022,7 @@ int wss_xenc_rx_signed_check(const wss_xenc_rx *rx, lab_err *err)
 
 		if (ref == NULL)
 			break;
-		if (el != NULL && decrypted(rx, el))
+		if (el != NULL && in_decrypted(rx, el))
 			return lab_fail(err, LAB_ESECURITY,
 					"decrypted element <%s> carries the ID "
 					"'%.60s', which the Signature "
