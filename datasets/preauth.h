@@ -2,7 +2,8 @@
  * preauth.h - messages shaped to make a WS-Security receiver work before
  * it can authenticate them (`domlab gen many-enc|many-enc-body|
  * signedinfo-junk`), for the tests and the worst-case measurements of the
- * pipeline's caps (wss/caps.h).  They are built on a quakes envelope and
+ * pipeline's caps (wss/caps.h), and the attack the receiver's checks on
+ * decrypted content stop (`decrypt-wrap`).  They are built on a quakes envelope and
  * need keys, so unlike gen.h their bytes differ from run to run (RSA-OAEP
  * padding and IVs are random); their shape does not.
  *
@@ -28,7 +29,23 @@ typedef enum lab_hostile_kind {
 	LAB_HOSTILE_MANY_ENC_BODY,
 	/* A signed message whose SignedInfo declares P junk prefixes and
 	 * holds junk elements that use them all. */
-	LAB_HOSTILE_SIGNEDINFO_JUNK
+	LAB_HOSTILE_SIGNEDINFO_JUNK,
+	/* Signature wrapping through decryption, made with nothing but the
+	 * receiver's certificate: a message sent to it (`message`, else one
+	 * the keys send) with an EncryptedKey for the receiver added to the
+	 * Security header (first, or right after the Signature) and a
+	 * wsse11:EncryptedHeader its ReferenceList names, whose plaintext is
+	 * `plain` (default: a soap:Body carrying the ID Body-1). */
+	LAB_HOSTILE_DECRYPT_WRAP,
+	/* A quakes message of about `size` bytes sent to the receiver,
+	 * refused after the Body's decryption: its ciphertext's last
+	 * characters (GCM's tag) changed, so decryption fails
+	 * (oracle-decrypt), or its Timestamp's Expires a year later, so
+	 * the signature fails after the Body decrypted (oracle-signature):
+	 * the two refusals a receiver must not tell apart, for timing them
+	 * side by side. */
+	LAB_HOSTILE_ORACLE_DECRYPT,
+	LAB_HOSTILE_ORACLE_SIGNATURE
 } lab_hostile_kind;
 
 typedef struct lab_hostile_opts {
@@ -40,12 +57,20 @@ typedef struct lab_hostile_opts {
 	 * an unsigned envelope.  signedinfo-junk needs them. */
 	const wss_privkey *key;
 	const wss_cert *cert;
-	const wss_cert *peer; /* the receiver's; many-enc* need it */
+	const wss_cert *peer; /* the receiver's; many-enc*, decrypt-wrap
+			       * need it */
 	time_t now;
+	/* decrypt-wrap: the message as domlab serializes it (prefixes
+	 * soap, wsse, ds; NULL: made as above), the plaintext (NULL: the
+	 * default) and 1 to put the EncryptedKey after the Signature. */
+	const char *message;
+	size_t message_len;
+	const char *plain;
+	int after_signature;
 } lab_hostile_opts;
 
-/* "many-enc", "many-enc-body" or "signedinfo-junk": 1 and *out set;
- * else 0. */
+/* "many-enc", "many-enc-body", "signedinfo-junk", "decrypt-wrap",
+ * "oracle-decrypt" or "oracle-signature": 1 and *out set; else 0. */
 int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out);
 
 /* Appends the message to out.  LAB_EUSAGE when a key it needs is

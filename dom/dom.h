@@ -329,6 +329,9 @@ int dom_canonical_content_write(const dom_node *el, size_t window,
 
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
+/* 1 when the parsed input had a document type declaration (only
+ * parser=libxml2 reads one; the insitu parser refuses it). */
+int dom_doc_has_dtd(const dom_doc *doc);
 dom_doc *dom_node_doc(const dom_node *n);
 
 /* Interns s[0..len) in the document; NULL only when memory runs out.
@@ -545,6 +548,18 @@ int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,
  * tree, except across dom_replace_parsed, which keeps it up to date.
  */
 dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count);
+
+/*
+ * Calls fn(arg, el, value) for every ID attribute (as dom_get_by_id reads
+ * them) of the elements in the subtrees of first and its following
+ * siblings up to stop (exclusive; NULL: the last), in document order,
+ * until fn returns non-zero, which it returns.  Deferred content is built
+ * only where it holds an attribute named like an ID, so the work follows
+ * the IDs, not the size of the content.
+ */
+typedef int (*dom_id_fn)(void *arg, dom_node *el, const char *value);
+int dom_ids_each(dom_node *first, const dom_node *stop, dom_id_fn fn,
+		 void *arg);
 
 /* ---- user data --------------------------------------------------------- */
 

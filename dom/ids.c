@@ -261,3 +261,31 @@ dom_node *dom_get_by_id(dom_doc *doc, const char *id, size_t *count)
 	*count = e->count;
 	return e->el;
 }
+
+int dom_ids_each(dom_node *first, const dom_node *stop, dom_id_fn fn,
+		 void *arg)
+{
+	dom_node *top, *n;
+	id_names k;
+
+	if (first == NULL)
+		return 0;
+	names_of(dom__doc(first), &k);
+	for (top = first; top != NULL && top != stop; top = top->next)
+		for (n = top; n != NULL; n = next_with_ids(n, top)) {
+			const dom_attrs *as;
+			uint32_t i;
+
+			if (n->type != DOM_ELEMENT)
+				continue;
+			as = &dom__el(n)->attrs;
+			for (i = 0; i < as->count; i++) {
+				int rc;
+
+				if (is_id(&k, &as->items[i]) &&
+				    (rc = fn(arg, n, as->items[i].value)) != 0)
+					return rc;
+			}
+		}
+	return 0;
+}

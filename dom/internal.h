@@ -73,6 +73,7 @@ typedef struct dom_decl {
 	const char *version;  /* NULL: the input had no declaration */
 	int8_t standalone;    /* -1 absent, 0 no, 1 yes */
 	uint8_t encoding;     /* 1: an encoding was declared (written as UTF-8) */
+	uint8_t dtd;          /* 1: the input had a document type declaration */
 } dom_decl;
 
 typedef struct dom_ids dom_ids;
@@ -133,7 +134,17 @@ struct dom_doc {
 	/* A relative namespace URI was declared in it (dom__note_ns); the
 	 * element may since have gone, so dom_ns_relative looks again. */
 	uint8_t relative_ns;
+	/* Arena bytes a fragment was copied into (decrypted plaintext, parsed
+	 * by variants/parser/insitu): wiped when the document is freed. */
+	struct dom_wipe {
+		char *p;
+		size_t n;
+	} *wipe;
+	size_t nwipe;
 };
+
+/* Notes p[0..n) of doc's arena for dom_doc_free to wipe; LAB_ENOMEM. */
+int dom__wipe_later(dom_doc *doc, char *p, size_t n);
 
 #define DOM_XML_NS "http://www.w3.org/XML/1998/namespace"
 

@@ -63,8 +63,25 @@ int dom_doc_new(dom_doc **out, lab_err *err)
 	return dom__doc_new(0, out, err);
 }
 
+int dom__wipe_later(dom_doc *doc, char *p, size_t n)
+{
+	struct dom_wipe *w;
+
+	if ((doc->nwipe & (doc->nwipe + 1)) == 0) {
+		w = dom_realloc(doc->wipe, (2 * doc->nwipe + 1) * sizeof *w);
+		if (w == NULL)
+			return LAB_ENOMEM;
+		doc->wipe = w;
+	}
+	doc->wipe[doc->nwipe].p = p;
+	doc->wipe[doc->nwipe++].n = n;
+	return LAB_OK;
+}
+
 void dom_doc_free(dom_doc *doc)
 {
+	size_t i;
+
 	if (doc == NULL)
 		return;
 	dom__ud_doc_release(doc);
@@ -72,6 +89,9 @@ void dom_doc_free(dom_doc *doc)
 	dom__deferred_free(doc);
 	dom__emit_release(doc);
 	dom__names_free(&doc->names);
+	for (i = 0; i < doc->nwipe; i++)
+		explicit_bzero(doc->wipe[i].p, doc->wipe[i].n);
+	dom_free(doc->wipe);
 	dom__arena_free(&doc->arena);
 	dom_free(doc);
 }
@@ -84,6 +104,11 @@ size_t dom_doc_source_len(const dom_doc *doc)
 dom_node *dom_doc_node(dom_doc *doc)
 {
 	return &doc->node;
+}
+
+int dom_doc_has_dtd(const dom_doc *doc)
+{
+	return doc->decl.dtd;
 }
 
 dom_node *dom_doc_element(dom_doc *doc)

@@ -26,7 +26,7 @@
 # corpora merged into the committed ones, keeping every edge
 # (-use_counters=0).  `make fuzz-replay`: each committed corpus replayed,
 # its size and coverage into results/fuzz/corpus.tsv.  `make fuzz-record`:
-# SECURITY.md's fuzzing record from those two files.
+# results/fuzz/record.md from those two files.
 # `make fuzz-smoke` (part of `make check`): each target from a fresh corpus
 # with a fixed seed for FUZZ_RUNS inputs or FUZZ_SMOKE_SECONDS, whichever
 # ends first (only how much is explored depends on the machine, never the
@@ -108,7 +108,7 @@ fuzz-replay:
 	done
 
 fuzz-record:
-	@python3 harness/reports/fuzz_record.py --record $(FUZZ_RECORD) --doc SECURITY.md
+	@python3 harness/reports/fuzz_record.py --record $(FUZZ_RECORD) --doc $(FUZZ_RECORD)/record.md
 
 # fuzz-smoke adds its counts to the results `make check` totals.
 fuzz fuzz-smoke:

@@ -276,6 +276,9 @@ static void send_then_receive(void)
 
 		t_context("%s", i == 0 ? "aes256-gcm" : "aes128-cbc");
 		opts_at(&o, NOW, ciphers[i]);
+		/* CBC is received only signed after it is encrypted. */
+		o.allow_cbc = ciphers[i] == WSS_AES128_CBC;
+		o.layout = o.allow_cbc ? WSS_ENCRYPT_SIGN : WSS_SIGN_ENCRYPT;
 		if (doc != NULL &&
 		    CHECK_OK(wss_send_doc(doc, k.alice_key, k.alice, k.bob, &o,
 					  &err),
@@ -469,6 +472,20 @@ static int streamed_text(lab_buf *text, size_t n, size_t len)
 	return ok && lab_buf_puts(text, "</soap:Body></soap:Envelope>") == 0;
 }
 
+/* receive, or for CBC sent sign-then-encrypt, which receive refuses,
+ * decrypt (allowed to) then verify. */
+static int receive_any(dom_doc *doc, const keys *k, wss_opts *o,
+		       lab_err *err)
+{
+	int rc;
+
+	if (o->cipher != WSS_AES128_CBC)
+		return wss_receive_doc(doc, k->bob_key, k->alice, o, err);
+	o->allow_cbc = 1;
+	rc = wss_decrypt_doc(doc, k->bob_key, o, err);
+	return rc != LAB_OK ? rc : wss_verify_doc(doc, k->alice, o, err);
+}
+
 static void send_streams_body(void)
 {
 	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
@@ -504,8 +521,7 @@ static void send_streams_body(void)
 							  &err),
 					     &err) &&
 				    (doc = wire(doc)) != NULL &&
-				    CHECK_OK(wss_receive_doc(doc, k.bob_key,
-							     k.alice, &o, &err),
+				    CHECK_OK(receive_any(doc, &k, &o, &err),
 					     &err)) {
 					children_c14n(plain, &want);
 					children_c14n(doc, &got);
@@ -907,6 +923,85 @@ static void cut_half(lab_buf *b)
 	b->data[b->len] = '\0';
 }
 
+static const char cbc_refused[] = "aes128-cbc is refused on receive";
+
+/* receive of doc (on the wire) with CBC allowed or not: accepted when
+ * reason is NULL, else refused with it; frees doc. */
+static void cbc_case(dom_doc *doc, const keys *k, int allow,
+		     const char *reason)
+{
+	wss_opts o;
+	lab_err err;
+	int rc;
+
+	doc = doc != NULL ? wire(doc) : NULL;
+	if (doc == NULL)
+		return;
+	opts_at(&o, NOW, WSS_AES128_CBC);
+	o.allow_cbc = allow;
+	lab_err_clear(&err);
+	rc = wss_receive_doc(doc, k->bob_key, k->alice, &o, &err);
+	if (reason == NULL) {
+		CHECK_OK(rc, &err);
+	} else {
+		CHECK_EQ_INT(rc, LAB_ESECURITY);
+		CHECK_MSG(strstr(err.msg, reason) != NULL,
+			  "message \"%s\" does not say \"%s\"", err.msg,
+			  reason);
+	}
+	dom_doc_free(doc);
+}
+
+static void flip_first(lab_buf *b)
+{
+	b->data[2] = b->data[2] == 'A' ? 'B' : 'A';
+}
+
+/* CBC is received only where allowed and signed after it was encrypted,
+ * the signature checked before the cipher runs: a changed IV is then a
+ * digest failure over the ciphertext, never a decryption. */
+static void cbc_policy(void)
+{
+	static const char not_covered[] = "is not covered by a Signature "
+					  "verified before it is decrypted";
+	dom_doc *doc;
+	dom_node *sig, *sec;
+	lab_err err;
+	keys k;
+	int allow;
+
+	if (!load_keys(&k))
+		goto out;
+	for (allow = 0; allow < 2; allow++) {
+		t_context("sign-encrypt, %s", allow ? "allowed" : "not allowed");
+		cbc_case(sent_as(&k, WSS_AES128_CBC, WSS_SIGN_ENCRYPT,
+				 WSS_KEYID_THUMBPRINT, k.bob),
+			 &k, allow, allow ? not_covered : cbc_refused);
+		t_context("encrypt-sign, %s", allow ? "allowed" : "not allowed");
+		cbc_case(sent_as(&k, WSS_AES128_CBC, WSS_ENCRYPT_SIGN,
+				 WSS_KEYID_THUMBPRINT, k.bob),
+			 &k, allow, allow ? NULL : cbc_refused);
+	}
+	t_context("encrypt-sign, allowed, a changed IV");
+	doc = sent_as(&k, WSS_AES128_CBC, WSS_ENCRYPT_SIGN,
+		      WSS_KEYID_THUMBPRINT, k.bob);
+	if (doc != NULL)
+		edit_cipher(doc, 1, flip_first);
+	cbc_case(doc, &k, 1, "digest of '#Body-1' does not match");
+	t_context("encrypt-sign, allowed, the Signature after the key");
+	doc = sent_as(&k, WSS_AES128_CBC, WSS_ENCRYPT_SIGN,
+		      WSS_KEYID_THUMBPRINT, k.bob);
+	sig = doc != NULL ? el(doc, "Signature") : NULL;
+	sec = doc != NULL ? el(doc, "Security") : NULL;
+	if (sig != NULL && sec != NULL) {
+		dom_remove(sig);
+		CHECK_OK(dom_append(sec, sig, &err), &err);
+	}
+	cbc_case(doc, &k, 1, not_covered);
+out:
+	free_keys(&k);
+}
+
 static void forged_encryption(void)
 {
 	static const struct {
@@ -928,7 +1023,7 @@ static void forged_encryption(void)
 	for (c = 0; c < 2; c++) {
 		t_context("%s, wrong key", c == 0 ? "gcm" : "cbc");
 		refused(sent_msg(&k, ciphers[c]), k.mallory_key, k.alice, NOW,
-			"decryption failed");
+			c == 0 ? "decryption failed" : cbc_refused);
 		for (i = 0; i < sizeof edits / sizeof edits[0]; i++) {
 			dom_doc *doc = sent_msg(&k, ciphers[c]);
 
@@ -938,7 +1033,7 @@ static void forged_encryption(void)
 				continue;
 			edit_cipher(doc, edits[i].of_data, edits[i].edit);
 			refused(doc, k.bob_key, k.alice, NOW,
-				"decryption failed");
+				c == 0 ? "decryption failed" : cbc_refused);
 		}
 	}
 out:
@@ -946,8 +1041,9 @@ out:
 }
 
 /* The signature forgeries again with the Signature encrypted after the
- * forgery (EncryptSignature): each is refused with the same reason once
- * the Signature is decrypted where it stands.  A forgery that leaves no
+ * forgery (EncryptSignature): each is refused once the Signature is
+ * decrypted where it stands, with the one message of a signature that
+ * fails after a decryption.  A forgery that leaves no
  * message send could encrypt (two Bodies, no Signature) is skipped. */
 static void forged_encrypted_signature(void)
 {
@@ -982,7 +1078,17 @@ static void forged_encrypted_signature(void)
 		}
 		CHECK(t_find(el(doc, "Security"), "SignedInfo") == NULL);
 		built++;
-		refused(doc, k.bob_key, k.alice, NOW, forgeries[i].reason);
+		/* The envelope's shape is read before anything is decrypted;
+		 * what the Signature's check finds after, is the one
+		 * message. */
+		refused(doc, k.bob_key, k.alice, NOW,
+			strstr(forgeries[i].reason, "soap:Body") != NULL ||
+					strstr(forgeries[i].reason,
+					       "wsse:Security") != NULL ||
+					strstr(forgeries[i].reason,
+					       "Timestamps") != NULL
+				? forgeries[i].reason
+				: WSS_NOT_RECEIVED);
 	}
 	t_context("forgeries built");
 	CHECK_MSG(built + 5 >= sizeof forgeries / sizeof forgeries[0],
@@ -1031,7 +1137,7 @@ static void forged_then_encrypted(void)
 		if (!CHECK_OK(wss_encrypt_doc(doc, k.bob, &o, &err), &err))
 			goto next;
 		if (forge) {
-			refused(doc, k.bob_key, k.alice, NOW, "digest");
+			refused(doc, k.bob_key, k.alice, NOW, WSS_NOT_RECEIVED);
 			continue;
 		}
 		if ((doc = wire(doc)) != NULL &&
@@ -1347,7 +1453,7 @@ static void caps_on_references(void)
 static void cap_on_signed_info(void)
 {
 	lab_hostile_opts h = {LAB_HOSTILE_SIGNEDINFO_JUNK, 100000, 200, NULL,
-			      NULL, NULL, NOW};
+			      NULL, NULL, NOW, NULL, 0, NULL, 0};
 	lab_buf text = LAB_BUF_INIT, want = LAB_BUF_INIT;
 	dom_doc *doc;
 	wss_caps caps;
@@ -1401,7 +1507,7 @@ static void many_encrypted(void)
 	} cases[] = {
 		{LAB_HOSTILE_MANY_ENC, 101, "(--max-data-refs)"},
 		{LAB_HOSTILE_MANY_ENC, 3, "outside the soap:Body"},
-		{LAB_HOSTILE_MANY_ENC_BODY, 3, "digest of '#Body-1' does not match"},
+		{LAB_HOSTILE_MANY_ENC_BODY, 3, WSS_NOT_RECEIVED},
 	};
 	keys k;
 	size_t i;
@@ -1410,7 +1516,8 @@ static void many_encrypted(void)
 		goto out;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		lab_hostile_opts h = {cases[i].kind, 0, cases[i].count,
-				      k.alice_key, k.alice, k.bob, NOW};
+				      k.alice_key, k.alice, k.bob, NOW,
+				      NULL, 0, NULL, 0};
 		lab_buf text = LAB_BUF_INIT;
 		dom_doc *doc;
 		lab_err err;
@@ -1437,7 +1544,8 @@ static void many_encrypted(void)
 			set_attr(t_find(el(doc, "KeyInfo"), "Reference"), "URI",
 				 "#X509-1");
 			outcome(doc, k.bob_key, k.alice, NOW, NULL,
-				"ID 'X509-1' is carried by 2 elements");
+				"carries the ID 'X509-1', which 2 elements "
+				"carry");
 		} else {
 			dom_doc_free(doc);
 		}
@@ -1595,8 +1703,7 @@ static void layouts_tampered(void)
 		{"the wrapped key", flip_key,
 		 {"decryption failed", "decryption failed"}},
 		{"the Timestamp", change_timestamp_text,
-		 {"digest of '#TS-1' does not match",
-		  "digest of '#TS-1' does not match"}},
+		 {WSS_NOT_RECEIVED, "digest of '#TS-1' does not match"}},
 	};
 
 	edits_refused(edits, sizeof edits / sizeof edits[0], thumbprint_msg);
@@ -1719,6 +1826,50 @@ static dom_doc *recipients_msg(const keys *k, const wss_cert *const *to,
 /* One message for two recipients is received by either, each with its
  * certificate; a standalone ReferenceList decrypts as one inside the
  * EncryptedKey does. */
+/* The token a store keeps: the one EncryptedKey's; none or two are
+ * refused, saying how many there are. */
+static void key_token(void)
+{
+	const wss_cert *both[2];
+	unsigned char id[WSS_SHA1_LEN];
+	lab_buf wrapped = LAB_BUF_INIT;
+	dom_doc *doc;
+	lab_err err;
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	both[0] = k.bob;
+	both[1] = k.mallory;
+	t_context("one EncryptedKey");
+	doc = layout_msg(&k, WSS_SIGN_ENCRYPT, WSS_KEYID_THUMBPRINT, k.bob);
+	if (doc != NULL)
+		CHECK_OK(wss_msg_key_token(doc, &wrapped, id, &err), &err);
+	CHECK_EQ_INT(wrapped.len, 256);
+	dom_doc_free(doc);
+	t_context("two EncryptedKeys");
+	doc = recipients_msg(&k, both, 2, 1);
+	if (doc != NULL) {
+		CHECK_EQ_INT(wss_msg_key_token(doc, &wrapped, id, &err),
+			     LAB_ESECURITY);
+		CHECK_EQ_STR(err.msg, "the message has 2 EncryptedKeys: a token "
+				      "store keeps the one key a request is "
+				      "sent under");
+	}
+	dom_doc_free(doc);
+	t_context("no EncryptedKey");
+	doc = signed_msg(k.alice_key, k.alice);
+	if (doc != NULL) {
+		CHECK_EQ_INT(wss_msg_key_token(doc, &wrapped, id, &err),
+			     LAB_ESECURITY);
+		CHECK(strstr(err.msg, "has 0 EncryptedKeys") != NULL);
+	}
+	dom_doc_free(doc);
+out:
+	lab_buf_free(&wrapped);
+	free_keys(&k);
+}
+
 static void two_recipients(void)
 {
 	keys k;
@@ -2117,10 +2268,9 @@ static void parts_tampered(void)
 		{"the Body's ciphertext", flip_body_data,
 		 {"decryption failed", "digest of '#Body-1' does not match"}},
 		{"the Timestamp", change_timestamp_text,
-		 {"digest of '#TS-1' does not match",
-		  "digest of '#TS-1' does not match"}},
+		 {WSS_NOT_RECEIVED, "digest of '#TS-1' does not match"}},
 		{"the Body's DataReference", drop_body_data_ref,
-		 {"digest of '#Body-1' does not match",
+		 {WSS_NOT_RECEIVED,
 		  "1 of the Body's 1 EncryptedData are named by no "
 		  "DataReference"}},
 	};
@@ -2156,6 +2306,32 @@ static dom_doc *encrypted_part(const keys *k, const char *local,
 				      &err),
 			 &err);
 	ok = part != NULL &&
+	     CHECK_OK(wss_xenc_encrypt(&m, k->bob, WSS_AES256_GCM,
+				       WSS_KEYID_THUMBPRINT, &part, 1, &err),
+		      &err);
+	if (!ok) {
+		dom_doc_free(doc);
+		return NULL;
+	}
+	return wire(doc);
+}
+
+/* to_msg's message with its header block signed with the Body and the
+ * Timestamp, then encrypted with the Body's content: what a Signature
+ * references comes out of a decryption.  On the wire. */
+static dom_doc *signed_part_encrypted(const keys *k)
+{
+	dom_doc *doc = to_msg(NULL);
+	dom_node *part = doc != NULL ? el(doc, "To") : NULL;
+	wss_msg m;
+	lab_err err;
+	int ok = part != NULL &&
+		 CHECK_OK(wss_msg_open(doc, 1, LAB_EMALFORMED, &m, &err), &err);
+
+	m.sign_to = part;
+	ok = ok &&
+	     CHECK_OK(wss_dsig_sign(&m, k->alice_key, k->alice, NOW, 300, &err),
+		      &err) &&
 	     CHECK_OK(wss_xenc_encrypt(&m, k->bob, WSS_AES256_GCM,
 				       WSS_KEYID_THUMBPRINT, &part, 1, &err),
 		      &err);
@@ -2215,15 +2391,281 @@ static void parts_refused(void)
 		    &k, NULL, "Security headers");
 	t_context("a header block decrypted with the Body's ID");
 	received_as(encrypted_part(&k, "To", "Body-1"), k.bob_key, k.bob, &k,
-		    NULL, "ID 'Body-1' is carried by 2 elements");
+		    NULL, "carries the ID 'Body-1', which 2 elements carry");
 	t_context("the same header block without the ID");
 	received_as(encrypted_part(&k, "To", NULL), k.bob_key, k.bob, &k, NULL,
 		    NULL);
+	t_context("a signed header block, encrypted");
+	received_as(signed_part_encrypted(&k), k.bob_key, k.bob, &k, NULL,
+		    "decrypted element <To> carries the ID 'To-1', which the "
+		    "Signature references");
 	t_context("the EncryptedHeader named itself");
 	received_as(header_named(&k, 0), k.bob_key, k.bob, &k, NULL, NULL);
 	t_context("an EncryptedHeader with two EncryptedData");
 	received_as(header_named(&k, 1), k.bob_key, k.bob, &k, NULL,
 		    "EncryptedHeader '#EH-1' holds 2 EncryptedData");
+out:
+	free_keys(&k);
+}
+
+/* ---- bounds on single fields read before the signature ---- */
+
+/* local's text made `len` characters long: its own characters (trimmed)
+ * after `len - own` zeros (lead) or before as many spaces. */
+static void pad_field(dom_doc *doc, const char *local, size_t len, int lead)
+{
+	dom_node *e = el(doc, local);
+	lab_buf text = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	lab_err err;
+	size_t i, own;
+
+	if (e == NULL || !CHECK_OK(wss_text(e, &text, &err), &err))
+		goto out;
+	own = text.len;
+	if (!CHECK(own <= len))
+		goto out;
+	for (i = 0; lead && i < len - own; i++)
+		lab_buf_putc(&out, '0');
+	lab_buf_put(&out, text.data, own);
+	for (i = 0; !lead && i < len - own; i++)
+		lab_buf_putc(&out, ' ');
+	if (CHECK(lab_buf_putc(&out, '\0') == 0))
+		set_text(e, out.data);
+out:
+	lab_buf_free(&text);
+	lab_buf_free(&out);
+}
+
+/*
+ * Each field's bound at its limit and one past it.  Padding with
+ * whitespace (a serial number with leading zeros) keeps the value, so at
+ * the limit the message is received; one past, the bound refuses it naming the field and the limit.  The
+ * fields the Signature reads are shown on verify: on receive their
+ * refusal comes after the Body's decryption, as the one message.
+ */
+static void field_caps(void)
+{
+	static const struct {
+		const char *local;
+		size_t max;
+		int lead;
+		wss_key_id id; /* receive with it; -1: verify */
+		const char *at_limit;
+	} fields[] = {
+		{"SignatureValue", WSS_FIELD_SIGNATURE, 0, (wss_key_id)-1, NULL},
+		{"BinarySecurityToken", WSS_FIELD_CERT, 0, (wss_key_id)-1, NULL},
+		{"CipherValue", WSS_FIELD_WRAPPED_KEY, 0, WSS_KEYID_THUMBPRINT,
+		 NULL},
+		{"KeyIdentifier", WSS_FIELD_KEY_ID, 0, WSS_KEYID_THUMBPRINT, NULL},
+		{"X509IssuerName", WSS_FIELD_ISSUER, 0, WSS_KEYID_ISSUER_SERIAL,
+		 NULL},
+		{"X509SerialNumber", WSS_FIELD_SERIAL_DIGITS, 1,
+		 WSS_KEYID_ISSUER_SERIAL, NULL},
+		{"X509SerialNumber", WSS_FIELD_SERIAL_TEXT, 0,
+		 WSS_KEYID_ISSUER_SERIAL, NULL},
+	};
+	keys k;
+	size_t i;
+	int past;
+
+	if (!load_keys(&k))
+		goto out;
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		for (past = 0; past < 2; past++) {
+			int verify = fields[i].id == (wss_key_id)-1;
+			dom_doc *doc = verify ? signed_msg(k.alice_key, k.alice)
+					      : layout_msg(&k, WSS_SIGN_ENCRYPT,
+							   fields[i].id, k.bob);
+			char reason[200];
+
+			t_context("%s, %s", fields[i].local,
+				  past ? "one past the limit" : "at the limit");
+			if (doc == NULL)
+				continue;
+			pad_field(doc, fields[i].local, fields[i].max + past,
+				  fields[i].lead);
+			if (fields[i].lead)
+				snprintf(reason, sizeof reason,
+					 "has %zu digits: over the limit of "
+					 "%zu (RFC 5280: at most 20 octets)",
+					 fields[i].max + past, fields[i].max);
+			else
+				snprintf(reason, sizeof reason,
+					 "<%s> holds more than %zu characters: "
+					 "over the limit of %zu",
+					 fields[i].local, fields[i].max,
+					 fields[i].max);
+			if (verify)
+				outcome(doc, NULL, k.alice, NOW, NULL,
+					past ? reason : fields[i].at_limit);
+			else
+				received_as(doc, k.bob_key, k.bob, &k, NULL,
+					    past ? reason : fields[i].at_limit);
+		}
+	t_context("X509SerialNumber of 2^160, 21 octets in 49 digits");
+	{
+		dom_doc *doc = layout_msg(&k, WSS_SIGN_ENCRYPT,
+					  WSS_KEYID_ISSUER_SERIAL, k.bob);
+
+		if (doc != NULL)
+			set_text(el(doc, "X509SerialNumber"),
+				 "1461501637330902918203684832716283019655932542976");
+		received_as(doc, k.bob_key, k.bob, &k, NULL,
+			    "X509SerialNumber is 21 octets: over the limit of 20");
+	}
+	t_context("X509SerialNumber of 2^160 - 1, 20 octets");
+	{
+		dom_doc *doc = layout_msg(&k, WSS_SIGN_ENCRYPT,
+					  WSS_KEYID_ISSUER_SERIAL, k.bob);
+
+		if (doc != NULL)
+			set_text(el(doc, "X509SerialNumber"),
+				 "1461501637330902918203684832716283019655932542975");
+		/* Within the bound: then not bob's serial. */
+		received_as(doc, k.bob_key, k.bob, &k, NULL,
+			    "no EncryptedKey is addressed to this receiver");
+	}
+out:
+	free_keys(&k);
+}
+
+/* ---- wrapping through decryption ---- */
+
+/* The quakes message alice sends bob in layout (with the Signature
+ * encrypted when sig), in SOAP 1.2 when v12, serialized. */
+static int wrap_base(const keys *k, int v12, wss_layout layout, int sig,
+		     lab_buf *out)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_buf text = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	char *ns;
+	wss_opts o;
+	lab_err err;
+	int ok;
+
+	opts_at(&o, NOW, WSS_AES256_GCM);
+	o.layout = layout;
+	o.encrypt_signature = sig;
+	ok = T_GEN(&g, &text);
+	ns = ok ? strstr(text.data, WSS_NS_SOAP) : NULL;
+	ok = ok && CHECK(ns != NULL);
+	if (ok && v12) {
+		/* The same length: the URI is replaced in place. */
+		lab_buf v = LAB_BUF_INIT;
+
+		ok = lab_buf_put(&v, text.data, (size_t)(ns - text.data)) == 0 &&
+		     lab_buf_puts(&v, WSS_NS_SOAP12) == 0 &&
+		     lab_buf_puts(&v, ns + strlen(WSS_NS_SOAP)) == 0;
+		lab_buf_free(&text);
+		text = v;
+	}
+	if (ok)
+		doc = T_PARSE_N(text.data, text.len);
+	ok = doc != NULL &&
+	     CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, k->bob, &o,
+				   &err),
+		      &err) &&
+	     T_SERIALIZE(dom_doc_node(doc), out);
+	dom_doc_free(doc);
+	lab_buf_free(&text);
+	return ok;
+}
+
+/*
+ * The attack, made with bob's certificate alone (datasets/preauth.h,
+ * decrypt-wrap): an EncryptedKey for bob, first in the Security header
+ * or right after the Signature, names an EncryptedHeader whose plaintext
+ * is a soap:Body carrying the signed Body's ID, one carrying none, a
+ * whole Envelope, or an element carrying the Timestamp's or the token's
+ * ID.  Refused naming what it adds, in every layout and both SOAP
+ * versions; the message without the attack is received.
+ */
+static void decrypt_wrapping(void)
+{
+	static const struct {
+		const char *name, *plain, *reason;
+	} plains[] = {
+		{"a Body with the signed Body's ID",
+		 "<soap:Body xmlns:soap=\"%s\" xmlns:wsu=\"" WSU "\" "
+		 "wsu:Id=\"Body-1\"><pay>1000000 to mallory</pay></soap:Body>",
+		 "decrypted content adds a <Body>"},
+		{"a Body without an ID",
+		 "<soap:Body xmlns:soap=\"%s\"><pay>1</pay></soap:Body>",
+		 "decrypted content adds a <Body>"},
+		{"a whole Envelope",
+		 "<e:Envelope xmlns:e=\"%s\"><e:Header/><e:Body><pay>1</pay>"
+		 "</e:Body></e:Envelope>",
+		 "decrypted content adds a <Envelope>"},
+		{"the Timestamp's ID",
+		 "<x:T xmlns:x=\"urn:x\" xmlns:wsu=\"" WSU "\" wsu:Id=\"TS-1\" "
+		 "n=\"%s\"/>",
+		 "<T> carries the ID 'TS-1', which 2 elements carry"},
+		{"the token's ID",
+		 "<x:T xmlns:x=\"urn:x\" xmlns:wsu=\"" WSU "\" "
+		 "wsu:Id=\"X509-1\" n=\"%s\"/>",
+		 "<T> carries the ID 'X509-1', which 2 elements carry"},
+	};
+	static const struct {
+		const char *name;
+		wss_layout layout;
+		int sig;
+	} layouts[] = {{"sign-encrypt", WSS_SIGN_ENCRYPT, 0},
+		       {"encrypt-sign", WSS_ENCRYPT_SIGN, 0},
+		       {"sign-encrypt, Signature encrypted", WSS_SIGN_ENCRYPT,
+			1}};
+	keys k;
+	size_t l, p;
+	int v12, after;
+
+	if (!load_keys(&k))
+		goto out;
+	for (v12 = 0; v12 < 2; v12++)
+		for (l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+			lab_buf base = LAB_BUF_INIT;
+
+			t_context("SOAP 1.%d, %s, as sent", v12 ? 2 : 1,
+				  layouts[l].name);
+			if (!wrap_base(&k, v12, layouts[l].layout,
+				       layouts[l].sig, &base))
+				continue;
+			received_as(T_PARSE_N(base.data, base.len), k.bob_key,
+				    k.bob, &k, NULL, NULL);
+			for (after = 0; after < 2 - layouts[l].sig; after++)
+				for (p = 0; p < sizeof plains / sizeof plains[0];
+				     p++) {
+					lab_hostile_opts h;
+					lab_buf att = LAB_BUF_INIT;
+					char plain[512];
+					lab_err err;
+
+					t_context("SOAP 1.%d, %s, %s, %s",
+						  v12 ? 2 : 1, layouts[l].name,
+						  after ? "after the Signature"
+							: "first",
+						  plains[p].name);
+					snprintf(plain, sizeof plain,
+						 plains[p].plain,
+						 v12 ? WSS_NS_SOAP12
+						     : WSS_NS_SOAP);
+					memset(&h, 0, sizeof h);
+					h.kind = LAB_HOSTILE_DECRYPT_WRAP;
+					h.peer = k.bob;
+					h.message = base.data;
+					h.message_len = base.len;
+					h.plain = plain;
+					h.after_signature = after;
+					if (CHECK_OK(lab_hostile(&h, &att, &err),
+						     &err))
+						received_as(T_PARSE_N(att.data,
+								      att.len),
+							    k.bob_key, k.bob,
+							    &k, NULL,
+							    plains[p].reason);
+					lab_buf_free(&att);
+				}
+			lab_buf_free(&base);
+		}
 out:
 	free_keys(&k);
 }
@@ -2239,6 +2681,7 @@ const t_case tests_wss[] = {
 	{"wss/stale_and_future", stale_and_future},
 	{"wss/untrusted_certificates", untrusted_certificates},
 	{"wss/forged_encryption", forged_encryption},
+	{"wss/cbc_policy", cbc_policy},
 	{"wss/forged_then_encrypted", forged_then_encrypted},
 	{"wss/forged_encrypted_signature", forged_encrypted_signature},
 	{"wss/weak_encryption_algorithms", weak_encryption_algorithms},
@@ -2250,10 +2693,13 @@ const t_case tests_wss[] = {
 	{"wss/layouts_tampered", layouts_tampered},
 	{"wss/header_order", header_order},
 	{"wss/two_recipients", two_recipients},
+	{"wss/key_token", key_token},
 	{"wss/layouts_refused", layouts_refused},
 	{"wss/soap12", soap12},
 	{"wss/parts_received", parts_received},
 	{"wss/parts_tampered", parts_tampered},
 	{"wss/parts_refused", parts_refused},
+	{"wss/decrypt_wrapping", decrypt_wrapping},
+	{"wss/field_caps", field_caps},
 	{NULL, NULL},
 };

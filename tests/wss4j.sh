@@ -114,10 +114,11 @@ route "$T/in-1.1.xml" >"$T/route"
 tamper_body() { perl -0pe 's{(<[\w.-]+:Body\b.*?<xenc:CipherValue>)(.)}{$1 . ($2 eq "A" ? "B" : "A")}se' "$1"; }
 tamper_ts() { perl -pe 's{(<wsu:Expires>[^<]*)(\d)}{$1 . ($2 ^ 1)}e' "$1"; }
 why() { # why TAMPERING: what domlab's refusal says (the Body's ciphertext is
-	# signed in encrypt-sign, decrypted first in sign-encrypt)
+	# signed in encrypt-sign, decrypted first in sign-encrypt, and a
+	# signature that fails after a decryption is the one message)
 	case $1 in
 	tb) echo "decryption failed\|digest of '#" ;;
-	tt) echo "digest of '#TS-" ;;
+	tt) echo "digest of '#TS-\|decryption failed or the signature does not verify" ;;
 	esac
 }
 

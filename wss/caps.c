@@ -2,7 +2,8 @@
  * caps.c - the pre-authentication caps (caps.h): their defaults, flags
  * and refusal, and the bounded size measure SignedInfo is held to.
  * Not for: deciding where a cap is checked; the stages do (xenc.c,
- * dsig.c), each before the work it bounds.
+ * dsig.c, keyid.c, wsse.c), each before the work it bounds.  Also the
+ * fixed bound on one field's size.
  */
 #include "wss/caps.h"
 
@@ -94,4 +95,33 @@ int wss_cap_size_within(const dom_node *top, size_t limit)
 		n = next;
 	}
 	return 1;
+}
+
+int wss_field_within(const dom_node *el, size_t max, const char *why,
+		     lab_err *err)
+{
+	const dom_node *n = dom_first_child(el);
+	size_t total = 0, len;
+
+	/* Every text below el, as dom_text_content reads it. */
+	while (n != NULL && total <= max) {
+		const dom_node *next = dom_first_child(n);
+
+		if (dom_node_type(n) == DOM_TEXT ||
+		    dom_node_type(n) == DOM_CDATA) {
+			(void)dom_value(n, &len);
+			total += len;
+		}
+		while (next == NULL && n != el) {
+			next = dom_next_sibling(n);
+			n = dom_parent(n);
+		}
+		n = next;
+	}
+	if (total <= max)
+		return LAB_OK;
+	return lab_fail(err, LAB_ESECURITY,
+			"<%s> holds more than %zu characters: over the limit of "
+			"%zu (%s)",
+			dom_local_name(el), max, max, why);
 }

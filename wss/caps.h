@@ -47,6 +47,35 @@ wss_cap_kind wss_cap_by_flag(const char *flag);
 int wss_cap_refuse(const wss_caps *caps, wss_cap_kind k, lab_err *err);
 
 /*
+ * Fixed bounds on one field a receiver reads before the signature is
+ * checked, in characters as written (base64 may carry line breaks):
+ * each is several times what a real message holds, so only a hostile
+ * one reaches it.  (A DigestValue is read only once the SignatureValue
+ * over it verified, and SignedInfo's size is capped before.)
+ */
+enum {
+	/* RFC 5280, 4.1.2.2: a serial number is at most 20 octets, and
+	 * 2^160 - 1 has 49 decimal digits. */
+	WSS_FIELD_SERIAL_OCTETS = 20,
+	WSS_FIELD_SERIAL_DIGITS = 49,
+	WSS_FIELD_SERIAL_TEXT = 256,  /* its text with any whitespace */
+	WSS_FIELD_ISSUER = 4096,      /* X509IssuerName */
+	WSS_FIELD_CERT = 65536,       /* a certificate's base64: BST,
+				       * X509Certificate, X509v3 KeyIdentifier */
+	WSS_FIELD_KEY_ID = 256,       /* a thumbprint or SKI KeyIdentifier */
+	WSS_FIELD_WRAPPED_KEY = 2048, /* an EncryptedKey's CipherValue (RSA up
+				       * to 8192 bits: 1368 characters) */
+	WSS_FIELD_SIGNATURE = 2048    /* SignatureValue, likewise */
+};
+
+/* LAB_OK when el's text (all of it below el), as written, is at most
+ * max characters; else
+ * LAB_ESECURITY "<el> holds more than max characters: over the limit
+ * of max (why)".  It stops reading once past max. */
+int wss_field_within(const dom_node *el, size_t max, const char *why,
+		     lab_err *err);
+
+/*
  * Whether top's subtree, as written without escapes (names, attribute
  * values, namespace declarations, text, and their delimiters), fits in
  * `limit` bytes.  It stops once past the limit, so the work is bounded

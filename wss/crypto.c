@@ -606,6 +606,18 @@ static X509_NAME *name_of(const name_avas *a, int reverse)
 	return name;
 }
 
+int wss_decimal_octets(const char *dec, size_t *octets)
+{
+	BIGNUM *bn = NULL;
+	int ok = dec[0] != '\0' && strspn(dec, "0123456789") == strlen(dec) &&
+		 BN_dec2bn(&bn, dec) > 0;
+
+	*octets = ok ? (size_t)BN_num_bytes(bn) : 0;
+	BN_free(bn);
+	ERR_clear_error();
+	return ok;
+}
+
 int wss_cert_issuer_serial_is(const wss_cert *c, const char *issuer,
 			      const char *serial, int *match, lab_err *err)
 {

@@ -79,6 +79,11 @@ int wss_cert_serial(const wss_cert *c, lab_buf *out, lab_err *err);
  * not know -- a BER value ("#..."), an attribute type unknown to
  * OpenSSL -- matches nothing.  LAB_ENOMEM.
  */
+/* 1 and *octets, the size of the integer dec spells, when dec is
+ * decimal digits only; else 0.  The caller bounds its length (the
+ * conversion is quadratic in it). */
+int wss_decimal_octets(const char *dec, size_t *octets);
+
 int wss_cert_issuer_serial_is(const wss_cert *c, const char *issuer,
 			      const char *serial, int *match, lab_err *err);
 /* Frees c (NULL is fine). */

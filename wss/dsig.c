@@ -367,7 +367,11 @@ static int check_signature_value(const dom_node *si, const prefix_list *pl,
 {
 	wss_c14n_opts o = {1, 0, pl->items, pl->n, NULL};
 	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT;
-	int rc = wss_b64_text(sv, &sig, err);
+	int rc = wss_field_within(sv, WSS_FIELD_SIGNATURE,
+				  "an RSA signature of up to 8192 bits", err);
+
+	if (rc == LAB_OK)
+		rc = wss_b64_text(sv, &sig, err);
 
 	if (rc == LAB_OK)
 		rc = wss_c14n_buf(si, &o, &c14n, err);

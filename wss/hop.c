@@ -111,6 +111,39 @@ int wss_hop_resolve(const wss_msg *m, const char *uri, dom_node **out,
 	return LAB_OK;
 }
 
+/*
+ * WS-Addressing's message addressing properties are each at most once in
+ * a message; the hop reads the wsa:To it finds by position, so a second
+ * one anywhere in the Header (nested in another block, where an
+ * application walking the tree may find it first) is refused, as is a
+ * second of the others.  RelatesTo may repeat, and an endpoint
+ * reference's Address does (ReplyTo, FaultTo), so they are not counted.
+ */
+static int one_of_each(const wss_msg *m, lab_err *err)
+{
+	static const char *const kinds[] = {"To",      "From",   "ReplyTo",
+					    "FaultTo", "Action", "MessageID"};
+	const char *wsa = dom_intern(m->doc, WSS_NS_WSA, strlen(WSS_NS_WSA));
+	size_t count[sizeof kinds / sizeof kinds[0]] = {0}, i;
+	const dom_node *n;
+
+	if (wsa == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	for (n = m->header; n != NULL; n = next_under(n, m->header)) {
+		if (dom_node_type(n) != DOM_ELEMENT || dom_ns_uri(n) != wsa)
+			continue;
+		for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+			if (strcmp(dom_local_name(n), kinds[i]) == 0 &&
+			    ++count[i] > 1)
+				return lab_fail(err, LAB_ESECURITY,
+						"the Header has more than one "
+						"wsa:%s (one in <%s>)",
+						kinds[i],
+						dom_local_name(dom_parent(n)));
+	}
+	return LAB_OK;
+}
+
 int wss_forward_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 		    lab_buf *to, lab_err *err)
 {
@@ -126,6 +159,8 @@ int wss_forward_doc(dom_doc *doc, const wss_cert *trust, const wss_opts *o,
 	rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 	m.caps = &o->caps;
 	m.id_scope = m.header;
+	if (rc == LAB_OK && m.header != NULL)
+		rc = one_of_each(&m, err);
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)

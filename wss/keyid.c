@@ -173,7 +173,11 @@ static int match_cert(const dom_node *el, const wss_privkey *key,
 {
 	lab_buf der = LAB_BUF_INIT;
 	wss_cert *c = NULL;
-	int rc = wss_b64_text(el, &der, err);
+	int rc = wss_field_within(el, WSS_FIELD_CERT, "a certificate", err);
+
+	if (rc != LAB_OK)
+		return rc;
+	rc = wss_b64_text(el, &der, err);
 
 	if (rc == LAB_OK)
 		rc = wss_cert_from_der_known((const unsigned char *)der.data,
@@ -186,6 +190,30 @@ static int match_cert(const dom_node *el, const wss_privkey *key,
 	wss_cert_free(c);
 	lab_buf_free(&der);
 	return rc;
+}
+
+/*
+ * RFC 5280's bound on a serial number, checked on its decimal text
+ * before any conversion: at most 49 digits (converting 2 million took
+ * 8.6 s, quadratic), then at most 20 octets.
+ */
+static int serial_within(const lab_buf *serial, lab_err *err)
+{
+	size_t digits = serial->len, octets = 0;
+
+	if (digits > WSS_FIELD_SERIAL_DIGITS)
+		return lab_fail(err, LAB_ESECURITY,
+				"X509SerialNumber has %zu digits: over the limit "
+				"of %d (RFC 5280: at most %d octets)",
+				digits, WSS_FIELD_SERIAL_DIGITS,
+				WSS_FIELD_SERIAL_OCTETS);
+	if (digits > 0 && wss_decimal_octets(serial->data, &octets) &&
+	    octets > WSS_FIELD_SERIAL_OCTETS)
+		return lab_fail(err, LAB_ESECURITY,
+				"X509SerialNumber is %zu octets: over the limit "
+				"of %d (RFC 5280)",
+				octets, WSS_FIELD_SERIAL_OCTETS);
+	return LAB_OK;
 }
 
 static int match_issuer_serial(const wss_msg *m, const dom_node *is,
@@ -204,16 +232,25 @@ static int match_issuer_serial(const wss_msg *m, const dom_node *is,
 		return lab_fail(err, LAB_ESECURITY,
 				"X509IssuerSerial needs one X509IssuerName "
 				"and one X509SerialNumber");
-	if (self == NULL)
-		return LAB_OK;
-	rc = wss_text(n, &name, err);
+	rc = wss_field_within(n, WSS_FIELD_ISSUER, "an issuer name", err);
+	if (rc == LAB_OK)
+		rc = wss_field_within(s, WSS_FIELD_SERIAL_TEXT,
+				      "a serial number: RFC 5280, at most 20 "
+				      "octets", err);
+	if (rc == LAB_OK)
+		rc = wss_text(n, &name, err);
 	if (rc == LAB_OK)
 		rc = wss_text(s, &serial, err);
-	if (rc == LAB_OK && name.data != NULL && serial.data != NULL)
+	if (rc == LAB_OK)
+		rc = serial_within(&serial, err);
+	if (rc != LAB_OK || self == NULL)
+		goto out;
+	if (name.data != NULL && serial.data != NULL)
 		rc = wss_cert_issuer_serial_is(self, name.data, serial.data,
 					       &match, err);
 	if (rc == LAB_OK)
 		*out = match ? WSS_FOR_ME : WSS_FOR_OTHER;
+out:
 	lab_buf_free(&name);
 	lab_buf_free(&serial);
 	return rc;
@@ -242,7 +279,11 @@ static int match_digest(const dom_node *kid, int by_thumbprint,
 	lab_buf have = LAB_BUF_INIT;
 	const unsigned char *mine;
 	size_t len;
-	int rc = wss_b64_text(kid, &have, err);
+	int rc = wss_field_within(kid, WSS_FIELD_KEY_ID,
+				  "a thumbprint or SubjectKeyIdentifier", err);
+
+	if (rc == LAB_OK)
+		rc = wss_b64_text(kid, &have, err);
 
 	if (rc != LAB_OK || self == NULL)
 		goto out;

@@ -312,6 +312,13 @@ int wss_msg_open(dom_doc *doc, int create, int code, wss_msg *m,
 	rc = wss_names_init(doc, &m->n, err);
 	if (rc != LAB_OK)
 		return rc;
+	/* SOAP 1.1 (section 3) and 1.2 (part 1, 5): a message has no DTD;
+	 * the insitu parser refuses one, libxml2's reads it: refused here,
+	 * as malformed, on every path and variant alike. */
+	if (dom_doc_has_dtd(doc))
+		return lab_fail(err, LAB_EMALFORMED,
+				"a SOAP message may not have a DTD (document "
+				"type declaration)");
 	m->envelope = dom_doc_element(doc);
 	if (m->envelope != NULL && dom_is(m->envelope, n->soap12, n->Envelope))
 		m->n.soap = n->soap12;
@@ -358,16 +365,23 @@ int wss_msg_key_token(dom_doc *doc, lab_buf *wrapped,
 
 	if (rc != LAB_OK)
 		return rc;
+	count = 0;
 	ek = m.security != NULL ? wss_child(m.security, m.n.xenc,
 					    m.n.EncryptedKey, &count)
 				: NULL;
-	cd = ek != NULL ? wss_child(ek, m.n.xenc, m.n.CipherData, &count)
-			: NULL;
+	if (ek == NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"the message has %zu EncryptedKeys: a token "
+				"store keeps the one key a request is sent "
+				"under",
+				count);
+	cd = wss_child(ek, m.n.xenc, m.n.CipherData, &count);
 	if (cd != NULL)
 		cv = wss_child(cd, m.n.xenc, m.n.CipherValue, &count);
 	if (cv == NULL)
 		return lab_fail(err, LAB_ESECURITY,
-				"the message has no EncryptedKey");
+				"the EncryptedKey has no CipherData/"
+				"CipherValue");
 	rc = wss_b64_text(cv, wrapped, err);
 	if (rc == LAB_OK &&
 	    wss_sha1(wrapped->data + at, wrapped->len - at, id) != LAB_OK)

@@ -37,6 +37,10 @@ typedef struct wss_msg {
 	/* The receiver's caps on pre-authentication work, from wss_opts
 	 * (NULL: the defaults). */
 	const wss_caps *caps;
+	/* Receiving: 0 refuses AES-128-CBC; 1 accepts it where a Signature
+	 * verified first covers the EncryptedData (wss_opts.allow_cbc); 2
+	 * decrypts it unauthenticated (the decrypt command). */
+	int allow_cbc;
 	/* The message's attachments (wss/attach.h), from wss_opts. */
 	const struct wss_attachment *att;
 	size_t natt;
@@ -112,7 +116,9 @@ int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err);
  * The message's token as a secure-conversation store keeps it: the
  * wrapped key of its Security header's EncryptedKey (appended to
  * wrapped) and that key's SHA-1 in id, the EncryptedKeySHA1 a reply names
- * it by.  A message without one is LAB_ESECURITY.
+ * it by.  A message without one, or with more than one (a request for
+ * several recipients: which key a reply names is then not the
+ * client's to know), is LAB_ESECURITY naming how many it has.
  */
 int wss_msg_key_token(dom_doc *doc, lab_buf *wrapped,
 		      unsigned char id[WSS_SHA1_LEN], lab_err *err);

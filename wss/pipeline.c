@@ -35,6 +35,7 @@ void wss_opts_default(wss_opts *o)
 	o->natt = 0;
 	o->to = NULL;
 	o->headers_only = 0;
+	o->allow_cbc = 0;
 }
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
@@ -83,6 +84,9 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
 	int rc = wss_msg_open(doc, 0, LAB_ESECURITY, &m, err);
 
 	m.caps = &o->caps;
+	/* decrypt authenticates nothing: allowed, CBC is decrypted as it
+	 * comes. */
+	m.allow_cbc = o->allow_cbc ? 2 : 0;
 	return rc != LAB_OK ? rc : wss_xenc_decrypt(&m, key, &o->lim, err);
 }
 
@@ -244,29 +248,53 @@ static int same_shape(dom_doc *doc, const wss_msg *before,
 	return LAB_OK;
 }
 
-/* The Security header's elements in order (pipeline.c's comment); the
+/* The Signature verified; a failure once anything was decrypted, or
+ * failed to, is the one message. */
+static int verify(wss_msg *m, const wss_xenc_rx *rx, int decrypted,
+		  const wss_cert *trust, const dom_node *ts, lab_err *err)
+{
+	int rc = wss_dsig_verify(m, trust, ts, err);
+
+	if (rc == LAB_ESECURITY && (decrypted || rx->failed))
+		rc = lab_fail(err, LAB_ESECURITY, "%s", WSS_NOT_RECEIVED);
+	return rc;
+}
+
+/*
+ * The Security header's elements in order (pipeline.c's comment); the
  * one Signature is verified where it stands, or at the end to report
- * that there is none. */
+ * that there is none.  After a failed decryption nothing more is
+ * decrypted but the Signature is still verified, so that a ciphertext
+ * that fails costs what one that decrypts and then fails the signature
+ * does.  Last, no Reference may resolve into decrypted content.
+ */
 static int walk_header(wss_msg *m, wss_xenc_rx *rx, const wss_cert *trust,
 		       const dom_node *ts, lab_err *err)
 {
 	const dom_node *c;
-	int verified = 0, decrypted, rc = LAB_OK;
+	int verified = 0, any = 0, decrypted, rc = LAB_OK;
 
 	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
 	     c = wss_next_el(c)) {
 		if (dom_is(c, m->n.ds, m->n.Signature)) {
-			rc = wss_dsig_verify(m, trust, ts, err);
+			rc = verify(m, rx, any, trust, ts, err);
 			verified = 1;
 			continue;
 		}
+		if (rx->failed)
+			continue;
 		rc = wss_xenc_rx_step(rx, c, &decrypted, err);
+		if (rx->failed)
+			rc = LAB_OK;
+		any |= rc == LAB_OK && decrypted;
 		if (rc == LAB_OK && decrypted)
 			rc = same_shape(m->doc, m, ts, err);
 	}
 	if (rc == LAB_OK && !verified)
-		rc = wss_dsig_verify(m, trust, ts, err);
-	return rc;
+		rc = verify(m, rx, any, trust, ts, err);
+	if (rc == LAB_OK && rx->failed)
+		rc = lab_fail(err, LAB_ESECURITY, "%s", WSS_NOT_RECEIVED);
+	return rc != LAB_OK ? rc : wss_xenc_rx_signed_check(rx, err);
 }
 
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
@@ -281,6 +309,7 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	m.att = o->att;
 	m.natt = o->natt;
 	m.caps = &o->caps;
+	m.allow_cbc = o->allow_cbc;
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)

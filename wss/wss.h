@@ -35,6 +35,11 @@ typedef enum wss_layout {
 	WSS_ENCRYPT_SIGN  /* the Signature covers the EncryptedData */
 } wss_layout;
 
+/* What receive says for a failed decryption and for a signature that
+ * fails after anything was decrypted: one message, so that neither
+ * tells how a ciphertext decrypted (SECURITY.md). */
+#define WSS_NOT_RECEIVED "decryption failed or the signature does not verify"
+
 typedef struct wss_opts {
 	time_t now;        /* the clock, fixed by tests */
 	unsigned ttl;      /* Timestamp lifetime in seconds */
@@ -62,6 +67,10 @@ typedef struct wss_opts {
 	const char *to;
 	/* sign, send: 1 signs the Timestamp and wsa:To, not the Body. */
 	int headers_only;
+	/* receive, decrypt: 1 accepts AES-128-CBC data, only where a
+	 * Signature verified before its decryption covers it (SECURITY.md);
+	 * 0 refuses it. */
+	int allow_cbc;
 } wss_opts;
 
 /* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the

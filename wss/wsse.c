@@ -240,7 +240,9 @@ int wss_bst_cert(const wss_msg *m, const dom_node *bst, const wss_cert *known,
 		return lab_fail(err, LAB_ESECURITY,
 				"BinarySecurityToken is not an X509v3 "
 				"certificate in Base64Binary");
-	rc = wss_b64_text(bst, &der, err);
+	rc = wss_field_within(bst, WSS_FIELD_CERT, "a certificate", err);
+	if (rc == LAB_OK)
+		rc = wss_b64_text(bst, &der, err);
 	if (rc == LAB_OK)
 		rc = wss_cert_from_der_known((const unsigned char *)der.data,
 					     der.len, known, out, err);

@@ -259,9 +259,10 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 
 /* ---- decryption ---- */
 
-/* The one CipherData/CipherValue of el, decoded. */
-static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
-			lab_err *err)
+/* The one CipherData/CipherValue of el, decoded; at most max
+ * characters of it (0: any). */
+static int cipher_value(const wss_msg *m, const dom_node *el, size_t max,
+			lab_buf *out, lab_err *err)
 {
 	const dom_node *cd, *cv;
 	size_t count;
@@ -273,6 +274,10 @@ static int cipher_value(const wss_msg *m, const dom_node *el, lab_buf *out,
 		return lab_fail(err, LAB_ESECURITY,
 				"%s has no CipherData/CipherValue",
 				dom_local_name(el));
+	if (max != 0 &&
+	    wss_field_within(cv, max, "a key wrapped with RSA of up to 8192 "
+				      "bits", err) != LAB_OK)
+		return LAB_ESECURITY;
 	return wss_b64_text(cv, out, err);
 }
 
@@ -303,7 +308,7 @@ static int unwrap(const wss_msg *m, const dom_node *ek,
 		return lab_fail(err, LAB_ESECURITY,
 				"key transport '%s' is not allowed (only %s)",
 				alg != NULL ? alg : "(none)", WSS_ALG_RSA_OAEP);
-	rc = cipher_value(m, ek, &wrapped, err);
+	rc = cipher_value(m, ek, WSS_FIELD_WRAPPED_KEY, &wrapped, err);
 	if (rc == LAB_OK &&
 	    wss_rsa_oaep_unwrap(key, (const unsigned char *)wrapped.data,
 				wrapped.len, out, MAX_KEY, len,
@@ -412,7 +417,7 @@ static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
 	if (lab_buf_reserve(&c->owned, PARSE_ROOM) != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	c->owned.len = PARSE_ROOM;
-	rc = cipher_value(m, ed, &c->owned, err);
+	rc = cipher_value(m, ed, 0, &c->owned, err);
 	c->p = c->owned.data + PARSE_ROOM;
 	c->n = c->owned.len - PARSE_ROOM;
 	return rc;
@@ -434,25 +439,118 @@ static int parse_plaintext(ciphertext *c, dom_node *old, const char *p,
 				  (size_t)(p - c->owned.data), len, lim, err);
 }
 
+/* Whether p[0..n) may name one of SOAP's own elements: "Envelope",
+ * "Header" or "Body" after '<' or ':'.  A name cannot come from an
+ * entity or a character reference, so bytes without one parse into no
+ * such element, and the tree is walked only when they have one. */
+static int names_soap(const char *p, size_t n)
+{
+	static const char *const words[] = {"Envelope", "Header", "Body"};
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t wl = strlen(words[i]);
+		const char *q = p, *end = p + n, *hit;
+
+		while (q < end &&
+		       (hit = memmem(q, (size_t)(end - q), words[i], wl)) !=
+			       NULL) {
+			if (hit > p && (hit[-1] == '<' || hit[-1] == ':'))
+				return 1;
+			q = hit + 1;
+		}
+	}
+	return 0;
+}
+
+/* The first SOAP Envelope, Header or Body (either version's namespace)
+ * in the subtrees of from .. to (exclusive), or NULL. */
+static const dom_node *soap_element(const wss_msg *m, const dom_node *from,
+				    const dom_node *to)
+{
+	const dom_node *top, *n;
+
+	for (top = from; top != NULL && top != to; top = dom_next_sibling(top))
+		for (n = top; n != NULL;) {
+			const dom_node *next = dom_first_child(n);
+			const char *ns = dom_ns_uri(n);
+
+			if (dom_node_type(n) == DOM_ELEMENT &&
+			    (ns == m->n.soap11 || ns == m->n.soap12) &&
+			    (dom_is(n, ns, m->n.Envelope) ||
+			     dom_is(n, ns, m->n.Header) ||
+			     dom_is(n, ns, m->n.Body)))
+				return n;
+			while (next == NULL && n != top) {
+				next = dom_next_sibling(n);
+				n = dom_parent(n);
+			}
+			n = next;
+		}
+	return NULL;
+}
+
+/* dom_ids_each's check on a decrypted element (arg: the lab_err): its
+ * ID is carried once. */
+static int id_once(void *arg, dom_node *el, const char *value)
+{
+	size_t count;
+
+	(void)dom_get_by_id(dom_node_doc(el), value, &count);
+	if (count == 1)
+		return 0;
+	return lab_fail(arg, LAB_ESECURITY,
+			"decrypted element <%s> carries the ID '%.60s', which "
+			"%zu elements carry: decrypted content may not add "
+			"an ID",
+			dom_local_name(el), value, count);
+}
+
+/*
+ * What a decryption may not do, whatever the header order: add a SOAP
+ * Envelope, Header or Body (the message keeps exactly one of each, the
+ * Body the one the Signature covers) or an ID another element carries
+ * (references resolve to exactly one element).  An authenticated
+ * plaintext is held to it too: that costs nothing where the bytes name
+ * no SOAP element, and the ID walk builds only content with IDs.
+ */
+static int check_plaintext(const wss_msg *m, dom_node *from,
+			   const dom_node *to, int suspect, lab_err *err)
+{
+	const dom_node *soap = suspect ? soap_element(m, from, to) : NULL;
+
+	if (soap != NULL)
+		return lab_fail(err, LAB_ESECURITY,
+				"decrypted content adds a <%s> in the SOAP "
+				"envelope namespace: the message must keep "
+				"exactly one Envelope, Header and Body",
+				dom_local_name(soap));
+	return dom_ids_each(from, to, id_once, err) != 0 ? LAB_ESECURITY
+							: LAB_OK;
+}
+
 /*
  * Decrypts ed and parses its plaintext in place of `old` (ed itself, or
  * the EncryptedHeader around it); an element's plaintext must be the one
  * element its kind allows.  Every failure here is the one "decryption
- * failed": the receiver tells no one how a forged ciphertext decrypted.
+ * failed" (*failed set): the receiver tells no one how a forged
+ * ciphertext decrypted.  A plaintext that decrypts is then held to
+ * check_plaintext; *top is the element it became (NULL: the Body's
+ * content).
  */
 static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			enum ref_kind kind, const unsigned char *key,
 			size_t keylen, int bad, const dom_limits *lim,
-			lab_err *err)
+			int *failed, dom_node **top, lab_err *err)
 {
 	ciphertext c = {LAB_BUF_INIT, NULL, 0, NULL, 0};
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(old), *prev = dom_prev_sibling(old);
-	dom_node *next = dom_next_sibling(old);
+	dom_node *next = dom_next_sibling(old), *first;
 	size_t off = 0, len = 0;
 	wss_cipher cipher;
 	lab_err ignored;
-	int rc;
+	int rc, suspect = 0;
 
 	rc = wss_cipher_from_uri(alg != NULL ? alg : "", &cipher);
 	if (rc != LAB_OK)
@@ -468,14 +566,23 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 	if (bad || keylen != wss_cipher_key_len(cipher) ||
 	    wss_decrypt_in_place(cipher, key, (unsigned char *)c.p, c.n, &off,
 				 &len, &ignored) != LAB_OK ||
-	    parse_plaintext(&c, old, c.p + off, len, lim, &ignored) !=
+	    (suspect = names_soap(c.p + off, len),
+	     parse_plaintext(&c, old, c.p + off, len, lim, &ignored)) !=
 		    LAB_OK ||
 	    (kind != REF_BODY &&
 	     !one_element(prev != NULL ? dom_next_sibling(prev)
 				       : dom_first_child(parent),
 			  next, m->n.ds,
-			  kind == REF_SIGNATURE ? m->n.Signature : NULL)))
+			  kind == REF_SIGNATURE ? m->n.Signature : NULL))) {
+		*failed = 1;
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
+		goto out;
+	}
+	first = prev != NULL ? dom_next_sibling(prev) : dom_first_child(parent);
+	*top = kind == REF_BODY || first == NULL ? NULL
+	       : dom_node_type(first) == DOM_ELEMENT ? first
+						   : wss_next_el(first);
+	rc = check_plaintext(m, first, next, suspect, err);
 out:
 	/* What the document did not take. */
 	if (c.held != NULL)
@@ -795,12 +902,144 @@ static void count_body(wss_xenc_rx *rx)
 	}
 }
 
+/* The Security header's one ds:Signature as it stands (not encrypted),
+ * or NULL. */
+static const dom_node *plain_signature(const wss_msg *m)
+{
+	size_t count;
+	const dom_node *sig = wss_child(m->security, m->n.ds, m->n.Signature,
+					&count);
+
+	return count == 1 ? sig : NULL;
+}
+
+/* The element the i-th Reference of sig's SignedInfo names by "#id"
+ * (carried by exactly one element), or NULL; *ref the Reference, NULL
+ * past the last. */
+static dom_node *signed_target(const wss_msg *m, const dom_node *sig,
+			       size_t i, const dom_node **ref)
+{
+	size_t count;
+	const dom_node *si = wss_child(sig, m->n.ds, m->n.SignedInfo, &count);
+	const dom_node *r = si != NULL ? wss_first_el(si) : NULL;
+	const char *uri;
+	dom_node *el;
+
+	for (; r != NULL; r = wss_next_el(r))
+		if (dom_is(r, m->n.ds, m->n.Reference) && i-- == 0)
+			break;
+	*ref = r;
+	uri = r != NULL ? dom_attr_value(r, NULL, m->n.URI) : NULL;
+	if (uri == NULL || uri[0] != '#')
+		return NULL;
+	el = dom_get_by_id(m->doc, uri + 1, &count);
+	return count == 1 ? el : NULL;
+}
+
+/* Whether anc is n or one of its ancestors. */
+static int holds(const dom_node *anc, const dom_node *n)
+{
+	for (; n != NULL; n = dom_parent(n))
+		if (n == anc)
+			return 1;
+	return 0;
+}
+
+/*
+ * AES-CBC has no integrity of its own: a receiver that decrypts a forged
+ * CBC ciphertext and answers differently for padding, parse and digest
+ * failures is a decryption oracle (Jager and Somorovsky, "How to Break
+ * XML Encryption", CCS 2011).  So it is refused unless allowed
+ * (--allow-cbc), and then only for an EncryptedData a Signature standing
+ * before its decryption step covers (encrypt-then-sign): the Signature
+ * is verified first, so a changed ciphertext never reaches the cipher.
+ */
+static int check_cbc(const wss_xenc_rx *rx, const struct wss_rx_ref *r,
+		     lab_err *err)
+{
+	const wss_msg *m = rx->m;
+	const char *alg = method_of(m, r->ed);
+	const dom_node *sig = plain_signature(m), *c, *ref;
+	const char *id = dom_attr_value(r->ed, NULL, m->n.Id);
+	wss_cipher cipher;
+	size_t i;
+
+	if (alg == NULL || wss_cipher_from_uri(alg, &cipher) != LAB_OK ||
+	    cipher != WSS_AES128_CBC)
+		return LAB_OK;
+	if (!m->allow_cbc)
+		return lab_fail(err, LAB_ESECURITY,
+				"data encryption aes128-cbc is refused on "
+				"receive (no integrity: a decryption oracle); "
+				"--allow-cbc accepts it where a signature "
+				"covers the EncryptedData");
+	if (m->allow_cbc == 2)
+		return LAB_OK;
+	for (c = wss_first_el(m->security); c != NULL && c != r->owner;
+	     c = wss_next_el(c))
+		if (c == sig)
+			break;
+	for (i = 0; c == sig && sig != NULL &&
+		    i < wss_cap(m->caps, WSS_CAP_REFERENCES);
+	     i++) {
+		const dom_node *el = signed_target(m, sig, i, &ref);
+
+		if (ref == NULL)
+			break;
+		if (el != NULL && holds(el, r->ed))
+			return LAB_OK;
+	}
+	return lab_fail(err, LAB_ESECURITY,
+			"aes128-cbc EncryptedData '%.60s' is not covered by a "
+			"Signature verified before it is decrypted "
+			"(encrypt-then-sign)",
+			id != NULL ? id : "");
+}
+
+/* Whether el lies in what decryption produced: a decrypted element, or
+ * strictly inside the Body once its content was decrypted. */
+static int in_decrypted(const wss_xenc_rx *rx, const dom_node *el)
+{
+	size_t i;
+
+	for (i = 0; i < rx->ntops; i++)
+		if (holds(rx->tops[i], el) &&
+		    (rx->tops[i] != rx->m->body || el != rx->m->body))
+			return 1;
+	return 0;
+}
+
+int wss_xenc_rx_signed_check(const wss_xenc_rx *rx, lab_err *err)
+{
+	const wss_msg *m = rx->m;
+	const dom_node *sig = plain_signature(m), *ref = NULL;
+	size_t i;
+
+	for (i = 0; sig != NULL && rx->ntops > 0 &&
+		    i < wss_cap(m->caps, WSS_CAP_REFERENCES);
+	     i++) {
+		const dom_node *el = signed_target(m, sig, i, &ref);
+
+		if (ref == NULL)
+			break;
+		if (el != NULL && in_decrypted(rx, el))
+			return lab_fail(err, LAB_ESECURITY,
+					"decrypted element <%s> carries the ID "
+					"'%.60s', which the Signature "
+					"references: what a signature covers "
+					"may not come from decryption",
+					dom_local_name(el),
+					dom_attr_value(ref, NULL, m->n.URI) + 1);
+	}
+	return LAB_OK;
+}
+
 int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
 		      const wss_cert *self, const dom_limits *lim,
 		      lab_err *err)
 {
 	const dom_node *c;
-	size_t nek = 0, total = 0;
+	size_t nek = 0, total = 0, i;
 	int rc;
 
 	memset(rx, 0, sizeof *rx);
@@ -815,7 +1054,8 @@ int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
 	if (rc == LAB_OK)
 		rc = select_keys(rx, nek, err);
 	if (rc == LAB_OK && total > 0 &&
-	    (rx->refs = dom_calloc(total, sizeof *rx->refs)) == NULL)
+	    ((rx->refs = dom_calloc(total, sizeof *rx->refs)) == NULL ||
+	     (rx->tops = dom_calloc(total, sizeof *rx->tops)) == NULL))
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
 	     c = wss_next_el(c)) {
@@ -824,6 +1064,8 @@ int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
 		else if (find_key(rx, c) != NULL && key_list(m, c) != NULL)
 			rc = collect_refs(rx, key_list(m, c), c, c, err);
 	}
+	for (i = 0; i < rx->nrefs && rc == LAB_OK; i++)
+		rc = check_cbc(rx, &rx->refs[i], err);
 	return rc;
 }
 
@@ -836,6 +1078,7 @@ int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
 	*decrypted = 0;
 	for (i = 0; i < rx->nrefs && rc == LAB_OK; i++) {
 		struct wss_rx_key *k = find_key(rx, rx->refs[i].ek);
+		dom_node *top = NULL;
 
 		if (rx->refs[i].owner != el)
 			continue;
@@ -847,8 +1090,10 @@ int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
 		if (rc == LAB_OK)
 			rc = decrypt_data(rx->m, rx->refs[i].ed,
 					  rx->refs[i].old, rx->refs[i].kind,
-					  k->key, k->len, k->bad, rx->lim, err);
+					  k->key, k->len, k->bad, rx->lim,
+					  &rx->failed, &top, err);
 		if (rc == LAB_OK) {
+			rx->tops[rx->ntops++] = top != NULL ? top : rx->m->body;
 			rx->decrypted += rx->refs[i].kind == REF_BODY;
 			*decrypted = 1;
 		}
@@ -882,6 +1127,7 @@ void wss_xenc_rx_end(wss_xenc_rx *rx)
 		OPENSSL_cleanse(rx->keys, rx->nkeys * sizeof *rx->keys);
 	dom_free(rx->keys);
 	dom_free(rx->refs);
+	dom_free(rx->tops);
 	memset(rx, 0, sizeof *rx);
 }
 

@@ -36,16 +36,19 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
  * of the Body (Type Content), of the Security header or of a
  * wsse11:EncryptedHeader (Type Element), named once, with XML
  * Encryption's children only -- all before the first private-key
- * operation.  What decrypts in the Security header must be one
- * ds:Signature, in an EncryptedHeader one element, which replaces it.
+ * operation; AES-128-CBC only where m->allow_cbc allows it (wss/msg.h).
+ * What decrypts in the Security header must be one ds:Signature, in an
+ * EncryptedHeader one element, which replaces it.
  *
  * step decrypts what el lists when el is an EncryptedKey addressed to
  * this receiver or a standalone ReferenceList, and nothing otherwise;
  * *decrypted says whether it did.  Every failure after the structure
  * checks -- wrong key, bad tag or padding, plaintext that does not parse
- * -- is the same LAB_ESECURITY "decryption failed", so the receiver is no
- * oracle.  On failure the document may be partly decrypted: callers write
- * nothing from it.
+ * -- is the same LAB_ESECURITY "decryption failed" (rx->failed set), so
+ * the receiver is no oracle.  What decrypted may not add an element of
+ * the SOAP envelope namespace named Envelope, Header or Body, nor an ID
+ * another element carries: LAB_ESECURITY naming the element.  On failure
+ * the document may be partly decrypted: callers write nothing from it.
  *
  * policy is the receiver's rule on encryption: the Body's content is
  * EncryptedData only, and every one of them was decrypted.
@@ -65,6 +68,11 @@ typedef struct wss_xenc_rx {
 	size_t decrypted;   /* of them decrypted so far (the Body's only) */
 	const char *plain;  /* the first Body element not encrypted, or
 			     * "#text" for text beside the EncryptedData */
+	int failed;         /* a step failed as "decryption failed" */
+	/* What each decryption so far produced: the decrypted element, or
+	 * the Body for its content. */
+	dom_node **tops;
+	size_t ntops;
 } wss_xenc_rx;
 
 int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
@@ -73,6 +81,10 @@ int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
 int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
 		     lab_err *err);
 int wss_xenc_rx_policy(const wss_xenc_rx *rx, lab_err *err);
+/* Refuses a Signature Reference that resolves into decrypted content
+ * (a decrypted element or its descendants, or the Body's decrypted
+ * content); run once every step is done. */
+int wss_xenc_rx_signed_check(const wss_xenc_rx *rx, lab_err *err);
 void wss_xenc_rx_end(wss_xenc_rx *rx);
 
 /* Every step of the header in order, without the policy (the decrypt

@@ -63,6 +63,8 @@ const lab_dataset lab_datasets[] = {
 	{"collide-ids", LAB_GEN_COLLIDE_IDS, LAB_WORST_SIZE, 0, 0},
 	{"many-enc", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
 	{"signedinfo-junk", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
+	{"oracle-decrypt", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
+	{"oracle-signature", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
 };
 
 const size_t lab_ndatasets = sizeof lab_datasets / sizeof lab_datasets[0];
@@ -391,7 +393,8 @@ static const char *const worst_parse_sets[] = {
 	"collide-names", "collide-attrs", "wide-ns", "deep-chains",
 	"many-attrs", NULL};
 static const char *const worst_receive_sets[] = {
-	"collide-ids", "many-enc", "signedinfo-junk", NULL};
+	"collide-ids", "many-enc", "signedinfo-junk", "oracle-decrypt",
+	"oracle-signature", NULL};
 /* The intermediary: headers checked, the Body passed on unread. */
 static const char *const forward_sets[] = {"quakes-2k", "quakes-200k",
 					   "quakes-2m", NULL};

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/alloc.h"
 #include "datasets/gen.h"
 #include "datasets/preauth.h"
 #include "harness/cli/cli.h"
@@ -31,6 +32,15 @@ const lab_opt lab_gen_options[] = {
 	{"--now", "EPOCH", 0,
 	 "many-enc, many-enc-body, signedinfo-junk: the clock the "
 	 "Timestamp is made at (default: now)"},
+	{"--message", "FILE", 0,
+	 "decrypt-wrap: the message (as domlab writes it) to add the attack "
+	 "to (default: one --key and --cert send to --peer-cert)"},
+	{"--plaintext", "FILE", 0,
+	 "decrypt-wrap: what the added EncryptedHeader decrypts to "
+	 "(default: a soap:Body carrying the ID Body-1)"},
+	{"--place", "first|after-signature", 0,
+	 "decrypt-wrap: where the added EncryptedKey goes in the Security "
+	 "header (default first)"},
 	{"-o", "FILE", 0,
 	 "write to FILE (through a temporary file renamed into place) "
 	 "instead of standard output"},
@@ -57,13 +67,45 @@ static int hostile_keys(const wss_key_paths *p, lab_hostile_opts *o,
 	return rc;
 }
 
+/* decrypt-wrap's --message or --plaintext FILE, read into o (freed by
+ * gen_hostile). */
+static int wrap_file(const char *a, const char *path, lab_hostile_opts *o,
+		     lab_err *err)
+{
+	lab_buf b = LAB_BUF_INIT;
+	int rc = lab_read_input(path, 1 << 26, &b, err);
+
+	if (rc == LAB_OK && lab_buf_putc(&b, '\0') != LAB_OK)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc != LAB_OK) {
+		lab_buf_free(&b);
+		return rc;
+	}
+	if (strcmp(a, "--message") == 0) {
+		dom_free((void *)(uintptr_t)o->message);
+		o->message = b.data;
+		o->message_len = b.len - 1;
+	} else {
+		dom_free((void *)(uintptr_t)o->plain);
+		o->plain = b.data;
+	}
+	return LAB_OK;
+}
+
 /* One option of a hostile shape (argv[i], its value v) into o, paths or
  * the others; 0 when it is none. */
 static int hostile_opt(const char *a, const char *v, lab_hostile_opts *o,
 		       wss_key_paths *paths, size_t *now, const char **out,
 		       int *rc, lab_err *err)
 {
-	if (strcmp(a, "--size") == 0)
+	if (strcmp(a, "--message") == 0 || strcmp(a, "--plaintext") == 0)
+		*rc = wrap_file(a, v, o, err);
+	else if (strcmp(a, "--place") == 0) {
+		o->after_signature = strcmp(v, "after-signature") == 0;
+		if (!o->after_signature && strcmp(v, "first") != 0)
+			*rc = lab_fail(err, LAB_EUSAGE,
+				       "--place is first or after-signature");
+	} else if (strcmp(a, "--size") == 0)
 		*rc = lab_parse_size(a, v, &o->size, err);
 	else if (strcmp(a, "--count") == 0)
 		*rc = lab_parse_size(a, v, &o->count, err);
@@ -116,6 +158,8 @@ static int gen_hostile(lab_hostile_kind kind, int at, int argc, char **argv,
 	wss_privkey_free((wss_privkey *)(uintptr_t)o.key);
 	wss_cert_free((wss_cert *)(uintptr_t)o.cert);
 	wss_cert_free((wss_cert *)(uintptr_t)o.peer);
+	dom_free((void *)(uintptr_t)o.message);
+	dom_free((void *)(uintptr_t)o.plain);
 	lab_buf_free(&b);
 	return rc;
 }

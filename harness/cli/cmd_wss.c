@@ -67,6 +67,10 @@
 	    {"--max-data-refs-total", "N", 0,                                \
 	     "refuse more than N DataReferences in the Security header "     \
 	     "(default 200)"}
+#define ALLOW_CBC                                                            \
+	{"--allow-cbc", NULL, 0,                                             \
+	 "accept aes128-cbc data where a Signature verified before its "     \
+	 "decryption covers it (encrypt-then-sign); refused otherwise"}
 #define OWN_CERT                                                             \
 	{"--cert", "C.pem", 0,                                               \
 	 "the recipient's own certificate: picks the EncryptedKey addressed " \
@@ -86,7 +90,8 @@ static const lab_opt sign_opts[] = {SIGNER_KEY, SIGNER_CERT, NOW_SIGN, TTL,
 				    TO_SIGN, END};
 static const lab_opt verify_opts[] = {TRUST, NOW_CHECK, DSIG_CAPS, END};
 static const lab_opt encrypt_opts[] = {PEER_CERT, CIPHER, END};
-static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, XENC_CAPS, END};
+static const lab_opt decrypt_opts[] = {RECIPIENT_KEY, XENC_CAPS, ALLOW_CBC,
+				       END};
 static const lab_opt send_opts[] = {
 	SIGNER_KEY, SIGNER_CERT, PEER_CERT, CIPHER, NOW_SIGN, TTL,
 	{"--layout", "sign-encrypt|encrypt-sign", 0,
@@ -105,6 +110,7 @@ static const lab_opt send_opts[] = {
 	TO_SIGN, END};
 static const lab_opt receive_opts[] = {
 	RECIPIENT_KEY, OWN_CERT, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
+	ALLOW_CBC,
 	{"--attachment-out", "FILE", 0,
 	 "write a multipart message's verified attachment to FILE (before "
 	 "the envelope, after every check passed)"},
@@ -221,6 +227,8 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 					      "--sign is all or headers");
 		} else if (strcmp(a, "--key-id") == 0)
 			rc = wss_key_id_from_name(rest[++i], &o->key_id, err);
+		else if (strcmp(a, "--allow-cbc") == 0)
+			o->allow_cbc = 1;
 		else if (strcmp(a, "--encrypt-signature") == 0)
 			o->encrypt_signature = 1;
 		else if (strcmp(a, "--encrypt-header") == 0)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fuzz_record.py - writes SECURITY.md's fuzzing record, between the
+"""fuzz_record.py - writes the fuzzing record (results/fuzz/record.md), between the
 <!-- fuzz-record:begin --> and <!-- fuzz-record:end --> markers, from
 results/fuzz/: runs.tsv (a line per campaign run, tests/fuzz/campaign.sh)
 and corpus.tsv (a line per replayed committed corpus, tests/fuzz/replay.sh).
@@ -10,7 +10,7 @@ reach has been; per target, its committed corpus as last replayed.
 Not for: running or judging campaigns; the tables only restate the
 files.  Standard library only.
 
-    python3 harness/reports/fuzz_record.py [--record results/fuzz] [--doc SECURITY.md] [--check]
+    python3 harness/reports/fuzz_record.py [--record results/fuzz] [--doc results/fuzz/record.md] [--check]
 """
 import argparse
 import csv
@@ -89,7 +89,7 @@ def render(record):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--record", default="results/fuzz")
-    ap.add_argument("--doc", default="SECURITY.md")
+    ap.add_argument("--doc", default="results/fuzz/record.md")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 if the document is not what the files make")
     a = ap.parse_args()

@@ -66,7 +66,8 @@ AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 # The worst cases (harness/bench/cases_worst.c): the command each hostile
 # shape meets (parse unless named here), and the typical input beside
 # them, a dataset of the worst cases' default size (LAB_WORST_SIZE).
-WORST_RECEIVE = ("collide-ids", "many-enc", "signedinfo-junk")
+WORST_RECEIVE = ("collide-ids", "many-enc", "signedinfo-junk", "oracle-decrypt",
+                 "oracle-signature")
 WORST_TYPICAL = "quakes-200k"
 
 # The old SOAP latency comparison's table: its calls, the datasets that

@@ -8,7 +8,7 @@
 #   target variant cpu_s executions cov ft work_corpus commit outcome
 # (tab-separated; executions, cov and ft from libFuzzer's final
 # statistics and last status line).  harness/reports/fuzz_record.py makes
-# SECURITY.md's fuzzing record from RUNS (results/fuzz/runs.tsv).
+# the fuzzing record (results/fuzz/record.md) from RUNS (results/fuzz/runs.tsv).
 # CPU time, not wall time, is what a campaign is measured in: at nice 19
 # on a shared machine a run gets only the idle CPU.  A crash ends the
 # campaign (outcome "crash", or "timeout" for an input that runs over 30 s

@@ -261,6 +261,13 @@ static int signed_body_elsewhere(const diff_msg *m)
 
 /* An algorithm outside rsa-oaep-mgf1p for an EncryptedKey and
  * aes256-gcm / aes128-cbc of Type Content for an EncryptedData. */
+/* A document type declaration: SOAP forbids one, and domlab refuses it
+ * on every parser; the reference reads it. */
+static int dtd_in_message(const diff_msg *m)
+{
+	return m->doc->intSubset != NULL || m->doc->extSubset != NULL;
+}
+
 static int encryption_outside_profile(const diff_msg *m)
 {
 	xmlNodePtr root = xmlDocGetRootElement(m->doc), n;
@@ -282,7 +289,7 @@ static int encryption_outside_profile(const diff_msg *m)
 		     (ek ? xmlStrEqual(alg, X(WSS_ALG_RSA_OAEP))
 			 : wss_cipher_from_uri((const char *)alg, &c) ==
 					   LAB_OK &&
-				   type != NULL &&
+				   c == WSS_AES256_GCM && type != NULL &&
 				   xmlStrEqual(type, X(WSS_TYPE_CONTENT)));
 		xmlFree(alg);
 		xmlFree(type);
@@ -362,6 +369,7 @@ static const diff_class stricter[] = {
 	{"signed_body_elsewhere", signed_body_elsewhere},
 	{"encryption_outside_profile", encryption_outside_profile},
 	{"recipient_named_otherwise", recipient_named_otherwise},
+	{"dtd_in_message", dtd_in_message},
 };
 
 /* The first class of `stricter` the message falls in, or NULL. */

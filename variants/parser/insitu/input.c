@@ -180,6 +180,7 @@ int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
 	in->owned = dom_malloc(2 * len + 1);
 	if (in->owned == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	in->owned_cap = 2 * len + 1;
 	n = transcode(u, len, enc, in->owned);
 	if (n == (size_t)-1)
 		return lab_fail_at(err, LAB_EMALFORMED, 1, 1,
@@ -198,6 +199,9 @@ int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
 
 void dom__insitu_input_done(dom_insitu_input *in)
 {
+	/* It may be a transcoding of decrypted plaintext. */
+	if (in->owned != NULL)
+		explicit_bzero(in->owned, in->owned_cap);
 	dom_free(in->owned);
 	in->owned = NULL;
 }

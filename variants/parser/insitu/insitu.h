@@ -124,6 +124,7 @@ typedef struct dom_insitu_input {
 	size_t len;
 	const char *orig;  /* the same bytes, never changed: for positions */
 	char *owned;       /* orig when it is a transcoding of ours */
+	size_t owned_cap;  /* its size, wiped before it is freed */
 	int transcoded;    /* read from UTF-16 or ISO-8859-1 */
 } dom_insitu_input;
 

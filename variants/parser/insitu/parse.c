@@ -924,6 +924,11 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	ps.lim = lim;
 	ps.err = err;
 	rc = dom__insitu_input(doc, buf, len, &ps.in, err);
+	/* A fragment is decrypted plaintext (dom_replace_parsed): its copy
+	 * is wiped with the document. */
+	if (rc == LAB_OK && parent->type != DOM_DOCUMENT &&
+	    dom__wipe_later(doc, ps.in.text, ps.in.len) != LAB_OK)
+		rc = nomem(&ps);
 	if (rc != LAB_OK)
 		goto out;
 	ps.end = ps.in.text + ps.in.len;

@@ -277,6 +277,7 @@ int dom__xml2_decl(xmlParserCtxtPtr ctxt, dom_doc *doc)
 {
 	dom_decl *d = &doc->decl;
 
+	d->dtd = ctxt->intSubName != NULL;
 	/* libxml2: standalone -1 without an XML declaration, -2 with one
 	 * that does not say. */
 	if (ctxt->standalone == -1 || ctxt->version == NULL)
