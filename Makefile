@@ -17,6 +17,8 @@
 #   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
 #                                domlab-x; docs/api.md); make uninstall
 #   make worst                   hostile inputs at full size, CPU and RSS
+#   make scenarios               token store and attachments over HTTP
+#   make attack                  attacks on `domlab serve` under open-loop load
 #   make oneshot                 one send / receive per process, instructions
 #                                (callgrind) into results/oneshot/
 #   make reference               make compare ICOUNT=1 into results/reference/,
@@ -561,6 +563,24 @@ stall:
 	    best best+read=eof && \
 	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
 	  cat $$out/stall.md
+
+# make scenarios: the original reports' two scenarios through `domlab
+# serve` alone -- RAMPART-298's token store (tokens=list against hash,
+# TOKEN_REQUESTS requests each with a fresh token) and SwA attachments
+# over multipart/related HTTP (io=unbuffered against buffered) -- into
+# results/scenarios-<time>/ (harness/reports/scenarios.sh); results/scenarios/
+# is the committed one FINDINGS.md falls back to.
+SCENARIO_VARIANTS := best best+tokens=list best+io=unbuffered
+TOKEN_REQUESTS ?= 600
+.PHONY: scenarios
+scenarios:
+	@sh .ci/deps.sh bench
+	@$(MAKE) --no-print-directory keys
+	@for v in $(SCENARIO_VARIANTS); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
+	done
+	@BUILD_DIR=$(BUILD_DIR) TOKEN_REQUESTS=$(TOKEN_REQUESTS) sh harness/reports/scenarios.sh \
+	  results/scenarios-$$(date -u +%Y%m%dT%H%M%SZ) $(SCENARIO_VARIANTS)
 
 # make reference: the run the documentation quotes, committed.  A whole
 # compare, with instruction counts for the pipeline's ends and c14n (the
