@@ -2,8 +2,9 @@
 """http_findings.py - the rows FINDINGS.md adds to the token-store
 (RAMPART-298) and attachment findings from their scenarios through
 `domlab serve`: from the run itself when it measured them (`make
-compare FULL=1`), else from the committed `make scenarios` run,
-results/scenarios/, named as such with its load average.  Also
+compare FULL=1`; then also in the headline), else from the committed
+`make scenarios` run, results/scenarios/, in the finding's section
+only, named as such with its load average.  Also
 scenarios.md, the tables of a `make scenarios` run.
 
 Not for: running them (harness/reports/scenarios.sh, load.sh) or the
@@ -73,7 +74,11 @@ def over_http(rundir, f):
     if folder is None:
         return "", []
     part, lines = fn(folder)
-    return part, ([note, ""] if note else []) + lines
+    if note:
+        # Another run's numbers go in the finding's section, named, and
+        # never into the headline, which is this run's.
+        return "", [note, ""] + lines
+    return part, lines
 
 
 def main():
