@@ -2,8 +2,10 @@
 """attack.py - the attacks `make attack` runs against `domlab serve`
 while `domlab load --rate` sends valid traffic (harness/reports/attack.sh).
 Each is a small client that stops by itself: loopback only (the port is
-on 127.0.0.1), bounded in connections and in time (--seconds), and it
-prints one JSON line saying what it did and what the server answered.
+on 127.0.0.1), from 127.0.0.2 (--source) so that the server's per-address
+caps tell it from the valid clients on 127.0.0.1, bounded in connections
+and in time (--seconds), and it prints one JSON line saying what it did
+and what the server answered.
 
     attack.py slowloris --port P --seconds S [--conns N]
         N connections (default 1000) that send a request line and then a
@@ -44,8 +46,12 @@ def deadline_of(a):
     return time.monotonic() + a.seconds
 
 
+SOURCE = "127.0.0.2"  # the attacker's address; valid clients use .1
+
+
 def connect(port, timeout=5.0):
-    s = socket.create_connection((HOST, port), timeout=timeout)
+    s = socket.create_connection((HOST, port), timeout=timeout,
+                                 source_address=(SOURCE, 0))
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return s
 
@@ -100,6 +106,7 @@ def slowloris(a):
     def open_one():
         try:
             s = socket.socket()
+            s.bind((SOURCE, 0))
             s.setblocking(False)
             s.connect_ex((HOST, a.port))
             sel.register(s, selectors.EVENT_READ)
@@ -317,6 +324,7 @@ def replay(a):
 
 
 def main():
+    global SOURCE  # pylint: disable=global-statement
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name, conns in (("slowloris", 1000), ("bodies", 64),
@@ -325,6 +333,7 @@ def main():
         p.add_argument("--port", type=int, required=True)
         p.add_argument("--seconds", type=float, required=True)
         p.add_argument("--conns", type=int, default=conns)
+        p.add_argument("--source", default=SOURCE)
         if name == "bodies":
             p.add_argument("--size", type=int, default=15_000_000)
         if name == "replay":
@@ -334,6 +343,9 @@ def main():
     if not (0 < a.seconds <= 600 and 0 < a.conns <= 5000 and
             getattr(a, "size", 1) <= 64_000_000):
         ap.error("--seconds is at most 600, --conns 5000, --size 64 MB")
+    if not a.source.startswith("127."):
+        ap.error("--source is a loopback address (127.x.y.z)")
+    SOURCE = a.source
     run = {"slowloris": slowloris, "bodies": bodies, "smuggle": smuggle,
            "replay": replay}[a.cmd]
     print(json.dumps(run(a), sort_keys=True))

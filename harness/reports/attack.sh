@@ -137,10 +137,15 @@ one() {
 	# shellcheck disable=SC2086
 	"$bin" $largs 2>"$out/$name.load.err" || rc=$?
 	echo $rc >"$out/$name.load.rc"
-	[ -z "$apid" ] || wait $apid || true
+	arc=0
+	[ -z "$apid" ] || wait $apid || arc=$?
 	sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p' /proc/$spid/status >"$out/$name.rss" 2>/dev/null || true
 	kill -TERM $spid 2>/dev/null || true
 	wait $spid || echo "attack: $name's server exited $?" >>"$log"
+	if [ $arc != 0 ]; then
+		echo "attack: $name: the attack failed (exit $arc): $(tail -n 3 "$out/$name.attack.err")" >&2
+		return 1
+	fi
 	echo "[attack] $name: load exit $rc, peak RSS $(cat "$out/$name.rss") kB"
 }
 
