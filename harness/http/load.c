@@ -33,8 +33,8 @@ typedef struct level {
 	const load_cfg *cfg;
 	const lab_buf *plain;   /* --tokens: what each request secures */
 	const lab_msg *att;     /* --attach: the attachment */
-	const load_wire *msg; /* the request, without --tokens */
-	load_checker *check;
+	const load_wire *msg;   /* the request, without --tokens */
+	load_checker *check;    /* judges every answer */
 	double *by_index;       /* --requests: latency in sending order */
 	atomic_uint next;
 	struct timespec deadline; /* --seconds */
