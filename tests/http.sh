@@ -274,6 +274,9 @@ grep -q '^open loop: 40 requests/s scheduled' "$T/out" && grep -q '^| 2 | 12 | 0
 perl -0777 -ne 'exit !(/\{"clients": 2, "rate": 40, "requests": 12, "errors": 0, "done": 12,/ &&
 	/"p99_ms": (\d+\.\d+), "p999_ms": (\d+\.\d+), "max_ms": (\d+\.\d+)/ && $1 > 0 && $1 <= $2 && $2 <= $3)' \
 	"$T/rate.json" && ok || bad "load --rate's JSON: $(cat "$T/rate.json")"
+# For a time, the schedule is R x S requests.
+expect 0 "load --rate --seconds" "$DOMLAB" load --url "$URL" $CLIENT --clients 1 --rate 10 --seconds 1 "$T/q.xml"
+grep -q '^| 1 | 10 | 0 |' "$T/out" && ok || bad "load --rate 10 --seconds 1: $(cat "$T/out")"
 # The report scripts read it: summary.md's load table and the stall row
 # (here the same JSON as both choices, so the stall is 0).
 REPORTS=$(cd "$(dirname "$0")/../harness/reports" && pwd)
