@@ -21,7 +21,7 @@
 #   make attack                  attacks on `domlab serve` under open-loop load
 #   make oneshot                 one send / receive per process, instructions
 #                                (callgrind) into results/oneshot/
-#   make reference               make compare ICOUNT=1 into results/reference/,
+#   make reference [FORCE=1]     make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
 #   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
 #                                profiles of one case, and their difference
@@ -602,19 +602,34 @@ attack:
 # make reference: the run the documentation quotes, committed.  A whole
 # compare, with instruction counts for the pipeline's ends and c14n (the
 # stages the README's table quotes; counting every case of every variant
-# under callgrind would take hours) and the floor; its summary, findings, plots and
-# machine.txt replace results/reference/, and the README's results table
-# is rewritten from its summary.json (results/README.md).
+# under callgrind would take hours) and the floor; its summary, findings,
+# plots, machine.txt and the raw files they are made from (each JSON
+# gzipped, the counts, variants.txt, commands.tsv, the load scenario's
+# JSON) replace results/reference/, so its reports can be made again from
+# what is committed, and the README's results table is rewritten from its
+# summary.json (results/README.md).  It refuses to start above a load of
+# REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
+# records the load it started at and whether it was forced.
 REFERENCE_DIR := results/reference
 REFERENCE_ICOUNT := ^((ref|pugi):)?(send|receive|c14n)/|^floor:
+REFERENCE_LOAD := 1.0
+FORCE ?=
 reference:
+	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= ALTERNATE=0 \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
-	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR) && \
+	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR)/load && \
 	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
-	    $$run/machine.txt $(REFERENCE_DIR)/ && \
-	  cp -R $$run/plots $(REFERENCE_DIR)/plots
+	    $$run/machine.txt $$run/variants.txt $$run/commands.tsv \
+	    $$run/*.icount.tsv $(REFERENCE_DIR)/ && \
+	  for j in $$run/*.json; do gzip -9n <$$j >$(REFERENCE_DIR)/$${j##*/}.gz; done && \
+	  rm -f $(REFERENCE_DIR)/summary.json.gz && \
+	  cp $$run/load/*.json $$run/load/commands.tsv $(REFERENCE_DIR)/load/ && \
+	  cp -R $$run/plots $(REFERENCE_DIR)/plots && \
+	  sed 's/^load average: /load average when make reference started: /' \
+	    $(BUILD_DIR)/.reference-load >>$(REFERENCE_DIR)/machine.txt && \
+	  rm -f $(BUILD_DIR)/.reference-load
 	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
 

@@ -116,21 +116,90 @@ fi
 # repetitions interleaved, and summary.py's "Side by side" table of it
 # (ratios only need numbers: the times are not checked).
 if "$BENCH" bench --quick --ref --floor --keys "$K" \
-	--benchmark_filter='^(ref:send|send|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
+	--benchmark_filter='^(ref:send|send|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
 	--benchmark_min_time=0.01 --benchmark_repetitions=2 \
 	--benchmark_enable_random_interleaving=true \
 	--benchmark_report_aggregates_only=true \
 	--benchmark_out="$T/paired.json" --benchmark_out_format=json \
 	>"$T/log" 2>&1 &&
 	"$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
-		--elapsed 0 --paired best >"$T/summary.md" 2>"$T/err"; then
+		--elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/summary.md" \
 		'^## Side by side: best, ref and the floor in one process$' \
-		'^| quakes-2k | send | [0-9,.]* | [0-9,.]* | [0-9,.]* | [0-9.]* | [0-9.]* |$'
+		'^| quakes-2k | send | [0-9,.]* | [0-9,.]* | [0-9,.]* | [0-9.]* | - | [0-9.]* | - |$'
 else
 	bad "paired run: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
 fi
+
+# The floor checks itself: a made-up run whose best sends in 100 us
+# against a floor of 200 (its parts 10 + 1 + 9 + 150 + 30; the floor's
+# JSON gzipped, as a committed run keeps it) makes summary.py warn on
+# stderr and at the top of summary.md; at 300 us it says nothing.  The
+# receive floor lacks aes256gcm_decrypt, which aes256gcm stands in for,
+# and says so.
+mkdir -p "$T/under"
+"$PY" - "$T/under" <<'EOF2'
+import gzip, json, os, sys
+d = sys.argv[1]
+def case(name, us):
+    return {"name": name, "run_name": name, "run_type": "iteration",
+            "repetitions": 1, "repetition_index": 0, "threads": 1,
+            "iterations": 10, "real_time": us, "cpu_time": us,
+            "time_unit": "us", "bytes_per_second": 2e9 / us}
+ctx = {"date": "2026-01-01T00:00:00+00:00", "num_cpus": 2,
+       "mhz_per_cpu": 1000, "load_avg": [0.1, 0.1, 0.1]}
+parts = {"sha256": 10, "sha256_small": 1, "aes256gcm": 9, "rsa_sign": 150,
+         "rsa_oaep_wrap": 30, "rsa_verify": 20, "rsa_oaep_unwrap": 150}
+with gzip.open(os.path.join(d, "floor.json.gz"), "wt") as f:
+    json.dump({"context": ctx, "benchmarks": [
+        case(f"floor:{p}/quakes-2k", us) for p, us in parts.items()]}, f)
+for name, us in (("best", 100), ("above", 300)):
+    with open(os.path.join(d, name + ".json"), "w") as f:
+        json.dump({"context": ctx, "benchmarks": [
+            case("send/quakes-2k", us), case("receive/quakes-2k", 250)]}, f)
+EOF2
+cp "$T/under/best.json" "$T/under/under.json"
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
+	--flags test --elapsed 0 under floor >"$T/under.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/under.md" '^## WARNING: numbers below the floor$' \
+		'^- \*\*send/quakes-2k under: 100 us, 0\.50x its floor (200)\*\*$' \
+		'^| quakes-2k | floor | 200 | 1\.00 | - | - | 190 | 1\.00 | - | - |$' \
+		'aes256gcm_decrypt measured as aes256gcm (not measured in this run)'
+	expect_lines "$T/err" '^summary.py: WARNING: below the floor: send/quakes-2k under: 100 us, 0\.50x its floor (200)$'
+else
+	bad "summary.py (under the floor) failed: $(tail -n 3 "$T/err")"
+fi
+rm -f "$T/under/machine.txt"
+cp "$T/under/above.json" "$T/under/best.json"
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
+	--flags test --elapsed 0 best floor >"$T/above.md" 2>"$T/err"; then
+	ok
+	grep -q 'WARNING' "$T/above.md" "$T/err" &&
+		bad "a run above its floor warned: $(grep WARNING "$T/above.md" "$T/err")" || ok
+	expect_lines "$T/above.md" '^| quakes-2k | best | 300 | 1\.50 | '
+else
+	bad "summary.py (above the floor) failed: $(tail -n 3 "$T/err")"
+fi
+
+# make reference's load check (harness/reports/quiet.sh) on made-up load
+# averages: refused above the limit, unless FORCE=1; taken at or below.
+printf '1.50 0.90 0.40 2/300 12345\n' >"$T/loadavg"
+LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'load 1.50 above 1.0' "$T/err" && ok ||
+	bad "quiet.sh at 1.50: exit $rc: $(cat "$T/err")"
+LOADAVG_FILE="$T/loadavg" FORCE=1 sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'going on as FORCE=1 asks' "$T/err" &&
+	grep -q '^load average: 1.50 0.90 0.40 ' "$T/out" &&
+	grep -qx 'forced above the limit: yes' "$T/out" && ok ||
+	bad "quiet.sh FORCE=1 at 1.50: exit $rc: $(cat "$T/err")"
+printf '1.00 3.00 3.00 1/300 12345\n' >"$T/loadavg"
+LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/out" 2>"$T/err" &&
+	grep -qx 'forced above the limit: no' "$T/out" && ok ||
+	bad "quiet.sh at 1.00: $(cat "$T/out" "$T/err")"
 
 # The intermediary: forward and ref:forward in summary.md's table, and
 # FINDINGS.md's deferred-tree row from a run whose second variant is the
@@ -503,12 +572,19 @@ fi
 mkdir -p "$T/ref"
 cat >"$T/ref/summary.json" <<'EOF2'
 {"run": "R1", "commit": "abc1234", "mode": "default", "cases": "",
- "instructions": true,
+ "instructions": true, "load_avg": [0.25, 0.5, 0.75],
+ "floor": {"send": "sha256 + rsa_sign", "receive": "sha256 + rsa_verify"},
+ "floor_stand_ins": [],
  "pipeline": [{"dataset": "quakes-2m", "stage": "send", "paired": true,
    "bytes": 2097193, "best": 5000, "ref": 100000, "floor": 4000,
+   "ref_best_interval": [19.5, 20.5], "best_floor_interval": [1.2, 1.3],
    "best_instr": 1e8, "ref_instr": 1.2e9, "best_peak": 1}],
- "parse": [{"dataset": "quakes-2m", "label": "best", "us": 1900,
-   "bytes_per_element": 291.7}]}
+ "parse": [{"dataset": "quakes-2m", "label": "best", "us": 700,
+   "build": "deferred", "bytes_per_element": 291.7},
+  {"dataset": "quakes-2m", "label": "best+build=direct", "us": 1900,
+   "build": "direct", "bytes_per_element": 286.0},
+  {"dataset": "quakes-2m", "label": "pugixml", "us": 2000,
+   "build": null, "bytes_per_element": 341.0}]}
 EOF2
 printf 'before\n<!-- results:begin -->\nold table\n<!-- results:end -->\nafter\n' \
 	>"$T/README.md"
@@ -516,10 +592,18 @@ if "$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 	--readme "$T/README.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/README.md" '^before$' '^after$' \
-		'^Run `R1` (commit abc1234, default mode)' \
-		'^| quakes-2m (2.1 MB) | send | 5,000 | 100,000 | 20.0 | 1.25 | 12.0 |$' \
-		'^| best (insitu parser) | 1,900 | 292 |$' \
-		'one process, their repetitions interleaved at random'
+		'^Run `R1` (commit abc1234, default mode, load average at start 0.25 0.50 0.75)' \
+		'^| quakes-2m (2.1 MB) | send | 5,000 | 100,000 | 20.0 (19.5-20.5) | 1.25 (1.20-1.30) | 12.0 |$' \
+		'one process, their repetitions interleaved at random' \
+		'The send floor is sha256 + rsa_sign, the receive floor sha256 + rsa_verify'
+	# Whole trees first, the deferred parse last in a row that says so.
+	expect_lines "$T/README.md" \
+		'^| best+build=direct (insitu parser) | 1,900 | 286 | the whole tree |$' \
+		'^| pugixml | 2,000 | 341 | the whole tree |$' \
+		"^| best (insitu parser) | 700 | 292 | a check pass; the Body's tree is built on first use, so not a whole tree |\$"
+	order=$(grep '^| ' "$T/README.md" | sed -n '4,6p' | cut -d'|' -f2 | tr -d '\n')
+	[ "$order" = " best+build=direct (insitu parser)  pugixml  best (insitu parser) " ] && ok ||
+		bad "README parse table's order: '$order'"
 	if grep -q '^old table$' "$T/README.md"; then
 		bad "readme_results.py left the old table"
 	else ok; fi

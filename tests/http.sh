@@ -247,6 +247,62 @@ for c in 1 2 3 4; do
 done
 settled "after the attacks"
 
+# ---- framing: what two parsers could split differently is refused, closed ----
+# smuggle NAME HEADERS BODY: a POST with HEADERS (\r\n-separated) and
+# BODY, then a GET right behind it on the same connection; what came
+# back, to the end of the stream, in $T/NAME.raw.  The alarm only bounds
+# a server that never closes.
+smuggle() {
+	perl -MIO::Socket::INET -e '
+		$SIG{ALRM} = sub { print "\nTIMEOUT"; exit }; alarm 20;
+		my ($port, $h, $b) = map { s/\\r\\n/\r\n/gr } @ARGV;
+		my $s = IO::Socket::INET->new(PeerAddr => "127.0.0.1:$port") or die "connect: $!";
+		binmode $s;
+		syswrite($s, "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n$h\r\n\r\n$b" .
+			"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n");
+		local $/; my $r = <$s>; print $r // ""' "$PORT" "$2" "$3" >"$T/$1.raw"
+}
+# framed NAME MESSAGE: one answer, 400, the connection closed after it
+# and the smuggled GET never answered; MESSAGE (when given) is the
+# Fault's, with Connection: close.
+framed() {
+	n=$(grep -o 'HTTP/1\.[01] [0-9][0-9][0-9] ' "$T/$1.raw" | wc -l | tr -d ' ')
+	[ "$n" = 1 ] && ok || bad "$1: $n answers, wanted 1 (the smuggled request answered?): $(head -c 600 "$T/$1.raw")"
+	head -n 1 "$T/$1.raw" | grep -q '^HTTP/1\.1 400 ' && ok || bad "$1: not 400: $(head -n 1 "$T/$1.raw")"
+	grep -q 'TIMEOUT$' "$T/$1.raw" && bad "$1: the connection was not closed" || ok
+	[ -z "$2" ] && return
+	grep -qi '^Connection: close' "$T/$1.raw" && ok || bad "$1: no Connection: close"
+	grep -qF "<faultstring>$2</faultstring>" "$T/$1.raw" && ok || bad "$1: not the Fault '$2': $(head -c 600 "$T/$1.raw")"
+}
+CLTE="a request with both Content-Length and Transfer-Encoding is refused"
+smuggle cl_te 'Content-Length: 5\r\nTransfer-Encoding: chunked' '0\r\n\r\n'
+framed cl_te "$CLTE"
+smuggle te_cl 'Transfer-Encoding: chunked\r\nContent-Length: 5' '0\r\n\r\n'
+framed te_cl "$CLTE"
+smuggle cl_cl 'Content-Length: 5\r\nContent-Length: 6' 'abcde'
+framed cl_cl "a request with more than one Content-Length is refused"
+smuggle cl_same 'Content-Length: 5\r\nContent-Length: 5' 'abcde'
+framed cl_same "a request with more than one Content-Length is refused"
+TEBAD="a Transfer-Encoding other than one chunked is refused"
+smuggle te_list 'Transfer-Encoding: chunked, identity' '0\r\n\r\n'
+framed te_list "$TEBAD"
+smuggle te_x 'Transfer-Encoding: xchunked' '0\r\n\r\n'
+framed te_x "$TEBAD"
+smuggle te_two 'Transfer-Encoding: identity\r\nTransfer-Encoding: chunked' '0\r\n\r\n'
+framed te_two "$TEBAD"
+# An obsolete line folding and a space before the colon: libmicrohttpd
+# reads both as chunked (RFC 9112 section 5 allows the first) and closes
+# the connection after its answer; nothing behind the body is answered.
+smuggle te_fold 'Transfer-Encoding:\r\n chunked' '0\r\n\r\n'
+framed te_fold ""
+smuggle te_space 'Transfer-Encoding : chunked' '0\r\n\r\n'
+framed te_space ""
+# The control: one framing, the GET behind it is a pipelined request.
+smuggle pipelined 'Content-Length: 5' 'abcde'
+[ "$(grep -o 'HTTP/1\.1 405 ' "$T/pipelined.raw" | wc -l | tr -d ' ')" = 1 ] && ok ||
+	bad "a pipelined request behind a framed body was not answered: $(head -c 600 "$T/pipelined.raw")"
+settled "after the framing refusals"
+
 # ---- the read axis: eof stalls a kept-alive client until the read timeout ----
 stalls=$(stat stalls)
 post keptalive "$T/req.xml" && answered keptalive "$T/q.xml"
@@ -399,6 +455,61 @@ grep -q '^SwA: an attachment of 150000 bytes$' "$T/out" && grep -q '^| 2 | 6 | 0
 	bad "load --attach: $(cat "$T/out")"
 settled "after the scenarios"
 stop tok TERM
+
+# ---- the memory budget and the per-client limits ----
+# A budget of 600000 bytes at 10 bytes per body byte: req.xml (8 KB) fits,
+# req2.xml (80 KB) does not; one request in flight per address, three
+# connections per address.
+start budget $SERVER --stats --max-memory 600000 --memory-factor 10 \
+	--max-client-requests 1 --max-connections-per-ip 3
+# busy NAME: 503, Retry-After, the Fault says the server is busy.
+busy() {
+	code=$(cat "$T/$1.code")
+	[ "$code" = 503 ] && ok || bad "$1: status $code, wanted 503"
+	grep -qi '^Retry-After: 1' "$T/$1.hdr" && ok || bad "$1: no Retry-After"
+	want="<soap:Envelope xmlns:soap=\"$SOAP\"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>the server is busy: retry later</faultstring></soap:Fault></soap:Body></soap:Envelope>"
+	[ "$(cat "$T/$1.resp")" = "$want" ] && ok || bad "$1: not the busy Fault: $(head -c 400 "$T/$1.resp")"
+}
+# held: the bytes the budget holds now, once they equal $1 (bounded wait).
+held() {
+	i=0
+	while [ $i -lt 100 ] && [ "$(stat held_bytes)" != "$1" ]; do sleep 0.1; i=$((i + 1)); done
+	[ "$(stat held_bytes)" = "$1" ] && ok || bad "$2: the budget holds $(stat held_bytes) bytes, wanted $1"
+}
+post b_over "$T/req2.xml" -D "$T/b_over.hdr"
+busy b_over
+post b_chunked "$T/req2.xml" -D "$T/b_chunked.hdr" -H 'Transfer-Encoding: chunked'
+busy b_chunked
+post b_fits "$T/req.xml" && answered b_fits "$T/q.xml"
+held 0 "after the budget's refusals"
+# A request held open from 127.0.0.1 (its headers in, its body not):
+# the next from the same address is refused, another address answered.
+perl -MIO::Socket::INET -e '
+	my $s = IO::Socket::INET->new(PeerAddr => "127.0.0.1:$ARGV[0]", LocalAddr => "127.0.0.1") or die;
+	syswrite($s, "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc");
+	sleep 30' "$PORT" &
+holder=$!
+i=0
+while [ $i -lt 100 ] && [ "$(stat held_bytes)" = 0 ]; do sleep 0.1; i=$((i + 1)); done
+post b_second "$T/req.xml" -D "$T/b_second.hdr"
+busy b_second
+post b_other "$T/req.xml" --interface 127.0.0.2 && answered b_other "$T/q.xml"
+kill $holder
+wait $holder 2>/dev/null
+held 0 "after the held request's client left"
+post b_again "$T/req.xml" && answered b_again "$T/q.xml"
+# Three connections from 127.0.0.3 held: its fourth is closed unanswered,
+# while 127.0.0.1 is answered.
+perl -MIO::Socket::INET -e '
+	$SIG{ALRM} = sub { print "TIMEOUT"; exit }; alarm 20;
+	my @s = map { IO::Socket::INET->new(PeerAddr => "127.0.0.1:$ARGV[0]", LocalAddr => "127.0.0.3") or die } 1 .. 4;
+	syswrite($s[3], "GET /stats HTTP/1.1\r\nHost: x\r\n\r\n");
+	local $/; my $r = readline($s[3]); print(($r // "") eq "" ? "closed" : "answered")' "$PORT" >"$T/perip.out"
+[ "$(cat "$T/perip.out")" = closed ] && ok || bad "a fourth connection from one address: $(cat "$T/perip.out")"
+post b_perip "$T/req.xml" && answered b_perip "$T/q.xml"
+[ "$(stat busy)" = 3 ] && ok || bad "the budget refused $(stat busy) requests, wanted 3"
+held 0 "after the budget's tests"
+stop budget TERM
 
 # ---- the reference stack behind the same server, its tokens; SIGINT ----
 start ref $SERVER --stack ref --stats --tokens

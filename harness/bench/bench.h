@@ -165,18 +165,24 @@ void lab_pugi_teardown(void *ctx);
 
 /*
  * The floor's cases (harness/bench/cases_floor.c), stages named "floor:<what>",
- * run only with --floor.  Setups: the message's bytes, its exclusive
- * canonical form, the Body's content, or alice's and bob's keys.
+ * run only with --floor.  Setups: the message's bytes, the Body's
+ * exclusive canonical form, the Timestamp's and SignedInfo's of the
+ * message as sent, the Body's content (plain, or encrypted), or alice's
+ * and bob's keys.
  */
 int lab_floor_setup_bytes(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_floor_setup_canonical(void **ctx, const lab_case_data *d,
 			      lab_err *err);
+int lab_floor_setup_small(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_floor_setup_body(void **ctx, const lab_case_data *d, lab_err *err);
+int lab_floor_setup_sealed(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_floor_setup_rsa(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_floor_run_memcpy(void *ctx, lab_err *err);
 int lab_floor_run_memchr(void *ctx, lab_err *err);
 int lab_floor_run_sha256(void *ctx, lab_err *err);
+int lab_floor_run_sha256_small(void *ctx, lab_err *err);
 int lab_floor_run_aes256gcm(void *ctx, lab_err *err);
+int lab_floor_run_aes256gcm_decrypt(void *ctx, lab_err *err);
 int lab_floor_run_aes128cbc(void *ctx, lab_err *err);
 int lab_floor_run_rsa_sign(void *ctx, lab_err *err);
 int lab_floor_run_rsa_verify(void *ctx, lab_err *err);

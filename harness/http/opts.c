@@ -33,8 +33,27 @@ const lab_opt lab_serve_options[] = {
 	 "close a connection whose request body is not all in S seconds "
 	 "after its headers (default 30)"},
 	{"--max-connections", "N", 0,
-	 "accept at most N connections at once, each on its own thread "
-	 "(default 64)"},
+	 "hold at most N connections at once; more are closed as they are "
+	 "accepted (default 4096; the descriptor limit is raised to fit)"},
+	{"--max-connections-per-ip", "N", 0,
+	 "hold at most N connections from one address (default 256; 0: no "
+	 "cap).  Clients behind one proxy or NAT share an address"},
+	{"--workers", "N", 0,
+	 "answer at most N requests at once on N threads; the others wait "
+	 "queued, their bodies read (default 16)"},
+	{"--max-memory", "BYTES", 0,
+	 "the memory budget of the requests in flight: a request that would "
+	 "take the server over it is answered 503 with Retry-After before "
+	 "its body is read (default a quarter of physical memory)"},
+	{"--max-client-memory", "BYTES", 0,
+	 "the share of --max-memory one client address may hold (default "
+	 "half of it)"},
+	{"--max-client-requests", "N", 0,
+	 "requests one client address may have in flight at once; more are "
+	 "answered 503 (default 64)"},
+	{"--memory-factor", "N", 0,
+	 "bytes a request is charged per byte of its body (default: this "
+	 "preset's measured expansion, docs/http.md)"},
 	{"--read-timeout", "MS", 0,
 	 "read=eof: how long waiting for the end of the stream may block, "
 	 "as Java's SO_TIMEOUT (default 300)"},

@@ -123,7 +123,7 @@ flags="$flags --benchmark_display_aggregates_only=true"
 # apart, and drift between them goes straight into a ratio.  summary.py's
 # "Side by side" table.  Only in a run that has all three; with CASES,
 # the cases of these that CASES matches.
-paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:aes256gcm|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
+paired_filter='^(ref:send|ref:receive|send|receive|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:aes256gcm_decrypt|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
 paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
 paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
 paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
@@ -356,7 +356,6 @@ for r in $runs; do
 	k=$((k + 1))
 	bench "$r" "$k"
 done
-paired=""
 has() {
 	case " $runs " in
 	*" $1 "*) return 0 ;;
@@ -365,7 +364,6 @@ has() {
 }
 if has best && has ref && has floor &&
 	{ [ -z "$CASES" ] || [ -n "$(matching paired)" ]; }; then
-	paired=1
 	bench paired "$nruns"
 fi
 # The variants' runs again, round by round (ALTERNATE); ref, pugixml and
@@ -413,7 +411,7 @@ echo "[summary] ($(elapsed) s)"
 # shellcheck disable=SC2086
 "$python" harness/reports/summary.py --dir "$out" --commit "$commit" \
 	--mode "$mode" --flags "$data $flags" --elapsed "$(elapsed)" \
-	--cases "$CASES" ${paired:+--paired} --plots $runs >"$out/summary.md"
+	--cases "$CASES" --plots $runs >"$out/summary.md"
 # shellcheck disable=SC2086
 "$python" harness/reports/findings.py --dir "$out" --cases "$CASES" $runs \
 	>"$out/FINDINGS.md"

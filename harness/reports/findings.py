@@ -29,8 +29,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import http_findings  # noqa: E402  (the scenarios over HTTP)
 import loadreport  # noqa: E402  (the load scenario's JSON)
-import spread  # noqa: E402  (the interval and the U test)
-import summary  # noqa: E402  (the JSON and variants.txt readers)
+from run import (Run, count, input_bytes, num, ratio, run_name,  # noqa: E402
+                 us)
 
 NOT_MEASURED = "not measured in this run"
 
@@ -131,107 +131,13 @@ FINDINGS = [
 over_http = http_findings.over_http
 
 
-def load_commands(path):
-    """{run: the command line compare.sh ran} from commands.tsv."""
-    cmds = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                run, _, cmd = line.rstrip("\n").partition("\t")
-                cmds[run] = cmd
-    return cmds
-
-
-def load_rounds(folder, variants):
-    """{variant: [{case: entry} per round, in round order]} from
-    compare.sh's ALTERNATE runs (alternate/VARIANT.ROUND.json)."""
-    rounds = {}
-    for v in variants:
-        k = 1
-        while os.path.exists(os.path.join(folder, f"{v}.{k}.json")):
-            rounds.setdefault(v, []).append(
-                summary.load(os.path.join(folder, f"{v}.{k}.json"))[1])
-            k += 1
-    return rounds
-
-
 def alternated_cell(alt):
     """A table cell of Run.alternated's answer."""
     if alt is None:
         return "-"
     med, lo, hi, n = alt
-    return (f"{summary.ratio(med, 1)} ({summary.ratio(lo, 1)}-"
-            f"{summary.ratio(hi, 1)}, {n} rounds)")
-
-
-class Run:
-    def __init__(self, rundir, names):
-        self.axes = summary.load_variants(
-            os.path.join(rundir, "variants.txt"))
-        self.rows, self.icount, self.reps = {}, {}, {}
-        for v in names:
-            path = os.path.join(rundir, v + ".json")
-            if v in ("ref", "floor") or not os.path.exists(path):
-                continue
-            self.rows[v] = summary.load(path)[1]
-            self.reps[v] = spread.repetitions(path)
-            self.icount[v] = summary.load_icount(
-                os.path.join(rundir, v + ".icount.tsv"))
-        self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
-        self.rounds = load_rounds(os.path.join(rundir, "alternate"),
-                                  self.rows)
-
-    def alternated(self, old, new, case):
-        """old / new round by round (compare.sh's ALTERNATE): the median
-        of the rounds' ratios of medians, the lowest, the highest and how
-        many rounds; None without rounds of both."""
-        xs = []
-        for ro, rn in zip(self.rounds.get(old, []),
-                          self.rounds.get(new, [])):
-            bo, bn = ro.get(case), rn.get(case)
-            if bo and bn and summary.us(bn):
-                xs.append(summary.us(bo) / summary.us(bn))
-        if not xs:
-            return None
-        xs.sort()
-        mid = len(xs) // 2
-        med = xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
-        return med, xs[0], xs[-1], len(xs)
-
-    def pairs(self, axis, old, new_choice=None):
-        """[(old variant, new variant)] differing on axis alone, the old
-        one with the historical choice, the new one with new_choice when
-        given; pairs with best first, one pair per combination of
-        choices."""
-        found, seen = [], set()
-        ran = [v for v in self.axes if v in self.rows]
-        # A spelled-out ablation before a preset with the same choices.
-        ran.sort(key=lambda v: (v != "best", "+" not in v))
-        for new in ran:
-            n = self.axes[new]
-            if axis not in n or n[axis] == old or \
-                    new_choice not in (None, n[axis]):
-                continue
-            for o in ran:
-                a = self.axes[o]
-                if a.get(axis) != old or set(a) != set(n):
-                    continue
-                if any(a[x] != n[x] for x in a if x != axis):
-                    continue
-                key = tuple(sorted(n.items()))
-                if key not in seen:
-                    seen.add(key)
-                    found.append((o, new))
-        return found
-
-    def entry(self, variant, case):
-        return self.rows.get(variant, {}).get(case)
-
-    def spread(self, old, new, case):
-        """old / new's Spread on case, None without repetitions."""
-        xs = self.reps.get(old, {}).get(case)
-        ys = self.reps.get(new, {}).get(case)
-        return spread.Spread(xs, ys) if xs and ys else None
+    return (f"{ratio(med, 1)} ({ratio(lo, 1)}-"
+            f"{ratio(hi, 1)}, {n} rounds)")
 
 
 def share(old, new):
@@ -244,9 +150,9 @@ def per_request(b, case, per):
     tokens_lookup/<R> iteration is one request's store work (per =
     "iteration")."""
     if per == "iteration":
-        return summary.us(b)
+        return us(b)
     n = b.get("requests") or int(case.rsplit("/", 1)[1])
-    return summary.us(b) / n
+    return us(b) / n
 
 
 def filtered(cmd, cases):
@@ -293,8 +199,8 @@ def memory_cells(bo, bn):
         x = b.get(key)
         if x is None:
             return "-"
-        return summary.num(x) if key == "bytes_per_element" \
-            else summary.count(x)
+        return num(x) if key == "bytes_per_element" \
+            else count(x)
     return [one(bo, "bytes_per_element"), one(bn, "bytes_per_element"),
             one(bo, "peak_bytes"), one(bn, "peak_bytes")]
 
@@ -315,7 +221,7 @@ def ratio_finding(run, f):
         return no_pair(f)
     head = ["case", "old", "new", "old us", "new us", "old / new",
             "interval", "p", "verdict", "share of old"]
-    ic = any(run.icount.get(v) for p in pairs for v in p)
+    ic = any(run.icounts.get(v) for p in pairs for v in p)
     if ic:
         head.append("instr old / new")
     alt = any(run.rounds.get(v) for p in pairs for v in p)
@@ -333,20 +239,20 @@ def ratio_finding(run, f):
             bo, bn = run.entry(old, c), run.entry(new, c)
             if bo is None or bn is None:
                 continue
-            to, tn = summary.us(bo), summary.us(bn)
+            to, tn = us(bo), us(bn)
             sp = run.spread(old, new, c)
             cells = [c, f"{f['axis']}={run.axes[old][f['axis']]} ({old})",
                      f"{f['axis']}={run.axes[new][f['axis']]} ({new})",
-                     summary.num(to), summary.num(tn),
-                     summary.ratio(to, tn),
+                     num(to), num(tn),
+                     ratio(to, tn),
                      sp.interval() if sp else "-",
                      f"{sp.p:.3f}" if sp else "-",
                      sp.verdict() if sp else "no repetitions",
                      share(to, tn)]
             ir = None
             if ic:
-                ir = summary.ratio(run.icount[old].get(c),
-                                   run.icount[new].get(c))
+                ir = ratio(run.icounts[old].get(c),
+                             run.icounts[new].get(c))
                 cells.append(ir)
             if alt:
                 cells.append(alternated_cell(run.alternated(old, new, c)))
@@ -359,7 +265,7 @@ def ratio_finding(run, f):
             if first is None:
                 what = (f"{run.axes[old][f['axis']]} / "
                         f"{run.axes[new][f['axis']]}")
-                first = headline(summary.ratio(to, tn), sp, c, what)
+                first = headline(ratio(to, tn), sp, c, what)
                 if ir not in (None, "-"):
                     first += f"; instructions {ir}x"
                 if f.get("per_mb"):
@@ -378,11 +284,11 @@ def ratio_finding(run, f):
 
 def per_mb(run, variant, b, case):
     """(CPU ms, instructions or None) per MB of the case's input."""
-    n = summary.input_bytes(b)
+    n = input_bytes(b)
     if not n:
         return None, None
-    ir = run.icount.get(variant, {}).get(case)
-    return (summary.us(b) * 1e3 / n,
+    ir = run.icounts.get(variant, {}).get(case)
+    return (us(b) * 1e3 / n,
             None if ir is None else ir * 1e6 / n)
 
 
@@ -390,18 +296,18 @@ def per_mb_cells(run, old, new, case, ic):
     """old's and new's ms per MB, then instructions per MB when counted;
     old and new are (variant, entry)."""
     o, n = per_mb(run, *old, case), per_mb(run, *new, case)
-    cells = [summary.num(o[0]), summary.num(n[0])]
+    cells = [num(o[0]), num(n[0])]
     if ic:
-        cells += [summary.count(o[1]), summary.count(n[1])]
+        cells += [count(o[1]), count(n[1])]
     return cells
 
 
 def per_mb_headline(run, old, new, case):
     o, n = per_mb(run, *old, case), per_mb(run, *new, case)
-    line = (f"; {summary.num(o[0])} against {summary.num(n[0])} ms per MB"
+    line = (f"; {num(o[0])} against {num(n[0])} ms per MB"
             if o[0] is not None and n[0] is not None else "")
     if o[1] is not None and n[1] is not None:
-        line += (f", {summary.count(o[1])} against {summary.count(n[1])} "
+        line += (f", {count(o[1])} against {count(n[1])} "
                  "instructions per MB")
     return line
 
@@ -415,8 +321,8 @@ def memory_headline(run, old, new, cases):
         bo, bn = run.entry(old, c), run.entry(new, c)
         if bo and bn and bo.get("bytes_per_element") and \
                 bn.get("bytes_per_element"):
-            return (f"; {summary.num(bo['bytes_per_element'])} against "
-                    f"{summary.num(bn['bytes_per_element'])} bytes per "
+            return (f"; {num(bo['bytes_per_element'])} against "
+                    f"{num(bn['bytes_per_element'])} bytes per "
                     f"element ({c})")
     return ""
 
@@ -454,11 +360,11 @@ def tokens_finding(run, f):
             pl = per_request(bl, lo, per) / scale
             ph = per_request(bh, hi, per) / scale
             choice = f"{f['axis']}={run.axes[v][f['axis']]}"
-            rows.append([f"{choice} ({v})", summary.num(pl),
-                         summary.num(ph), summary.ratio(ph, pl)])
-            parts.append(f"{choice}: {summary.num(pl)} -> "
-                         f"{summary.num(ph)} {unit} per request "
-                         f"(x{summary.ratio(ph, pl)})")
+            rows.append([f"{choice} ({v})", num(pl),
+                         num(ph), ratio(ph, pl)])
+            parts.append(f"{choice}: {num(pl)} -> "
+                         f"{num(ph)} {unit} per request "
+                         f"(x{ratio(ph, pl)})")
             used.append(v)
     if not rows:
         return NOT_MEASURED, [
@@ -481,7 +387,7 @@ def per_r_table(run, pairs, prefix, per, unit, scale):
         rs = request_counts(run, (old, new), prefix)
         if not rs:
             continue
-        ic = run.icount.get(old) and run.icount.get(new)
+        ic = run.icounts.get(old) and run.icounts.get(new)
         head = ["R", f"{old} {unit}/request", f"{new} {unit}/request",
                 "old / new", "interval", "verdict"]
         if ic:
@@ -493,15 +399,15 @@ def per_r_table(run, pairs, prefix, per, unit, scale):
             to = per_request(run.entry(old, c), c, per) / scale
             tn = per_request(run.entry(new, c), c, per) / scale
             sp = run.spread(old, new, c)
-            cells = [f"{r:,}", summary.num(to), summary.num(tn),
-                     summary.ratio(to, tn), sp.interval() if sp else "-",
+            cells = [f"{r:,}", num(to), num(tn),
+                     ratio(to, tn), sp.interval() if sp else "-",
                      sp.verdict() if sp else "no repetitions"]
             if ic:
                 n = 1 if per == "iteration" else r
-                io, inew = run.icount[old].get(c), run.icount[new].get(c)
-                cells += [summary.num(io / n) if io else "-",
-                          summary.num(inew / n) if inew else "-",
-                          summary.ratio(io, inew)]
+                io, inew = run.icounts[old].get(c), run.icounts[new].get(c)
+                cells += [num(io / n) if io else "-",
+                          num(inew / n) if inew else "-",
+                          ratio(io, inew)]
             rows.append(cells)
         lines += [f"Every R this run measured, {old} against {new}:", ""]
         lines += table(head, rows)
@@ -522,7 +428,7 @@ def main():
     a = ap.parse_args()
 
     run = Run(a.dir, a.runs)
-    name = os.path.basename(os.path.normpath(a.dir))
+    name = run_name(a.dir)
     results = []
     for f in FINDINGS:
         if f.get("kind") == "load":

@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from readme_results import write_between  # noqa: E402
-from summary import num  # noqa: E402  (summary.md's number format)
+from run import num  # noqa: E402  (summary.md's number format)
 
 BEGIN = "<!-- oneshot:begin -->"
 END = "<!-- oneshot:end -->"

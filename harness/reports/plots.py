@@ -4,7 +4,10 @@ headline.png (send and receive time against message size for best,
 xerces, doom2010, the reference stack and the floor), ablation.png (each
 axis flipped from best: its cost, beside the original report's figure)
 and memory.png (bytes per element of a tree; peak heap per message byte
-of send and receive).  harness/reports/summary.py calls plots() with its Run.
+of send and receive).  harness/reports/summary.py calls plots() with its
+Run (harness/reports/run.py).  The headline's best, ref and floor are
+the paired run's when the run has one, as are the README's table and
+summary.json.
 
 Not for: tables (summary.py, findings.py) or judging results.  Needs
 matplotlib (Debian's python3-matplotlib, /usr/bin/python3).
@@ -12,8 +15,8 @@ matplotlib (Debian's python3-matplotlib, /usr/bin/python3).
 import os
 
 import findings
-import spread
-import summary
+import loadreport
+from run import input_bytes
 
 PRESETS = ["best", "xerces", "doom2010"]
 # Colour-blind-safe colours (Okabe-Ito) and a marker per stack, so the
@@ -28,15 +31,20 @@ STYLE = {
 LEGEND_NAME = {"ref": "ref (libxml2 + xmlsec1)",
                "floor": "floor (the cryptography alone)"}
 # The case where each axis's flip shows most directly (its own case),
-# drawn beside the whole pipeline's send.
+# drawn beside the whole pipeline's send: the token store's own work
+# for tokens, the attachment for io, the intermediary for build; read's
+# own case is the stall over HTTP (STALL_CASE), from the load scenario.
 ABLATION_CASE = {
     "attrs": "attr_lookup/wide", "userdata": "userdata/quakes-200k",
-    "build": "parse/quakes-200k", "attrlist": "c14n/quakes-200k",
-    "keys": "send/quakes-2k", "tokens": "tokens/700",
+    "build": "forward/quakes-2m", "attrlist": "c14n/quakes-200k",
+    "keys": "send/quakes-2k", "tokens": "tokens_lookup/700",
     "io": "attachment/150k", "parser": "parse/quakes-200k",
     "emit": "send/quakes-2m", "hash": "worst/collide-names",
+    "read": "stall",
 }
 PIPELINE_CASE = "send/quakes-200k"
+STALL_CASE = "stall"
+STALL_LABEL = "stall: p50 latency over HTTP, 1 client"
 
 
 def plots(run, rundir, plt):
@@ -62,7 +70,7 @@ def doc_bytes(run, dataset):
     for label in run.labels:
         b = run.table.get(("send", dataset, label))
         if b is not None:
-            return summary.input_bytes(b)
+            return input_bytes(b)
     return None
 
 
@@ -78,38 +86,44 @@ def quakes(run, stage):
     return sorted(sets, key=lambda d: doc_bytes(run, d) or 0)
 
 
+def headline_point(run, stage, d, label):
+    """(us, source) of label's stage on d: best, ref and the floor from
+    the paired run when it has the case, the others (and every label in
+    a run without it) from their own runs."""
+    if run.paired and label in ("best", "ref", "floor"):
+        r = run.paired_row(stage, d)
+        if r is not None:
+            return r[label], "paired"
+    if label == "floor":
+        return run.floor_sum(stage, d), "own"
+    return run.time(stage, d, label), "own"
+
+
 def headline(run, _rundir, plt):
     stages = [s for s in ("send", "receive") if len(quakes(run, s)) >= 2]
     if not stages:
         return None
     fig, axs = plt.subplots(1, len(stages), squeeze=False,
-                            figsize=(5.2 * len(stages), 4.4))
-    floors = {"send": summary.SEND_FLOOR, "receive": summary.RECEIVE_FLOOR}
+                            figsize=(5.2 * len(stages), 4.6))
+    sources = set()
     for ax, stage in zip(axs[0], stages):
         sets = quakes(run, stage)
         for label in PRESETS + ["ref", "floor"]:
-            pts = []
+            pts, src = [], set()
             for d in sets:
-                t = (run.floor_sum(floors[stage], d) if label == "floor"
-                     else run.time(stage, d, label))
+                t, where = headline_point(run, stage, d, label)
                 if t is not None and doc_bytes(run, d):
                     pts.append((doc_bytes(run, d), t / 1e3))
+                    src.add(where)
             if len(pts) < 2:
                 continue
+            sources |= src
+            name = LEGEND_NAME.get(label, label)
+            if run.paired and src == {"own"}:
+                name += " (own process)"
             ax.plot([p[0] for p in pts], [p[1] for p in pts],
-                    label=LEGEND_NAME.get(label, label), linewidth=1.8,
-                    markersize=6, **STYLE[label])
-        last = sets[-1]
-        best, ref = run.time(stage, last, "best"), run.time(stage, last,
-                                                             "ref")
-        fl = run.floor_sum(floors[stage], last)
-        if best and ref:
-            note = f"at {size(doc_bytes(run, last))}: best {ref / best:.1f}x " \
-                "faster than ref"
-            if fl:
-                note += f",\n{best / fl:.2f}x the floor"
-            ax.text(0.97, 0.04, note, transform=ax.transAxes, ha="right",
-                    va="bottom", fontsize=8, color=STYLE["best"]["color"])
+                    label=name, linewidth=1.8, markersize=6, **STYLE[label])
+        headline_note(run, ax, stage, sets[-1])
         ax.set_xscale("log")
         ax.set_yscale("log")
         ticks = [doc_bytes(run, d) for d in sets]
@@ -121,12 +135,42 @@ def headline(run, _rundir, plt):
         ax.set_title(stage)
         ax.grid(True, which="major", alpha=0.3)
     handles, labels = axs[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=5, fontsize=8,
+    fig.legend(handles, labels, loc="upper center", ncol=3, fontsize=8,
                bbox_to_anchor=(0.5, 0.0), frameon=False)
+    how = ("best, ref and the floor from the paired run (one process, "
+           "repetitions interleaved)" if "paired" in sources
+           else "each stack in a process of its own")
     fig.suptitle("Send and receive: CPU time per message against size "
-                 "(median, log-log)")
+                 f"(median, log-log)\n{how}", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def headline_note(run, ax, stage, d):
+    """ref / best and best / floor at the largest size, with their
+    intervals when the paired run has them."""
+    r = run.paired_row(stage, d) if run.paired else None
+    if r is None:
+        r = {"best": run.time(stage, d, "best"),
+             "ref": run.time(stage, d, "ref"),
+             "floor": run.floor_sum(stage, d),
+             "ref_best_interval": None, "best_floor_interval": None}
+    if not r["best"] or not r["ref"]:
+        return
+
+    def iv(x):
+        return f" ({x[0]:.1f}-{x[1]:.1f})" if x else ""
+    note = (f"at {size(doc_bytes(run, d))}: best "
+            f"{r['ref'] / r['best']:.1f}x{iv(r['ref_best_interval'])} "
+            "faster than ref")
+    if r["floor"]:
+        f = r["best_floor_interval"]
+        note += (f",\n{r['best'] / r['floor']:.2f}x"
+                 + (f" ({f[0]:.2f}-{f[1]:.2f})" if f else "")
+                 + " the floor")
+    # Upper left: the lines rise to the right, so it stays clear.
+    ax.text(0.03, 0.97, note, transform=ax.transAxes, ha="left",
+            va="top", fontsize=8, color=STYLE["best"]["color"])
 
 
 def label_of(run, v):
@@ -175,16 +219,32 @@ def historical(axis, choice):
 
 
 def ratio_bar(run, flipped, base, case):
-    """(ratio of median times, (low, high) interval or None)."""
+    """(ratio of median times, (low, high) interval or None), or None
+    when the run lacks the case on either side."""
+    if case == STALL_CASE:
+        return stall_bar(run, flipped, base)
     stage, d = case.split("/", 1)
     tf, tb = run.time(stage, d, flipped), run.time(stage, d, base)
     if not tf or not tb:
         return None
-    xs = run.reps.get(flipped, {}).get(case)
-    ys = run.reps.get(base, {}).get(case)
-    sp = spread.Spread(xs, ys) if xs and ys else None
+    sp = run.spread(flipped, base, case)
     ci = (sp.low, sp.high) if sp and sp.low is not None else None
     return tf / tb, ci
+
+
+def stall_bar(run, flipped, base):
+    """The stall: flipped's median latency per request over base's at
+    one client, from the load scenario (load/<name>.json); one sample
+    each, so no interval."""
+    runs = loadreport.read_runs(run.dir)
+    if flipped not in runs or base not in runs:
+        return None
+    p50 = {n: {lv["clients"]: lv["p50_ms"] for lv in runs[n]["levels"]}
+           for n in (flipped, base)}
+    one = min(set(p50[flipped]) & set(p50[base]), default=None)
+    if one is None or not p50[base][one] or not p50[flipped][one]:
+        return None
+    return p50[flipped][one] / p50[base][one], None
 
 
 def ablation(run, _rundir, plt):
@@ -214,7 +274,8 @@ def ablation(run, _rundir, plt):
             ax.barh(y, r - 1, left=1, height=height, color=colors[kind],
                     xerr=err, ecolor="#333333", capsize=2)
             right = max(r, 1, ci[1] if ci else 0)
-            ax.text(right * 1.04, y, f"{r:.2f}x  {c}", va="center",
+            what = STALL_LABEL if c == STALL_CASE else c
+            ax.text(right * 1.04, y, f"{r:.2f}x  {what}", va="center",
                     fontsize=7)
         if hist:
             ax.errorbar([(hist[0] + hist[1]) / 2], [i - 0.42],
@@ -239,7 +300,8 @@ def ablation(run, _rundir, plt):
     ax.set_xticklabels([f"{t:g}x" for t in ticks], fontsize=8)
     ax.minorticks_off()
     ax.set_xlabel("time with the axis flipped / time without "
-                  "(median CPU time, log scale; > 1: the flip costs)",
+                  "(median CPU time; the stall: median latency per "
+                  "request; log scale; > 1: the flip costs)",
                   fontsize=8)
     from matplotlib.patches import Patch
     from matplotlib.lines import Line2D
@@ -262,14 +324,87 @@ def largest_quakes(run, stage):
     return sets[-1] if sets else None
 
 
+# The memory chart's colours: what builds the tree.
+BUILDER = {"insitu": ("#009E73", "domlab's insitu parser"),
+           "libxml2": ("#0072B2", "libxml2's parser (SAX, or its tree "
+                                  "converted)"),
+           "peer": ("#CC79A7", "another library's own tree")}
+
+
+def tree_rows(run, d):
+    """[(row label, bytes per element, builder)] of parse/d, one row per
+    distinct tree: variants whose tree has best's bytes per element fold
+    into best's row, which says how many."""
+    best = run.table.get(("parse", d, "best"), {}).get("bytes_per_element")
+    rows, same = [], []
+    for v in run.labels:
+        b = run.table.get(("parse", d, v))
+        x = b and b.get("bytes_per_element")
+        if not x:
+            continue
+        if v != "best" and best and round(x) == round(best):
+            same.append(v)
+            continue
+        axes = run.axes.get(v, {})
+        builder = ("peer" if v in ("pugixml", "ref") else
+                   axes.get("parser", "insitu"))
+        name = label_of(run, v)
+        if axes.get("build") == "deferred":
+            name += " (build=deferred)"
+        rows.append([name, x, builder, v])
+    for r in rows:
+        if r[3] == "best" and same:
+            r[0] += f"\nand {len(same)} flips that leave its tree as it is"
+    return [tuple(r[:3]) for r in rows]
+
+
+def tree_panel(ax, elems, d, _run):
+    """Bytes per element of each distinct tree, coloured by builder."""
+    from matplotlib.patches import Patch
+    elems.sort(key=lambda e: e[1])
+    ax.barh(range(len(elems)), [e[1] for e in elems],
+            color=[BUILDER[e[2]][0] for e in elems])
+    for i, e in enumerate(elems):
+        ax.text(e[1], i, f" {e[1]:.0f}", va="center", fontsize=7)
+    ax.set_yticks(range(len(elems)))
+    ax.set_yticklabels([e[0] for e in elems], fontsize=7)
+    ax.set_xlabel("bytes per element of the tree")
+    ax.set_title(f"A parsed tree (parse/{d})", fontsize=10)
+    ax.set_xlim(right=max(e[1] for e in elems) * 1.2)
+    used = [k for k in BUILDER if any(e[2] == k for e in elems)]
+    ax.legend(handles=[Patch(color=BUILDER[k][0], label=BUILDER[k][1])
+                       for k in used],
+              title="colour: what builds the tree", fontsize=7,
+              title_fontsize=7, loc="upper center",
+              bbox_to_anchor=(0.5, -0.12), frameon=False)
+
+
+def peak_panel(ax, peaks, dp, run):
+    """Peak heap per document byte of send and receive, per stack."""
+    w = 0.38
+    for j, (s, color) in enumerate((("send", "#0072B2"),
+                                    ("receive", "#E69F00"))):
+        ys = [i + (j - 0.5) * w for i in range(len(peaks))]
+        xs = [p[1][j] or 0 for p in peaks]
+        ax.barh(ys, xs, height=w, color=color, label=s)
+        for y, x in zip(ys, xs):
+            if x:
+                ax.text(x, y, f" {x:.1f}", va="center", fontsize=7)
+    ax.set_yticks(range(len(peaks)))
+    ax.set_yticklabels([p[0] for p in peaks], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("peak heap / document bytes")
+    ax.set_title(f"Peak heap per document byte ({dp}, "
+                 f"{size(doc_bytes(run, dp))})", fontsize=10)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12),
+              ncol=2, fontsize=8, frameon=False,
+              title="colour: the stage", title_fontsize=7)
+    ax.set_xlim(right=max(max(x or 0 for x in p[1]) for p in peaks) * 1.2)
+
+
 def memory(run, _rundir, plt):
     d = largest_quakes(run, "parse")
-    elems = []
-    if d:
-        for v in run.labels:
-            b = run.table.get(("parse", d, v))
-            if b is not None and b.get("bytes_per_element"):
-                elems.append((label_of(run, v), b["bytes_per_element"], v))
+    elems = tree_rows(run, d) if d else []
     peaks = []
     dp = largest_quakes(run, "send")
     if dp:
@@ -277,55 +412,20 @@ def memory(run, _rundir, plt):
             row = []
             for s in ("send", "receive"):
                 b = run.table.get((s, dp, v))
-                nbytes = summary.input_bytes(b) if b else 0
+                nbytes = input_bytes(b) if b else 0
                 row.append(b["peak_bytes"] / nbytes
                            if b and nbytes and b.get("peak_bytes") else None)
             if any(x is not None for x in row):
                 peaks.append((v, row))
     if not elems and not peaks:
         return None
-    fig, axs = plt.subplots(1, 2, figsize=(11, 0.3 * max(len(elems), 6)
-                                            + 2.2))
-    ax = axs[0]
-    if elems:
-        elems.sort(key=lambda e: e[1])
-        ax.barh(range(len(elems)), [e[1] for e in elems],
-                color=[STYLE.get(e[2], {}).get(
-                    "color", "#CC79A7" if e[2] == "pugixml" else "#56B4E9")
-                       for e in elems])
-        for i, e in enumerate(elems):
-            ax.text(e[1], i, f" {e[1]:.0f}", va="center", fontsize=7)
-        ax.set_yticks(range(len(elems)))
-        ax.set_yticklabels([e[0] for e in elems], fontsize=7)
-        ax.set_xlabel("bytes per element")
-        ax.set_title(f"A parsed tree: bytes per element (parse/{d})",
-                     fontsize=10)
-        ax.set_xlim(right=max(e[1] for e in elems) * 1.2)
-    else:
-        ax.axis("off")
-    ax = axs[1]
-    if peaks:
-        w = 0.38
-        for j, (s, color) in enumerate((("send", "#0072B2"),
-                                        ("receive", "#E69F00"))):
-            ys = [i + (j - 0.5) * w for i in range(len(peaks))]
-            xs = [p[1][j] or 0 for p in peaks]
-            ax.barh(ys, xs, height=w, color=color, label=s)
-            for y, x in zip(ys, xs):
-                if x:
-                    ax.text(x, y, f" {x:.1f}", va="center", fontsize=7)
-        ax.set_yticks(range(len(peaks)))
-        ax.set_yticklabels([p[0] for p in peaks], fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel("peak heap / document bytes")
-        ax.set_title(f"Peak heap per document byte ({dp}, "
-                     f"{size(doc_bytes(run, dp))})", fontsize=10)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15),
-                  ncol=2, fontsize=8, frameon=False)
-        ax.set_xlim(right=max(max(x or 0 for x in p[1])
-                              for p in peaks) * 1.2)
-    else:
-        ax.axis("off")
+    panels = [p for p in ((tree_panel, elems, d), (peak_panel, peaks, dp))
+              if p[1]]
+    fig, axs = plt.subplots(1, len(panels), squeeze=False,
+                            figsize=(6 * len(panels),
+                                     0.42 * max(len(elems), 6) + 2.4))
+    for ax, (draw, rows, dataset) in zip(axs[0], panels):
+        draw(ax, rows, dataset, run)
     fig.suptitle("Memory")
     fig.tight_layout()
     return fig

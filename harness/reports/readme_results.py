@@ -1,29 +1,45 @@
 #!/usr/bin/env python3
-"""readme_results.py - writes the README's results table, between the
+"""readme_results.py - writes the README's results tables, between the
 <!-- results:begin --> and <!-- results:end --> markers, from a run's
 summary.json (harness/reports/summary.py writes it; `make reference` runs this
 on results/reference/).  Everything else in the README is left as it is.
 
-Not for: making or judging measurements; the table only restates the
-run's own numbers.  Standard library only (and summary.py's format).
+The send and receive table is the paired run's (best, ref and the floor
+in one process), each ratio with its interval.  The parse table compares
+like with like: whole trees against whole trees, and a deferred parse
+(build=deferred: a check pass, the Body's tree built on first use) as a
+row of its own that says so.  --parse-run takes the parse table from
+another run's summary.json (a run without parse cases, such as a
+CASES-filtered compare), and says so.
 
-    python3 harness/reports/readme_results.py [--run results/reference] [--readme README.md]
+Not for: making or judging measurements; the tables only restate the
+runs' own numbers.  Standard library only (and run.py's number format).
+
+    python3 harness/reports/readme_results.py [--run results/reference]
+        [--parse-run DIR] [--readme README.md]
 """
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summary import num  # noqa: E402  (summary.md's number format)
+from run import num  # noqa: E402  (summary.md's number format)
 
 BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
+# The parse table's rows: label, name, and what the parser builds when
+# the label does not say (a preset's choice).
 PARSE_LABELS = [("best", "best (insitu parser)"),
+                ("best+build=direct", "best+build=direct (insitu parser)"),
                 ("pugixml", "pugixml"),
                 ("xerces", "xerces (libxml2 SAX, tree built directly)"),
-                ("doom2010", "doom2010"),
+                ("doom2010", "doom2010 (libxml2's tree, then ours)"),
                 ("ref", "libxml2's own tree (xmlReadMemory)")]
+WHOLE = "the whole tree"
+DEFERRED = ("a check pass; the Body's tree is built on first use, so not "
+            "a whole tree")
 
 
 def ratio(a, b):
@@ -32,6 +48,13 @@ def ratio(a, b):
 
 def size(n):
     return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} KB"
+
+
+def with_interval(x, iv):
+    """A ratio and its interval, "29.1 (27.5-30.2)"."""
+    if x == "-" or not iv:
+        return x
+    return f"{x} ({num(iv[0])}-{num(iv[1])})"
 
 
 def pipeline_table(nums):
@@ -53,23 +76,53 @@ def pipeline_table(nums):
                 continue
             cells = [f"{d} ({size(r['bytes'])})" if s == "send" else "",
                      s, num(r["best"]), num(r["ref"]),
-                     ratio(r["ref"], r["best"]),
-                     ratio(r["best"], r["floor"])]
+                     with_interval(ratio(r["ref"], r["best"]),
+                                   r.get("ref_best_interval")),
+                     with_interval(ratio(r["best"], r["floor"]),
+                                   r.get("best_floor_interval"))]
             if icount:
                 cells.append(ratio(r["ref_instr"], r["best_instr"]))
             out.append("| " + " | ".join(cells) + " |")
     paired = all(r["paired"] for r in nums["pipeline"])
     how = ("best, ref and the floor measured in one process, their "
-           "repetitions interleaved at random (the paired run)" if paired
-           else "each stack in a process of its own")
+           "repetitions interleaved at random (the paired run); in "
+           "brackets each ratio's interval over the repetitions"
+           if paired else "each stack in a process of its own")
+    floor = nums.get("floor")
+    what = (f" The send floor is {floor['send']}, the receive floor "
+            f"{floor['receive']} (docs/measuring.md)." if floor else "")
+    if nums.get("floor_stand_ins"):
+        what += " In this run: " + "; ".join(nums["floor_stand_ins"]) + "."
     out += ["", f"Median CPU time per message, {how}; ref / best: how "
             "many times faster best is than libxml2 + xmlsec1; best / "
-            "floor: how far above the cryptography alone."
+            "floor: how far above the cryptography alone." + what
             + (" Instructions: callgrind, per message." if icount else "")]
     return out
 
 
-def parse_table(nums):
+def build_of(row, label):
+    """What the row's parser builds: from summary.json, else the
+    label's own build=, else the Makefile's preset (the run did not
+    record it); None when none says."""
+    build = row.get("build")
+    if build is None and "build=" in label:
+        build = label.split("build=", 1)[1].split("+", 1)[0]
+    if build is None and label in ("best", "xerces", "doom2010"):
+        try:
+            out = subprocess.run(
+                ["make", "-s", "--no-print-directory",
+                 f"VARIANT={label}", "variant-axes"],
+                capture_output=True, text=True, check=True).stdout
+            build = dict(w.split("=", 1) for w in out.split()
+                         if "=" in w).get("build")
+        except (OSError, subprocess.CalledProcessError):
+            build = None
+        if build is not None:
+            row["build_from_makefile"] = True
+    return build
+
+
+def parse_table(nums, source=""):
     by = {}
     for r in nums["parse"]:
         by.setdefault(r["dataset"], {})[r["label"]] = r
@@ -77,28 +130,60 @@ def parse_table(nums):
     if not sets:
         return []
     d = max(sets, key=lambda x: by[x].get("best", {}).get("us", 0))
-    out = ["", f"Parsing {d} into a tree and freeing it:", "",
-           "| parser | time us | bytes per element |", "|---|---|---|"]
+    whole, deferred, guessed = [], [], False
     for label, name in PARSE_LABELS:
         r = by[d].get(label)
-        if r is not None:
-            out.append(f"| {name} | {num(r['us'])} | "
-                       f"{num(r['bytes_per_element'])} |")
-    return out
+        if r is None:
+            continue
+        build = build_of(r, label) if label not in ("pugixml", "ref") \
+            else "whole"
+        guessed = guessed or r.get("build_from_makefile", False)
+        cells = [name, num(r["us"]), num(r["bytes_per_element"])]
+        if build == "deferred":
+            deferred.append(cells + [DEFERRED])
+        else:
+            whole.append(cells + [WHOLE])
+    out = ["", f"Parsing {d} into a tree and freeing it{source}:", "",
+           "| parser | time us | bytes per element | what is built |",
+           "|---|---|---|---|"]
+    out += ["| " + " | ".join(c) + " |" for c in whole + deferred]
+    note = ("Whole trees above"
+            + (", then a deferred parse, which does less work and is no "
+               "whole-tree time" if deferred else "") + ".")
+    if not any(c[0].startswith("best") for c in whole):
+        note += (" This run has no whole-tree parse of best's parser "
+                 "(best+build=direct).")
+    if guessed:
+        note += (" The run did not record its variants' build choices; "
+                 "they are the presets' as the Makefile defines them.")
+    return out + ["", note]
 
 
-def block(run_dir):
+def read_nums(run_dir):
     path = os.path.join(run_dir, "summary.json")
     if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def block(run_dir, parse_dir=None):
+    nums = read_nums(run_dir)
+    if nums is None:
         return ["No reference run is committed yet: `make reference` "
                 "makes one."]
-    with open(path, encoding="utf-8") as f:
-        nums = json.load(f)
     lines = [f"Run `{nums['run']}` (commit {nums['commit']}, "
-             f"{nums['mode']} mode), written by "
-             "`harness/reports/readme_results.py`.", ""]
+             f"{nums['mode']} mode"
+             + (", load average at start "
+                + " ".join(f"{x:.2f}" for x in nums["load_avg"])
+                if nums.get("load_avg") else "")
+             + "), written by `harness/reports/readme_results.py`.", ""]
     lines += pipeline_table(nums)
-    lines += parse_table(nums)
+    parse = read_nums(parse_dir) if parse_dir else nums
+    if parse is not None:
+        source = ("" if parse is nums else
+                  f" (run `{parse['run']}`, commit {parse['commit']})")
+        lines += parse_table(parse, source)
     return lines
 
 
@@ -125,9 +210,10 @@ def write_between(path, begin, end, lines, who):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", default="results/reference")
+    ap.add_argument("--parse-run", default=None)
     ap.add_argument("--readme", default="README.md")
     a = ap.parse_args()
-    return write_between(a.readme, BEGIN, END, block(a.run),
+    return write_between(a.readme, BEGIN, END, block(a.run, a.parse_run),
                          "readme_results")
 
 

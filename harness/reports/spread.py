@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """spread.py - how far apart two variants' repetitions of one case are:
 the ratio of their times with a confidence interval and a Mann-Whitney U
-test, for FINDINGS.md (harness/reports/findings.py) and the ablation chart
-(harness/reports/summary.py).
+test, for FINDINGS.md (harness/reports/findings.py), the ablation chart
+(harness/reports/plots.py) and the paired run's ratios (harness/reports/run.py).
 
 The interval (95%, or 90% with 3 repetitions) is distribution-free: the Hodges-Lehmann estimate of the
 shift between the logarithms of the two samples, bounded by the order
@@ -10,10 +10,9 @@ statistics of all pairwise differences that the exact null distribution
 of U gives (the interval that goes with the U test).  Times are
 positive and a ratio is what a reader wants, hence logarithms.
 
-Not for: reading run files (harness/reports/summary.py) or laying out tables.
+Not for: reading run files (harness/reports/run.py) or laying out tables.
 Standard library only.
 """
-import json
 import math
 from functools import lru_cache
 
@@ -22,22 +21,6 @@ ALPHA = 0.05  # two-sided: the interval is at least 95% where it can be
 # the pairwise ratios; fewer, not even that.
 MIN_REPETITIONS = 3
 ALPHA_FEW = 0.10
-
-
-def repetitions(path):
-    """{case name: [CPU us of each repetition]} from a Google Benchmark
-    JSON written with every repetition (--benchmark_display_aggregates_only,
-    not report_aggregates_only); a case run once has one entry."""
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-    reps = {}
-    for b in doc["benchmarks"]:
-        if b.get("run_type") != "iteration" or b.get("error_occurred"):
-            continue
-        reps.setdefault(b["run_name"], []).append(
-            b["cpu_time"] * scale[b["time_unit"]])
-    return reps
 
 
 @lru_cache(maxsize=None)

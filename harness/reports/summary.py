@@ -11,7 +11,8 @@ the plots (left out with a note when it is missing).
         --flags F --elapsed S [--mode M] [--cases RE] [--plots] RUN...
         [ref] [floor]
 
-A RUN is a variant name (RUN.json, RUN.icount.tsv when counted); `ref:`
+A RUN is a variant name (RUN.json or RUN.json.gz, RUN.icount.tsv when
+counted; harness/reports/run.py reads them, and paired.json); `ref:`
 cases in any file are the reference, `pugi:` cases the pugixml peer
 (label `pugixml`), `floor:` cases the floor.
 """
@@ -23,7 +24,8 @@ import subprocess
 import sys
 
 import loadreport
-import spread
+from run import (FLOOR_PARTS, FLOORS, Run, count, floor_text, input_bytes,
+                 num, ratio, us, us_real)
 
 # What each axis's flip from best tests (docs/findings.md) and the
 # cases where it shows, besides send and receive.
@@ -76,101 +78,6 @@ LATENCY_COLUMNS = ["doom2010", "xerces", "best", "ref"]
 THREAD_STAGES = ["threads_send", "threads_receive"]
 THREAD_CONTROL = "threads_control"
 
-# The floor of a stage: floor cases and how many times each counts.  The
-# send and receive floors: SHA-256 over the canonical bytes
-# twice, AES-256-GCM (the pipeline's default) over the Body, one RSA
-# signature operation and one RSA-OAEP operation.
-SEND_FLOOR = {"sha256": 2, "aes256gcm": 1, "rsa_sign": 1,
-              "rsa_oaep_wrap": 1}
-RECEIVE_FLOOR = {"sha256": 2, "aes256gcm": 1, "rsa_verify": 1,
-                 "rsa_oaep_unwrap": 1}
-STAGE_FLOOR = {
-    "parse": {"memcpy": 1},
-    "c14n": {"memcpy": 1},
-    "sign": {"sha256": 1, "rsa_sign": 1},
-    "verify": {"sha256": 1, "rsa_verify": 1},
-    "encrypt": {"aes256gcm": 1, "rsa_oaep_wrap": 1},
-    "decrypt": {"aes256gcm": 1, "rsa_oaep_unwrap": 1},
-    "send": SEND_FLOOR,
-    "receive": RECEIVE_FLOOR,
-}
-FLOOR_PARTS = ["memcpy", "memchr", "sha256", "aes256gcm", "aes128cbc",
-               "rsa_sign", "rsa_verify", "rsa_oaep_wrap", "rsa_oaep_unwrap"]
-
-
-def load(path):
-    """{case name: entry}, the median aggregate when there are repetitions."""
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    rows = {}
-    for b in doc["benchmarks"]:
-        if b.get("error_occurred"):
-            continue
-        if b["run_type"] == "aggregate":
-            if b["aggregate_name"] == "median":
-                rows[b["run_name"]] = dict(b, cv=None)
-        elif b["run_name"] not in rows:
-            rows[b["run_name"]] = dict(b, cv=None)
-    for b in doc["benchmarks"]:
-        if b.get("aggregate_name") == "cv" and b["run_name"] in rows:
-            rows[b["run_name"]]["cv"] = b["cpu_time"]
-    return doc["context"], rows
-
-
-def load_icount(path):
-    """{case name: instructions per iteration} from compare.sh's TSV."""
-    counts = {}
-    if not os.path.exists(path):
-        return counts
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            name, total, iters = line.rstrip("\n").split("\t")
-            counts[name] = int(total) / int(iters)
-    return counts
-
-
-def load_variants(path):
-    """{variant: {axis: choice}} from compare.sh's variants.txt."""
-    axes = {}
-    if not os.path.exists(path):
-        return axes
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            words = line.split()
-            if words:
-                axes[words[0]] = dict(w.split("=", 1) for w in words[1:])
-    return axes
-
-
-def us(b):
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b["time_unit"]]
-    return b["cpu_time"] * scale
-
-
-def us_real(b):
-    """Wall-clock time per iteration in us (threaded cases: per message,
-    all threads together)."""
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b["time_unit"]]
-    return b["real_time"] * scale
-
-
-def num(x):
-    """About three significant digits."""
-    if x is None:
-        return "-"
-    if abs(x) >= 100:
-        return f"{x:,.0f}"
-    return f"{x:.1f}" if abs(x) >= 10 else f"{x:.2f}"
-
-
-def count(x):
-    return "-" if x is None else f"{x:,.0f}"
-
-
-def ratio(a, b):
-    return num(a / b) if a is not None and b else "-"
-
-
 def version(cmd):
     """The first line a tool prints about its version, or "unknown"."""
     try:
@@ -185,97 +92,13 @@ def gcc_version():
     return version(["gcc", "--version"])
 
 
-class Run:
-    """Every number of one compare run, by (stage, dataset, label)."""
-
-    def __init__(self, rundir, names):
-        self.stages, self.datasets, self.labels = [], [], []
-        self.table = {}   # (stage, dataset, label) -> entry
-        self.icount = {}  # (stage, dataset, label) -> instructions/iter
-        self.floor = {}   # (part, dataset) -> entry
-        self.floor_ir = {}
-        self.threads = {}  # (stage, dataset, label, threads) -> entry
-        self.context = None
-        self.reps = {}  # run -> {case: [CPU us of each repetition]}
-        for r in names:
-            ctx, rows = load(os.path.join(rundir, r + ".json"))
-            # The machine's context as the first variant's run saw it.
-            if self.context is None or r == names[0]:
-                self.context = ctx
-            self.reps[r] = spread.repetitions(os.path.join(rundir,
-                                                           r + ".json"))
-            counts = load_icount(os.path.join(rundir, r + ".icount.tsv"))
-            for name, b in rows.items():
-                self.add(r, name, b, counts.get(name))
-        self.axes = load_variants(os.path.join(rundir, "variants.txt"))
-
-    def add(self, run, name, b, ir):
-        label = run
-        if "/threads:" in name:
-            self.add_threaded(run, name, b)
-            return
-        if name.startswith("floor:"):
-            part, dataset = name[len("floor:"):].split("/", 1)
-            self.floor[part, dataset] = b
-            if ir is not None:
-                self.floor_ir[part, dataset] = ir
-            return
-        if name.startswith("ref:"):
-            name, label = name[len("ref:"):], "ref"
-        elif name.startswith("pugi:"):
-            name, label = name[len("pugi:"):], "pugixml"
-        elif run in ("ref", "floor", "pugixml"):
-            return
-        stage, dataset = name.split("/", 1)
-        for lst, x in ((self.stages, stage), (self.datasets, dataset),
-                       (self.labels, label)):
-            if x not in lst:
-                lst.append(x)
-        self.table[stage, dataset, label] = b
-        if ir is not None:
-            self.icount[stage, dataset, label] = ir
-
-    def add_threaded(self, run, name, b):
-        """stage/dataset/real_time/threads:T; the control is labelled
-        with the run it was measured in, ref's included."""
-        label = run
-        if name.startswith("ref:"):
-            name, label = name[len("ref:"):], "ref"
-        elif run == "floor":
-            return
-        stage, dataset = name.split("/")[:2]
-        self.threads[stage, dataset, label, int(b["threads"])] = b
-
-    def time(self, stage, dataset, label):
-        b = self.table.get((stage, dataset, label))
-        return None if b is None else us(b)
-
-    def floor_sum(self, parts, dataset, ir=False):
-        """A floor in us (or instructions), None if a part is missing."""
-        total = 0.0
-        for part, times in parts.items():
-            if ir:
-                x = self.floor_ir.get((part, dataset))
-            else:
-                b = self.floor.get((part, dataset))
-                x = None if b is None else us(b)
-            if x is None:
-                return None
-            total += times * x
-        return total
-
-    def has_icount(self):
-        return bool(self.icount)
-
-
-def header(run, a):
+def header(run, a, facts):
     ctx = run.context
-    name = os.path.basename(os.path.normpath(a.dir))
-    print(f"# bench run {name}\n")
+    print(f"# bench run {facts['run']}\n")
     print(f"- date: {ctx['date']}")
-    print(f"- machine: {len(os.sched_getaffinity(0))} CPUs "
+    print(f"- machine: {facts['cpus'].split()[0]} CPUs "
           f"({ctx['num_cpus']} at {ctx['mhz_per_cpu']} MHz), "
-          f"kernel {platform.release()}, {gcc_version()}, "
+          f"kernel {facts['kernel']}, {facts['compiler']}, "
           f"libxml2 {ctx.get('libxml2', '?')}, "
           "load average at start "
           + " ".join(f"{x:.2f}" for x in ctx.get("load_avg", [])))
@@ -306,6 +129,13 @@ def table(head, rows):
     print()
 
 
+def floor_note(run, stages, source="time"):
+    """The stand-ins the floors of stages took in this run, as a
+    sentence, or ""."""
+    used = run.stand_ins(stages, source)
+    return (" In this run: " + "; ".join(used) + "." if used else "")
+
+
 def send_receive(run):
     """Each variant's send and receive as multiples of the floor."""
     sets = [d for d in run.datasets
@@ -315,10 +145,10 @@ def send_receive(run):
         return
     ic = run.has_icount()
     print("## Send and receive against the floor\n")
-    print("Send floor: SHA-256 of the canonical message x2 + AES-256-GCM of "
-          "the Body + RSA sign + RSA-OAEP wrap; receive floor: SHA-256 x2 + "
-          "AES-256-GCM + RSA verify + RSA-OAEP unwrap, all measured in this "
-          "run (the floor table below has the parts).\n")
+    print(f"Send floor: {floor_text('send')}; receive floor: "
+          f"{floor_text('receive')}: each part once, as the profile needs "
+          "it (docs/measuring.md; the floor table below has the parts)."
+          + floor_note(run, ("send", "receive")) + "\n")
     head = ["dataset", "variant", "send us", "x floor", "x ref", "x best"]
     if ic:
         head += ["send instr", "instr x floor"]
@@ -327,9 +157,8 @@ def send_receive(run):
         head += ["receive instr", "instr x floor"]
     rows = []
     for d in sets:
-        floors = {s: (run.floor_sum(p, d), run.floor_sum(p, d, ir=True))
-                  for s, p in (("send", SEND_FLOOR),
-                               ("receive", RECEIVE_FLOOR))}
+        floors = {s: (run.floor_sum(s, d), run.floor_sum(s, d, "ir"))
+                  for s in ("send", "receive")}
         for v in run.labels + ["floor"]:
             if v != "floor" and run.time("send", d, v) is None and \
                     run.time("receive", d, v) is None:
@@ -353,18 +182,18 @@ def send_receive(run):
     table(head, rows)
 
 
-def paired_table(rundir):
+PAIRED_SETS = ("quakes-2k", "ints-800", "quakes-200k", "quakes-2m")
+
+
+def interval_text(iv):
+    return "-" if iv is None else f"{iv[0]:.2f}-{iv[1]:.2f}"
+
+
+def paired_table(run):
     """best, ref and the floor's parts measured in one process with their
     repetitions interleaved at random (compare.sh's paired run)."""
-    path = os.path.join(rundir, "paired.json")
-    if not os.path.exists(path):
+    if not run.paired:
         return
-    _, rows = load(path)
-
-    def t(name):
-        b = rows.get(name)
-        return None if b is None else us(b)
-
     print("## Side by side: best, ref and the floor in one process\n")
     print("The same cases again in one `domlab-bench bench --ref --floor` "
           "process, 9 repetitions of each interleaved at random "
@@ -372,23 +201,76 @@ def paired_table(rundir):
           "machine does meanwhile falls on best, ref and the floor alike, "
           "where the separate runs above sit minutes apart.  `ref / best` "
           "is how many times faster best is; `best / floor` how far above "
-          "the floor (its parts as in the table above).\n")
+          "the floor (its parts as in the table above).  Each ratio's "
+          "interval: Hodges-Lehmann over the repetitions with exact "
+          "Mann-Whitney bounds (harness/reports/spread.py); the floor's "
+          "repetitions are its parts' added up repetition by repetition."
+          + floor_note(run, ("send", "receive"), "paired") + "\n")
     head = ["dataset", "stage", "best us", "ref us", "floor us",
-            "ref / best", "best / floor"]
+            "ref / best", "interval", "best / floor", "interval"]
     out = []
-    for d in ("quakes-2k", "ints-800", "quakes-200k", "quakes-2m"):
-        for stage, parts in (("send", SEND_FLOOR),
-                             ("receive", RECEIVE_FLOOR)):
-            best, ref = t(f"{stage}/{d}"), t(f"ref:{stage}/{d}")
-            if best is None:
+    for d in PAIRED_SETS:
+        for stage in ("send", "receive"):
+            r = run.paired_row(stage, d)
+            if r is None:
                 continue
-            fl = 0.0
-            for part, times in parts.items():
-                x = t(f"floor:{part}/{d}")
-                fl = None if x is None or fl is None else fl + times * x
-            out.append([d, stage, num(best), num(ref), num(fl),
-                        ratio(ref, best), ratio(best, fl)])
+            out.append([d, stage, num(r["best"]), num(r["ref"]),
+                        num(r["floor"]), ratio(r["ref"], r["best"]),
+                        interval_text(r["ref_best_interval"]),
+                        ratio(r["best"], r["floor"]),
+                        interval_text(r["best_floor_interval"])])
     table(head, out)
+
+
+def floor_breaches(run):
+    """Every time or instruction count of a stage below its floor: no
+    code can do the profile's work in less than its cryptography, so
+    each one says the floor or the measurement is wrong."""
+    out = []
+    for stage in FLOORS:
+        for d in run.datasets:
+            for source, what in (("time", "us"), ("ir", "instructions")):
+                fl = run.floor_sum(stage, d, source)
+                if not fl:
+                    continue
+                for v in run.labels:
+                    x = (run.time(stage, d, v) if source == "time"
+                         else run.icount.get((stage, d, v)))
+                    if x is not None and x < fl:
+                        out.append(f"{stage}/{d} {v}: {num(x)} {what}, "
+                                   f"{x / fl:.2f}x its floor ({num(fl)})")
+    for d in PAIRED_SETS:
+        for stage in ("send", "receive"):
+            r = run.paired_row(stage, d)
+            if r and r["floor"] and r["best"] < r["floor"]:
+                out.append(f"{stage}/{d} best in the paired run: "
+                           f"{num(r['best'])} us, "
+                           f"{r['best'] / r['floor']:.2f}x its floor "
+                           f"({num(r['floor'])})")
+    return out
+
+
+def floor_warning(run):
+    """A loud section (and lines on stderr) for every number under its
+    floor; nothing when there is none."""
+    below = floor_breaches(run)
+    if not below:
+        return
+    for line in below:
+        print(f"summary.py: WARNING: below the floor: {line}",
+              file=sys.stderr)
+    print("## WARNING: numbers below the floor\n")
+    print("These take less than the cryptography the profile needs (the "
+          "floor of their stage, docs/measuring.md), which no code can: "
+          "the floor or the measurement is wrong, and no ratio to the "
+          "floor in this run can be trusted until it is explained.  A "
+          "time from a separate run can land under the floor measured in "
+          "another process minutes apart (drift of the machine); the "
+          "paired run's, measured in one process, cannot for that reason."
+          "\n")
+    for line in below:
+        print(f"- **{line}**")
+    print()
 
 
 def axes_table(run):
@@ -624,19 +506,32 @@ def floor_table(run):
     sets = list(dict.fromkeys(d for _, d in run.floor))
     print("## The floor\n")
     print("CPU time per call in us, OpenSSL and libc alone: memcpy and "
-          "memchr over the message's bytes, SHA-256 over its exclusive "
-          "canonical form, AES over the Body's content, the RSA operations "
-          "with alice's and bob's 2048-bit keys.\n")
+          "memchr over the message's bytes, SHA-256 over the Body's "
+          "exclusive canonical form (sha256) and over the Timestamp's and "
+          "the SignedInfo's of the message as sent (sha256_small), AES "
+          "over the Body's content (aes256gcm_decrypt: back), the RSA "
+          "operations with alice's and bob's 2048-bit keys.  The send "
+          f"floor is {floor_text('send')}, the receive floor "
+          f"{floor_text('receive')}."
+          + floor_note(run, ("send", "receive")) + "\n")
     parts = [p for p in FLOOR_PARTS if any((p, d) in run.floor for d in sets)]
     head = ["dataset"] + parts + ["send floor", "receive floor"]
     rows = []
     for d in sets:
         cells = [d] + [num(us(run.floor[p, d])) if (p, d) in run.floor
                        else "-" for p in parts]
-        cells += [num(run.floor_sum(SEND_FLOOR, d)),
-                  num(run.floor_sum(RECEIVE_FLOOR, d))]
+        cells += [num(run.floor_sum("send", d)),
+                  num(run.floor_sum("receive", d))]
         rows.append(cells)
     table(head, rows)
+
+
+def build_of(run, label):
+    """What a label's parse builds: its build choice, or the peer's own
+    tree."""
+    if label in ("ref", "pugixml"):
+        return f"{label}'s tree"
+    return run.axes.get(label, {}).get("build", "-")
 
 
 def stage_tables(run):
@@ -644,15 +539,24 @@ def stage_tables(run):
     has_best = "best" in run.labels
     for stage in run.stages:
         has_ref = any((stage, d, "ref") in run.table for d in run.datasets)
-        parts = STAGE_FLOOR.get(stage)
-        has_floor = parts is not None and any(
-            run.floor_sum(parts, d) for d in run.datasets)
+        has_floor = stage in FLOORS and any(
+            run.floor_sum(stage, d) for d in run.datasets)
         print(f"## {stage}\n")
         if has_floor:
-            what = " + ".join((f"{n} x " if n > 1 else "") + p
-                              for p, n in parts.items())
-            print(f"Floor: {what}.\n")
-        head = ["dataset", "variant", "time us", "cv %"]
+            print(f"Floor: {floor_text(stage)}."
+                  + floor_note(run, (stage,)) + "\n")
+        # Variants that build different amounts of the tree do different
+        # work in a parse: the table says which.
+        builds = stage == "parse" and len({
+            build_of(run, v) for v in run.labels}) > 1
+        if builds:
+            print("build: what the parse builds.  `deferred` is a check "
+                  "pass that builds the Body's tree on first use, so its "
+                  "time is not a whole tree's; compare whole trees with "
+                  "whole trees (`direct`, `built`, pugixml's, libxml2's)."
+                  "\n")
+        head = ["dataset", "variant"] + (["build"] if builds else []) + [
+            "time us", "cv %"]
         if ic:
             head.append("instr")
         head += ["MB/s", "allocs", "bytes", "peak", "B/elem", "cold us"]
@@ -675,7 +579,8 @@ def stage_tables(run):
                 t = us(b)
                 ir = run.icount.get((stage, d, v))
                 cv = None if b["cv"] is None else 100 * b["cv"]
-                cells = [d, v, num(t), num(cv)]
+                cells = [d, v] + ([build_of(run, v)] if builds else []) + [
+                    num(t), num(cv)]
                 if ic:
                     cells.append(count(ir))
                 cells += [num(b.get("bytes_per_second", 0) / 1e6),
@@ -688,7 +593,7 @@ def stage_tables(run):
                 if has_best:
                     cells.append(ratio(t, run.time(stage, d, "best")))
                 if has_floor:
-                    cells.append(ratio(t, run.floor_sum(parts, d)))
+                    cells.append(ratio(t, run.floor_sum(stage, d)))
                 if ic and has_ref:
                     cells.append(ratio(ir, run.icount.get((stage, d, "ref"))))
                 if ic and has_best:
@@ -696,11 +601,6 @@ def stage_tables(run):
                                        run.icount.get((stage, d, "best"))))
                 rows.append(cells)
         table(head, rows)
-
-
-def input_bytes(b):
-    """The case's input size, from its rate and its time."""
-    return b.get("bytes_per_second", 0) * us(b) * 1e-6
 
 
 def plots(run, rundir):
@@ -712,97 +612,132 @@ def plots(run, rundir):
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    import plots as charts  # needs matplotlib; imports this module
+    import plots as charts  # needs matplotlib
     return charts.plots(run, rundir, plt)
 
 
-def numbers(run, a):
-    """What the README's results table is made from (summary.json):
-    send and receive per quakes dataset, side by side when the paired run
-    ran, else from the separate runs; parse and memory at the largest."""
-    out = {"run": os.path.basename(os.path.normpath(a.dir)),
+def numbers(run, a, name):
+    """What the README's results table and the headline chart are made
+    from (summary.json): send and receive per dataset, from the paired
+    run when it ran (with the intervals of its ratios), else from the
+    separate runs; every parse with the variant's build choice; the worst
+    cases."""
+    out = {"run": name,
            "commit": a.commit, "mode": a.mode, "cases": a.cases,
-           "instructions": run.has_icount(), "pipeline": [], "parse": []}
-    paired = {}
-    path = os.path.join(a.dir, "paired.json")
-    if os.path.exists(path):
-        paired = {n: us(b) for n, b in load(path)[1].items()}
-    floors = {"send": SEND_FLOOR, "receive": RECEIVE_FLOOR}
+           "instructions": run.has_icount(),
+           "load_avg": run.context.get("load_avg", []),
+           "floor": {s: floor_text(s) for s in ("send", "receive")},
+           "floor_stand_ins": run.stand_ins(
+               ("send", "receive"), "paired" if run.paired else "time"),
+           "pipeline": [], "parse": []}
     for d in run.datasets:
         for s in ("send", "receive"):
             if run.time(s, d, "best") is None:
                 continue
-            row = {"dataset": d, "stage": s, "paired": f"{s}/{d}" in paired,
+            row = {"dataset": d, "stage": s,
                    "bytes": input_bytes(run.table[s, d, "best"])}
-            if row["paired"]:
-                fl = 0.0
-                for part, times in floors[s].items():
-                    x = paired.get(f"floor:{part}/{d}")
-                    fl = None if x is None or fl is None else fl + times * x
-                row.update(best=paired[f"{s}/{d}"],
-                           ref=paired.get(f"ref:{s}/{d}"), floor=fl)
+            paired = run.paired_row(s, d)
+            row["paired"] = paired is not None
+            if paired is not None:
+                row.update(paired)
             else:
                 row.update(best=run.time(s, d, "best"),
                            ref=run.time(s, d, "ref"),
-                           floor=run.floor_sum(floors[s], d))
+                           floor=run.floor_sum(s, d),
+                           ref_best_interval=None, best_floor_interval=None)
             row["best_instr"] = run.icount.get((s, d, "best"))
             row["ref_instr"] = run.icount.get((s, d, "ref"))
-            b = run.table[s, d, "best"]
-            row["best_peak"] = b.get("peak_bytes")
+            row["best_peak"] = run.table[s, d, "best"].get("peak_bytes")
             out["pipeline"].append(row)
     for d in run.datasets:
         for v in run.labels:
             b = run.table.get(("parse", d, v))
             if b is not None:
                 out["parse"].append({"dataset": d, "label": v, "us": us(b),
+                                     "build": run.axes.get(v, {}).get(
+                                         "build"),
                                      "bytes_per_element":
                                          b.get("bytes_per_element")})
     out["worst"] = worst_rows(run)
     return out
 
 
+def recorded(a, facts):
+    """The arguments left out, from machine.txt's facts (when it had
+    them)."""
+    mode, _, flags = facts.get("mode", "").partition("; flags: ")
+    wall = facts.get("wall time (builds included)", "").split(" ")[0]
+    for key, value in (("commit", facts.get("commit")), ("mode", mode),
+                       ("flags", flags), ("elapsed", wall or None),
+                       ("cases", facts.get("cases"))):
+        if getattr(a, key) is None:
+            setattr(a, key, value)
+    a.mode = a.mode or "-"
+    a.cases = a.cases or ""
+
+
 def machine(run, a):
-    """machine.txt: where and from what the run was made."""
+    """machine.txt's facts: where and from what the run was made.  A run
+    whose folder has machine.txt already (its report made again from the
+    committed files) keeps the facts recorded when it ran."""
+    path = os.path.join(a.dir, "machine.txt")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            return dict(line.rstrip("\n").split(": ", 1) for line in f
+                        if ": " in line)
     ctx = run.context
-    return "\n".join([
-        f"run: {os.path.basename(os.path.normpath(a.dir))}",
-        f"commit: {a.commit}",
-        f"date: {ctx['date']}",
-        f"cpus: {len(os.sched_getaffinity(0))} usable, {ctx['num_cpus']} "
-        f"at {ctx['mhz_per_cpu']} MHz",
-        f"kernel: {platform.release()}",
-        f"compiler: {gcc_version()}",
-        f"libxml2: {ctx.get('libxml2', '?')}",
-        f"xmlsec1: {version(['pkg-config', '--modversion', 'xmlsec1'])}",
-        f"openssl: {version(['openssl', 'version'])}",
-        "load average at start: "
-        + " ".join(f"{x:.2f}" for x in ctx.get("load_avg", [])),
-        f"mode: {a.mode}; flags: {a.flags.strip()}",
-        f"instruction counts: {'yes' if run.has_icount() else 'no'}",
-        f"wall time (builds included): {a.elapsed} s", ""])
+    return {
+        "run": os.path.basename(os.path.normpath(a.dir)),
+        "commit": a.commit,
+        "date": ctx["date"],
+        "cpus": f"{len(os.sched_getaffinity(0))} usable, {ctx['num_cpus']} "
+                f"at {ctx['mhz_per_cpu']} MHz",
+        "kernel": platform.release(),
+        "compiler": gcc_version(),
+        "libxml2": ctx.get("libxml2", "?"),
+        "xmlsec1": version(["pkg-config", "--modversion", "xmlsec1"]),
+        "openssl": version(["openssl", "version"]),
+        "load average at start": " ".join(f"{x:.2f}"
+                                          for x in ctx.get("load_avg", [])),
+        "mode": f"{a.mode or '-'}; flags: {(a.flags or '').strip()}",
+        "cases": a.cases or "",
+        "instruction counts": "yes" if run.has_icount() else "no",
+        "wall time (builds included)": f"{a.elapsed} s"}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
-    ap.add_argument("--commit", required=True)
-    ap.add_argument("--flags", required=True)
-    ap.add_argument("--elapsed", required=True)
-    ap.add_argument("--mode", default="-")
-    ap.add_argument("--cases", default="")
+    # Without these, a run whose folder has machine.txt (its report made
+    # again from the committed files) takes them from there.
+    ap.add_argument("--commit")
+    ap.add_argument("--flags")
+    ap.add_argument("--elapsed")
+    ap.add_argument("--mode")
+    ap.add_argument("--cases")
     ap.add_argument("--plots", action="store_true")
-    ap.add_argument("--paired", action="store_true")
     ap.add_argument("runs", nargs="+")
     a = ap.parse_args()
 
     run = Run(a.dir, a.runs)
+    if run.context is None:
+        print("summary.py: none of " + " ".join(a.runs) + " has a JSON in "
+              + a.dir, file=sys.stderr)
+        return 1
+    facts = machine(run, a)
+    recorded(a, facts)
+    if None in (a.commit, a.flags, a.elapsed):
+        print("summary.py: --commit, --flags and --elapsed are needed for "
+              "a run without machine.txt", file=sys.stderr)
+        return 1
     with open(os.path.join(a.dir, "summary.json"), "w",
               encoding="utf-8") as f:
-        json.dump(numbers(run, a), f, indent=1)
+        json.dump(numbers(run, a, facts["run"]), f, indent=1)
     with open(os.path.join(a.dir, "machine.txt"), "w",
               encoding="utf-8") as f:
-        f.write(machine(run, a))
-    header(run, a)
+        f.write("".join(f"{k}: {v}\n" for k, v in facts.items()))
+    header(run, a, facts)
+    floor_warning(run)
     if a.plots:
         made = plots(run, a.dir)
         if made is None:
@@ -812,8 +747,7 @@ def main():
             print("Plots: " + ", ".join(f"[{m}](plots/{m})" for m in made)
                   + "\n")
     send_receive(run)
-    if a.paired:
-        paired_table(a.dir)
+    paired_table(run)
     forward_table(run)
     latency_table(run)
     threads_table(run)

@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""run.py - one compare run read from its folder (results/<run>/), the
+model every report of it uses: summary.py (summary.md, summary.json),
+plots.py (the charts), findings.py (FINDINGS.md) and readme_results.py
+(the README's results table, through summary.json).
+
+A run is the Google Benchmark JSON of each variant and of `ref`,
+`pugixml` and the floor (RUN.json, or RUN.json.gz as a committed run
+keeps it), the paired run (paired.json: best, ref and the floor in one
+process), instruction counts (RUN.icount.tsv), variants.txt,
+commands.tsv and the ALTERNATE rounds (alternate/VARIANT.ROUND.json).
+Run reads them once and answers by (stage, dataset, label); the floor of
+each stage is defined here, once (docs/measuring.md derives it).
+
+Not for: laying out tables or charts, or running anything
+(harness/reports/compare.sh does).  Standard library only.
+"""
+import gzip
+import json
+import os
+
+import spread
+
+SCALE = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+# The floor of each stage: the floor cases (harness/bench/cases_floor.c)
+# and how many times each counts.  What the profile must do per message,
+# each once: send digests the Body's canonical form (sha256) and the
+# Timestamp and SignedInfo (sha256_small), encrypts the Body's content
+# (aes256gcm), signs and wraps the session key; receive does the mirror
+# image.  Parse and c14n touch every byte once (memcpy).
+FLOORS = {
+    "parse": {"memcpy": 1},
+    "c14n": {"memcpy": 1},
+    "sign": {"sha256": 1, "sha256_small": 1, "rsa_sign": 1},
+    "verify": {"sha256": 1, "sha256_small": 1, "rsa_verify": 1},
+    "encrypt": {"aes256gcm": 1, "rsa_oaep_wrap": 1},
+    "decrypt": {"aes256gcm_decrypt": 1, "rsa_oaep_unwrap": 1},
+    "send": {"sha256": 1, "sha256_small": 1, "aes256gcm": 1,
+             "rsa_sign": 1, "rsa_oaep_wrap": 1},
+    "receive": {"sha256": 1, "sha256_small": 1, "aes256gcm_decrypt": 1,
+                "rsa_verify": 1, "rsa_oaep_unwrap": 1},
+}
+# A part a run did not measure, and what stands in for it: GCM decrypts
+# with the same counter mode and GHASH it encrypts with; the small
+# digests are a few hundred bytes (about 2 us), left out, which can only
+# lower the floor.  The report names every stand-in it used.
+STAND_IN = {"aes256gcm_decrypt": "aes256gcm", "sha256_small": None}
+FLOOR_PARTS = ["memcpy", "memchr", "sha256", "sha256_small", "aes256gcm",
+               "aes256gcm_decrypt", "aes128cbc", "rsa_sign", "rsa_verify",
+               "rsa_oaep_wrap", "rsa_oaep_unwrap"]
+
+
+def floor_text(stage):
+    """The stage's floor in words, e.g. "sha256 + rsa_sign"."""
+    return " + ".join((f"{n} x " if n > 1 else "") + p
+                      for p, n in FLOORS[stage].items())
+
+
+# ---- reading files --------------------------------------------------------
+
+def json_path(rundir, name):
+    """RUN/name.json, or RUN/name.json.gz; None when neither is there."""
+    for p in (os.path.join(rundir, name + ".json"),
+              os.path.join(rundir, name + ".json.gz")):
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def read_json(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def medians(doc):
+    """{case name: entry}, the median aggregate when there are
+    repetitions, each with its cv (None without)."""
+    rows = {}
+    for b in doc["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        if b["run_type"] == "aggregate":
+            if b["aggregate_name"] == "median":
+                rows[b["run_name"]] = dict(b, cv=None)
+        elif b["run_name"] not in rows:
+            rows[b["run_name"]] = dict(b, cv=None)
+    for b in doc["benchmarks"]:
+        if b.get("aggregate_name") == "cv" and b["run_name"] in rows:
+            rows[b["run_name"]]["cv"] = b["cpu_time"]
+    return rows
+
+
+def repetitions(doc):
+    """{case name: [CPU us of each repetition]} (a JSON written with every
+    repetition, --benchmark_display_aggregates_only); a case run once has
+    one entry."""
+    reps = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") != "iteration" or b.get("error_occurred"):
+            continue
+        reps.setdefault(b["run_name"], []).append(
+            b["cpu_time"] * SCALE[b["time_unit"]])
+    return reps
+
+
+def load(path):
+    """(context, {case name: median entry}) of one JSON file."""
+    doc = read_json(path)
+    return doc["context"], medians(doc)
+
+
+def load_icount(path):
+    """{case name: instructions per iteration} from compare.sh's TSV."""
+    counts = {}
+    if not os.path.exists(path):
+        return counts
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            name, total, iters = line.rstrip("\n").split("\t")
+            counts[name] = int(total) / int(iters)
+    return counts
+
+
+def load_variants(path):
+    """{variant: {axis: choice}} from compare.sh's variants.txt."""
+    axes = {}
+    if not os.path.exists(path):
+        return axes
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if words:
+                axes[words[0]] = dict(w.split("=", 1) for w in words[1:])
+    return axes
+
+
+def load_commands(path):
+    """{run: the command line compare.sh ran} from commands.tsv."""
+    cmds = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                run, _, cmd = line.rstrip("\n").partition("\t")
+                cmds[run] = cmd
+    return cmds
+
+
+def run_name(rundir):
+    """The run's id: machine.txt's `run:` line (a committed run keeps it
+    under another folder name), else the folder's name."""
+    path = os.path.join(rundir, "machine.txt")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("run: "):
+                    return line[len("run: "):].strip()
+    return os.path.basename(os.path.normpath(rundir))
+
+
+# ---- numbers ----------------------------------------------------------------
+
+def us(b):
+    return b["cpu_time"] * SCALE[b["time_unit"]]
+
+
+def us_real(b):
+    """Wall-clock time per iteration in us (threaded cases: per message,
+    all threads together)."""
+    return b["real_time"] * SCALE[b["time_unit"]]
+
+
+def input_bytes(b):
+    """The case's input size, from its rate and its time."""
+    return b.get("bytes_per_second", 0) * us(b) * 1e-6
+
+
+def num(x):
+    """About three significant digits."""
+    if x is None:
+        return "-"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.1f}" if abs(x) >= 10 else f"{x:.2f}"
+
+
+def count(x):
+    return "-" if x is None else f"{x:,.0f}"
+
+
+def ratio(a, b):
+    return num(a / b) if a is not None and b else "-"
+
+
+def split_case(name):
+    """(label, stage, dataset) of a case name: ref: and pugi: cases are
+    labelled ref and pugixml, floor: cases floor, the others None."""
+    label = None
+    for prefix, lab in (("ref:", "ref"), ("pugi:", "pugixml"),
+                        ("floor:", "floor")):
+        if name.startswith(prefix):
+            name, label = name[len(prefix):], lab
+            break
+    stage, _, dataset = name.partition("/")
+    return label, stage, dataset
+
+
+class Run:
+    """Every number of one compare run.
+
+    rows[run] / reps[run] / icounts[run]: {case: median entry},
+    {case: [CPU us per repetition]}, {case: instructions per iteration}
+    of each run read; table[stage, dataset, label] and icount[...]: the
+    same by label (a variant, `ref`, `pugixml`); floor[part, dataset]
+    and floor_ir; threads[stage, dataset, label, threads]; paired and
+    paired_reps: the paired run's, by case name; axes: variants.txt;
+    commands; rounds[variant]: the ALTERNATE rounds' {case: entry}."""
+
+    def __init__(self, rundir, names):
+        self.dir = rundir
+        self.stages, self.datasets, self.labels = [], [], []
+        self.rows, self.reps, self.icounts = {}, {}, {}
+        self.table, self.icount = {}, {}
+        self.floor, self.floor_ir, self.threads = {}, {}, {}
+        self.context = None
+        self.missing = []
+        for r in names:
+            path = json_path(rundir, r)
+            if path is None:
+                self.missing.append(r)
+                continue
+            doc = read_json(path)
+            # The machine's context as the first variant's run saw it.
+            if self.context is None or r == names[0]:
+                self.context = doc["context"]
+            self.rows[r] = medians(doc)
+            self.reps[r] = repetitions(doc)
+            self.icounts[r] = load_icount(
+                os.path.join(rundir, r + ".icount.tsv"))
+            for name, b in self.rows[r].items():
+                self.add(r, name, b, self.icounts[r].get(name))
+        self.paired, self.paired_reps = {}, {}
+        path = json_path(rundir, "paired")
+        if path is not None:
+            doc = read_json(path)
+            self.paired, self.paired_reps = medians(doc), repetitions(doc)
+        self.axes = load_variants(os.path.join(rundir, "variants.txt"))
+        self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
+        self.rounds = self.load_rounds()
+
+    def load_rounds(self):
+        """{variant: [{case: entry} per round, in round order]} from
+        compare.sh's ALTERNATE runs (alternate/VARIANT.ROUND.json)."""
+        folder = os.path.join(self.dir, "alternate")
+        rounds = {}
+        for v in self.rows:
+            k = 1
+            while json_path(folder, f"{v}.{k}") is not None:
+                rounds.setdefault(v, []).append(
+                    load(json_path(folder, f"{v}.{k}"))[1])
+                k += 1
+        return rounds
+
+    def add(self, run, name, b, ir):
+        label, stage, dataset = split_case(name)
+        if "/threads:" in name:
+            # stage/dataset/real_time/threads:T; the control is labelled
+            # with the run it was measured in, ref's included.
+            if label != "floor":
+                self.threads[stage, dataset.split("/")[0],
+                             label or run, int(b["threads"])] = b
+            return
+        if label == "floor":
+            self.floor[stage, dataset] = b
+            if ir is not None:
+                self.floor_ir[stage, dataset] = ir
+            return
+        if label is None:
+            if run in ("ref", "floor", "pugixml"):
+                return
+            label = run
+        for lst, x in ((self.stages, stage), (self.datasets, dataset),
+                       (self.labels, label)):
+            if x not in lst:
+                lst.append(x)
+        self.table[stage, dataset, label] = b
+        if ir is not None:
+            self.icount[stage, dataset, label] = ir
+
+    def has_icount(self):
+        return bool(self.icount)
+
+    def time(self, stage, dataset, label):
+        b = self.table.get((stage, dataset, label))
+        return None if b is None else us(b)
+
+    def entry(self, variant, case):
+        return self.rows.get(variant, {}).get(case)
+
+    # ---- the floor ----------------------------------------------------
+
+    def floor_part(self, part, dataset, source):
+        """A floor part in us, instructions or the paired run's us
+        (source "time", "ir" or "paired"), its stand-in's when the run
+        lacks it; (value, stand-in used or None), value None when
+        neither was measured."""
+        def get(p):
+            if source == "ir":
+                return self.floor_ir.get((p, dataset))
+            if source == "paired":
+                b = self.paired.get(f"floor:{p}/{dataset}")
+            else:
+                b = self.floor.get((p, dataset))
+            return None if b is None else us(b)
+        x = get(part)
+        if x is not None or part not in STAND_IN:
+            return x, None
+        other = STAND_IN[part]
+        if other is None:
+            return 0.0, "left out"
+        y = get(other)
+        return (y, other) if y is not None else (None, None)
+
+    def floor_sum(self, stage, dataset, source="time"):
+        """The stage's floor on dataset, None if a part is missing."""
+        total = 0.0
+        for part, times in FLOORS[stage].items():
+            x, _ = self.floor_part(part, dataset, source)
+            if x is None:
+                return None
+            total += times * x
+        return total
+
+    def stand_ins(self, stages, source="time"):
+        """["part: what stood in", ...] the floors of stages used."""
+        out = []
+        for stage in stages:
+            for part in FLOORS[stage]:
+                for d in self.datasets:
+                    x, used = self.floor_part(part, d, source)
+                    if x is not None and used:
+                        note = (f"{part} left out (not measured in this "
+                                "run; a few hundred bytes of SHA-256)"
+                                if used == "left out" else
+                                f"{part} measured as {used} (not measured "
+                                "in this run)")
+                        if note not in out:
+                            out.append(note)
+                        break
+        return out
+
+    def floor_reps(self, stage, dataset):
+        """The paired run's floor, repetition by repetition (the i-th
+        repetition of each part added up), for an interval; None when a
+        part has no repetitions."""
+        sums = None
+        for part, times in FLOORS[stage].items():
+            xs = self.paired_reps.get(f"floor:{part}/{dataset}")
+            if xs is None and part in STAND_IN:
+                other = STAND_IN[part]
+                if other is None:
+                    continue
+                xs = self.paired_reps.get(f"floor:{other}/{dataset}")
+            if not xs:
+                return None
+            xs = [times * x for x in xs]
+            sums = xs if sums is None else [a + b for a, b in zip(sums, xs)]
+        return sums
+
+    # ---- the paired run -------------------------------------------------
+
+    def paired_time(self, case):
+        b = self.paired.get(case)
+        return None if b is None else us(b)
+
+    def paired_row(self, stage, dataset):
+        """best, ref and the floor's stage on dataset in the paired run,
+        with ref / best and best / floor and their intervals; None
+        when best's case is not in it."""
+        best = self.paired_time(f"{stage}/{dataset}")
+        if best is None:
+            return None
+        ref = self.paired_time(f"ref:{stage}/{dataset}")
+        fl = self.floor_sum(stage, dataset, "paired")
+        row = {"best": best, "ref": ref, "floor": fl,
+               "ref_best_interval": None, "best_floor_interval": None}
+        xs = self.paired_reps.get(f"{stage}/{dataset}")
+        ys = self.paired_reps.get(f"ref:{stage}/{dataset}")
+        fs = self.floor_reps(stage, dataset)
+        if xs and ys:
+            row["ref_best_interval"] = interval(spread.Spread(ys, xs))
+        if xs and fs:
+            row["best_floor_interval"] = interval(spread.Spread(xs, fs))
+        return row
+
+    # ---- pairs of variants ------------------------------------------------
+
+    def spread(self, old, new, case):
+        """old / new's Spread on case, None without repetitions."""
+        xs = self.reps.get(old, {}).get(case)
+        ys = self.reps.get(new, {}).get(case)
+        return spread.Spread(xs, ys) if xs and ys else None
+
+    def alternated(self, old, new, case):
+        """old / new round by round (compare.sh's ALTERNATE): the median
+        of the rounds' ratios of medians, the lowest, the highest and how
+        many rounds; None without rounds of both."""
+        xs = []
+        for ro, rn in zip(self.rounds.get(old, []),
+                          self.rounds.get(new, [])):
+            bo, bn = ro.get(case), rn.get(case)
+            if bo and bn and us(bn):
+                xs.append(us(bo) / us(bn))
+        if not xs:
+            return None
+        xs.sort()
+        mid = len(xs) // 2
+        med = xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+        return med, xs[0], xs[-1], len(xs)
+
+    def pairs(self, axis, old, new_choice=None):
+        """[(old variant, new variant)] that ran and differ on axis alone,
+        the old one with the choice old, the new one with new_choice when
+        given; pairs with best first, one pair per combination of
+        choices."""
+        found, seen = [], set()
+        ran = [v for v in self.axes if v in self.rows]
+        # A spelled-out ablation before a preset with the same choices.
+        ran.sort(key=lambda v: (v != "best", "+" not in v))
+        for new in ran:
+            n = self.axes[new]
+            if axis not in n or n[axis] == old or \
+                    new_choice not in (None, n[axis]):
+                continue
+            for o in ran:
+                a = self.axes[o]
+                if a.get(axis) != old or set(a) != set(n):
+                    continue
+                if any(a[x] != n[x] for x in a if x != axis):
+                    continue
+                key = tuple(sorted(n.items()))
+                if key not in seen:
+                    seen.add(key)
+                    found.append((o, new))
+        return found
+
+
+def interval(sp):
+    """(low, high) of a Spread's interval, None when it has none."""
+    return (sp.low, sp.high) if sp.low is not None else None
