@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""attack.py - the attacks `make attack` runs against `domlab serve`
+"""attack.py - the attacks `make attack` runs against `domlab serve`,
+but for slow connections (harness/attack/slowloris.c),
 while `domlab load --rate` sends valid traffic (harness/reports/attack.sh).
 Each is a small client that stops by itself: loopback only (the port is
 on 127.0.0.1), from 127.0.0.2 (--source) so that the server's per-address
@@ -7,10 +8,6 @@ caps tell it from the valid clients on 127.0.0.1, bounded in connections
 and in time (--seconds), and it prints one JSON line saying what it did
 and what the server answered.
 
-    attack.py slowloris --port P --seconds S [--conns N]
-        N connections (default 1000) that send a request line and then a
-        header byte every second, never finishing; one cut is reopened
-        (500 connections opened a second at most).
     attack.py bodies --port P --seconds S [--conns N] [--size BYTES]
         N connections (default 64) at once, each POSTing an unsigned
         envelope of BYTES (default 15 MB) of small elements, over and over.
@@ -25,21 +22,19 @@ and what the server answered.
         answered (the receiver attacks: wrapping, CBC oracle probes, a huge
         serial number); counts statuses and distinct Fault messages.
 
-Not for: valid traffic (domlab load) or correctness (tests/http.sh).
+Not for: slow connections (harness/attack/slowloris.c), valid traffic
+(domlab load) or correctness (tests/http.sh).
 Standard library only.
 """
 import argparse
 import json
 import re
-import resource
-import selectors
 import socket
 import sys
 import threading
 import time
 
 HOST = "127.0.0.1"
-OPEN_RATE = 500  # slowloris: connections opened per second, at most
 
 
 def deadline_of(a):
@@ -90,74 +85,6 @@ def post(path, body, ctype="text/xml; charset=utf-8"):
     return (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\n"
             f"Content-Type: {ctype}\r\nSOAPAction: \"\"\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode() + body
-
-
-# ---- slowloris -------------------------------------------------------------
-
-def slowloris(a):
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    n = min(a.conns, max(soft - 64, 1))
-    sel = selectors.DefaultSelector()
-    held = {}
-    stats = {"attack": "slowloris", "conns": n, "opened": 0,
-             "refused": 0, "cut": 0, "bytes": 0, "max_held": 0}
-    end = deadline_of(a)
-
-    def open_one():
-        try:
-            s = socket.socket()
-            s.bind((SOURCE, 0))
-            s.setblocking(False)
-            s.connect_ex((HOST, a.port))
-            sel.register(s, selectors.EVENT_READ)
-            s_head = b"POST /soap HTTP/1.1\r\nHost: x\r\n"
-            held[s] = [s_head, 0, time.monotonic()]
-            stats["opened"] += 1
-        except OSError:
-            stats["refused"] += 1
-
-    def close(s):
-        sel.unregister(s)
-        held.pop(s, None)
-        s.close()
-
-    # Opened (and reopened once cut) at most OPEN_RATE a second.
-    budget, last = 0.0, time.monotonic()
-    while time.monotonic() < end:
-        now = time.monotonic()
-        budget = min(budget + (now - last) * OPEN_RATE, OPEN_RATE)
-        last = now
-        while len(held) < n and budget >= 1:
-            open_one()
-            budget -= 1
-        stats["max_held"] = max(stats["max_held"], len(held))
-        for key, _ in sel.select(timeout=0.05):
-            try:
-                if not key.fileobj.recv(4096):
-                    stats["cut"] += 1
-                    close(key.fileobj)
-            except OSError:
-                stats["cut"] += 1
-                close(key.fileobj)
-        now = time.monotonic()
-        for s, st in list(held.items()):
-            if now - st[2] < 1.0:
-                continue
-            st[2] = now
-            # The request line first, then "X-a: b\r\n" a byte at a time.
-            data = st[0] if st[1] == 0 else b"X-a: b\r\n"[st[1] % 8:][:1]
-            try:
-                s.send(data)
-                stats["bytes"] += len(data)
-                st[1] += 1
-            except BlockingIOError:
-                pass
-            except OSError:
-                stats["cut"] += 1
-                close(s)
-    for s in list(held):
-        close(s)
-    return stats
 
 
 # ---- many large bodies -----------------------------------------------------
@@ -229,7 +156,7 @@ def framings():
 def smuggle(a):
     cases = framings()
     stats = {"attack": "smuggle", "tries": 0, "first": {},
-             "smuggled_answered": 0, "left_open": 0, "errors": 0}
+             "smuggled_answered": {}, "left_open": 0, "errors": 0}
     end = deadline_of(a)
     while time.monotonic() < end:
         for name, req in cases.items():
@@ -244,7 +171,9 @@ def smuggle(a):
                     except socket.timeout:
                         s2 = -1
                     if s2 > 0:
-                        stats["smuggled_answered"] += 1
+                        k = f"{name} {s2}"
+                        stats["smuggled_answered"][k] = \
+                            stats["smuggled_answered"].get(k, 0) + 1
                     elif s2 < 0:
                         stats["left_open"] += 1
             except OSError:
@@ -327,8 +256,7 @@ def main():
     global SOURCE  # pylint: disable=global-statement
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name, conns in (("slowloris", 1000), ("bodies", 64),
-                        ("smuggle", 1), ("replay", 4)):
+    for name, conns in (("bodies", 64), ("smuggle", 1), ("replay", 4)):
         p = sub.add_parser(name)
         p.add_argument("--port", type=int, required=True)
         p.add_argument("--seconds", type=float, required=True)
@@ -346,8 +274,7 @@ def main():
     if not a.source.startswith("127."):
         ap.error("--source is a loopback address (127.x.y.z)")
     SOURCE = a.source
-    run = {"slowloris": slowloris, "bodies": bodies, "smuggle": smuggle,
-           "replay": replay}[a.cmd]
+    run = {"bodies": bodies, "smuggle": smuggle, "replay": replay}[a.cmd]
     print(json.dumps(run(a), sort_keys=True))
     return 0
 

@@ -1,8 +1,10 @@
 #!/bin/sh
 # attack.sh OUT PRESET... - attack under load, as a benchmark: for each
 # PRESET and each attack (and once unattacked), a fresh `domlab serve
-# --stats` on a free loopback port; the attack (harness/reports/attack.py,
-# a bounded client that stops by itself) starts, and WARM seconds later
+# --stats` on a free loopback port; the attack (harness/attack/slowloris.c
+# or harness/reports/attack.py, bounded clients that stop by themselves,
+# from 127.0.0.2 so that per-address caps tell them from the valid
+# clients on 127.0.0.1) starts, and WARM seconds later
 # `domlab load --rate RATE` sends valid traffic for SECONDS seconds, open
 # loop (latency from each request's intended send time); then the
 # attack ends and the server's peak RSS (VmHWM) is read before it is
@@ -12,7 +14,8 @@
 # before and after), and OUT/summary.md (harness/reports/attackreport.py).
 #
 # The attacks:
-#   slowloris  ATTACK_SLOW_CONNS (1000) connections dribbling headers
+#   slowloris  ATTACK_SLOW_CONNS (1000) connections dribbling headers,
+#              reconnecting when cut
 #   bodies     ATTACK_BODY_CONNS (64) concurrent unsigned envelopes of
 #              ATTACK_BODY_SIZE (15 MB) of small elements, again and again
 #   smuggle    ambiguous framing with a request smuggled behind the body
@@ -88,11 +91,15 @@ done
 perl -0777 -pe 's{(<ds:X509SerialNumber>)\d+}{$1 . ("9" x '"${ATTACK_SERIAL_DIGITS:-1000000}"')}e' \
 	"$m/serial-ok.xml" >"$m/serial.xml"
 
+# The slow connections are harness/attack/slowloris.c's.
+${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o "$out/slowloris" \
+	"$here/../attack/slowloris.c"
+
 # attack_cmd ATTACK PORT SECONDS: the attack's command line.
 attack_cmd() {
 	p="python3 $here/attack.py"
 	case $1 in
-	slowloris) echo "$p slowloris --port $2 --seconds $3 --conns ${ATTACK_SLOW_CONNS:-1000}" ;;
+	slowloris) echo "$out/slowloris --target 127.0.0.1:$2 --source 127.0.0.2 --seconds $3 --conns ${ATTACK_SLOW_CONNS:-1000}" ;;
 	bodies) echo "$p bodies --port $2 --seconds $3 --conns ${ATTACK_BODY_CONNS:-64} --size ${ATTACK_BODY_SIZE:-15000000}" ;;
 	smuggle) echo "$p smuggle --port $2 --seconds $3" ;;
 	wrap) echo "$p replay --port $2 --seconds $3 --conns 2 $m/wrap.xml" ;;
@@ -125,7 +132,7 @@ one() {
 		cmd=$(attack_cmd "$a" "$port" $((warm + secs + 1)))
 		printf '%s\tattack\t%s\n' "$name" "$cmd" >>"$out/commands.tsv"
 		# shellcheck disable=SC2086
-		$cmd >"$out/$name.attack.json" 2>"$out/$name.attack.err" &
+		$cmd >"$out/$name.attack.out" 2>"$out/$name.attack.err" &
 		apid=$!
 		sleep "$warm"
 	fi
@@ -142,6 +149,14 @@ one() {
 	sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p' /proc/$spid/status >"$out/$name.rss" 2>/dev/null || true
 	kill -TERM $spid 2>/dev/null || true
 	wait $spid || echo "attack: $name's server exited $?" >>"$log"
+	# attack.py prints its JSON; slowloris a line, kept as its tally.
+	if [ "$a" = slowloris ]; then
+		python3 -c 'import json, sys
+print(json.dumps({"attack": "slowloris", "tally": open(sys.argv[1]).read().strip()}))' \
+			"$out/$name.attack.out" >"$out/$name.attack.json"
+	elif [ -n "$apid" ]; then
+		mv "$out/$name.attack.out" "$out/$name.attack.json"
+	fi
 	if [ $arc != 0 ]; then
 		echo "attack: $name: the attack failed (exit $arc): $(tail -n 3 "$out/$name.attack.err")" >&2
 		return 1

@@ -87,8 +87,7 @@ def attack_said(a, d):
     if d is None:
         return "-"
     if a == "slowloris":
-        return (f"{d['opened']} connections opened, at most "
-                f"{d['max_held']} held, {d['cut']} cut by the server")
+        return d.get("tally", "-")
     if a == "bodies":
         return (f"{d['sent']} bodies of {d['size']:,} B answered "
                 f"{d['statuses']}, {d['errors']} connection errors")
@@ -162,8 +161,11 @@ def main():
           "commands.tsv has every command.  An attack row whose statuses "
           "include 200 for wrap was accepted; more than one distinct Fault "
           "message for cbc is an oracle.\n")
-    for preset, by in runs(a.dir).items():
-        print("\n".join(table(preset, by)))
+    by_preset = runs(a.dir)
+    order = m.get("presets", "").split()
+    for preset in order + sorted(set(by_preset) - set(order)):
+        if preset in by_preset:
+            print("\n".join(table(preset, by_preset[preset])))
     return 0
 
 
