@@ -10,7 +10,8 @@
 # attack ends and the server's peak RSS (VmHWM) is read before it is
 # stopped.  OUT/<preset>-<attack>.load.json (domlab load's JSON, its exit
 # code in .rc), .attack.json (what the attack did and was answered), .rss
-# (kB), .serve.log; OUT/commands.tsv, OUT/machine.txt (load average
+# (kB), .serve.log (over 64 KB: .serve.log.counts, its lines counted);
+# OUT/commands.tsv, OUT/machine.txt (load average
 # before and after), and OUT/summary.md (harness/reports/attackreport.py).
 #
 # The attacks:
@@ -149,6 +150,12 @@ one() {
 	sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p' /proc/$spid/status >"$out/$name.rss" 2>/dev/null || true
 	kill -TERM $spid 2>/dev/null || true
 	wait $spid || echo "attack: $name's server exited $?" >>"$log"
+	# A server under attack may log a line per connection refused: a
+	# long log is kept as its lines counted.
+	if [ "$(wc -c <"$log")" -gt 65536 ]; then
+		sort "$log" | uniq -c | sort -rn >"$log.counts"
+		rm -f "$log"
+	fi
 	# attack.py prints its JSON; slowloris a line, kept as its tally.
 	if [ "$a" = slowloris ]; then
 		python3 -c 'import json, sys
