@@ -22,6 +22,8 @@
 #   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
 #                                domlab-x; docs/api.md); make uninstall
 #   make worst                   hostile inputs at full size, CPU and RSS
+#   make scenarios               token store and attachments over HTTP
+#   make attack                  attacks on `domlab serve` under open-loop load
 #   make oneshot                 one send / receive per process, instructions
 #                                (callgrind) into results/oneshot/
 #   make reference [FORCE=1]     make compare ICOUNT=1 into results/reference/,

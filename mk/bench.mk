@@ -67,6 +67,39 @@ stall: $(call deps_ok,bench)
 	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
 	  cat $$out/stall.md
 
+# make scenarios: the original reports' two scenarios through `domlab
+# serve` alone -- RAMPART-298's token store (tokens=list against hash,
+# TOKEN_REQUESTS requests each with a fresh token) and SwA attachments
+# over multipart/related HTTP (io=unbuffered against buffered) -- into
+# results/scenarios-<time>/ (harness/reports/scenarios.sh); results/scenarios/
+# is the committed one FINDINGS.md falls back to.
+SCENARIO_VARIANTS := best best+tokens=list best+io=unbuffered
+TOKEN_REQUESTS ?= 600
+.PHONY: scenarios
+scenarios: $(call deps_ok,bench)
+	@$(MAKE) --no-print-directory keys
+	@for v in $(SCENARIO_VARIANTS); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
+	done
+	@BUILD_DIR=$(BUILD_DIR) TOKEN_REQUESTS=$(TOKEN_REQUESTS) sh harness/reports/scenarios.sh \
+	  results/scenarios-$$(date -u +%Y%m%dT%H%M%SZ) $(SCENARIO_VARIANTS)
+
+# make attack: each attack (slow connections, many large bodies,
+# ambiguous framing, and the receiver attacks as requests) against
+# `domlab serve` on every preset while `domlab load --rate` sends valid
+# traffic, against the unattacked run: valid throughput, p99 and the
+# server's peak RSS into results/attack-<time>/summary.md
+# (harness/reports/attack.sh; results/attack/ is the committed run).
+ATTACK_PRESETS := best xerces doom2010
+.PHONY: attack
+attack: $(call deps_ok,bench)
+	@$(MAKE) --no-print-directory keys
+	@for v in $(ATTACK_PRESETS); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
+	done
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/attack.sh \
+	  results/attack-$$(date -u +%Y%m%dT%H%M%SZ) $(ATTACK_PRESETS)
+
 # make reference: the run the documentation quotes, committed.  A whole
 # compare, with instruction counts for the pipeline's ends and c14n (the
 # stages the README's table quotes; counting every case of every variant

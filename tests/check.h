@@ -94,5 +94,6 @@ extern const t_case tests_tokens[];
 extern const t_case tests_multipart[];
 extern const t_case tests_threads[];
 extern const t_case tests_writer[];
+extern const t_case tests_hist[];
 
 #endif

@@ -467,8 +467,36 @@ if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/run" best flipped ref \
 	if [ "$n" -eq 10 ]; then ok; else
 		bad "FINDINGS.md: $n findings not measured, want 10"
 	fi
+	# The run measured nothing over HTTP: the token store's and the
+	# attachments' sections quote the committed `make scenarios`, named.
+	expect_lines "$T/FINDINGS.md" \
+		'^Measured by `make scenarios` (results/scenarios/, commit [0-9a-f]*.*load average [0-9.]* [0-9.]* [0-9.]* before' \
+		'^| `best+tokens=list` | list | [0-9]* | 0 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9]* | [0-9.]* |$' \
+		'^| `best+io=unbuffered` | unbuffered | 150,000 | 1 | '
 else
 	bad "findings.py failed: $(tail -n 3 "$T/err")"
+fi
+# attackreport.py: an attacked row against the unattacked one, from
+# the files attack.sh writes (made up here).
+mkdir -p "$T/att"
+printf 'commit abc1234\nrate 50\nload before 0.50 0.40 0.30\nload after 0.60 0.50 0.40\n' >"$T/att/machine.txt"
+printf '{"levels": [{"requests": 100, "errors": 0, "done": 100, "requests_per_s": 10.0, "p99_ms": 5.0, "failures": []}]}' \
+	>"$T/att/best-none.load.json"
+printf '{"levels": [{"requests": 100, "errors": 50, "done": 50, "requests_per_s": 5.0, "p99_ms": 20.0, "failures": [{"reason": "timeout", "count": 50, "first": ""}]}]}' \
+	>"$T/att/best-bodies.load.json"
+printf '{"attack": "bodies", "conns": 1, "size": 1000, "sent": 3, "statuses": {"500": 3}, "errors": 0}' \
+	>"$T/att/best-bodies.attack.json"
+printf 0 >"$T/att/best-none.load.rc"
+printf 4 >"$T/att/best-bodies.load.rc"
+printf 1024 >"$T/att/best-none.rss"
+printf 4096 >"$T/att/best-bodies.rss"
+if "$PY" "$HERE/harness/reports/attackreport.py" --dir "$T/att" >"$T/attack.md" 2>"$T/err"; then
+	expect_lines "$T/attack.md" '^## best$' \
+		'^| unattacked | 10\.0 |  | 5\.0 |  | 1 |  | 100 / 0 | none |  |$' \
+		"^| many concurrent large unsigned bodies | 5\\.0 | 0\\.50x | 20\\.0 | 4\\.00x | 4 | 4\\.00x | 100 / 50 | 50 timeout | 3 bodies of 1,000 B answered {'500': 3}, 0 connection errors |\$" \
+		'load average 0\.50 0\.40 0\.30 before, 0\.60 0\.50 0\.40 after'
+else
+	bad "attackreport.py failed: $(tail -n 3 "$T/err")"
 fi
 # compare.sh's ALTERNATE rounds of the same run: flipped's times scaled
 # by 1.0, 0.9 and 1.1 round by round, best's as they are, so the

@@ -318,9 +318,21 @@ answered halfclosed "$T/q.xml"
 # ---- load ----
 expect 0 "load" "$DOMLAB" load --url "$URL" $CLIENT --clients 2 --requests 6 --json "$T/load.json" "$T/q.xml"
 grep -q '^| 2 | 6 | 0 |' "$T/out" && ok || bad "load's table lacks the 2-client row: $(cat "$T/out")"
-perl -0777 -ne 'my @l = /\{"clients": (\d+), "requests": (\d+), "errors": (\d+)/g;
-	exit !("@l" eq "1 6 0 2 6 0" && /"read": "'"$READ"'"/ && /"server_cpu_ms_per_request": \d/)' "$T/load.json" &&
+perl -0777 -ne 'my @l = /\{"clients": (\d+), "rate": 0, "requests": (\d+), "errors": (\d+), "done": (\d+)/g;
+	exit !("@l" eq "1 6 0 6 2 6 0 6" && /"read": "'"$READ"'"/ && /"server_cpu_ms_per_request": \d/ &&
+		/"p999_ms": \d/ && !/"failures": \[\{/)' "$T/load.json" &&
 	ok || bad "load's JSON: $(cat "$T/load.json")"
+# The open loop: one level on the schedule, every request done.
+expect 0 "load --rate" "$DOMLAB" load --url "$URL" $CLIENT --clients 2 --rate 40 --requests 12 \
+	--json "$T/rate.json" "$T/q.xml"
+grep -q '^open loop: 40 requests/s scheduled' "$T/out" && grep -q '^| 2 | 12 | 0 |' "$T/out" && ok ||
+	bad "load --rate's table: $(cat "$T/out")"
+perl -0777 -ne 'exit !(/\{"clients": 2, "rate": 40, "requests": 12, "errors": 0, "done": 12,/ &&
+	/"p99_ms": (\d+\.\d+), "p999_ms": (\d+\.\d+), "max_ms": (\d+\.\d+)/ && $1 > 0 && $1 <= $2 && $2 <= $3)' \
+	"$T/rate.json" && ok || bad "load --rate's JSON: $(cat "$T/rate.json")"
+# For a time, the schedule is R x S requests.
+expect 0 "load --rate --seconds" "$DOMLAB" load --url "$URL" $CLIENT --clients 1 --rate 10 --seconds 1 "$T/q.xml"
+grep -q '^| 1 | 10 | 0 |' "$T/out" && ok || bad "load --rate 10 --seconds 1: $(cat "$T/out")"
 # The report scripts read it: summary.md's load table and the stall row
 # (here the same JSON as both choices, so the stall is 0).
 REPORTS=$(cd "$(dirname "$0")/../harness/reports" && pwd)
@@ -336,6 +348,47 @@ python3 "$REPORTS/loadreport.py" --dir "$T/run" --stall >"$T/stall.md" 2>"$T/err
 settled "after load"
 stop main TERM
 
+# ---- load's verdict: a request is done only when 2xx and verified ----
+# load_fails CASE N REASON FIRST ARGS...: load exits 4, its message says
+# N requests failed for REASON, and the report names the first one's
+# FIRST (a fixed string).
+load_fails() {
+	case=$1 n=$2 why=$3 first=$4
+	shift 4
+	expect 4 "load against $case" "$DOMLAB" load $CLIENT --timeout 2000 "$@" "$T/q.xml"
+	grep -q "^domlab: load: $n of $n requests failed: $n $why (the report lists them)\$" "$T/err" && ok ||
+		bad "load against $case: not '$n $why': $(cat "$T/err")"
+	grep -qF -- "$first" "$T/out" && ok || bad "load against $case: the report lacks '$first': $(cat "$T/out")"
+}
+# The server just stopped: its port is dead, in both loops.
+load_fails "a dead port" 6 "connection refused" "- 3 connection refused (the first: " \
+	--url "$URL" --clients 2 --requests 3
+load_fails "a dead port (--rate)" 5 "connection refused" "- 5 connection refused" \
+	--url "$URL" --clients 2 --rate 50 --requests 5
+# A server that trusts mallory answers alice's requests with 500.
+start untrusting --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/mallory.cert.pem"
+"$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/mallory.cert.pem" "$T/req.xml" >/dev/null 2>"$T/said.err"
+MSG=$(sed "s/^domlab: receive: //" "$T/said.err")
+load_fails "a server answering 500" 2 "status 500" "- 2 status 500 (the first: $MSG)" \
+	--url "$URL" --clients 1 --requests 2
+stop untrusting TERM
+# A server that answers 200 but encrypts for mallory: not done.
+start wrongpeer $SERVER --peer-cert "$K/mallory.cert.pem"
+load_fails "answers alice cannot decrypt" 3 "answer does not verify" "- 3 answer does not verify (the first: " \
+	--url "$URL" --clients 1 --rate 30 --requests 3
+stop wrongpeer TERM
+# A listener that never answers: each request times out (--timeout).
+python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(20)' >"$T/mute.port" &
+MUTE=$!
+i=0
+while [ $i -lt 50 ] && [ ! -s "$T/mute.port" ]; do sleep 0.1; i=$((i + 1)); done
+load_fails "a server that never answers" 2 "timeout" "- 2 timeout (the first: " \
+	--url "http://127.0.0.1:$(cat "$T/mute.port")/soap" --clients 1 --requests 2 --timeout 300
+kill $MUTE 2>/dev/null
+wait $MUTE 2>/dev/null
+
 # ---- the scenarios: a token per request (serve --tokens), SwA ----
 start tok $SERVER --stats --tokens
 [ "$(stat tokens_store)" = "$("$DOMLAB" variant | sed -n 's/^tokens=//p')" ] && ok ||
@@ -347,7 +400,7 @@ expect 0 "load --tokens" "$DOMLAB" load --url "$URL" $CLIENT --clients 1 --reque
 	--json "$T/tok.json" "$T/q.xml"
 grep -q "^| 1 | $N | 0 | .* | $N |\$" "$T/out" && ok || bad "load --tokens: not $N answered and held: $(cat "$T/out")"
 perl -0777 -ne 'exit !(/"fresh_tokens": true/ && /"requests": '$N', "errors": 0,/ &&
-	/"first_ms": \d+\.\d+, "last_ms": \d+\.\d+, "server_tokens": '$N'\.0+\}/)' "$T/tok.json" &&
+	/"first_ms": \d+\.\d+, "last_ms": \d+\.\d+, "server_tokens": '$N'\.0+, "failures": \[\]\}/)' "$T/tok.json" &&
 	ok || bad "load --tokens' JSON: $(cat "$T/tok.json")"
 [ "$(stat requests) $(stat faults) $(stat tokens)" = "$N 0 $N" ] && ok ||
 	bad "after load --tokens: requests, faults, tokens $(stat requests) $(stat faults) $(stat tokens)"
@@ -361,8 +414,10 @@ post replay2 "$T/fresh.xml"
 refused replay2 500 "the request's token was used before"
 [ "$(stat tokens)" = $((N + 1)) ] && ok || bad "replays changed the store: $(stat tokens) tokens, wanted $((N + 1))"
 # The same bytes from load without --tokens: the first answered, the rest replays.
-expect 0 "load replaying one request" "$DOMLAB" load --url "$URL" $CLIENT --clients 1 --requests 4 "$T/q.xml"
-grep -q '^| 1 | 4 | 3 |' "$T/out" && ok || bad "a replayed request was answered: $(cat "$T/out")"
+expect 4 "load replaying one request" "$DOMLAB" load --url "$URL" $CLIENT --clients 1 --requests 4 "$T/q.xml"
+grep -q '^| 1 | 4 | 3 |' "$T/out" && grep -qF -e "- 3 status 500 (the first: the request's token was used before)" "$T/out" &&
+	grep -q '^domlab: load: 3 of 4 requests failed: 3 status 500 ' "$T/err" && ok ||
+	bad "a replayed request was answered: $(cat "$T/out" "$T/err")"
 # A tampered request is refused as receive refuses it, its token not kept.
 tokens=$(stat tokens)
 post tok_tampered "$T/tampered.xml"

@@ -1,19 +1,22 @@
 /*
- * load.c - `domlab load`: the envelope FILE, secured once per level
- * (signed, encrypted for the server), POSTed by 1, 2, 4 ... clients at
- * once, each a thread with one libcurl handle whose connection is kept
- * alive, for a number of requests or of seconds per level.  Before and
- * after each level it reads the server's GET /stats (`serve --stats`)
- * for its CPU time and peak RSS.  Every request of a level carries the
- * same bytes (the endpoint keeps no replay cache, and the client's own
- * cost stays out of the measurement), except with --tokens: each client
+ * load.c - `domlab load`, the closed loop: the envelope FILE, secured
+ * once per level (signed, encrypted for the server), POSTed by 1, 2, 4
+ * ... clients at once, each a thread with one libcurl handle whose
+ * connection is kept alive and which sends its next request when the
+ * last is answered, for a number of requests or of seconds per level.
+ * --rate runs the open loop instead (load_rate.c).  Before and after
+ * each level it reads the server's GET /stats (`serve --stats`) for its
+ * CPU time and peak RSS.  Every request of a level carries the same
+ * bytes (the endpoint keeps no replay cache, and the client's own cost
+ * stays out of the measurement), except with --tokens: each client
  * secures every request anew, a fresh EncryptedKey being a fresh token
  * for `serve --tokens`, before its clock starts.  --attach sends SOAP
  * with Attachments: the multipart/related message `send --attach`
- * writes, its MIME header as the HTTP Content-Type.  An error is a
- * transfer that failed or a status other than 200.
- * Not for: checking the responses' content (tests/http.sh does) or
- * writing the report (load_report.c).
+ * writes, its MIME header as the HTTP Content-Type.  A request is done
+ * when its answer is 2xx and verifies (load_check.c); a run with any
+ * other writes its report and exits 4, saying how many failed and why.
+ * Not for: checking answers (load_check.c) or writing the report
+ * (load_report.c).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,24 +24,17 @@
 #include <string.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "harness/http/args.h"
 #include "harness/http/load.h"
 #include "util/alloc.h"
-
-/* A secured request as sent: its body and its Content-Type header line. */
-typedef struct wire {
-	lab_buf body;
-	lab_buf ctype; /* "Content-Type: ...", NUL-terminated */
-} wire;
 
 /* One level's shared state: the request and how many were handed out. */
 typedef struct level {
 	const load_cfg *cfg;
 	const lab_buf *plain;   /* --tokens: what each request secures */
 	const lab_msg *att;     /* --attach: the attachment */
-	const wire *msg;        /* the request, without --tokens */
+	const load_wire *msg;   /* the request, without --tokens */
+	load_checker *check;    /* judges every answer */
 	double *by_index;       /* --requests: latency in sending order */
 	atomic_uint next;
 	struct timespec deadline; /* --seconds */
@@ -46,27 +42,14 @@ typedef struct level {
 
 typedef struct client {
 	level *lv;
-	double *lat; /* milliseconds, one per request */
-	size_t n, cap;
-	unsigned long errors;
+	unsigned long n; /* requests sent */
 	int oom;
-	wire own; /* --tokens: this client's request */
+	lab_buf answer;
+	char errbuf[CURL_ERROR_SIZE];
+	load_wire own; /* --tokens: this client's request */
 	int rc;   /* securing a request failed: err says why */
 	lab_err err;
 } client;
-
-static double ms_between(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) * 1e3 +
-	       (double)(b->tv_nsec - a->tv_nsec) / 1e6;
-}
-
-static size_t drop(char *p, size_t size, size_t n, void *ctx)
-{
-	(void)p;
-	(void)ctx;
-	return size * n;
-}
 
 /* 1 while the level has requests to send; *idx the next one's number. */
 static int more(level *lv, unsigned *idx)
@@ -77,26 +60,11 @@ static int more(level *lv, unsigned *idx)
 	if (lv->cfg->seconds == 0)
 		return *idx < lv->cfg->requests;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return ms_between(&now, &lv->deadline) > 0;
-}
-
-static int keep(client *c, double ms)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap != 0 ? 2 * c->cap : 1024;
-		double *p = dom_realloc(c->lat, cap * sizeof *p);
-
-		if (p == NULL)
-			return LAB_ENOMEM;
-		c->lat = p;
-		c->cap = cap;
-	}
-	c->lat[c->n++] = ms;
-	return LAB_OK;
+	return load_ms_between(&now, &lv->deadline) > 0;
 }
 
 /* The request's headers: its Content-Type, SOAPAction, no Expect. */
-static struct curl_slist *headers(const wire *w)
+struct curl_slist *load_headers(const load_wire *w)
 {
 	const char *lines[] = {w->ctype.data, "SOAPAction: \"\"", "Expect:"};
 	struct curl_slist *h = NULL, *tmp;
@@ -113,14 +81,11 @@ static struct curl_slist *headers(const wire *w)
 	return h;
 }
 
-static int secure(const load_cfg *cfg, const lab_buf *plain,
-		  const lab_msg *att, wire *out, lab_err *err);
-
 /* Points h at w: its body and headers (*hdrs replaced). */
-static int aim(CURL *h, const wire *w, struct curl_slist **hdrs)
+static int aim(CURL *h, const load_wire *w, struct curl_slist **hdrs)
 {
 	curl_slist_free_all(*hdrs);
-	*hdrs = headers(w);
+	*hdrs = load_headers(w);
 	if (*hdrs == NULL)
 		return LAB_ENOMEM;
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, w->body.data);
@@ -142,7 +107,11 @@ static void *client_main(void *arg)
 		 (!lv->cfg->tokens && aim(h, lv->msg, &hdrs) != LAB_OK);
 	if (h != NULL) {
 		curl_easy_setopt(h, CURLOPT_URL, lv->cfg->url);
-		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, drop);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, load_to_buf);
+		curl_easy_setopt(h, CURLOPT_WRITEDATA, &c->answer);
+		curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+				 (long)lv->cfg->timeout_ms);
 		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	}
 	while (!c->oom && c->rc == LAB_OK && more(lv, &idx)) {
@@ -151,7 +120,7 @@ static void *client_main(void *arg)
 		CURLcode res;
 
 		if (lv->cfg->tokens) {
-			c->rc = secure(lv->cfg, lv->plain, lv->att, &c->own,
+			c->rc = load_secure(lv->cfg, lv->plain, lv->att, &c->own,
 				       &c->err);
 			if (c->rc != LAB_OK)
 				break;
@@ -159,24 +128,21 @@ static void *client_main(void *arg)
 			if (c->oom)
 				break;
 		}
+		c->errbuf[0] = '\0';
+		c->answer.len = 0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		res = curl_easy_perform(h);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-		c->errors += res != CURLE_OK || code != 200;
-		c->oom = keep(c, ms_between(&t0, &t1)) != LAB_OK;
+		c->n++;
+		load_checker_judge(lv->check, res, code, c->errbuf, &c->answer,
+				   load_ms_between(&t0, &t1));
 		if (lv->by_index != NULL)
-			lv->by_index[idx] = ms_between(&t0, &t1);
+			lv->by_index[idx] = load_ms_between(&t0, &t1);
 	}
 	curl_slist_free_all(hdrs);
 	curl_easy_cleanup(h);
 	return NULL;
-}
-
-/* GET /stats on the URL's server; *got 0 when it does not answer one. */
-static size_t to_buf(char *p, size_t size, size_t n, void *ctx)
-{
-	return lab_buf_put(ctx, p, size * n) == LAB_OK ? size * n : 0;
 }
 
 static long long stat_value(const char *text, const char *key)
@@ -208,6 +174,9 @@ static void stat_word(const char *text, const char *key, char *out,
 		}
 }
 
+/* GET /stats on the URL's server; *got 0 when it does not answer one
+ * within STATS_TIMEOUT_MS. */
+#define STATS_TIMEOUT_MS 2000L
 static void server_stats(const char *url, load_stats *st)
 {
 	CURLU *u = curl_url();
@@ -223,9 +192,11 @@ static void server_stats(const char *url, load_stats *st)
 	    curl_url_set(u, CURLUPART_QUERY, NULL, 0) == CURLUE_OK &&
 	    curl_url_get(u, CURLUPART_URL, &stats_url, 0) == CURLUE_OK) {
 		curl_easy_setopt(h, CURLOPT_URL, stats_url);
-		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, load_to_buf);
 		curl_easy_setopt(h, CURLOPT_WRITEDATA, &text);
 		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+		/* A server that does not answer it has no stats. */
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, STATS_TIMEOUT_MS);
 		if (curl_easy_perform(h) == CURLE_OK &&
 		    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK &&
 		    code == 200 && lab_buf_putc(&text, '\0') == LAB_OK) {
@@ -252,7 +223,7 @@ static void server_stats(const char *url, load_stats *st)
 
 /* A multipart message as HTTP carries it: its MIME header block's
  * Content-Type line becomes the request's header, the rest the body. */
-static int split_mime(const lab_buf *mime, wire *out, lab_err *err)
+static int split_mime(const lab_buf *mime, load_wire *out, lab_err *err)
 {
 	static const char ct[] = "Content-Type:";
 	const char *p = mime->data, *end = p + mime->len, *eol;
@@ -278,8 +249,8 @@ static int split_mime(const lab_buf *mime, wire *out, lab_err *err)
 
 /* The envelope, secured now (a fresh Timestamp and EncryptedKey), with
  * att's attachment signed with it and sent as multipart when att. */
-static int secure(const load_cfg *cfg, const lab_buf *plain,
-		  const lab_msg *att, wire *out, lab_err *err)
+int load_secure(const load_cfg *cfg, const lab_buf *plain,
+		const lab_msg *att, load_wire *out, lab_err *err)
 {
 	static const char xml[] = "Content-Type: text/xml; charset=utf-8";
 	lab_buf env = LAB_BUF_INIT, mime = LAB_BUF_INIT;
@@ -346,60 +317,19 @@ static void growth(double *by_index, size_t total, load_result *r)
 	r->growth = 1;
 }
 
-/* Pools the clients' latencies into r's percentiles. */
-static int summarize(client *cl, unsigned n, load_result *r)
+/* The clients' threads, started and joined; cl[i].n their requests. */
+static int run_clients(level *lv, client *cl, pthread_t *th, unsigned n,
+		       lab_err *err)
 {
-	size_t total = 0, k = 0, i;
-	double *all;
-
-	for (i = 0; i < n; i++) {
-		total += cl[i].n;
-		r->errors += cl[i].errors;
-	}
-	r->requests = total;
-	if (total == 0)
-		return LAB_OK;
-	all = dom_malloc(total * sizeof *all);
-	if (all == NULL)
-		return LAB_ENOMEM;
-	for (i = 0; i < n; i++) {
-		memcpy(all + k, cl[i].lat, cl[i].n * sizeof *all);
-		k += cl[i].n;
-	}
-	qsort(all, total, sizeof *all, cmp_ms);
-	r->p50 = all[(total - 1) * 50 / 100];
-	r->p90 = all[(total - 1) * 90 / 100];
-	r->p99 = all[(total - 1) * 99 / 100];
-	r->max = all[total - 1];
-	dom_free(all);
-	return LAB_OK;
-}
-
-static int run_level(level *lv, unsigned n, load_result *r, lab_err *err)
-{
-	const load_cfg *cfg = lv->cfg;
-	client *cl = dom_calloc(n, sizeof *cl);
-	pthread_t *th = dom_calloc(n, sizeof *th);
-	struct timespec t0, t1;
 	unsigned i, started = 0;
-	int rc = cl != NULL && th != NULL ? LAB_OK : LAB_ENOMEM;
+	int rc = LAB_OK;
 
-	memset(r, 0, sizeof *r);
-	r->clients = n;
-	lv->by_index = NULL;
-	if (rc == LAB_OK && cfg->seconds == 0) {
-		lv->by_index = dom_calloc(cfg->requests, sizeof *lv->by_index);
-		rc = lv->by_index != NULL ? LAB_OK : LAB_ENOMEM;
-	}
-	atomic_init(&lv->next, 0);
-	server_stats(cfg->url, &r->before);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	lv->deadline = t0;
-	lv->deadline.tv_sec += cfg->seconds;
-	for (i = 0; rc == LAB_OK && i < n; i++, started++) {
+	for (i = 0; i < n; i++, started++) {
 		cl[i].lv = lv;
-		if (pthread_create(&th[i], NULL, client_main, &cl[i]) != 0)
+		if (pthread_create(&th[i], NULL, client_main, &cl[i]) != 0) {
 			rc = LAB_ENOMEM;
+			break;
+		}
 	}
 	for (i = 0; i < started; i++) {
 		pthread_join(th[i], NULL);
@@ -410,20 +340,60 @@ static int run_level(level *lv, unsigned n, load_result *r, lab_err *err)
 			*err = cl[i].err;
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	server_stats(cfg->url, &r->after);
-	r->seconds = ms_between(&t0, &t1) / 1e3;
+	return rc;
+}
+
+/* One closed-loop level of n clients into r (its server stats aside). */
+static int run_level(level *lv, unsigned n, load_result *r, lab_err *err)
+{
+	const load_cfg *cfg = lv->cfg;
+	client *cl = dom_calloc(n, sizeof *cl);
+	pthread_t *th = dom_calloc(n, sizeof *th);
+	lab_hist *h = dom_malloc(sizeof *h);
+	struct timespec t0, t1;
+	load_fails fails;
+	unsigned i;
+	int rc = cl != NULL && th != NULL && h != NULL ? LAB_OK : LAB_ENOMEM;
+
+	r->clients = n;
+	lv->by_index = NULL;
+	lv->check = NULL;
+	if (rc == LAB_OK && cfg->seconds == 0) {
+		lv->by_index = dom_calloc(cfg->requests, sizeof *lv->by_index);
+		rc = lv->by_index != NULL ? LAB_OK : LAB_ENOMEM;
+	}
 	if (rc == LAB_OK)
-		rc = summarize(cl, n, r);
-	if (rc == LAB_OK && lv->by_index != NULL && r->requests > 0)
-		growth(lv->by_index, r->requests, r);
+		rc = load_fails_init(&fails);
+	if (rc == LAB_OK) {
+		lab_hist_init(h);
+		rc = load_checker_start(cfg, &fails, &lv->check, err);
+		if (rc != LAB_OK)
+			pthread_mutex_destroy(&fails.lock);
+	}
+	atomic_init(&lv->next, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	lv->deadline = t0;
+	lv->deadline.tv_sec += cfg->seconds;
+	if (rc == LAB_OK)
+		rc = run_clients(lv, cl, th, n, err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = load_ms_between(&t0, &t1) / 1e3;
+	if (lv->check != NULL) {
+		load_checker_stop(lv->check, h);
+		load_fails_take(&fails, r);
+		load_latency(h, r);
+	}
 	for (i = 0; cl != NULL && i < n; i++) {
-		dom_free(cl[i].lat);
+		r->requests += cl[i].n;
+		lab_buf_free(&cl[i].answer);
 		lab_buf_free(&cl[i].own.body);
 		lab_buf_free(&cl[i].own.ctype);
 	}
+	if (rc == LAB_OK && lv->by_index != NULL && r->requests > 0)
+		growth(lv->by_index, r->requests, r);
 	dom_free(cl);
 	dom_free(th);
+	dom_free(h);
 	dom_free(lv->by_index);
 	lv->by_index = NULL;
 	if (rc == LAB_ENOMEM)
@@ -453,31 +423,131 @@ static int set_opt(void *ctx, const char *name, const char *v, lab_err *err)
 		return http_parse_uint(name, v, 1024, &c->clients, err);
 	else if (strcmp(name, "--requests") == 0)
 		return http_parse_uint(name, v, 100000000, &c->requests, err);
+	else if (strcmp(name, "--rate") == 0)
+		return http_parse_uint(name, v, 100000, &c->rate, err);
+	else if (strcmp(name, "--timeout") == 0)
+		return http_parse_uint(name, v, 3600000, &c->timeout_ms, err);
 	else
 		return http_parse_uint(name, v, 86400, &c->seconds, err);
 	return LAB_OK;
 }
 
+/* The open loop's requests, secured before its clock starts: one, or
+ * with --tokens one per request (at most RATE_TOKENS). */
+#define RATE_TOKENS 100000
+static int rate_level(const load_cfg *cfg, const lab_buf *plain,
+		      const lab_msg *att, load_result *r, lab_err *err)
+{
+	size_t total = cfg->seconds > 0 ? (size_t)cfg->rate * cfg->seconds
+					: cfg->requests;
+	size_t count = cfg->tokens ? total : 1, i;
+	load_wire *w = NULL;
+	int rc = LAB_OK;
+
+	if (count > RATE_TOKENS)
+		return lab_fail(err, LAB_EUSAGE, "--rate with --tokens secures "
+				"every request first: at most %d of them",
+				RATE_TOKENS);
+	w = dom_calloc(count, sizeof *w);
+	if (w == NULL)
+		return lab_fail(err, LAB_ENOMEM, "out of memory");
+	for (i = 0; rc == LAB_OK && i < count; i++)
+		rc = load_secure(cfg, plain, att, &w[i], err);
+	if (rc == LAB_OK)
+		rc = load_run_rate(cfg, w, count, r, err);
+	for (i = 0; i < count; i++) {
+		lab_buf_free(&w[i].body);
+		lab_buf_free(&w[i].ctype);
+	}
+	dom_free(w);
+	return rc;
+}
+
+/* The closed loop's levels: 1, 2, 4 ... clients; *nres of them. */
+static int closed_levels(level *lv, load_wire *msg, load_result *res,
+			 unsigned *nres, lab_err *err)
+{
+	const load_cfg *cfg = lv->cfg;
+	unsigned n;
+	int rc = LAB_OK;
+
+	for (n = 1; rc == LAB_OK && *nres < 16;
+	     n = n * 2 < cfg->clients ? n * 2 : cfg->clients) {
+		load_result *r = &res[(*nres)++];
+
+		if (!cfg->tokens)
+			rc = load_secure(cfg, lv->plain, lv->att, msg, err);
+		server_stats(cfg->url, &r->before);
+		if (rc == LAB_OK)
+			rc = run_level(lv, n, r, err);
+		server_stats(cfg->url, &r->after);
+		if (n == cfg->clients)
+			break;
+	}
+	return rc;
+}
+
+/* LAB_EIO when any request failed, saying how many and why (each
+ * reason summed over the levels). */
+static int judge_run(const load_result *res, unsigned n, lab_err *err)
+{
+	load_reason all[LOAD_REASONS];
+	unsigned long failed = 0, sent = 0;
+	unsigned i, j, k, nall = 0;
+	char why[400] = "";
+	size_t len = 0;
+
+	for (i = 0; i < n; i++) {
+		failed += res[i].errors;
+		sent += res[i].requests;
+		for (j = 0; j < res[i].nwhy; j++) {
+			for (k = 0; k < nall && strcmp(all[k].what,
+						       res[i].why[j].what) != 0;
+			     k++)
+				;
+			if (k == nall && nall < LOAD_REASONS) {
+				all[nall] = res[i].why[j];
+				all[nall++].n = 0;
+			}
+			if (k < nall)
+				all[k].n += res[i].why[j].n;
+		}
+	}
+	if (failed == 0)
+		return LAB_OK;
+	for (k = 0; k < nall && len < sizeof why; k++)
+		len += (size_t)snprintf(why + len, sizeof why - len, "%s%lu %s",
+					k > 0 ? ", " : "", all[k].n,
+					all[k].what);
+	return lab_fail(err, LAB_EIO, "%lu of %lu requests failed: %s%s",
+			failed, sent, why,
+			len >= sizeof why ? "..." : " (the report lists them)");
+}
+
 int lab_cmd_load(int argc, char **argv, lab_err *err)
 {
 	lab_buf plain = LAB_BUF_INIT;
-	wire msg = {LAB_BUF_INIT, LAB_BUF_INIT};
+	load_wire msg = {LAB_BUF_INIT, LAB_BUF_INIT};
 	lab_msg att;
 	load_result res[16];
 	load_cfg cfg;
 	level lv;
-	unsigned n, nres = 0;
+	unsigned nres = 0;
 	int rc;
 
 	memset(&cfg, 0, sizeof cfg);
 	memset(&att, 0, sizeof att);
 	memset(&lv, 0, sizeof lv);
+	memset(res, 0, sizeof res);
 	cfg.clients = 4;
 	cfg.requests = 200;
+	cfg.timeout_ms = 30000;
 	rc = http_args(argc, argv, lab_load_options, &cfg.io, set_opt, &cfg, err);
 	if (rc == LAB_OK && (cfg.clients == 0 || (cfg.requests == 0 && cfg.seconds == 0)))
 		rc = lab_fail(err, LAB_EUSAGE,
 			      "--clients and --requests or --seconds must be over 0");
+	if (rc == LAB_OK && cfg.timeout_ms == 0)
+		rc = lab_fail(err, LAB_EUSAGE, "--timeout must be over 0");
 	if (rc == LAB_OK)
 		rc = lab_read_input(cfg.io.in, cfg.io.lim.max_input, &plain, err);
 	if (rc == LAB_OK && cfg.attach != NULL)
@@ -489,17 +559,16 @@ int lab_cmd_load(int argc, char **argv, lab_err *err)
 	lv.plain = &plain;
 	lv.att = cfg.attach != NULL ? &att : NULL;
 	lv.msg = &msg;
-	for (n = 1; rc == LAB_OK && nres < 16;
-	     n = n * 2 < cfg.clients ? n * 2 : cfg.clients) {
-		if (!cfg.tokens)
-			rc = secure(&cfg, &plain, lv.att, &msg, err);
-		if (rc == LAB_OK)
-			rc = run_level(&lv, n, &res[nres++], err);
-		if (n == cfg.clients)
-			break;
-	}
+	if (rc == LAB_OK && cfg.rate > 0) {
+		server_stats(cfg.url, &res[0].before);
+		rc = rate_level(&cfg, &plain, lv.att, &res[nres++], err);
+		server_stats(cfg.url, &res[0].after);
+	} else if (rc == LAB_OK)
+		rc = closed_levels(&lv, &msg, res, &nres, err);
 	if (rc == LAB_OK)
 		rc = load_report(&cfg, res, nres, err);
+	if (rc == LAB_OK)
+		rc = judge_run(res, nres, err);
 	wss_keys_cache_clear();
 	curl_global_cleanup();
 	lab_buf_free(&plain);

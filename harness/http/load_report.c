@@ -2,7 +2,9 @@
  * load_report.c - `domlab load`'s report: a markdown table, one row per
  * level, in the style of the attachment load-test report (clients,
  * requests, errors, throughput, latency, the server's CPU and memory),
- * and the same as JSON for scripts (harness/reports/summary.py).
+ * then why requests failed, grouped; and the same as JSON for scripts
+ * (harness/reports/summary.py).  requests/s and the latencies count
+ * the requests done (answered 2xx and verified) alone.
  * Not for: measuring (load.c).
  */
 #include <stdio.h>
@@ -19,9 +21,11 @@ static double cpu_ms(const load_result *r)
 	       (double)r->requests;
 }
 
+/* Requests done per second. */
 static double rps(const load_result *r)
 {
-	return r->seconds > 0 ? (double)r->requests / r->seconds : 0;
+	return r->seconds > 0 ? (double)(r->requests - r->errors) / r->seconds
+			      : 0;
 }
 
 /* Read-timeout stalls per request over the level, or < 0. */
@@ -49,6 +53,30 @@ static int growth_cells(const load_result *r, lab_buf *out)
 	return rc;
 }
 
+/* Why requests failed, a line per level and reason, after the table. */
+static int failures(const load_result *r, unsigned n, lab_buf *out)
+{
+	unsigned i, j;
+	int rc = LAB_OK;
+
+	for (i = 0; rc == LAB_OK && i < n; i++) {
+		if (r[i].errors == 0)
+			continue;
+		rc = lab_buf_printf(out, "\n%u client%s: %lu of %lu requests "
+				    "failed\n\n", r[i].clients,
+				    r[i].clients > 1 ? "s" : "", r[i].errors,
+				    r[i].requests);
+		for (j = 0; rc == LAB_OK && j < r[i].nwhy; j++)
+			rc = lab_buf_printf(out, "- %lu %s (the first: %s)\n",
+					    r[i].why[j].n, r[i].why[j].what,
+					    r[i].why[j].first);
+		if (rc == LAB_OK && r[i].why_other > 0)
+			rc = lab_buf_printf(out, "- %lu for other reasons\n",
+					    r[i].why_other);
+	}
+	return rc;
+}
+
 static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 		 lab_buf *out)
 {
@@ -65,18 +93,23 @@ static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 	if (rc == LAB_OK && cfg->attach != NULL)
 		rc = lab_buf_printf(out, "SwA: an attachment of %zu bytes\n\n",
 				    cfg->attach_len);
+	if (rc == LAB_OK && cfg->rate > 0)
+		rc = lab_buf_printf(out, "open loop: %u requests/s scheduled, "
+				    "latency from each one's intended send "
+				    "time\n\n", cfg->rate);
 	if (rc == LAB_OK)
 		rc = lab_buf_puts(
 			out,
 			"| clients | requests | errors | requests/s | p50 ms | "
-			"p90 ms | p99 ms | max ms | server CPU ms/request | "
+			"p90 ms | p99 ms | p99.9 ms | max ms | "
+			"server CPU ms/request | "
 			"server peak RSS MB | stalls/request |");
 	if (rc == LAB_OK && cfg->tokens)
 		rc = lab_buf_puts(out, " first ms | last ms | last / first | "
 				       "server tokens |");
 	if (rc == LAB_OK)
 		rc = lab_buf_puts(out, "\n|---:|---:|---:|---:|---:|---:|---:|"
-				       "---:|---:|---:|---:|");
+				       "---:|---:|---:|---:|---:|");
 	if (rc == LAB_OK && cfg->tokens)
 		rc = lab_buf_puts(out, "---:|---:|---:|---:|");
 	if (rc == LAB_OK)
@@ -84,10 +117,10 @@ static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 	for (i = 0; rc == LAB_OK && i < n; i++) {
 		rc = lab_buf_printf(out,
 				    "| %u | %lu | %lu | %.1f | %.2f | %.2f | "
-				    "%.2f | %.2f | ",
+				    "%.2f | %.2f | %.2f | ",
 				    r[i].clients, r[i].requests, r[i].errors,
 				    rps(&r[i]), r[i].p50, r[i].p90, r[i].p99,
-				    r[i].max);
+				    r[i].p999, r[i].max);
 		if (rc == LAB_OK && cpu_ms(&r[i]) >= 0)
 			rc = lab_buf_printf(out, "%.2f | %.1f | %.2f |",
 					    cpu_ms(&r[i]),
@@ -100,18 +133,20 @@ static int table(const load_cfg *cfg, const load_result *r, unsigned n,
 		if (rc == LAB_OK)
 			rc = lab_buf_putc(out, '\n');
 	}
-	return rc;
+	return rc == LAB_OK ? failures(r, n, out) : rc;
 }
 
-/* A JSON string of s's characters (URLs and variant names: no control
- * characters to escape). */
+/* A JSON string of s's characters (URLs, variant names, a server's
+ * message: control characters go as \u escapes). */
 static int json_str(lab_buf *out, const char *s)
 {
 	int rc = lab_buf_putc(out, '"');
 
 	for (; rc == LAB_OK && *s != '\0'; s++)
 		rc = *s == '"' || *s == '\\' ? lab_buf_printf(out, "\\%c", *s)
-					     : lab_buf_putc(out, *s);
+		     : (unsigned char)*s < 0x20
+			     ? lab_buf_printf(out, "\\u%04x", (unsigned)*s)
+			     : lab_buf_putc(out, *s);
 	return rc == LAB_OK ? lab_buf_putc(out, '"') : rc;
 }
 
@@ -140,6 +175,31 @@ static int json_words(const load_stats *s, lab_buf *out)
 	return rc;
 }
 
+/* "failures": [{"reason", "count", "first"} ...], other reasons last. */
+static int json_failures(const load_result *r, lab_buf *out)
+{
+	unsigned j;
+	int rc = lab_buf_puts(out, ", \"failures\": [");
+
+	for (j = 0; rc == LAB_OK && j < r->nwhy; j++) {
+		rc = lab_buf_printf(out, "%s{\"reason\": ", j > 0 ? ", " : "");
+		if (rc == LAB_OK)
+			rc = json_str(out, r->why[j].what);
+		if (rc == LAB_OK)
+			rc = lab_buf_printf(out, ", \"count\": %lu, \"first\": ",
+					    r->why[j].n);
+		if (rc == LAB_OK)
+			rc = json_str(out, r->why[j].first);
+		if (rc == LAB_OK)
+			rc = lab_buf_putc(out, '}');
+	}
+	if (rc == LAB_OK && r->why_other > 0)
+		rc = lab_buf_printf(out, "%s{\"reason\": \"other\", \"count\": "
+				    "%lu, \"first\": \"\"}", r->nwhy > 0 ? ", " : "",
+				    r->why_other);
+	return rc == LAB_OK ? lab_buf_putc(out, ']') : rc;
+}
+
 static int json(const load_cfg *cfg, const load_result *r, unsigned n,
 		lab_buf *out)
 {
@@ -159,18 +219,21 @@ static int json(const load_cfg *cfg, const load_result *r, unsigned n,
 		rc = lab_buf_puts(out, ", \"levels\": [");
 	for (i = 0; rc == LAB_OK && i < n; i++) {
 		rc = lab_buf_printf(out,
-				    "%s\n  {\"clients\": %u, \"requests\": %lu, "
-				    "\"errors\": %lu, \"seconds\": %.4f",
-				    i > 0 ? "," : "", r[i].clients,
-				    r[i].requests, r[i].errors, r[i].seconds);
+				    "%s\n  {\"clients\": %u, \"rate\": %u, "
+				    "\"requests\": %lu, \"errors\": %lu, "
+				    "\"done\": %lu, \"seconds\": %.4f",
+				    i > 0 ? "," : "", r[i].clients, r[i].rate,
+				    r[i].requests, r[i].errors,
+				    r[i].requests - r[i].errors, r[i].seconds);
 		if (rc == LAB_OK)
 			rc = json_num(out, "requests_per_s", rps(&r[i]), 1);
 		if (rc == LAB_OK)
 			rc = lab_buf_printf(out,
 					    ", \"p50_ms\": %.4f, \"p90_ms\": %.4f, "
-					    "\"p99_ms\": %.4f, \"max_ms\": %.4f",
+					    "\"p99_ms\": %.4f, \"p999_ms\": %.4f, "
+					    "\"max_ms\": %.4f",
 					    r[i].p50, r[i].p90, r[i].p99,
-					    r[i].max);
+					    r[i].p999, r[i].max);
 		if (rc == LAB_OK)
 			rc = json_num(out, "server_cpu_ms_per_request",
 				      cpu_ms(&r[i]), cpu_ms(&r[i]) >= 0);
@@ -189,6 +252,8 @@ static int json(const load_cfg *cfg, const load_result *r, unsigned n,
 			rc = json_num(out, "server_tokens",
 				      (double)r[i].after.tokens,
 				      r[i].after.got && r[i].after.tokens >= 0);
+		if (rc == LAB_OK)
+			rc = json_failures(&r[i], out);
 		if (rc == LAB_OK)
 			rc = lab_buf_putc(out, '}');
 	}

@@ -75,9 +75,18 @@ const lab_opt lab_load_options[] = {
 	{"--clients", "N", 0,
 	 "run 1, 2, 4 ... and N concurrent clients, each a thread with one "
 	 "kept-alive connection (default 4)"},
-	{"--requests", "N", 0, "send N requests at each level (default 200)"},
+	{"--requests", "N", 0,
+	 "send N requests at each level (default 200); a request is done "
+	 "when its answer is 2xx and decrypts and verifies, and a run with "
+	 "any other exits 4 saying how many failed and why"},
 	{"--seconds", "S", 0,
 	 "send requests for S seconds at each level instead of a count"},
+	{"--rate", "R", 0,
+	 "open loop: send R requests per second on a schedule over --clients "
+	 "connections, latency from each request's intended send time "
+	 "(one level)"},
+	{"--timeout", "MS", 0,
+	 "a request not answered in MS milliseconds fails (default 30000)"},
 	{"--json", "FILE", 0, "also write the results as JSON to FILE"},
 	{"--tokens", NULL, 0,
 	 "secure every request anew (a fresh token for `serve --tokens`) "

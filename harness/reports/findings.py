@@ -27,6 +27,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import http_findings  # noqa: E402  (the scenarios over HTTP)
 import loadreport  # noqa: E402  (the load scenario's JSON)
 from run import (Run, count, input_bytes, num, ratio, run_name,  # noqa: E402
                  us)
@@ -126,14 +127,8 @@ FINDINGS = [
 ]
 
 
-def over_http(rundir, f):
-    """(headline part, lines) of a FULL run's scenario over HTTP for
-    finding f: the token store's growth, attachments; else nothing."""
-    if f.get("kind") == "tokens" and "per" not in f:
-        return loadreport.tokens_finding(rundir)
-    if f["axis"] == "io":
-        return loadreport.attach_finding(rundir)
-    return "", []
+# The scenarios over HTTP: the run's, else the committed `make scenarios`.
+over_http = http_findings.over_http
 
 
 def alternated_cell(alt):

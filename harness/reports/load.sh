@@ -28,7 +28,9 @@
 #
 # Environment: BUILD_DIR (default build), LOAD_HOST (the variant whose
 # binaries serve `ref` and make the envelope; default best), READ_TIMEOUT
-# (serve --read-timeout, default the server's), LOAD_FULL, TOKEN_REQUESTS.
+# (serve --read-timeout, default the server's), LOAD_FULL, TOKEN_REQUESTS,
+# LOAD_BASE=0 (the scenarios alone, without the load levels: `make
+# scenarios`, harness/reports/scenarios.sh).
 set -eu
 out=${1:?usage: load.sh OUT SECONDS RUN...}
 secs=${2:?usage: load.sh OUT SECONDS RUN...}
@@ -54,6 +56,10 @@ scenario() {
 		bin=$BUILD_DIR/$host/domlab
 		stack=ref
 	fi
+	# The log exists before the server opens it: the background
+	# command's redirection happens in its own process, maybe after the
+	# first look below.
+	: >"$dir/$name.serve.log"
 	# shellcheck disable=SC2086
 	"$bin" serve --key "$keys/bob.key.pem" --cert "$keys/bob.cert.pem" \
 		--trust "$keys/alice.cert.pem" --stack $stack --stats --port 0 \
@@ -85,11 +91,13 @@ scenario() {
 	[ $status = 0 ] || { echo "load: $name failed; see $dir/$name.serve.log" >&2; exit 1; }
 }
 
-: >"$out/load/commands.tsv"
-for r in "$@"; do
-	echo "[load] $r: 1, 2, 4 clients, $secs s each"
-	scenario "$out/load" "$r" "$r" "" "--clients 4 --seconds $secs $msg"
-done
+if [ "${LOAD_BASE:-1}" != 0 ]; then
+	: >"$out/load/commands.tsv"
+	for r in "$@"; do
+		echo "[load] $r: 1, 2, 4 clients, $secs s each"
+		scenario "$out/load" "$r" "$r" "" "--clients 4 --seconds $secs $msg"
+	done
+fi
 [ "${LOAD_FULL:-}" = 1 ] || exit 0
 
 n=${TOKEN_REQUESTS:-600}
