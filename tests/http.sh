@@ -290,13 +290,20 @@ smuggle te_x 'Transfer-Encoding: xchunked' '0\r\n\r\n'
 framed te_x "$TEBAD"
 smuggle te_two 'Transfer-Encoding: identity\r\nTransfer-Encoding: chunked' '0\r\n\r\n'
 framed te_two "$TEBAD"
-# An obsolete line folding and a space before the colon: libmicrohttpd
-# reads both as chunked (RFC 9112 section 5 allows the first) and closes
-# the connection after its answer; nothing behind the body is answered.
+# An obsolete line folding: libmicrohttpd reads it as chunked (RFC 9112
+# section 5 allows it) and closes the connection after its answer;
+# nothing behind the body is answered.
 smuggle te_fold 'Transfer-Encoding:\r\n chunked' '0\r\n\r\n'
 framed te_fold ""
+# White space before the colon (section 5.1): refused whatever the name,
+# alone or beside a Content-Length that frames the body another way.
+SPACED="a header whose name holds white space is refused"
 smuggle te_space 'Transfer-Encoding : chunked' '0\r\n\r\n'
-framed te_space ""
+framed te_space "$SPACED"
+smuggle te_space_cl 'Transfer-Encoding : chunked\r\nContent-Length: 5' '0\r\n\r\n'
+framed te_space_cl "$SPACED"
+smuggle cl_space 'Content-Length : 5' 'abcde'
+framed cl_space "$SPACED"
 # The control: one framing, the GET behind it is a pipelined request.
 smuggle pipelined 'Content-Length: 5' 'abcde'
 [ "$(grep -o 'HTTP/1\.1 405 ' "$T/pipelined.raw" | wc -l | tr -d ' ')" = 1 ] && ok ||

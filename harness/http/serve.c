@@ -283,6 +283,7 @@ static enum MHD_Result busy(server *s, struct MHD_Connection *mc)
 typedef struct framing {
 	unsigned lengths, encodings;
 	int other_coding;
+	int spaced_name; /* a field name holding white space */
 } framing;
 
 static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
@@ -291,6 +292,11 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
 	framing *f = cls;
 
 	(void)kind;
+	/* libmicrohttpd keeps "Transfer-Encoding " (white space before the
+	 * colon) as a name of its own, which a proxy in front may read as
+	 * the framing header: RFC 9112 section 5.1 has it refused. */
+	if (strpbrk(key, " \t") != NULL)
+		f->spaced_name = 1;
 	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
 		f->lengths++;
 	else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
@@ -304,15 +310,17 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
 /*
  * RFC 9112 section 6.1: a request whose body's end two parsers could
  * place differently is answered 400 and its connection closed, so that
- * no bytes behind the body are read as another request.  NULL when the
- * framing is one Content-Length, or one Transfer-Encoding: chunked, or
- * neither.
+ * no bytes behind the body are read as another request; so is one with
+ * white space in a field name (section 5.1).  NULL when the framing is
+ * one Content-Length, or one Transfer-Encoding: chunked, or neither.
  */
 static const char *ambiguous(struct MHD_Connection *mc)
 {
-	framing f = {0, 0, 0};
+	framing f = {0, 0, 0, 0};
 
 	MHD_get_connection_values(mc, MHD_HEADER_KIND, count_framing, &f);
+	if (f.spaced_name)
+		return "a header whose name holds white space is refused";
 	if (f.lengths > 0 && f.encodings > 0)
 		return "a request with both Content-Length and "
 		       "Transfer-Encoding is refused";
