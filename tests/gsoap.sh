@@ -80,7 +80,19 @@ for size in 2048 204800; do
 			bad "$c: the session key does not unwrap under PKCS#1 v1.5"
 		check "$c: gsoap receive" "$BENCH" gsoap receive $RECIPIENT --now $NOW "$T/sent.xml" -o "$T/received.xml"
 		same_records "$c: gsoap to gsoap" "$T/received.xml"
-		check "$c: domlab receives it, the key in RSA-OAEP" "$DOMLAB" receive $RECIPIENT --now $NOW "$T/oaep.xml" -o "$T/received.xml"
+		if [ $cipher = aes256-gcm ]; then
+			check "$c: domlab receives it, the key in RSA-OAEP" "$DOMLAB" receive $RECIPIENT --now $NOW "$T/oaep.xml" -o "$T/received.xml"
+		else
+			# gSOAP signs before it encrypts: receive refuses its CBC
+			# (SECURITY.md, decryption oracles), --allow-cbc too, since no
+			# Signature covers the EncryptedData; decrypt --allow-cbc then
+			# verify take it.
+			"$DOMLAB" receive $RECIPIENT --now $NOW --allow-cbc "$T/oaep.xml" >"$T/out" 2>"$T/err"
+			[ $? -eq 3 ] && [ ! -s "$T/out" ] && grep -q "not covered by a Signature" "$T/err" && ok ||
+				bad "$c: domlab receive --allow-cbc of sign-then-encrypt CBC: $(cat "$T/err")"
+			check "$c: domlab decrypt --allow-cbc, the key in RSA-OAEP" "$DOMLAB" decrypt --key "$K/bob.key.pem" --allow-cbc "$T/oaep.xml" -o "$T/decrypted.xml"
+			check "$c: domlab verify, decrypted" "$DOMLAB" verify --trust "$K/alice.cert.pem" --now $NOW "$T/decrypted.xml" -o "$T/received.xml"
+		fi
 		same_records "$c: gsoap to domlab" "$T/received.xml"
 	done
 done
