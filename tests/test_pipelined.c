@@ -207,9 +207,10 @@ static void test_pipelined_send(void)
 	 * ring holds, and a large message. */
 	static const size_t sizes[] = {20000, 70000, 300000, 1100000};
 	keys k;
-	size_t i;
 
 	if (load_keys(&k)) {
+		size_t i;
+
 		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
 			one_size(&k, sizes[i], WSS_AES256_GCM);
 		one_size(&k, 300000, WSS_AES128_CBC);
@@ -315,13 +316,13 @@ static void test_pipelined_ring_fails(void)
 	wss_pipelined *w;
 	sink s;
 	lab_err err;
-	int rc;
 
 	sink_init(&s, 2);
 	if (pattern(&want, 9 * WSS_PIPELINED_PIECE) &&
 	    CHECK_OK(wss_pipelined_start(&w, sink_piece, sink_end, &s, &err),
 		     &err)) {
-		rc = feed(w, &want);
+		int rc = feed(w, &want);
+
 		if (rc == LAB_OK)
 			rc = wss_pipelined_finish(w);
 		CHECK_EQ_INT(rc, LAB_EIO);
