@@ -375,6 +375,17 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	has "--layout is sign-encrypt or encrypt-sign"
 	expect 1 "send --key-id other" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --key-id name "$T/msg.xml"
 	has "--key-id is thumbprint, issuer-serial, ski or bst"
+	# --threads 2: the one-thread message but for the random key and IV
+	# (the CipherValues' texts), and it is received.
+	"$DOMLAB" gen quakes --size 300000 --seed 5 -o "$T/big.xml"
+	for n in 1 2; do
+		"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --threads $n --now $NOW "$T/big.xml" -o "$T/big$n.xml"
+		sed -E 's#(<xenc:CipherValue>)[^<]*#\1#g' "$T/big$n.xml" >"$T/blank$n.xml"
+	done
+	[ -s "$T/blank2.xml" ] && cmp -s "$T/blank1.xml" "$T/blank2.xml" && ok || bad "send --threads 2 differs from --threads 1 beyond the CipherValues"
+	expect 0 "receive of a send --threads 2" $RB "$T/big2.xml"
+	expect 1 "send --threads 3" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --threads 3 "$T/msg.xml"
+	has "--threads is 1 or 2"
 	expect 3 "receive of a signed Body not encrypted" $RB "$T/signed.xml"
 	has "receiver policy: the Body's content must be encrypted"
 	# A relative namespace URI in scope of the signed Body: C14N has no

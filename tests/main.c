@@ -148,7 +148,7 @@ static const t_case *const groups[] = {
 	tests_base64, tests_rsa_aes, tests_xmlsec_vectors, tests_keycache,
 	tests_keyfile, tests_wss,
 	tests_tokens, tests_multipart,
-	tests_threads, tests_writer, tests_hist,
+	tests_threads, tests_pipelined, tests_writer, tests_hist,
 };
 
 int main(int argc, char **argv)

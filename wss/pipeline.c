@@ -36,6 +36,7 @@ void wss_opts_default(wss_opts *o)
 	o->to = NULL;
 	o->headers_only = 0;
 	o->allow_cbc = 0;
+	o->threads = 1;
 }
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
@@ -152,6 +153,9 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
 	size_t count;
 	int rc = wss_dsig_sign(m, key, cert, o->now, o->ttl, err);
 
+	/* A pipelined seal's thread may still be encrypting. */
+	if (rc == LAB_OK && m->seal != NULL)
+		rc = wss_seal_join(m->seal, err);
 	if (rc == LAB_OK && o->encrypt_signature)
 		parts[nparts++] = wss_child(m->security, m->n.ds,
 					    m->n.Signature, &count);
@@ -166,18 +170,22 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
  * Where the document keeps the content's canonical bytes, whose length
  * is then known first, they are encrypted and encoded as they are
  * digested (wss/seal.h): no whole copy of the plaintext or of the
- * ciphertext.  Else signing captures them whole.
+ * ciphertext.  Else signing captures them whole.  With two threads the
+ * sealing runs on the second (wss/seal.h's wss_seal_pipeline).
  */
 static int capture(wss_msg *m, const wss_opts *o, lab_buf *content,
 		   wss_seal *seal, lab_err *err)
 {
 	size_t n = 0, ndeps;
+	int rc;
 
 	if (o->layout != WSS_SIGN_ENCRYPT || o->headers_only)
 		return LAB_OK;
-	if (dom_canonical_content_peek(m->body, &n, &ndeps) != NULL && n > 0)
-		return wss_seal_begin(seal, m, o->cipher, n, err);
-	return wss_msg_content_room(m, content, err);
+	if (dom_canonical_content_peek(m->body, &n, &ndeps) == NULL || n == 0)
+		return wss_msg_content_room(m, content, err);
+	rc = wss_seal_begin(seal, m, o->cipher, n, err);
+	return rc == LAB_OK && o->threads > 1 ? wss_seal_pipeline(seal, err)
+					      : rc;
 }
 
 /* The five IDs are drawn from the untouched tree, one ID index build. */

@@ -3,6 +3,9 @@
  * (wss/seal.h): the digest's walk writes the content through a window
  * whose writer encrypts each piece and hands the octets to the DOM's
  * base64 text (dom_create_text_b64), made at its final size.
+ * With wss_seal_pipeline the pieces go to a second thread instead
+ * (wss/send_pipelined.h), which encrypts and encodes them while this one
+ * digests and signs; wss_seal_join waits for it.
  * Not for: the fallback's whole-buffer encryption (wss/xenc.c).
  */
 #include "wss/seal.h"
@@ -12,23 +15,21 @@
 #include <string.h>
 
 #include "wss/c14n.h"
+#include "wss/send_pipelined.h"
 
 /* WINDOW: the plaintext held at a time, below the 16 KB pieces the
  * digest hands on, which then pass it without a copy; CHUNK: octets
  * made per call. */
 enum { WINDOW = 4096, CHUNK = 4096 };
 
-/* The window's writer.  Bytes past the length announced are counted,
- * not encrypted: wss_seal_end then says the walk gave others. */
-static int seal_write(void *ctx, const char *p, size_t n)
+/* Encrypts p[0..n) and writes its base64: on this thread, or on the
+ * worker's when the seal is pipelined. */
+static int seal_encrypt(void *ctx, const char *p, size_t n)
 {
 	wss_seal *s = ctx;
 	unsigned char ct[CHUNK + WSS_TAIL_ROOM];
 	lab_err ignored;
 
-	s->got += n;
-	if (s->got > s->expect)
-		return LAB_OK;
 	while (n > 0) {
 		size_t k = n < CHUNK ? n : CHUNK, m;
 
@@ -39,6 +40,36 @@ static int seal_write(void *ctx, const char *p, size_t n)
 		n -= k;
 	}
 	return LAB_OK;
+}
+
+/* The window's writer.  Bytes past the length announced are counted,
+ * not encrypted: wss_seal_end then says the walk gave others. */
+static int seal_write(void *ctx, const char *p, size_t n)
+{
+	wss_seal *s = ctx;
+
+	s->got += n;
+	if (s->got > s->expect)
+		return LAB_OK;
+	return s->pipe != NULL ? wss_pipelined_put(s->pipe, p, n)
+			       : seal_encrypt(s, p, n);
+}
+
+/* After the last byte: the tag or padding, and the text finished. */
+static int seal_finish(void *ctx, lab_err *err)
+{
+	wss_seal *s = ctx;
+	unsigned char tail[2 * WSS_TAIL_ROOM];
+	size_t k;
+	int rc = wss_enc_end(s->enc, s->got, tail, &k, err);
+
+	if (rc == LAB_OK && dom_b64_put(&s->b64, tail, k) != LAB_OK)
+		rc = lab_fail(err, LAB_EUSAGE, "the CipherValue's length is "
+					       "not the one announced");
+	if (rc == LAB_OK)
+		rc = dom_b64_end(&s->b64, err);
+	s->done = rc == LAB_OK;
+	return rc;
 }
 
 int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
@@ -76,22 +107,31 @@ int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 
 int wss_seal_end(wss_seal *s, lab_err *err)
 {
-	unsigned char tail[2 * WSS_TAIL_ROOM];
-	size_t k;
-	int rc;
-
 	if (lab_buf_flush(&s->window) != LAB_OK)
 		return lab_fail(err, LAB_EIO, "encrypting the content failed");
 	if (s->got != s->expect)
 		return WSS_C14N_AGAIN;
-	rc = wss_enc_end(s->enc, s->got, tail, &k, err);
-	if (rc == LAB_OK && dom_b64_put(&s->b64, tail, k) != LAB_OK)
-		rc = lab_fail(err, LAB_EUSAGE, "the CipherValue's length is "
-					       "not the one announced");
-	if (rc == LAB_OK)
-		rc = dom_b64_end(&s->b64, err);
-	s->done = rc == LAB_OK;
-	return rc;
+	if (s->pipe == NULL)
+		return seal_finish(s, err);
+	return wss_pipelined_finish(s->pipe) != LAB_OK
+		       ? lab_fail(err, LAB_EIO, "encrypting the content failed")
+		       : LAB_OK;
+}
+
+int wss_seal_pipeline(wss_seal *s, lab_err *err)
+{
+	if (s->expect <= WSS_PIPELINED_PIECE)
+		return LAB_OK;
+	return wss_pipelined_start(&s->pipe, seal_encrypt, seal_finish, s,
+				   err);
+}
+
+int wss_seal_join(wss_seal *s, lab_err *err)
+{
+	wss_pipelined *w = s->pipe;
+
+	s->pipe = NULL;
+	return w != NULL ? wss_pipelined_join(w, err) : LAB_OK;
 }
 
 /* The window's plaintext, wiped and freed. */
@@ -104,6 +144,8 @@ static void wipe_window(wss_seal *s)
 
 int wss_seal_abandon(wss_seal *s, wss_msg *m, lab_err *err)
 {
+	wss_pipelined_cancel(s->pipe);
+	s->pipe = NULL;
 	wipe_window(s);
 	wss_enc_free(s->enc);
 	s->enc = NULL;
@@ -125,6 +167,8 @@ dom_node *wss_seal_take(wss_seal *s)
 
 void wss_seal_free(wss_seal *s)
 {
+	wss_pipelined_cancel(s->pipe);
+	s->pipe = NULL;
 	wipe_window(s);
 	if (s->plain.data != NULL)
 		OPENSSL_cleanse(s->plain.data, s->plain.cap);

@@ -32,7 +32,8 @@ typedef struct wss_seal {
 	dom_node *text;        /* the CipherValue's text, until taken */
 	dom_b64 b64;           /* what writes it */
 	size_t expect, got;    /* plaintext bytes: announced, and seen */
-	int done;
+	int done;              /* the text is finished (after the join) */
+	struct wss_pipelined *pipe; /* the encrypting thread, or NULL */
 } wss_seal;
 
 /*
@@ -43,11 +44,24 @@ typedef struct wss_seal {
  */
 int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 		   lab_err *err);
-/* After the digest's walk: the tag or padding.  WSS_C14N_AGAIN when the
- * walk gave other than the n bytes announced (then abandon it). */
-int wss_seal_end(wss_seal *s, lab_err *err);
 /*
- * Gives up streaming (what the seal made is wiped): m->content becomes a
+ * Right after wss_seal_begin, for content longer than one piece
+ * (WSS_PIPELINED_PIECE): a second thread encrypts and encodes the
+ * content as the digest's walk hands it over (wss/send_pipelined.h).
+ * Shorter content stays on this thread: the thread would cost more than
+ * it saves.  The output is the same bytes either way.
+ */
+int wss_seal_pipeline(wss_seal *s, lab_err *err);
+/* After the digest's walk: the tag or padding (pipelined: handed to the
+ * thread, which then finishes alone).  WSS_C14N_AGAIN when the walk gave
+ * other than the n bytes announced (then abandon it). */
+int wss_seal_end(wss_seal *s, lab_err *err);
+/* Waits for a pipelined seal's thread and gives its code; LAB_OK at once
+ * when there is none.  Before wss_seal_take: the text is the thread's
+ * until then. */
+int wss_seal_join(wss_seal *s, lab_err *err);
+/*
+ * Gives up streaming (a thread stopped, what the seal made wiped): m->content becomes a
  * plain buffer with room for the content at m->content_at, after room
  * for the IV, as for a send that does not stream; m->seal stays, for
  * the key.  LAB_ENOMEM when that room cannot be had.
@@ -55,7 +69,8 @@ int wss_seal_end(wss_seal *s, lab_err *err);
 int wss_seal_abandon(wss_seal *s, wss_msg *m, lab_err *err);
 /* The finished CipherValue text, taken (once); NULL when not done. */
 dom_node *wss_seal_take(wss_seal *s);
-/* Wipes the key and the window; frees a text node not taken. */
+/* Stops a thread still running; wipes the key and the window; frees a
+ * text node not taken. */
 void wss_seal_free(wss_seal *s);
 
 #endif

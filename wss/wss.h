@@ -71,12 +71,16 @@ typedef struct wss_opts {
 	 * Signature verified before its decryption covers it (SECURITY.md);
 	 * 0 refuses it. */
 	int allow_cbc;
+	/* send: 2 encrypts the Body's content on a second thread while this
+	 * one digests and signs (wss/seal.h), where it is sealed; the same
+	 * bytes as 1. */
+	int threads;
 } wss_opts;
 
 /* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the
  * recipient named by thumbprint, only the Body's content encrypted, no
  * own certificate, default limits and caps, no attachments, no wsa:To,
- * the Body signed. */
+ * the Body signed, one thread. */
 void wss_opts_default(wss_opts *o);
 
 /*

@@ -215,8 +215,13 @@ int RunAll(Job* jobs, size_t njobs, int argc, char** argv, lab_err* err) {
     return lab_fail(err, LAB_EUSAGE, "unrecognized Google Benchmark flag");
   for (size_t i = 0; i < njobs; i++) {
     if (!jobs[i].threaded) {
-      benchmark::RegisterBenchmark(jobs[i].name.c_str(), Run, &jobs[i])
-          ->Unit(benchmark::kMicrosecond);
+      benchmark::internal::Benchmark* b =
+          benchmark::RegisterBenchmark(jobs[i].name.c_str(), Run, &jobs[i])
+              ->Unit(benchmark::kMicrosecond);
+      // One message on two cores: the wall clock is what it buys, the
+      // CPU of every thread what it costs.
+      if (lab_case_pipelined(jobs[i].job->c))
+        b->UseRealTime()->MeasureProcessCPUTime();
       continue;
     }
     benchmark::RegisterBenchmark(jobs[i].name.c_str(), RunThreaded, &jobs[i])

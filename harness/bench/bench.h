@@ -234,6 +234,10 @@ int lab_case_threaded(const lab_case *c);
 
 /* Twice the CPUs this process may run on, read at each call. */
 int lab_bench_max_threads(void);
+/* 1 for a case whose one message uses more than one thread (a stage
+ * ending in "_pipelined"): timed by the wall clock, with the CPU time of
+ * the whole process (every thread) beside it. */
+int lab_case_pipelined(const lab_case *c);
 
 /* threads_control: work with nothing shared, the machine's own scaling. */
 int lab_threads_setup_control(void **ctx, const lab_case_data *d,

@@ -42,6 +42,15 @@ int lab_case_threaded(const lab_case *c)
 	return strncmp(stage, prefix, sizeof prefix - 1) == 0;
 }
 
+int lab_case_pipelined(const lab_case *c)
+{
+	static const char suffix[] = "_pipelined";
+	size_t n = strlen(c->stage);
+
+	return n >= sizeof suffix - 1 &&
+	       strcmp(c->stage + n - (sizeof suffix - 1), suffix) == 0;
+}
+
 int lab_bench_max_threads(void)
 {
 	cpu_set_t set;

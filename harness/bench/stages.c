@@ -32,6 +32,7 @@ int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
 	o.encrypt_signature = layout == LAB_LAYOUT_ENCRYPT_SIGNATURE;
 	if (layout == LAB_LAYOUT_ENCRYPTED_HEADER)
 		o.encrypt_header = LAB_HEADER_BLOCK;
+	o.threads = layout == LAB_LAYOUT_PIPELINED ? 2 : 1;
 	if (now != 0)
 		o.now = now;
 	if (stage == LAB_STAGE_SIGN_HEADERS || stage == LAB_STAGE_FORWARD)

@@ -36,12 +36,14 @@ typedef enum lab_stage {
  * (sign, then encrypt the Body's content): encrypt, then sign; the
  * Signature encrypted too; a header block encrypted too, into a
  * wsse11:EncryptedHeader (LAB_HEADER_BLOCK, which the setup puts in the
- * dataset's empty soap:Header). */
+ * dataset's empty soap:Header); and the default message sent on two
+ * threads (wss_opts.threads = 2: the same bytes, made on two cores). */
 typedef enum lab_layout {
 	LAB_LAYOUT_DEFAULT,
 	LAB_LAYOUT_ENCRYPT_SIGN,
 	LAB_LAYOUT_ENCRYPT_SIGNATURE,
-	LAB_LAYOUT_ENCRYPTED_HEADER
+	LAB_LAYOUT_ENCRYPTED_HEADER,
+	LAB_LAYOUT_PIPELINED
 } lab_layout;
 #define LAB_HEADER_BLOCK "{urn:example:addressing}To"
 #define LAB_HOP_TO "urn:domlab:final-recipient"

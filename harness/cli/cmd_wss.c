@@ -107,6 +107,9 @@ static const lab_opt send_opts[] = {
 	{"--attach", "FILE", 0,
 	 "sign FILE's bytes with the envelope and write a multipart/related "
 	 "message (SOAP with Attachments)"},
+	{"--threads", "1|2", 0,
+	 "2: encrypt the Body's content on a second thread while this one "
+	 "digests and signs it (the same bytes; docs/pipeline.md)"},
 	TO_SIGN, END};
 static const lab_opt receive_opts[] = {
 	RECIPIENT_KEY, OWN_CERT, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
@@ -233,7 +236,13 @@ int lab_wss_args(char **rest, int nrest, const lab_opt *opts,
 			o->encrypt_signature = 1;
 		else if (strcmp(a, "--encrypt-header") == 0)
 			o->encrypt_header = rest[++i];
-		else if (strcmp(a, "--now") == 0) {
+		else if (strcmp(a, "--threads") == 0) {
+			rc = lab_parse_size(a, rest[++i], &v, err);
+			if (rc == LAB_OK && v != 1 && v != 2)
+				rc = lab_fail(err, LAB_EUSAGE,
+					      "--threads is 1 or 2");
+			o->threads = (int)v;
+		} else if (strcmp(a, "--now") == 0) {
 			rc = lab_parse_size(a, rest[++i], &v, err);
 			o->now = (time_t)v;
 		} else if (strcmp(a, "--ttl") == 0) {

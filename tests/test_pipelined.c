@@ -1,0 +1,367 @@
+/*
+ * test_pipelined.c - the send on two threads (wss_opts.threads = 2,
+ * wss/seal.h) and the ring under it (wss/send_pipelined.h).
+ *
+ * A pipelined send must be the single-threaded send's bytes.  The
+ * session key and IV are random and cannot be fixed from outside, so the
+ * two outputs are compared byte for byte with the two CipherValues'
+ * texts left out (same lengths required), the Signature included: its
+ * digest is of the Body's plaintext, so an equal SignatureValue proves
+ * the same bytes were digested.  Then the pipelined message is received
+ * (decrypted, verified) and its Body compared with the single one's, and
+ * one changed byte of its ciphertext or its SignatureValue must be
+ * refused.  The sizes cross the thread's threshold (one piece), the
+ * ring's size (four pieces) and a piece boundary.
+ *
+ * On variants that do not keep the Body's canonical bytes (the libxml2
+ * parser) the seal is not used and both sends are the same code; the
+ * ring's own cases run everywhere.  Named threads_* so that `make test`
+ * runs them under ThreadSanitizer too.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/util.h"
+#include "wss/crypto.h"
+#include "wss/send_pipelined.h"
+#include "wss/wss.h"
+
+/* 2026-11-30T00:53:20Z, as test_wss.c: the Timestamp is fixed. */
+#define NOW 1796000000
+
+typedef struct keys {
+	wss_privkey *alice_key, *bob_key;
+	wss_cert *alice, *bob;
+} keys;
+
+static int load_keys(keys *k)
+{
+	const char *dir = getenv("DOMLAB_KEYS");
+	char path[512];
+	lab_err err;
+
+	memset(k, 0, sizeof *k);
+	if (dir == NULL)
+		dir = "build/keys";
+	snprintf(path, sizeof path, "%s/alice.key.pem", dir);
+	if (!CHECK_OK(wss_privkey_load(path, &k->alice_key, &err), &err))
+		return 0;
+	snprintf(path, sizeof path, "%s/alice.cert.pem", dir);
+	if (!CHECK_OK(wss_cert_load(path, &k->alice, &err), &err))
+		return 0;
+	snprintf(path, sizeof path, "%s/bob.key.pem", dir);
+	if (!CHECK_OK(wss_privkey_load(path, &k->bob_key, &err), &err))
+		return 0;
+	snprintf(path, sizeof path, "%s/bob.cert.pem", dir);
+	return CHECK_OK(wss_cert_load(path, &k->bob, &err), &err);
+}
+
+static void free_keys(keys *k)
+{
+	wss_privkey_free(k->alice_key);
+	wss_privkey_free(k->bob_key);
+	wss_cert_free(k->alice);
+	wss_cert_free(k->bob);
+}
+
+/* in sent by alice to bob on `threads` threads, serialized into out.
+ * Parsed as a signing sender parses (the canonical bytes kept). */
+static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
+		   int threads, lab_buf *out)
+{
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+	int ok;
+
+	wss_opts_default(&o);
+	o.now = NOW;
+	o.cipher = c;
+	o.threads = threads;
+	ok = CHECK_OK(dom_parse_signing(in->data, in->len, NULL, &doc, &err),
+		      &err) &&
+	     CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, k->bob, &o,
+				   &err),
+		      &err) &&
+	     T_SERIALIZE(dom_doc_node(doc), out);
+	dom_doc_free(doc);
+	return ok;
+}
+
+/* msg received by bob: the code, and the Body serialized into body. */
+static int receive(const keys *k, const lab_buf *msg, lab_buf *body,
+		   lab_err *err)
+{
+	dom_doc *doc = NULL;
+	dom_node *b;
+	wss_opts o;
+	int rc;
+
+	wss_opts_default(&o);
+	o.now = NOW;
+	rc = dom_parse(msg->data, msg->len, NULL, &doc, err);
+	if (rc == LAB_OK)
+		rc = wss_receive_doc(doc, k->bob_key, k->alice, &o, err);
+	if (rc == LAB_OK && (b = t_find(dom_doc_node(doc), "Body")) != NULL)
+		rc = dom_serialize(b, body, err);
+	dom_doc_free(doc);
+	return rc;
+}
+
+/* s without the texts of its CipherValues, into out; their lengths
+ * written to lens.  1 when it found two (EncryptedKey, EncryptedData). */
+static int blank_ciphers(const lab_buf *s, lab_buf *out, lab_buf *lens)
+{
+	static const char open[] = "<xenc:CipherValue>";
+	const char *p = s->data, *end = s->data + s->len, *q;
+	int n = 0, ok = 1;
+
+	while (ok && (q = memmem(p, (size_t)(end - p), open,
+				 sizeof open - 1)) != NULL) {
+		const char *t = q + sizeof open - 1;
+		const char *e = memmem(t, (size_t)(end - t), "</", 2);
+
+		ok = e != NULL && lab_buf_put(out, p, (size_t)(t - p)) == 0 &&
+		     lab_buf_printf(lens, "%zu ", (size_t)(e - t)) == 0;
+		n++;
+		p = e;
+	}
+	ok = ok && lab_buf_put(out, p, (size_t)(end - p)) == 0;
+	return CHECK(ok) && CHECK_EQ_INT(n, 2);
+}
+
+/* Flips one base64 digit in the middle of the first text after `after`
+ * that follows `within`. */
+static void flip_after(lab_buf *b, const char *within, const char *after)
+{
+	char *w = memmem(b->data, b->len, within, strlen(within));
+	char *t = w != NULL ? memmem(w, b->len - (size_t)(w - b->data), after,
+				     strlen(after))
+			    : NULL;
+	char *e = t != NULL ? memmem(t, b->len - (size_t)(t - b->data), "</",
+				     2)
+			    : NULL;
+
+	if (!CHECK(e != NULL))
+		return;
+	t += strlen(after);
+	t += (e - t) / 2;
+	*t = *t == 'A' ? 'B' : 'A';
+}
+
+/* One changed byte in msg, in the text after `after` in `within`:
+ * refused. */
+static void refused_changed(const keys *k, const lab_buf *msg,
+			    const char *within, const char *after)
+{
+	lab_buf bad = LAB_BUF_INIT, body = LAB_BUF_INIT;
+	lab_err err;
+
+	if (CHECK(lab_buf_put(&bad, msg->data, msg->len) == LAB_OK)) {
+		flip_after(&bad, within, after);
+		CHECK_EQ_INT(receive(k, &bad, &body, &err), LAB_ESECURITY);
+	}
+	lab_buf_free(&bad);
+	lab_buf_free(&body);
+}
+
+static void one_size(const keys *k, size_t size, wss_cipher c)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, size, 0, 77};
+	lab_buf in = LAB_BUF_INIT, one = LAB_BUF_INIT, two = LAB_BUF_INIT;
+	lab_buf b1 = LAB_BUF_INIT, b2 = LAB_BUF_INIT, l1 = LAB_BUF_INIT,
+		l2 = LAB_BUF_INIT, r1 = LAB_BUF_INIT, r2 = LAB_BUF_INIT;
+	lab_err err;
+
+	t_context("%zu bytes, %s", size,
+		  c == WSS_AES256_GCM ? "aes256-gcm" : "aes128-cbc");
+	if (!T_GEN(&g, &in) || !send_on(k, &in, c, 1, &one) ||
+	    !send_on(k, &in, c, 2, &two))
+		goto out;
+	if (blank_ciphers(&one, &b1, &l1) && blank_ciphers(&two, &b2, &l2)) {
+		CHECK_EQ_MEM(l2.data, l2.len, l1.data, l1.len);
+		CHECK_EQ_MEM(b2.data, b2.len, b1.data, b1.len);
+	}
+	if (CHECK_OK(receive(k, &one, &r1, &err), &err) &&
+	    CHECK_OK(receive(k, &two, &r2, &err), &err))
+		CHECK_EQ_MEM(r2.data, r2.len, r1.data, r1.len);
+	refused_changed(k, &two, "EncryptedData", "CipherValue>");
+	refused_changed(k, &two, "Signature", "SignatureValue>");
+out:
+	t_context(NULL);
+	lab_buf_free(&in);
+	lab_buf_free(&one);
+	lab_buf_free(&two);
+	lab_buf_free(&b1);
+	lab_buf_free(&b2);
+	lab_buf_free(&l1);
+	lab_buf_free(&l2);
+	lab_buf_free(&r1);
+	lab_buf_free(&r2);
+}
+
+static void test_pipelined_send(void)
+{
+	/* Below one piece (one thread), one piece and a bit, more than the
+	 * ring holds, and a large message. */
+	static const size_t sizes[] = {20000, 70000, 300000, 1100000};
+	keys k;
+
+	if (load_keys(&k)) {
+		size_t i;
+
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			one_size(&k, sizes[i], WSS_AES256_GCM);
+		one_size(&k, 300000, WSS_AES128_CBC);
+	}
+	free_keys(&k);
+}
+
+/* ---- the ring ---- */
+
+typedef struct sink {
+	pthread_t caller;
+	lab_buf got;
+	size_t pieces, fail_at; /* fail_at: the piece that fails (0: none) */
+	int elsewhere;          /* every piece on another thread */
+	int ends;
+} sink;
+
+static int sink_piece(void *ctx, const char *p, size_t n)
+{
+	sink *s = ctx;
+
+	s->elsewhere &= !pthread_equal(pthread_self(), s->caller);
+	if (++s->pieces == s->fail_at || n > WSS_PIPELINED_PIECE)
+		return LAB_ENOMEM;
+	return lab_buf_put(&s->got, p, n) == 0 ? LAB_OK : LAB_ENOMEM;
+}
+
+static int sink_end(void *ctx, lab_err *err)
+{
+	sink *s = ctx;
+
+	s->ends++;
+	return s->got.len > 0 ? LAB_OK
+			      : lab_fail(err, LAB_EUSAGE, "nothing came");
+}
+
+/* Hands over want in pieces of the given sizes, cycled; the code of the
+ * first put that fails (the rest are not made), else LAB_OK. */
+static int feed(wss_pipelined *w, const lab_buf *want)
+{
+	static const size_t steps[] = {1, 3, 65535, 65537, 200000, 16384};
+	size_t at = 0, i = 0;
+
+	while (at < want->len) {
+		size_t n = steps[i++ % (sizeof steps / sizeof steps[0])];
+
+		n = n < want->len - at ? n : want->len - at;
+		if (wss_pipelined_put(w, want->data + at, n) != LAB_OK)
+			return LAB_EIO;
+		at += n;
+	}
+	return LAB_OK;
+}
+
+/* sink s set up for this thread, failing at piece fail_at. */
+static void sink_init(sink *s, size_t fail_at)
+{
+	memset(s, 0, sizeof *s);
+	s->caller = pthread_self();
+	s->got = (lab_buf)LAB_BUF_INIT;
+	s->elsewhere = 1;
+	s->fail_at = fail_at;
+}
+
+static int pattern(lab_buf *b, size_t n)
+{
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; ok && i < n; i++)
+		ok = lab_buf_putc(b, (char)(i * 7 + i / 251)) == 0;
+	return CHECK(ok);
+}
+
+static void test_pipelined_ring(void)
+{
+	lab_buf want = LAB_BUF_INIT;
+	wss_pipelined *w;
+	sink s;
+	lab_err err;
+
+	sink_init(&s, 0);
+	if (pattern(&want, 9 * WSS_PIPELINED_PIECE + 12345) &&
+	    CHECK_OK(wss_pipelined_start(&w, sink_piece, sink_end, &s, &err),
+		     &err)) {
+		CHECK_EQ_INT(feed(w, &want), LAB_OK);
+		CHECK_EQ_INT(wss_pipelined_finish(w), LAB_OK);
+		CHECK_OK(wss_pipelined_join(w, &err), &err);
+		CHECK_EQ_MEM(s.got.data, s.got.len, want.data, want.len);
+		CHECK_EQ_INT(s.pieces, 10);
+		CHECK_EQ_INT(s.ends, 1);
+		CHECK(s.elsewhere);
+	}
+	lab_buf_free(&want);
+	lab_buf_free(&s.got);
+}
+
+/* A piece that fails: the producer hears it, join gives the reason, the
+ * end is not run. */
+static void test_pipelined_ring_fails(void)
+{
+	lab_buf want = LAB_BUF_INIT;
+	wss_pipelined *w;
+	sink s;
+	lab_err err;
+
+	sink_init(&s, 2);
+	if (pattern(&want, 9 * WSS_PIPELINED_PIECE) &&
+	    CHECK_OK(wss_pipelined_start(&w, sink_piece, sink_end, &s, &err),
+		     &err)) {
+		int rc = feed(w, &want);
+
+		if (rc == LAB_OK)
+			rc = wss_pipelined_finish(w);
+		CHECK_EQ_INT(rc, LAB_EIO);
+		CHECK_EQ_INT(wss_pipelined_join(w, &err), LAB_ENOMEM);
+		CHECK(strstr(err.msg, "encrypting") != NULL);
+		CHECK_EQ_INT(s.ends, 0);
+		CHECK_EQ_INT(s.pieces, 2);
+	}
+	lab_buf_free(&want);
+	lab_buf_free(&s.got);
+}
+
+/* Cancelled before the end, with pieces in flight: the end is not run,
+ * and nothing is left (the sanitizers' runs check the leak). */
+static void test_pipelined_ring_cancel(void)
+{
+	lab_buf want = LAB_BUF_INIT;
+	wss_pipelined *w;
+	sink s;
+	lab_err err;
+
+	sink_init(&s, 0);
+	if (pattern(&want, 3 * WSS_PIPELINED_PIECE + 5) &&
+	    CHECK_OK(wss_pipelined_start(&w, sink_piece, sink_end, &s, &err),
+		     &err)) {
+		CHECK_EQ_INT(feed(w, &want), LAB_OK);
+		wss_pipelined_cancel(w);
+		CHECK_EQ_INT(s.ends, 0);
+		CHECK(s.got.len <= want.len);
+	}
+	wss_pipelined_cancel(NULL);
+	lab_buf_free(&want);
+	lab_buf_free(&s.got);
+}
+
+const t_case tests_pipelined[] = {
+	{"threads_pipelined_send", test_pipelined_send},
+	{"threads_pipelined_ring", test_pipelined_ring},
+	{"threads_pipelined_ring_fails", test_pipelined_ring_fails},
+	{"threads_pipelined_ring_cancel", test_pipelined_ring_cancel},
+	{NULL, NULL},
+};
