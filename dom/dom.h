@@ -329,8 +329,9 @@ int dom_canonical_content_write(const dom_node *el, size_t window,
 
 dom_node *dom_doc_node(dom_doc *doc);      /* the document node */
 dom_node *dom_doc_element(dom_doc *doc);   /* the root element, or NULL */
-/* 1 when the parsed input had a document type declaration (only
- * parser=libxml2 reads one; the insitu parser refuses it). */
+/* 1 when the parsed input had a document type declaration (a general
+ * parser reads one, and SOAP forbids it; the SOAP profile's own parser
+ * refuses it at parse time). */
 int dom_doc_has_dtd(const dom_doc *doc);
 dom_doc *dom_node_doc(const dom_node *n);
 
