@@ -224,7 +224,7 @@ int wss_privkey_load(const char *pem_path, wss_privkey **out, lab_err *err)
 	rc = check_rsa(pk, pem_path, err);
 	if (rc != LAB_OK)
 		goto out;
-	k = dom_malloc(sizeof *k);
+	k = lab_malloc(sizeof *k);
 	if (k == NULL) {
 		rc = nomem(err);
 		goto out;
@@ -244,7 +244,7 @@ void wss_privkey_free(wss_privkey *k)
 	if (k == NULL)
 		return;
 	EVP_PKEY_free(k->pkey);
-	dom_free(k);
+	lab_free(k);
 }
 
 void wss_cert_free(wss_cert *c)
@@ -253,8 +253,8 @@ void wss_cert_free(wss_cert *c)
 		return;
 	EVP_PKEY_free(c->pub);
 	X509_free(c->x509);
-	dom_free(c->der);
-	dom_free(c);
+	lab_free(c->der);
+	lab_free(c);
 }
 
 /* Makes a wss_cert of x, which it owns from here on, on every path. */
@@ -279,8 +279,8 @@ static int cert_wrap(X509 *x, const char *what, wss_cert **out, lab_err *err)
 			       "%s: cannot encode the certificate", what);
 		goto out;
 	}
-	c = dom_calloc(1, sizeof *c);
-	if (c == NULL || (c->der = dom_malloc((size_t)len)) == NULL) {
+	c = lab_calloc(1, sizeof *c);
+	if (c == NULL || (c->der = lab_malloc((size_t)len)) == NULL) {
 		rc = nomem(err);
 		goto out;
 	}
@@ -339,8 +339,8 @@ int wss_cert_load_bytes(const char *pem_path, wss_cert **out, lab_err *err)
 		rc = wss_cert_load(pem_path, out, err);
 		goto out;
 	}
-	c = dom_calloc(1, sizeof *c);
-	if (c == NULL || (c->der = dom_malloc(der.len)) == NULL) {
+	c = lab_calloc(1, sizeof *c);
+	if (c == NULL || (c->der = lab_malloc(der.len)) == NULL) {
 		wss_cert_free(c);
 		rc = nomem(err);
 		goto out;
@@ -387,8 +387,8 @@ int wss_cert_from_der_known(const unsigned char *der, size_t len,
 		return wss_cert_from_der(der, len, out, err);
 	/* The same bytes make the same certificate: share the parsed one
 	 * (d2i_X509 and its key are most of a small receive). */
-	c = dom_calloc(1, sizeof *c);
-	if (c == NULL || (c->der = dom_malloc(len)) == NULL)
+	c = lab_calloc(1, sizeof *c);
+	if (c == NULL || (c->der = lab_malloc(len)) == NULL)
 		goto nomem;
 	if (X509_up_ref(known->x509) != 1)
 		goto nomem;
@@ -663,12 +663,12 @@ void wss_sha256_free(wss_sha256_ctx *h)
 		return;
 	EVP_MD_CTX_free(h->ctx);
 	EVP_MD_free(h->md);
-	dom_free(h);
+	lab_free(h);
 }
 
 int wss_sha256_new(wss_sha256_ctx **out, lab_err *err)
 {
-	wss_sha256_ctx *h = dom_calloc(1, sizeof *h);
+	wss_sha256_ctx *h = lab_calloc(1, sizeof *h);
 	int rc = LAB_OK;
 
 	if (h == NULL) {
@@ -847,7 +847,7 @@ int wss_rsa_oaep_unwrap(const wss_privkey *k, const unsigned char *in,
 	size_t size = (size_t)EVP_PKEY_get_size(k->pkey), len = size;
 	/* OpenSSL wants room for a modulus-sized result, however short the
 	 * key inside; this buffer holds it so key[] needs only cap. */
-	unsigned char *tmp = dom_malloc(size);
+	unsigned char *tmp = lab_malloc(size);
 	int rc = LAB_OK;
 
 	if (pc == NULL || tmp == NULL) {
@@ -867,7 +867,7 @@ int wss_rsa_oaep_unwrap(const wss_privkey *k, const unsigned char *in,
 out:
 	if (tmp != NULL) {
 		OPENSSL_cleanse(tmp, size);
-		dom_free(tmp);
+		lab_free(tmp);
 	}
 	EVP_PKEY_CTX_free(pc);
 	return rc;
@@ -1091,9 +1091,9 @@ int wss_enc_begin(wss_enc_stream **s, wss_cipher c, const unsigned char *key,
 	rc = wss_random(iv, *ivlen, err);
 	if (rc != LAB_OK)
 		return rc;
-	e = dom_calloc(1, sizeof *e);
+	e = lab_calloc(1, sizeof *e);
 	if (e == NULL || (e->x = EVP_CIPHER_CTX_new()) == NULL) {
-		dom_free(e);
+		lab_free(e);
 		return nomem(err);
 	}
 	e->c = c;
@@ -1163,7 +1163,7 @@ void wss_enc_free(wss_enc_stream *s)
 	if (s == NULL)
 		return;
 	EVP_CIPHER_CTX_free(s->x);
-	dom_free(s);
+	lab_free(s);
 }
 
 /* Each returns 1 when the data decrypts and authenticates (GCM) or
