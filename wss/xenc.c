@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/c14n.h"
 #include "wss/seal.h"
 #include "wss/wsse.h"
@@ -406,7 +406,7 @@ static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
 	if (c->held != NULL) {
 		size_t at;
 
-		rc = wss_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
+		rc = lab_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
 						&at, &c->n, err);
 		c->p = c->held + at;
 		if (rc == LAB_EMALFORMED)

@@ -28,7 +28,7 @@ PASSES = [
     (r"wss_encrypt\w*|wss_decrypt\w*|wss_enc_\w+|wss_dec_\w+|"
      r"gcm_encrypt|gcm_decrypt|cbc_encrypt|cbc_decrypt|wss_seal\w*|"
      r"seal_\w+", "AES-GCM"),
-    (r"wss_base64_\w+|lab_base64_\w+|dom_b64_\w+|dom_create_text_b64",
+    (r"lab_base64_\w+|dom_b64_\w+|dom_create_text_b64",
      "base64"),
     (r"dom_serialize\w*", "serialize"),
     (r"wss_rsa_\w+", "RSA (sign, verify, key wrap)"),

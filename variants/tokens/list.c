@@ -42,7 +42,7 @@
 
 #include "util/alloc.h"
 #include "dom/dom.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/profile.h"
 
 const char wss__tokens_choice[] = "list";
@@ -170,7 +170,7 @@ static int references(wss_token_store *s, entry *e,
 	ref_name(id, uri + 1);
 	rc = str_of(s->doc, "wsse:Reference", "URI", uri, NULL, &e->attached,
 		    err);
-	if (rc == LAB_OK && (wss_base64_encode(id, WSS_SHA1_LEN, 0, &b64) !=
+	if (rc == LAB_OK && (lab_base64_encode(id, WSS_SHA1_LEN, 0, &b64) !=
 				     LAB_OK ||
 			     lab_buf_putc(&b64, '\0') != LAB_OK))
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory storing a token");
