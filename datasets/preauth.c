@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "datasets/gen.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/msg.h"
 #include "wss/wss.h"
 
@@ -117,7 +117,7 @@ static int put_encrypted(lab_buf *b, size_t i, const unsigned char *key,
 			    "<xenc:CipherData><xenc:CipherValue>",
 			    i, element ? WSS_TYPE_ELEMENT : WSS_TYPE_CONTENT,
 			    wss_cipher_uri(WSS_AES256_GCM)) != LAB_OK ||
-	     wss_base64_encode(ct.data, ct.len, 0, b) != LAB_OK ||
+	     lab_base64_encode(ct.data, ct.len, 0, b) != LAB_OK ||
 	     lab_buf_puts(b, "</xenc:CipherValue></xenc:CipherData>"
 			     "</xenc:EncryptedData>") != LAB_OK))
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
@@ -140,7 +140,7 @@ static int put_thumbprint(const lab_hostile_opts *o, lab_buf *b, lab_err *err)
 			    WSS_NS_WSSE "\"><wsse:KeyIdentifier EncodingType=\""
 			    WSS_BASE64 "\" ValueType=\"" WSS_THUMBPRINT
 			    "\">") != LAB_OK ||
-	    wss_base64_encode(sha1, sizeof sha1, 0, b) != LAB_OK ||
+	    lab_base64_encode(sha1, sizeof sha1, 0, b) != LAB_OK ||
 	    lab_buf_puts(b, "</wsse:KeyIdentifier></wsse:SecurityTokenReference>"
 			    "</ds:KeyInfo>") != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
@@ -165,7 +165,7 @@ static int open_key(const lab_hostile_opts *o, const unsigned char *key,
 	if (rc == LAB_OK &&
 	    (lab_buf_puts(refs, "<xenc:CipherData><xenc:CipherValue>") !=
 		     LAB_OK ||
-	     wss_base64_encode(wrapped.data, wrapped.len, 0, refs) != LAB_OK ||
+	     lab_base64_encode(wrapped.data, wrapped.len, 0, refs) != LAB_OK ||
 	     lab_buf_puts(refs, "</xenc:CipherValue></xenc:CipherData>"
 				"<xenc:ReferenceList>") != LAB_OK))
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");

@@ -40,7 +40,7 @@ void dom__arena_free(dom_arena *a)
 	while (c != NULL) {
 		dom_chunk *next = c->next;
 
-		dom_chunk_free(c);
+		lab_chunk_free(c);
 		c = next;
 	}
 	memset(a, 0, sizeof *a);
@@ -52,7 +52,7 @@ static dom_chunk *chunk_new(dom_arena *a, size_t size)
 
 	if (size > SIZE_MAX - sizeof(dom_chunk))
 		return NULL;
-	c = dom_chunk_alloc(sizeof(dom_chunk) + size);
+	c = lab_chunk_alloc(sizeof(dom_chunk) + size);
 	if (c == NULL)
 		return NULL;
 	c->arena = a;
@@ -114,7 +114,7 @@ void *dom__arena_alloc_slow(dom_arena *a, size_t n)
 	if (p != NULL) {
 		a->used += n;
 		a->allocs++;
-		dom_mem_note(n);
+		lab_mem_note(n);
 	}
 	return p;
 }

@@ -5,7 +5,7 @@
  * one; they die with the document.  An arena makes each allocation a
  * pointer bump and the whole free a walk over a few chunks.  Not for
  * memory whose lifetime is shorter than its document's (attribute list
- * copies, scratch buffers): those use dom_malloc.
+ * copies, scratch buffers): those use lab_malloc.
  *
  * A small allocation can also tell which arena it came from, the way
  * pugixml finds a node's allocator from the page the node lives on: each
@@ -62,7 +62,7 @@ static inline void *dom__arena_alloc(dom_arena *a, size_t n)
 	a->cur += need;
 	a->used += n;
 	a->allocs++;
-	dom_mem_note(n);
+	lab_mem_note(n);
 	return p;
 }
 void *dom__arena_zalloc(dom_arena *a, size_t n);

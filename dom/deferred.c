@@ -35,7 +35,7 @@ int dom__deferred_start(dom_doc *doc, char *text, size_t len,
 	dom_limits *l;
 
 	if (d == NULL) {
-		d = dom_calloc(1, sizeof *d);
+		d = lab_calloc(1, sizeof *d);
 		if (d == NULL)
 			return LAB_ENOMEM;
 		doc->deferred = d;
@@ -63,11 +63,11 @@ static size_t *slot_of(const dom_deferred *d, const dom_node *el)
 static int grow_slots(dom_deferred *d)
 {
 	size_t cap = d->nslots ? d->nslots * 2 : 64, i;
-	size_t *slots = dom_calloc(cap, sizeof *slots);
+	size_t *slots = lab_calloc(cap, sizeof *slots);
 
 	if (slots == NULL)
 		return LAB_ENOMEM;
-	dom_free(d->slots);
+	lab_free(d->slots);
 	d->slots = slots;
 	d->nslots = cap;
 	for (i = 0; i < d->n; i++)
@@ -81,7 +81,7 @@ int dom__deferred_add(dom_doc *doc, const dom_lazy *z)
 
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 16;
-		dom_lazy *items = dom_realloc(d->items, cap * sizeof *items);
+		dom_lazy *items = lab_realloc(d->items, cap * sizeof *items);
 
 		if (items == NULL)
 			return LAB_ENOMEM;
@@ -284,8 +284,8 @@ void dom__deferred_free(dom_doc *doc)
 
 	if (d == NULL)
 		return;
-	dom_free(d->items);
-	dom_free(d->slots);
-	dom_free(d);
+	lab_free(d->items);
+	lab_free(d->slots);
+	lab_free(d);
 	doc->deferred = NULL;
 }

@@ -115,29 +115,6 @@ static inline int dom_names_c14n_attr_cmp(const dom_name *x,
 }
 
 /*
- * Writes lead, then "prefix:" when prefix is not NULL (pl bytes before
- * the colon), local (ll bytes) and tail at o, and returns the end.  The
- * caller has checked the room: nlead + pl + 1 + ll + ntail bytes.  Both
- * XML writers (dom/serialize.c, wss/c14n.c) put every name through it;
- * inlined so that the short copies of constant length become stores.
- */
-static inline __attribute__((always_inline)) char *
-dom_names_put_qname(char *o, const char *lead, size_t nlead,
-		    const char *prefix, size_t pl, const char *local,
-		    size_t ll, const char *tail, size_t ntail)
-{
-	memcpy(o, lead, nlead);
-	o += nlead;
-	if (prefix != NULL) {
-		o = lab_copy(o, prefix, pl);
-		*o++ = ':';
-	}
-	o = lab_copy(o, local, ll);
-	memcpy(o, tail, ntail);
-	return o + ntail;
-}
-
-/*
  * An attribute: its interned name; `value` is NUL-terminated, `len` bytes
  * long.  Pointers to attributes stay valid until the element's attributes
  * change.  Read the name through the accessors below.
@@ -533,7 +510,7 @@ const char *dom_ns_lookup(const dom_node *el, const char *prefix);
 
 /*
  * Every binding in scope at el, nearest declaration winning, into *out
- * (allocated with dom_malloc; caller dom_free()s it).  Undeclared defaults
+ * (allocated with lab_malloc; caller lab_free()s it).  Undeclared defaults
  * (xmlns="") are left out.  The implicit xml binding is not listed.
  */
 int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,

@@ -44,8 +44,8 @@ void dom__ids_free(dom_doc *doc)
 {
 	if (doc->ids == NULL)
 		return;
-	dom_free(doc->ids->slots);
-	dom_free(doc->ids);
+	lab_free(doc->ids->slots);
+	lab_free(doc->ids);
 	doc->ids = NULL;
 }
 
@@ -65,7 +65,7 @@ static id_entry *slot_for(const struct dom_ids *ids, const char *value,
 static int grow(struct dom_ids *ids)
 {
 	size_t cap = ids->cap ? ids->cap * 2 : 64, i;
-	id_entry *old = ids->slots, *slots = dom_calloc(cap, sizeof *slots);
+	id_entry *old = ids->slots, *slots = lab_calloc(cap, sizeof *slots);
 	size_t old_cap = ids->cap;
 
 	if (slots == NULL)
@@ -76,7 +76,7 @@ static int grow(struct dom_ids *ids)
 		if (old[i].value != NULL)
 			*slot_for(ids, old[i].value, strlen(old[i].value)) =
 				old[i];
-	dom_free(old);
+	lab_free(old);
 	return LAB_OK;
 }
 
@@ -187,7 +187,7 @@ static int rebuild(dom_doc *doc)
 
 	names_of(doc, &k);
 	if (ids == NULL) {
-		ids = dom_calloc(1, sizeof *ids);
+		ids = lab_calloc(1, sizeof *ids);
 		if (ids == NULL)
 			return LAB_ENOMEM;
 		doc->ids = ids;

@@ -50,7 +50,7 @@ static void let_go(dom_kept *k)
 		dom__emit_wipe(&k->buf);
 	else
 		lab_buf_free(&k->buf);
-	dom_free(k->gaps);
+	lab_free(k->gaps);
 	k->gaps = NULL;
 	k->ngaps = k->gapped = 0;
 }
@@ -62,7 +62,7 @@ static int take_gaps(dom_kept *k, const dom_canon *canon)
 
 	if (canon->ngaps == 0)
 		return 1;
-	k->gaps = dom_malloc(canon->ngaps * sizeof *k->gaps);
+	k->gaps = lab_malloc(canon->ngaps * sizeof *k->gaps);
 	if (k->gaps == NULL)
 		return 0;
 	memcpy(k->gaps, canon->gaps, canon->ngaps * sizeof *k->gaps);
@@ -85,7 +85,7 @@ void dom__emit_store(dom_doc *doc, const dom_node *el, lab_buf *text,
 	 * If the shrink fails, the bytes stay where they were, slack and
 	 * all; the document's own bytes (cap 0) are never resized. */
 	fit = k->buf.cap != 0 || k->buf.data == NULL
-		      ? dom_realloc(k->buf.data, k->buf.len + 1)
+		      ? lab_realloc(k->buf.data, k->buf.len + 1)
 		      : NULL;
 	if (fit != NULL) {
 		k->buf.data = fit;
@@ -154,7 +154,7 @@ static int fill(dom_doc *doc, dom_kept *k)
 				    k->len - from) -
 			   out.data);
 	lab_buf_free(&k->buf);
-	dom_free(k->gaps);
+	lab_free(k->gaps);
 	k->gaps = NULL;
 	k->ngaps = k->gapped = 0;
 	k->buf = out;

@@ -20,9 +20,9 @@ void dom__names_init(dom_names *t)
 
 void dom__names_free(dom_names *t)
 {
-	dom_free((void *)t->slots);
-	dom_free(t->hashes);
-	dom_free((void *)t->qslots);
+	lab_free((void *)t->slots);
+	lab_free(t->hashes);
+	lab_free((void *)t->qslots);
 	memset(t, 0, sizeof *t);
 }
 
@@ -44,13 +44,13 @@ static size_t probe(const dom_names *t, const char *s, size_t len,
 static int grow(dom_names *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : NAMES_MIN_CAP;
-	const char **slots = dom_calloc(cap, sizeof *slots);
-	uint32_t *hashes = dom_calloc(cap, sizeof *hashes);
+	const char **slots = lab_calloc(cap, sizeof *slots);
+	uint32_t *hashes = lab_calloc(cap, sizeof *hashes);
 	size_t i;
 
 	if (slots == NULL || hashes == NULL) {
-		dom_free((void *)slots);
-		dom_free(hashes);
+		lab_free((void *)slots);
+		lab_free(hashes);
 		return -1;
 	}
 	for (i = 0; i < t->cap; i++) {
@@ -64,8 +64,8 @@ static int grow(dom_names *t)
 		slots[j] = t->slots[i];
 		hashes[j] = t->hashes[i];
 	}
-	dom_free((void *)t->slots);
-	dom_free(t->hashes);
+	lab_free((void *)t->slots);
+	lab_free(t->hashes);
 	t->slots = slots;
 	t->hashes = hashes;
 	t->cap = cap;
@@ -114,7 +114,7 @@ const char *dom__names_intern(dom_names *t, dom_arena *arena, const char *s,
 static int qgrow(dom_names *t)
 {
 	size_t cap = t->qcap ? t->qcap * 2 : NAMES_MIN_CAP;
-	const dom_name **slots = dom_calloc(cap, sizeof *slots);
+	const dom_name **slots = lab_calloc(cap, sizeof *slots);
 	size_t i;
 
 	if (slots == NULL)
@@ -130,7 +130,7 @@ static int qgrow(dom_names *t)
 			j = (j + 1) & (cap - 1);
 		slots[j] = q;
 	}
-	dom_free((void *)t->qslots);
+	lab_free((void *)t->qslots);
 	t->qslots = slots;
 	t->qcap = cap;
 	return 0;

@@ -160,7 +160,7 @@ int dom_ns_in_scope(const dom_node *el, dom_nsdecl **out, size_t *count,
 		total += n->len;
 	if (total == 0)
 		return LAB_OK;
-	list = dom_malloc(total * sizeof *list);
+	list = lab_malloc(total * sizeof *list);
 	if (list == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	/* Nearest first, so the first declaration of a prefix wins; an

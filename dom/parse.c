@@ -116,7 +116,7 @@ static int wrapper_open(const dom_node *parent, lab_buf *b, lab_err *err)
 	}
 	if (rc == LAB_OK)
 		rc = lab_buf_putc(b, '>');
-	dom_free(scope);
+	lab_free(scope);
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	return LAB_OK;
@@ -240,7 +240,7 @@ static int apex_rendered(const dom_node *el, dom_nsdecl **out, size_t *n,
 			 lab_err *err)
 {
 	size_t count = dom_attr_count(el), i;
-	dom_nsdecl *r = dom_malloc((count + 1) * sizeof *r);
+	dom_nsdecl *r = lab_malloc((count + 1) * sizeof *r);
 
 	*out = r;
 	*n = 0;
@@ -349,7 +349,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 out:
 	dom__emit_wipe(text);
 	lab_buf_free(&open);
-	dom_free(rendered);
+	lab_free(rendered);
 	return rc;
 }
 

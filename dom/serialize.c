@@ -47,7 +47,7 @@ static inline int put(lab_buf *b, const char *p, size_t n)
  * The replacements as tables: a byte's entry is 0 when it is copied, else
  * the index of its replacement.
  */
-static const dom__esc_rep reps[] = {
+static const lab_esc_rep reps[] = {
 	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#13;", 5},
 	{"&quot;", 6}, {"&#9;", 4}, {"&#10;", 5},
 };
@@ -68,7 +68,7 @@ enum { ESC_DIRECT = 4096 };
 #define STORE32(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 
 /*
- * dom__esc_put_blocks (util/escscan.h) with 32-byte blocks, two a step
+ * lab_esc_put_blocks (util/escscan.h) with 32-byte blocks, two a step
  * while nothing needs replacing, for CPUs with AVX2 (the caller checks):
  * the same loop, stores, backing up and room, leaving fewer than 32
  * bytes.
@@ -80,9 +80,9 @@ blocks32(char *o, const char **sp, const char *end, int attr,
 	const char *s = *sp;
 
 #define MARKS32(v)                                                       \
-	DOM__ESC_MARKS((v), attr, _mm256_or_si256, _mm256_cmpeq_epi8,   \
-		       _mm256_set1_epi8, _mm256_movemask_epi8)
-	DOM__ESC_BLOCK_LOOP(32, __m256i, LOAD32, STORE32, MARKS32)
+	LAB_ESC_MARKS((v), attr, _mm256_or_si256, _mm256_cmpeq_epi8,    \
+		      _mm256_set1_epi8, _mm256_movemask_epi8)
+	LAB_ESC_BLOCK_LOOP(32, __m256i, LOAD32, STORE32, MARKS32)
 #undef MARKS32
 	*sp = s;
 	return o;
@@ -122,15 +122,15 @@ static inline __attribute__((always_inline)) int escape_long(
 	 * doubling), then a check per chunk for what replacements add.  A
 	 * writer's buffer takes a chunk at a time: its room is a window. */
 	if (!lab_buf_has_writer(b) &&
-	    len + DOM__ESC_ROOM(ESC_DIRECT) >= b->cap - b->len &&
-	    lab_buf_reserve(b, len + DOM__ESC_ROOM(ESC_DIRECT)) != LAB_OK)
+	    len + LAB_ESC_ROOM(ESC_DIRECT) >= b->cap - b->len &&
+	    lab_buf_reserve(b, len + LAB_ESC_ROOM(ESC_DIRECT)) != LAB_OK)
 		return LAB_ENOMEM;
 	/* Each chunk leaves its last few bytes (under 16) to the next. */
 	while (end - s >= 16) {
 		n = (size_t)(end - s) < ESC_DIRECT ? (size_t)(end - s)
 						   : ESC_DIRECT;
-		if (DOM__ESC_ROOM(n) >= b->cap - b->len &&
-		    lab_buf_reserve(b, DOM__ESC_ROOM(n)) != LAB_OK)
+		if (LAB_ESC_ROOM(n) >= b->cap - b->len &&
+		    lab_buf_reserve(b, LAB_ESC_ROOM(n)) != LAB_OK)
 			return LAB_ENOMEM;
 		o = b->data + b->len;
 		stop = s + n;
@@ -139,14 +139,14 @@ static inline __attribute__((always_inline)) int escape_long(
 			o = attr ? blocks32_attr(o, &s, stop)
 				 : blocks32_text(o, &s, stop);
 #endif
-		o = dom__esc_put_blocks(o, &s, stop, attr, t, reps);
+		o = lab_esc_put_blocks(o, &s, stop, attr, t, reps);
 		b->len = (size_t)(o - b->data);
 	}
 	n = (size_t)(end - s);
-	if (DOM__ESC_ROOM(n) >= b->cap - b->len &&
-	    lab_buf_reserve(b, DOM__ESC_ROOM(n)) != LAB_OK)
+	if (LAB_ESC_ROOM(n) >= b->cap - b->len &&
+	    lab_buf_reserve(b, LAB_ESC_ROOM(n)) != LAB_OK)
 		return LAB_ENOMEM;
-	b->len = (size_t)(dom__esc_put(b->data + b->len, s, n, attr, t, reps) -
+	b->len = (size_t)(lab_esc_put(b->data + b->len, s, n, attr, t, reps) -
 			  b->data);
 	return LAB_OK;
 }
@@ -163,11 +163,11 @@ static inline __attribute__((always_inline)) int put_escaped(
 	if (len > ESC_DIRECT)
 		return put_escaped_long(b, s, len, attr);
 	/* Strictly less: the terminator's byte stays free. */
-	if (DOM__ESC_ROOM(len) >= b->cap - b->len &&
-	    lab_buf_reserve(b, DOM__ESC_ROOM(len)) != LAB_OK)
+	if (LAB_ESC_ROOM(len) >= b->cap - b->len &&
+	    lab_buf_reserve(b, LAB_ESC_ROOM(len)) != LAB_OK)
 		return LAB_ENOMEM;
-	b->len = (size_t)(dom__esc_put(b->data + b->len, s, len, attr,
-				       attr ? esc_attr : esc_text, reps) -
+	b->len = (size_t)(lab_esc_put(b->data + b->len, s, len, attr,
+				      attr ? esc_attr : esc_text, reps) -
 			  b->data);
 	return LAB_OK;
 }
@@ -184,9 +184,9 @@ static inline __attribute__((always_inline)) int put_name3(
 	size_t ll = dom_names_len(local);
 
 	if (nlead + pl + 1 + ll + ntail < b->cap - b->len) {
-		char *o = dom_names_put_qname(b->data + b->len, lead, nlead,
-					      prefix, pl, local, ll, tail,
-					      ntail);
+		char *o = lab_put_qname(b->data + b->len, lead, nlead,
+					prefix, pl, local, ll, tail,
+					ntail);
 
 		b->len = (size_t)(o - b->data);
 		return LAB_OK;
@@ -227,10 +227,10 @@ static int start_tag(lab_buf *b, const dom_element *el, int open)
 		/* Usually the whole attribute fits: one room check (strictly
 		 * less, for the terminator). */
 		if (a->len <= ESC_DIRECT &&
-		    DOM__ESC_ATTR_ROOM(pl, ll, a->len) < b->cap - b->len) {
-			char *o = dom__esc_put_attr(b->data + b->len, p, pl, l,
-						    ll, a->value, a->len,
-						    esc_attr, reps);
+		    LAB_ESC_ATTR_ROOM(pl, ll, a->len) < b->cap - b->len) {
+			char *o = lab_esc_put_attr(b->data + b->len, p, pl, l,
+						   ll, a->value, a->len,
+						   esc_attr, reps);
 
 			b->len = (size_t)(o - b->data);
 			continue;

@@ -3,7 +3,7 @@
  * final size, filled a piece at a time by the shared encoder
  * (util/base64.h), 0-2 bytes carried to the next piece, and marked plain
  * once whole, so the serializer writes them without an escape scan.
- * Not for: decoding (wss/base64.h), or text the caller writes itself
+ * Not for: decoding (util/base64.h), or text the caller writes itself
  * (dom_create_text_buf), which the DOM cannot vouch for.
  */
 #include <stdint.h>

@@ -28,7 +28,7 @@ int dom__doc_new(size_t hint, dom_doc **out, lab_err *err)
 	if (rc != LAB_OK)
 		return rc;
 	rc = LAB_ENOMEM;
-	doc = dom_calloc(1, sizeof *doc);
+	doc = lab_calloc(1, sizeof *doc);
 	if (doc == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	/* Our tree of an XML text takes about 1.5x its bytes; a parse that
@@ -68,7 +68,7 @@ int dom__wipe_later(dom_doc *doc, char *p, size_t n)
 	struct dom_wipe *w;
 
 	if ((doc->nwipe & (doc->nwipe + 1)) == 0) {
-		w = dom_realloc(doc->wipe, (2 * doc->nwipe + 1) * sizeof *w);
+		w = lab_realloc(doc->wipe, (2 * doc->nwipe + 1) * sizeof *w);
 		if (w == NULL)
 			return LAB_ENOMEM;
 		doc->wipe = w;
@@ -91,9 +91,9 @@ void dom_doc_free(dom_doc *doc)
 	dom__names_free(&doc->names);
 	for (i = 0; i < doc->nwipe; i++)
 		explicit_bzero(doc->wipe[i].p, doc->wipe[i].n);
-	dom_free(doc->wipe);
+	lab_free(doc->wipe);
 	dom__arena_free(&doc->arena);
-	dom_free(doc);
+	lab_free(doc);
 }
 
 size_t dom_doc_source_len(const dom_doc *doc)

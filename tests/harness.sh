@@ -828,7 +828,7 @@ dhat() {
 {"tb":100,"tbk":1,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$((100 + 100 * n)),"wb":100,"fs":[1,2,5,6]},
 {"tb":$((133 * n)),"tbk":$n,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$((133 * n)),"wb":$((133 * n)),"fs":[1,2,7,8]},
 {"tb":$((4 * n)),"tbk":$n,"tl":1,"mb":0,"mbk":0,"gb":0,"gbk":0,"eb":0,"ebk":0,"rb":$n,"wb":0,"fs":[1,9]}],
-"ftbl":["[root]","0x1: malloc (in vg)","0x2: dom_malloc (alloc.c:1)",
+"ftbl":["[root]","0x1: malloc (in vg)","0x2: lab_malloc (alloc.c:1)",
 "0x3: dom__insitu_input (parse.c:5)","0x4: dom__parse_tree (parse.c:9)",
 "0x5: input (stages.c:3)","0x6: setup (stages.c:4)",
 "0x7: dom_create_text_buf (text.c:1)","0x8: dom_create_text_b64 (text.c:2)",

@@ -12,55 +12,55 @@
 
 static void reset(void)
 {
-	dom_mem_stats s;
-	void *p = dom_malloc(100);
+	lab_mem_stats s;
+	void *p = lab_malloc(100);
 
-	dom_mem_reset();
-	s = dom_mem_get();
+	lab_mem_reset();
+	s = lab_mem_get();
 	CHECK(s.allocs == 0 && s.heap_allocs == 0 && s.bytes == 0);
 	CHECK_EQ_INT(s.peak, s.live);
-	dom_free(p);
-	s = dom_mem_get();
+	lab_free(p);
+	s = lab_mem_get();
 	CHECK(s.live < s.peak);
-	p = dom_malloc(100);
-	s = dom_mem_get();
+	p = lab_malloc(100);
+	s = lab_mem_get();
 	CHECK(s.allocs == 1 && s.bytes == 100);
-	p = dom_realloc(p, 5000);
-	s = dom_mem_get();
+	p = lab_realloc(p, 5000);
+	s = lab_mem_get();
 	CHECK(s.allocs == 2 && s.bytes == 5100 && s.live >= 5000);
 	CHECK(s.heap_allocs == 2);
-	dom_free(p);
+	lab_free(p);
 	/* An arena's logical allocation is an alloc, not a heap request. */
-	dom_mem_note(40);
-	s = dom_mem_get();
+	lab_mem_note(40);
+	s = lab_mem_get();
 	CHECK(s.allocs == 3 && s.heap_allocs == 2);
-	p = dom_chunk_alloc(4096);
-	s = dom_mem_get();
+	p = lab_chunk_alloc(4096);
+	s = lab_mem_get();
 	CHECK(s.allocs == 3 && s.heap_allocs == 3);
-	dom_chunk_free(p);
+	lab_chunk_free(p);
 }
 
 static void parse_and_free(void)
 {
 	lab_gen_opts o = {LAB_GEN_QUAKES, 20480, 0, 1};
 	lab_buf in = LAB_BUF_INIT;
-	dom_mem_stats s;
+	lab_mem_stats s;
 	dom_doc *doc;
 	int64_t before;
 
 	if (!T_GEN(&o, &in))
 		return;
-	before = dom_mem_get().live;
-	dom_mem_reset();
+	before = lab_mem_get().live;
+	lab_mem_reset();
 	doc = T_PARSE_N(in.data, in.len);
-	s = dom_mem_get();
+	s = lab_mem_get();
 	CHECK(s.allocs > 0);
 	CHECK(s.bytes >= in.len);
 	CHECK(s.live > before);
 	CHECK(s.peak >= s.live);
 	dom_doc_free(doc);
-	CHECK_EQ_INT(dom_mem_get().live, before);
-	CHECK(dom_mem_get().peak >= s.peak);
+	CHECK_EQ_INT(lab_mem_get().live, before);
+	CHECK(lab_mem_get().peak >= s.peak);
 	lab_buf_free(&in);
 }
 
@@ -70,7 +70,7 @@ static void api_results(void)
 	static const char in[] =
 		"<r xmlns:a=\"urn:a\" Id=\"x\"><a:b a:k=\"1\" k=\"2\"/></r>";
 	static int tag;
-	int64_t before = dom_mem_get().live;
+	int64_t before = lab_mem_get().live;
 	dom_doc *doc = T_PARSE(in);
 	lab_buf out = LAB_BUF_INIT;
 	dom_attr_list list;
@@ -87,13 +87,13 @@ static void api_results(void)
 	if (CHECK_OK(dom_attributes(b, &list, &err), &err))
 		dom_attr_list_release(b, &list);
 	if (CHECK_OK(dom_ns_in_scope(b, &scope, &n, &err), &err))
-		dom_free(scope);
+		lab_free(scope);
 	CHECK(dom_get_by_id(doc, "x", &n) == dom_doc_element(doc));
 	CHECK_OK(dom_user_data_set(b, &tag, &tag, NULL, NULL, &err), &err);
 	CHECK_OK(dom_parse_into(b, NULL, "<c/>", 4, NULL, &err), &err);
 	CHECK(dom_parse_into(b, NULL, "<c>", 3, NULL, &err) == LAB_EMALFORMED);
 	dom_doc_free(doc);
-	CHECK_EQ_INT(dom_mem_get().live, before);
+	CHECK_EQ_INT(lab_mem_get().live, before);
 }
 
 static void failed_parse(void)
@@ -102,7 +102,7 @@ static void failed_parse(void)
 		"<a><b></a>", "", "<a x=\"1\" x=\"2\"/>",
 		"<!DOCTYPE a [<!ENTITY e SYSTEM \"/etc/passwd\">]><a>&e;</a>",
 	};
-	int64_t before = dom_mem_get().live;
+	int64_t before = lab_mem_get().live;
 	size_t i;
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -112,7 +112,7 @@ static void failed_parse(void)
 		t_context("%s", bad[i]);
 		CHECK_EQ_INT(dom_parse(bad[i], strlen(bad[i]), NULL, &doc, &err),
 			     LAB_EMALFORMED);
-		CHECK_EQ_INT(dom_mem_get().live, before);
+		CHECK_EQ_INT(lab_mem_get().live, before);
 	}
 }
 

@@ -1,5 +1,5 @@
 /*
- * test_base64.c - wss/base64.h: RFC 4648 base64 both ways, against the
+ * test_base64.c - util/base64.h: RFC 4648 base64 both ways, against the
  * RFC's vectors and a plain reference implementation, line breaks and
  * white space, and its refusals at every place; and util/cpu.h, which
  * picks the vector paths base64 (and the serializer and the check pass)
@@ -12,8 +12,6 @@
 #include "tests/util.h"
 #include "util/base64.h"
 #include "util/cpu.h"
-#include "wss/base64.h"
-
 
 static const struct {
 	const char *raw, *b64;
@@ -33,9 +31,9 @@ static void base64_rfc4648(void)
 
 		t_context("\"%s\"", raw);
 		lab_err_clear(&err);
-		CHECK_EQ_INT(wss_base64_encode(raw, strlen(raw), 0, &enc), LAB_OK);
+		CHECK_EQ_INT(lab_base64_encode(raw, strlen(raw), 0, &enc), LAB_OK);
 		CHECK_EQ_MEM(enc.data, enc.len, b64, strlen(b64));
-		CHECK_OK(wss_base64_decode(b64, strlen(b64), &dec, &err), &err);
+		CHECK_OK(lab_base64_decode(b64, strlen(b64), &dec, &err), &err);
 		CHECK_EQ_MEM(dec.data, dec.len, raw, strlen(raw));
 		lab_buf_free(&enc);
 		lab_buf_free(&dec);
@@ -93,7 +91,7 @@ static void base64_as_reference(void)
 			CHECK(lab_base64_put(raw + a, n, 0, got) == got + k);
 			CHECK_EQ_MEM(got, k, want, k);
 			CHECK(got[k] == '#');
-			if (CHECK_EQ_INT(wss_base64_encode(raw + a, n, 0, &b),
+			if (CHECK_EQ_INT(lab_base64_encode(raw + a, n, 0, &b),
 					 LAB_OK))
 				CHECK_EQ_MEM(b.data, b.len, want, k);
 			lab_buf_free(&b);
@@ -117,9 +115,9 @@ static void base64_roundtrip(void)
 
 			t_context("%zu bytes, lines of %zu", n, lines[l]);
 			lab_err_clear(&err);
-			if (CHECK_EQ_INT(wss_base64_encode(raw, n, lines[l], &enc),
+			if (CHECK_EQ_INT(lab_base64_encode(raw, n, lines[l], &enc),
 					 LAB_OK) &&
-			    CHECK_OK(wss_base64_decode(enc.data, enc.len, &dec,
+			    CHECK_OK(lab_base64_decode(enc.data, enc.len, &dec,
 						       &err), &err))
 				CHECK_EQ_MEM(dec.data, dec.len, raw, n);
 			lab_buf_free(&enc);
@@ -136,21 +134,21 @@ static void base64_lines(void)
 	for (i = 0; i < sizeof raw; i++)
 		raw[i] = (unsigned char)i;
 	/* 96 bytes = 128 characters: two lines of 64, no newline at the end. */
-	CHECK_EQ_INT(wss_base64_encode(raw, 96, 64, &b), LAB_OK);
+	CHECK_EQ_INT(lab_base64_encode(raw, 96, 64, &b), LAB_OK);
 	CHECK_EQ_INT(b.len, 129);
 	CHECK(b.len == 129 && b.data[64] == '\n' && b.data[128] != '\n');
 	CHECK(strchr(b.data, '\n') == b.data + 64);
 	lab_buf_free(&b);
 	/* 3 bytes at line length 4: one quantum, no newline at all. */
-	CHECK_EQ_INT(wss_base64_encode("abc", 3, 4, &b), LAB_OK);
+	CHECK_EQ_INT(lab_base64_encode("abc", 3, 4, &b), LAB_OK);
 	CHECK_EQ_STR(b.data, "YWJj");
 	lab_buf_free(&b);
-	CHECK_EQ_INT(wss_base64_encode("abcdefg", 7, 4, &b), LAB_OK);
+	CHECK_EQ_INT(lab_base64_encode("abcdefg", 7, 4, &b), LAB_OK);
 	CHECK_EQ_STR(b.data, "YWJj\nZGVm\nZw==");
 	/* Appends; a bad line length changes nothing. */
-	CHECK_EQ_INT(wss_base64_encode("f", 1, 0, &b), LAB_OK);
+	CHECK_EQ_INT(lab_base64_encode("f", 1, 0, &b), LAB_OK);
 	CHECK_EQ_STR(b.data, "YWJj\nZGVm\nZw==Zg==");
-	CHECK_EQ_INT(wss_base64_encode("f", 1, 6, &b), LAB_EUSAGE);
+	CHECK_EQ_INT(lab_base64_encode("f", 1, 6, &b), LAB_EUSAGE);
 	CHECK_EQ_STR(b.data, "YWJj\nZGVm\nZw==Zg==");
 	lab_buf_free(&b);
 }
@@ -172,7 +170,7 @@ static void base64_whitespace(void)
 
 		t_context("\"%s\"", ok[i]);
 		lab_err_clear(&err);
-		CHECK_OK(wss_base64_decode(ok[i], strlen(ok[i]), &b, &err), &err);
+		CHECK_OK(lab_base64_decode(ok[i], strlen(ok[i]), &b, &err), &err);
 		CHECK_EQ_MEM(b.data, b.len, want[i], strlen(want[i]));
 		lab_buf_free(&b);
 	}
@@ -181,7 +179,7 @@ static void base64_whitespace(void)
 		lab_buf b = LAB_BUF_INIT;
 		lab_err err;
 
-		CHECK_OK(wss_base64_decode(" \n\t\r ", 5, &b, &err), &err);
+		CHECK_OK(lab_base64_decode(" \n\t\r ", 5, &b, &err), &err);
 		CHECK_EQ_INT(b.len, 0);
 		lab_buf_free(&b);
 	}
@@ -206,7 +204,7 @@ static void base64_rejects(void)
 		t_context("case %zu", i);
 		lab_err_clear(&err);
 		CHECK_EQ_INT(lab_buf_puts(&b, "kept"), LAB_OK);
-		CHECK_EQ_INT(wss_base64_decode(bad[i], len[i], &b, &err),
+		CHECK_EQ_INT(lab_base64_decode(bad[i], len[i], &b, &err),
 			     LAB_EMALFORMED);
 		CHECK(strncmp(err.msg, "invalid base64", 14) == 0);
 		CHECK_EQ_INT(b.len, 4);
@@ -246,7 +244,7 @@ static void base64_every_byte(void)
 			memcpy(t, text, sizeof t);
 			t[p] = (char)b;
 			lab_err_clear(&err);
-			rc = wss_base64_decode(t, 64, &out, &err);
+			rc = lab_base64_decode(t, 64, &out, &err);
 			t_context("byte 0x%02x at %zu", b, p);
 			if (pos == NULL) {
 				CHECK_EQ_INT(rc, LAB_EMALFORMED);
@@ -334,7 +332,7 @@ static const char *ref_unbase64(const unsigned char *s, size_t n,
 	return NULL;
 }
 
-/* wss_base64_decode(s, n) appended to "kept" against the reference:
+/* lab_base64_decode(s, n) appended to "kept" against the reference:
  * the same bytes, or the same message with "kept" left alone. */
 static void decode_as_reference(const unsigned char *s, size_t n,
 				unsigned char *want)
@@ -348,7 +346,7 @@ static void decode_as_reference(const unsigned char *s, size_t n,
 	lab_err_clear(&err);
 	if (!CHECK_EQ_INT(lab_buf_puts(&b, "kept"), LAB_OK))
 		return;
-	rc = wss_base64_decode((const char *)s, n, &b, &err);
+	rc = lab_base64_decode((const char *)s, n, &b, &err);
 	if (what == NULL) {
 		if (CHECK_OK(rc, &err))
 			CHECK_EQ_MEM(b.data + 4, b.len - 4, want, wlen);
@@ -482,7 +480,7 @@ static void base64_refuses_everywhere(void)
 				snprintf(msg, sizeof msg,
 					 "invalid base64: character not in the "
 					 "alphabet at offset %zu", p);
-				CHECK_EQ_INT(wss_base64_decode((char *)t,
+				CHECK_EQ_INT(lab_base64_decode((char *)t,
 							       sizeof t, &out,
 							       &err),
 					     LAB_EMALFORMED);
@@ -511,11 +509,11 @@ static int in_place_one(const unsigned char *raw, size_t spaces, size_t bad,
 		enc.len = spaces;
 	}
 	if (enc.len == spaces &&
-	    wss_base64_encode(raw, 5000, 76, &enc) == LAB_OK) {
+	    lab_base64_encode(raw, 5000, 76, &enc) == LAB_OK) {
 		if (bad != 0)
 			enc.data[bad] = '*';
 		lab_err_clear(&err);
-		rc = wss_base64_decode_in_place(enc.data, enc.len, 512, at,
+		rc = lab_base64_decode_in_place(enc.data, enc.len, 512, at,
 						&len, &err);
 		if (rc == LAB_OK)
 			CHECK_EQ_MEM(enc.data + *at, len, raw, 5000);
@@ -542,7 +540,7 @@ static void in_place_edges(const unsigned char *raw)
 	CHECK_EQ_INT(in_place_one(raw, 3000, 3500, &at), LAB_EMALFORMED);
 }
 
-/* Decoding over the text itself: the same bytes as wss_base64_decode,
+/* Decoding over the text itself: the same bytes as lab_base64_decode,
  * `room` bytes in (up to 1 KB) when the text is long enough, at the
  * start otherwise, whitespace in front or not; and the same refusals,
  * among the first characters and past them. */
@@ -566,10 +564,10 @@ static void base64_in_place(void)
 
 				t_context("%zu bytes, lines of %zu, room %zu",
 					  sizes[z], lines[l], room);
-				if (!CHECK_EQ_INT(wss_base64_encode(raw,
+				if (!CHECK_EQ_INT(lab_base64_encode(raw,
 					      sizes[z], lines[l], &enc), LAB_OK))
 					continue;
-				if (CHECK_OK(wss_base64_decode_in_place(
+				if (CHECK_OK(lab_base64_decode_in_place(
 						     enc.data, enc.len, room,
 						     &at, &len, &err), &err))
 					CHECK_EQ_MEM(enc.data + at, len, raw,

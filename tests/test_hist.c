@@ -29,7 +29,7 @@ static uint64_t next_value(uint64_t *state)
 
 static void hist_small_exact(void)
 {
-	lab_hist *h = dom_malloc(sizeof *h);
+	lab_hist *h = lab_malloc(sizeof *h);
 	uint64_t v;
 
 	if (!CHECK(h != NULL))
@@ -42,15 +42,15 @@ static void hist_small_exact(void)
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 50), 63);
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 1), 1);
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 100), 127);
-	dom_free(h);
+	lab_free(h);
 }
 
 static void hist_percentiles_within_bucket(void)
 {
 	static const double ps[] = {1, 10, 50, 90, 99, 99.9, 99.99, 100};
 	enum { N = 20000 };
-	uint64_t *v = dom_malloc(N * sizeof *v), state = 7;
-	lab_hist *h = dom_malloc(sizeof *h);
+	uint64_t *v = lab_malloc(N * sizeof *v), state = 7;
+	lab_hist *h = lab_malloc(sizeof *h);
 	size_t i;
 
 	if (!CHECK(v != NULL && h != NULL))
@@ -75,13 +75,13 @@ static void hist_percentiles_within_bucket(void)
 		CHECK(got - exact <= exact / 128);
 	}
 out:
-	dom_free(v);
-	dom_free(h);
+	lab_free(v);
+	lab_free(h);
 }
 
 static void hist_p999_rank(void)
 {
-	lab_hist *h = dom_malloc(sizeof *h);
+	lab_hist *h = lab_malloc(sizeof *h);
 	uint64_t v;
 
 	if (!CHECK(h != NULL))
@@ -95,13 +95,13 @@ static void hist_p999_rank(void)
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 99.9), 999423);
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 99.95), 1000000);
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 50), 501759);
-	dom_free(h);
+	lab_free(h);
 }
 
 static void hist_add(void)
 {
-	lab_hist *a = dom_malloc(sizeof *a), *b = dom_malloc(sizeof *b);
-	lab_hist *both = dom_malloc(sizeof *both);
+	lab_hist *a = lab_malloc(sizeof *a), *b = lab_malloc(sizeof *b);
+	lab_hist *both = lab_malloc(sizeof *both);
 	uint64_t state = 3, x;
 	int i;
 
@@ -121,14 +121,14 @@ static void hist_add(void)
 	lab_hist_add(a, b);
 	CHECK_EQ_MEM(a, sizeof *a, both, sizeof *both);
 out:
-	dom_free(a);
-	dom_free(b);
-	dom_free(both);
+	lab_free(a);
+	lab_free(b);
+	lab_free(both);
 }
 
 static void hist_edges(void)
 {
-	lab_hist *h = dom_malloc(sizeof *h);
+	lab_hist *h = lab_malloc(sizeof *h);
 	uint64_t huge = (uint64_t)1 << 50;
 
 	if (!CHECK(h != NULL))
@@ -144,7 +144,7 @@ static void hist_edges(void)
 	CHECK_EQ_INT((long long)lab_hist_percentile(h, 30), 5);
 	CHECK(lab_hist_percentile(h, 60) == UINT64_MAX);
 	CHECK(lab_hist_percentile(h, 100) == UINT64_MAX);
-	dom_free(h);
+	lab_free(h);
 }
 
 const t_case tests_hist[] = {

@@ -14,8 +14,8 @@
 
 #include "tests/check.h"
 #include "tests/util.h"
+#include "util/base64.h"
 #include "wss/attach.h"
-#include "wss/base64.h"
 #include "wss/c14n.h"
 #include "wss/io.h"
 #include "wss/multipart.h"
@@ -416,7 +416,7 @@ static void resign(dom_doc *doc, const wss_privkey *key)
 		     &err) &&
 	    CHECK_OK(wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, &err),
 		     &err) &&
-	    CHECK(wss_base64_encode(sig.data, sig.len, 0, &b64) == LAB_OK)) {
+	    CHECK(lab_base64_encode(sig.data, sig.len, 0, &b64) == LAB_OK)) {
 		while (dom_first_child(sv) != NULL)
 			dom_node_free(dom_first_child(sv));
 		if (CHECK_OK(dom_create_text(doc, b64.data, b64.len, &t, &err),

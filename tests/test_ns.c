@@ -111,7 +111,7 @@ static void scope_is(const dom_node *el, const char *const *want, size_t n)
 		if (CHECK_MSG(j < count, "prefix %s not in scope", want[2 * i]))
 			CHECK_EQ_STR(s[j].uri, want[2 * i + 1]);
 	}
-	dom_free(s);
+	lab_free(s);
 }
 
 static void in_scope(void)

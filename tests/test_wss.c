@@ -15,7 +15,7 @@
 
 #include "datasets/preauth.h"
 #include "tests/util.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/c14n.h"
 #include "wss/crypto.h"
 #include "wss/dsig.h"
@@ -221,7 +221,7 @@ static void resign(dom_doc *doc, const wss_privkey *key)
 		     &err) &&
 	    CHECK_OK(wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, &err),
 		     &err) &&
-	    CHECK(wss_base64_encode(sig.data, sig.len, 0, &b64) == LAB_OK))
+	    CHECK(lab_base64_encode(sig.data, sig.len, 0, &b64) == LAB_OK))
 		set_text(el(doc, "SignatureValue"), b64.data);
 	lab_buf_free(&c14n);
 	lab_buf_free(&sig);
@@ -1213,7 +1213,7 @@ static int encrypt_part(dom_node *el, size_t i, const unsigned char *key)
 				      WSS_NS_XENC, i, WSS_TYPE_CONTENT,
 				      wss_cipher_uri(WSS_AES256_GCM)) ==
 			       LAB_OK &&
-		       wss_base64_encode(ct.data, ct.len, 0, &x) == LAB_OK &&
+		       lab_base64_encode(ct.data, ct.len, 0, &x) == LAB_OK &&
 		       lab_buf_puts(&x, "</xenc:CipherValue></xenc:CipherData>"
 					"</xenc:EncryptedData>") == LAB_OK) &&
 		 put_xml(dom_parent(el), el, &x);
@@ -1242,7 +1242,7 @@ static int add_key(dom_doc *doc, const keys *k, const unsigned char *key,
 				      "<xenc:EncryptionMethod Algorithm=\"%s\"/>"
 				      "<xenc:CipherData><xenc:CipherValue>",
 				      WSS_NS_XENC, WSS_ALG_RSA_OAEP) == LAB_OK &&
-		       wss_base64_encode(w.data, w.len, 0, &x) == LAB_OK &&
+		       lab_base64_encode(w.data, w.len, 0, &x) == LAB_OK &&
 		       lab_buf_puts(&x, "</xenc:CipherValue></xenc:CipherData>"
 					"<xenc:ReferenceList>") == LAB_OK);
 
@@ -1331,7 +1331,7 @@ static dom_doc *refs_msg(const keys *k, size_t extra, size_t transforms)
 					"Algorithm=\"%s\"/><ds:DigestValue>",
 				    id->value, WSS_ALG_EXC_C14N,
 				    WSS_ALG_SHA256) == LAB_OK &&
-		     wss_base64_encode(d, sizeof d, 0, &x) == LAB_OK &&
+		     lab_base64_encode(d, sizeof d, 0, &x) == LAB_OK &&
 		     lab_buf_puts(&x, "</ds:DigestValue></ds:Reference>") ==
 			     LAB_OK &&
 		     put_xml(el(doc, "SignedInfo"), NULL, &x);
@@ -1758,12 +1758,12 @@ static int recipient_key(dom_doc *doc, const wss_cert *to,
 			   "xmlns:wsse=\"%s\"><wsse:KeyIdentifier ValueType=\"%s\">",
 			   WSS_NS_XENC, id, WSS_ALG_RSA_OAEP, DS, WSS_NS_WSSE,
 			   WSS_THUMBPRINT) == LAB_OK &&
-		   wss_base64_encode(thumb, sizeof thumb, 0, &x) == LAB_OK &&
+		   lab_base64_encode(thumb, sizeof thumb, 0, &x) == LAB_OK &&
 		   lab_buf_puts(&x, "</wsse:KeyIdentifier>"
 				    "</wsse:SecurityTokenReference></ds:KeyInfo>"
 				    "<xenc:CipherData><xenc:CipherValue>") ==
 			   LAB_OK &&
-		   wss_base64_encode(w.data, w.len, 0, &x) == LAB_OK &&
+		   lab_base64_encode(w.data, w.len, 0, &x) == LAB_OK &&
 		   lab_buf_puts(&x, "</xenc:CipherValue></xenc:CipherData>") ==
 			   LAB_OK &&
 		   lab_buf_puts(&x, list ? "<xenc:ReferenceList><xenc:"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "tests/crypto_util.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 
 /* Just after the nth (0-based) start tag <name> or <prefix:name>. */
 static const char *start_tag(const char *p, const char *name, int nth)
@@ -45,7 +45,7 @@ static int element_b64(const char *xml, const char *name, int nth,
 	if (!CHECK(end != NULL))
 		return 0;
 	lab_err_clear(&err);
-	return CHECK_OK(wss_base64_decode(p, (size_t)(end - p), out, &err),
+	return CHECK_OK(lab_base64_decode(p, (size_t)(end - p), out, &err),
 			&err);
 }
 
@@ -90,7 +90,7 @@ static void xmlsec_phaos_oaep_cbc(void)
 		goto out;
 	CHECK_EQ_INT(lab_buf_puts(&pem, "-----BEGIN RSA PRIVATE KEY-----\n"),
 		     LAB_OK);
-	CHECK_EQ_INT(wss_base64_encode(der.data, der.len, 64, &pem), LAB_OK);
+	CHECK_EQ_INT(lab_base64_encode(der.data, der.len, 64, &pem), LAB_OK);
 	CHECK_EQ_INT(lab_buf_puts(&pem, "\n-----END RSA PRIVATE KEY-----\n"),
 		     LAB_OK);
 	if (!t_tmp_dir(dir, sizeof dir))

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* Per-thread by design: see alloc.h. */
-static _Thread_local dom_mem_stats stats;
+static _Thread_local lab_mem_stats stats;
 
 static void note_held(void *p)
 {
@@ -30,7 +30,7 @@ static void note_heap(void *p, size_t requested)
 	note_held(p);
 }
 
-void *dom_malloc(size_t n)
+void *lab_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
@@ -39,7 +39,7 @@ void *dom_malloc(size_t n)
 	return p;
 }
 
-void *dom_calloc(size_t count, size_t size)
+void *lab_calloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size ? size : 1);
 
@@ -48,7 +48,7 @@ void *dom_calloc(size_t count, size_t size)
 	return p;
 }
 
-void *dom_realloc(void *p, size_t n)
+void *lab_realloc(void *p, size_t n)
 {
 	size_t old = p != NULL ? malloc_usable_size(p) : 0;
 	void *q = realloc(p, n ? n : 1);
@@ -60,7 +60,7 @@ void *dom_realloc(void *p, size_t n)
 	return q;
 }
 
-void dom_free(void *p)
+void lab_free(void *p)
 {
 	if (p == NULL)
 		return;
@@ -68,17 +68,17 @@ void dom_free(void *p)
 	free(p);
 }
 
-char *dom_strdup(const char *s)
+char *lab_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
-	char *p = dom_malloc(n);
+	char *p = lab_malloc(n);
 
 	if (p != NULL)
 		memcpy(p, s, n);
 	return p;
 }
 
-void *dom_chunk_alloc(size_t n)
+void *lab_chunk_alloc(size_t n)
 {
 	void *p = malloc(n);
 
@@ -89,23 +89,23 @@ void *dom_chunk_alloc(size_t n)
 	return p;
 }
 
-void dom_chunk_free(void *p)
+void lab_chunk_free(void *p)
 {
-	dom_free(p);
+	lab_free(p);
 }
 
-void dom_mem_note(size_t n)
+void lab_mem_note(size_t n)
 {
 	stats.allocs++;
 	stats.bytes += n;
 }
 
-dom_mem_stats dom_mem_get(void)
+lab_mem_stats lab_mem_get(void)
 {
 	return stats;
 }
 
-void dom_mem_reset(void)
+void lab_mem_reset(void)
 {
 	stats.allocs = 0;
 	stats.heap_allocs = 0;

@@ -1,7 +1,7 @@
 /*
  * alloc.h - the accounting allocator every DOM allocation goes through.
  *
- * Two kinds of memory are counted: heap blocks (dom_malloc and friends,
+ * Two kinds of memory are counted: heap blocks (lab_malloc and friends,
  * arena chunks among them) and logical allocations carved out of an arena.
  * `allocs` and `bytes` count every request of either kind, so a variant
  * that allocates a small table per node shows it even when the arena
@@ -21,35 +21,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct dom_mem_stats {
+typedef struct lab_mem_stats {
 	uint64_t allocs; /* allocation requests (heap + arena) */
 	uint64_t bytes;  /* bytes requested by those */
 	int64_t live;    /* heap bytes held now */
 	int64_t peak;    /* highest `live` since the last reset */
 	uint64_t heap_allocs; /* heap requests only, arena chunks included */
-} dom_mem_stats;
+} lab_mem_stats;
 
 /* malloc, calloc, realloc, free and strdup that keep this thread's
  * counters; memory a DOM call hands over (dom_ns_in_scope) is freed
- * with dom_free. */
-void *dom_malloc(size_t n);
-void *dom_calloc(size_t count, size_t size);
-void *dom_realloc(void *p, size_t n);
-void dom_free(void *p);
-char *dom_strdup(const char *s);
+ * with lab_free. */
+void *lab_malloc(size_t n);
+void *lab_calloc(size_t count, size_t size);
+void *lab_realloc(void *p, size_t n);
+void lab_free(void *p);
+char *lab_strdup(const char *s);
 
 /* Counts an allocation served from memory already held (an arena chunk). */
-void dom_mem_note(size_t n);
+void lab_mem_note(size_t n);
 
 /* Heap blocks that back other allocations (arena chunks): they count in
  * live and peak, not in allocs and bytes, which the arena counts itself. */
-void *dom_chunk_alloc(size_t n);
-void dom_chunk_free(void *p);
+void *lab_chunk_alloc(size_t n);
+void lab_chunk_free(void *p);
 
 /* This thread's counters. */
-dom_mem_stats dom_mem_get(void);
+lab_mem_stats lab_mem_get(void);
 
 /* Zeroes allocs, heap_allocs and bytes and restarts peak from the current live bytes. */
-void dom_mem_reset(void);
+void lab_mem_reset(void);
 
 #endif

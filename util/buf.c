@@ -35,7 +35,7 @@ static int hand(lab_buf *b, const char *p, size_t n)
 {
 	if (b->write(b->ctx, p, n) == 0)
 		return LAB_OK;
-	dom_free(b->data);
+	lab_free(b->data);
 	b->data = NULL;
 	b->len = 0;
 	b->cap = 0;
@@ -91,10 +91,10 @@ static int reserve_writer(lab_buf *b, size_t extra)
 		return rc;
 	if (room == (size_t)-1)
 		return LAB_ENOMEM;
-	p = dom_malloc(room + 1);
+	p = lab_malloc(room + 1);
 	if (p == NULL)
 		return LAB_ENOMEM;
-	dom_free(b->data);
+	lab_free(b->data);
 	p[0] = '\0';
 	b->data = p;
 	b->cap = room + 1;
@@ -119,7 +119,7 @@ static int reserve(lab_buf *b, size_t extra, int exact)
 		cap = need > (size_t)-1 - cap ? need : need + cap;
 	while (cap < need)
 		cap = cap > (size_t)-1 / 2 ? need : cap * 2;
-	p = dom_realloc(b->data, cap);
+	p = lab_realloc(b->data, cap);
 	if (p == NULL)
 		return LAB_ENOMEM;
 	b->data = p;
@@ -188,6 +188,6 @@ int lab_buf_printf(lab_buf *b, const char *fmt, ...)
 
 void lab_buf_free(lab_buf *b)
 {
-	dom_free(b->data);
+	lab_free(b->data);
 	*b = (lab_buf)LAB_BUF_INIT;
 }

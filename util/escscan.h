@@ -30,18 +30,18 @@
 
 /* A replacement: its bytes, then its length in the eighth byte, so it
  * is copied as one 8-byte store. */
-typedef struct dom__esc_rep {
+typedef struct lab_esc_rep {
 	char s[7];
 	unsigned char n;
-} dom__esc_rep;
+} lab_esc_rep;
 
-_Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
+_Static_assert(sizeof(lab_esc_rep) == 8, "a replacement is 8 bytes");
 
 /*
- * Room dom__esc_put needs for n bytes: each may become 6 ("&quot;"), and
+ * Room lab_esc_put needs for n bytes: each may become 6 ("&quot;"), and
  * the last replacement is stored as 8.
  */
-#define DOM__ESC_ROOM(n) (6 * (size_t)(n) + 8)
+#define LAB_ESC_ROOM(n) (6 * (size_t)(n) + 8)
 
 /*
  * The two sets as vector compares, written once for every width: the
@@ -50,7 +50,7 @@ _Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
  * here, AVX2 in dom/serialize.c).  attr is a constant in every caller, so
  * text's four compares are four.
  */
-#define DOM__ESC_MARKS(v, attr, OR, EQ, SET1, MASK)                           \
+#define LAB_ESC_MARKS(v, attr, OR, EQ, SET1, MASK)                            \
 	((unsigned)MASK((attr) ? OR(OR(OR(EQ(v, SET1('&')), EQ(v, SET1('<'))), \
 				       OR(EQ(v, SET1('\r')), EQ(v, SET1('"')))), \
 				    OR(EQ(v, SET1('\t')), EQ(v, SET1('\n'))))   \
@@ -58,7 +58,7 @@ _Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
 				    OR(EQ(v, SET1('\r')), EQ(v, SET1('>'))))))
 
 /*
- * The loop of dom__esc_put_blocks (below) for blocks of W bytes, written
+ * The loop of lab_esc_put_blocks (below) for blocks of W bytes, written
  * once for every width: V is the vector type, LOAD(p) and STORE(p, v)
  * its unaligned load and store, MARKS(v) the set's bits of v.  It uses
  * and moves `o` and `s` and reads `end`, `t` and `reps` from the caller.
@@ -66,9 +66,9 @@ _Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
  * AVX2: GCC inlines AVX2 code only into such functions, so one shared
  * inline function cannot hold both widths.
  */
-#define DOM__ESC_BLOCK_LOOP(W, V, LOAD, STORE, MARKS)                          \
+#define LAB_ESC_BLOCK_LOOP(W, V, LOAD, STORE, MARKS)                           \
 	for (;;) {                                                             \
-		const dom__esc_rep *r_;                                        \
+		const lab_esc_rep *r_;                                         \
 		unsigned bits_;                                                \
 		V v_;                                                          \
                                                                                \
@@ -103,15 +103,15 @@ _Static_assert(sizeof(dom__esc_rep) == 8, "a replacement is 8 bytes");
 	}
 
 #if defined(__SSE2__)
-#define DOM__LOAD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define DOM__STORE16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define LAB_LOAD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define LAB_STORE16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 
 /* One bit per byte of v that `attr`'s set holds. */
-static inline __attribute__((always_inline)) unsigned dom__esc_bits(
+static inline __attribute__((always_inline)) unsigned lab_esc_bits(
 	__m128i v, int attr)
 {
-	return DOM__ESC_MARKS(v, attr, _mm_or_si128, _mm_cmpeq_epi8,
-			      _mm_set1_epi8, _mm_movemask_epi8);
+	return LAB_ESC_MARKS(v, attr, _mm_or_si128, _mm_cmpeq_epi8,
+			     _mm_set1_epi8, _mm_movemask_epi8);
 }
 #endif
 
@@ -119,7 +119,7 @@ static inline __attribute__((always_inline)) unsigned dom__esc_bits(
  * The first byte in [s, end) whose entry in t (the writer's table for the
  * set `attr` picks) is non-zero, or end.
  */
-static inline __attribute__((always_inline)) const char *dom__esc_scan(
+static inline __attribute__((always_inline)) const char *lab_esc_scan(
 	const char *s, const char *end, int attr, const unsigned char *t)
 {
 #if defined(__SSE2__)
@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) const char *dom__esc_scan(
 		unsigned bits;
 
 		do {
-			bits = dom__esc_bits(
+			bits = lab_esc_bits(
 				_mm_loadu_si128((const __m128i *)(const void *)s),
 				attr);
 			if (bits != 0)
@@ -137,7 +137,7 @@ static inline __attribute__((always_inline)) const char *dom__esc_scan(
 		if (s == end)
 			return end;
 		/* The last block ends at end; its first bytes were seen. */
-		bits = dom__esc_bits(_mm_loadu_si128((const __m128i *)(
+		bits = lab_esc_bits(_mm_loadu_si128((const __m128i *)(
 					     const void *)(end - 16)),
 				     attr) >>
 		       (16 - (end - s));
@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) const char *dom__esc_scan(
 	if (end - s >= 8) {
 		/* Bytes 0-7 from s, 8-15 from end - 8: a hit in the overlap
 		 * is found in the first half. */
-		unsigned bits = dom__esc_bits(
+		unsigned bits = lab_esc_bits(
 			_mm_unpacklo_epi64(
 				_mm_loadl_epi64((const __m128i *)(const void *)s),
 				_mm_loadl_epi64((const __m128i *)(const void *)(
@@ -165,8 +165,8 @@ static inline __attribute__((always_inline)) const char *dom__esc_scan(
 
 		memcpy(&lo, s, 4);
 		memcpy(&hi, end - 4, 4);
-		bits = dom__esc_bits(_mm_unpacklo_epi32(_mm_cvtsi32_si128(lo),
-							_mm_cvtsi32_si128(hi)),
+		bits = lab_esc_bits(_mm_unpacklo_epi32(_mm_cvtsi32_si128(lo),
+						       _mm_cvtsi32_si128(hi)),
 				     attr) &
 		       0xff;
 		if (bits == 0)
@@ -190,17 +190,17 @@ static inline __attribute__((always_inline)) const char *dom__esc_scan(
 
 /*
  * Writes s[0..n) at o with every byte that t (set `attr`) marks replaced
- * by reps[t[byte]], and returns the end.  o has DOM__ESC_ROOM(n) bytes.
+ * by reps[t[byte]], and returns the end.  o has LAB_ESC_ROOM(n) bytes.
  */
-static inline __attribute__((always_inline)) char *dom__esc_put(
+static inline __attribute__((always_inline)) char *lab_esc_put(
 	char *o, const char *s, size_t n, int attr, const unsigned char *t,
-	const dom__esc_rep *reps)
+	const lab_esc_rep *reps)
 {
 	const char *end = s + n;
 
 	for (;;) {
-		const char *p = dom__esc_scan(s, end, attr, t);
-		const dom__esc_rep *r;
+		const char *p = lab_esc_scan(s, end, attr, t);
+		const lab_esc_rep *r;
 
 		o = lab_copy(o, s, (size_t)(p - s));
 		if (p == end)
@@ -219,48 +219,48 @@ static inline __attribute__((always_inline)) char *dom__esc_put(
  * up to the first byte needing escape, its replacement goes there, and
  * the next block starts after that byte.  Writes [*sp, end) while 16
  * bytes or more are left, advances *sp past what it wrote (fewer than 16
- * bytes are left, for the next call or dom__esc_put) and returns the end
- * of the output.  o has DOM__ESC_ROOM(end - *sp) bytes: a block's store
+ * bytes are left, for the next call or lab_esc_put) and returns the end
+ * of the output.  o has LAB_ESC_ROOM(end - *sp) bytes: a block's store
  * runs at most 16 past o while 16 input bytes or more remain, and
- * within the replacements' worst case.  Without SSE2, dom__esc_put
+ * within the replacements' worst case.  Without SSE2, lab_esc_put
  * writes all of it.
  */
-static inline __attribute__((always_inline)) char *dom__esc_put_blocks(
+static inline __attribute__((always_inline)) char *lab_esc_put_blocks(
 	char *o, const char **sp, const char *end, int attr,
-	const unsigned char *t, const dom__esc_rep *reps)
+	const unsigned char *t, const lab_esc_rep *reps)
 {
 #if defined(__SSE2__)
 	const char *s = *sp;
 
-#define DOM__MARKS16(v) dom__esc_bits((v), attr)
-	DOM__ESC_BLOCK_LOOP(16, __m128i, DOM__LOAD16, DOM__STORE16,
-			    DOM__MARKS16)
-#undef DOM__MARKS16
+#define LAB_MARKS16(v) lab_esc_bits((v), attr)
+	LAB_ESC_BLOCK_LOOP(16, __m128i, LAB_LOAD16, LAB_STORE16,
+			    LAB_MARKS16)
+#undef LAB_MARKS16
 	*sp = s;
 	return o;
 #else
-	o = dom__esc_put(o, *sp, (size_t)(end - *sp), attr, t, reps);
+	o = lab_esc_put(o, *sp, (size_t)(end - *sp), attr, t, reps);
 	*sp = end;
 	return o;
 #endif
 }
 
-/* Room dom__esc_put_attr needs: ` p:l="`, the value escaped, `"`. */
-#define DOM__ESC_ATTR_ROOM(pl, ll, n) ((pl) + (ll) + 5 + DOM__ESC_ROOM(n))
+/* Room lab_esc_put_attr needs: ` p:l="`, the value escaped, `"`. */
+#define LAB_ESC_ATTR_ROOM(pl, ll, n) ((pl) + (ll) + 5 + LAB_ESC_ROOM(n))
 
 /*
  * Writes ` prefix:local="value"` at o (no prefix: prefix NULL), the value
  * escaped by the attribute set t and reps, and returns the end; o has
- * DOM__ESC_ATTR_ROOM(pl, ll, n) bytes.  Both XML writers' fast path for
+ * LAB_ESC_ATTR_ROOM(pl, ll, n) bytes.  Both XML writers' fast path for
  * an attribute.
  */
-static inline __attribute__((always_inline)) char *dom__esc_put_attr(
+static inline __attribute__((always_inline)) char *lab_esc_put_attr(
 	char *o, const char *prefix, size_t pl, const char *local, size_t ll,
 	const char *v, size_t n, const unsigned char *t,
-	const dom__esc_rep *reps)
+	const lab_esc_rep *reps)
 {
-	o = dom_names_put_qname(o, " ", 1, prefix, pl, local, ll, "=\"", 2);
-	o = dom__esc_put(o, v, n, 1, t, reps);
+	o = lab_put_qname(o, " ", 1, prefix, pl, local, ll, "=\"", 2);
+	o = lab_esc_put(o, v, n, 1, t, reps);
 	*o++ = '"';
 	return o;
 }

@@ -198,7 +198,7 @@ static inline void put(c14n *c, const char *p, size_t n)
  * C14N's replacements (section 2.3), as tables: the byte's entry is 0
  * when it is copied, else the index of its replacement.
  */
-static const dom__esc_rep reps[] = {
+static const lab_esc_rep reps[] = {
 	{"", 0}, {"&amp;", 5}, {"&lt;", 4}, {"&gt;", 4}, {"&#xD;", 5},
 	{"&quot;", 6}, {"&#x9;", 5}, {"&#xA;", 5},
 };
@@ -223,7 +223,7 @@ static void put_escaped_long(c14n *c, const char *s, size_t n, int attr)
 	while (s < end) {
 		const char *run = s;
 
-		s = dom__esc_scan(s, end, attr, t);
+		s = lab_esc_scan(s, end, attr, t);
 		put(c, run, (size_t)(s - run));
 		if (s == end)
 			break;
@@ -240,13 +240,13 @@ static inline __attribute__((always_inline)) void put_escaped(
 		put_escaped_long(c, s, n, attr);
 		return;
 	}
-	if (DOM__ESC_ROOM(n) > OUT_BUF - c->len) {
+	if (LAB_ESC_ROOM(n) > OUT_BUF - c->len) {
 		flush(c);
 		if (c->rc != LAB_OK)
 			return;
 	}
-	c->len = (size_t)(dom__esc_put(c->out + c->len, s, n, attr,
-				       attr ? esc_attr : esc_text, reps) -
+	c->len = (size_t)(lab_esc_put(c->out + c->len, s, n, attr,
+				      attr ? esc_attr : esc_text, reps) -
 			  c->out);
 }
 
@@ -259,9 +259,9 @@ static inline __attribute__((always_inline)) void put_qname(
 	size_t ntail)
 {
 	if (nlead + pl + 1 + ll + ntail <= OUT_BUF - c->len) {
-		char *o = dom_names_put_qname(c->out + c->len, lead, nlead,
-					      prefix, pl, local, ll, tail,
-					      ntail);
+		char *o = lab_put_qname(c->out + c->len, lead, nlead,
+					prefix, pl, local, ll, tail,
+					ntail);
 
 		c->len = (size_t)(o - c->out);
 		return;
@@ -296,7 +296,7 @@ static int push(ns_stack *s, const char *prefix, const char *uri)
 {
 	if (s->len == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 32;
-		dom_nsdecl *p = dom_realloc(s->items, cap * sizeof *p);
+		dom_nsdecl *p = lab_realloc(s->items, cap * sizeof *p);
 
 		if (p == NULL)
 			return -1;
@@ -345,7 +345,7 @@ static int reserve(void *arrayp, size_t *cap, size_t need, size_t size)
 
 	if (need <= *cap)
 		return 0;
-	p = dom_realloc(*array, need * 2 * size);
+	p = lab_realloc(*array, need * 2 * size);
 	if (p == NULL)
 		return -1;
 	*array = p;
@@ -579,7 +579,7 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 
 	if (c->nframes == c->cap_frames) {
 		size_t cap = c->cap_frames ? c->cap_frames * 2 : 64;
-		frame *p = dom_realloc(c->frames, cap * sizeof *p);
+		frame *p = lab_realloc(c->frames, cap * sizeof *p);
 
 		if (p == NULL) {
 			nomem(c);
@@ -650,10 +650,10 @@ static void start_element(c14n *c, const dom_node *el, int apex)
 
 		/* Usually the whole attribute fits: one room check. */
 		if (a->len <= ESC_DIRECT &&
-		    DOM__ESC_ATTR_ROOM(pl, ll, a->len) <= OUT_BUF - c->len) {
-			char *o = dom__esc_put_attr(c->out + c->len, p, pl, l,
-						    ll, a->value, a->len,
-						    esc_attr, reps);
+		    LAB_ESC_ATTR_ROOM(pl, ll, a->len) <= OUT_BUF - c->len) {
+			char *o = lab_esc_put_attr(c->out + c->len, p, pl, l,
+						   ll, a->value, a->len,
+						   esc_attr, reps);
 
 			c->len = (size_t)(o - c->out);
 			continue;
@@ -906,13 +906,13 @@ static int prepare(c14n *c, const dom_node *top)
 			return rc;
 		for (i = 0; i < n && rc == LAB_OK; i++)
 			rc = bind_ns(c, in[i].prefix, in[i].uri);
-		dom_free(in);
+		lab_free(in);
 		if (rc != LAB_OK)
 			return rc;
 	}
 	if (!c->o->exclusive || c->o->nprefixes == 0)
 		return LAB_OK;
-	c->listed = dom_malloc(c->o->nprefixes * sizeof *c->listed);
+	c->listed = lab_malloc(c->o->nprefixes * sizeof *c->listed);
 	if (c->listed == NULL)
 		return lab_fail(c->err, LAB_ENOMEM, "out of memory");
 	for (i = 0; i < c->o->nprefixes; i++) {
@@ -969,7 +969,7 @@ static int canonicalize(const dom_node *top, const wss_c14n_opts *opts,
 	if (rc != LAB_OK)
 		return rc;
 	/* Zeroed but for the output buffer (16 KB, per call). */
-	c = dom_malloc(sizeof *c);
+	c = lab_malloc(sizeof *c);
 	if (c == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	memset(c, 0, offsetof(c14n, buf));
@@ -990,15 +990,15 @@ static int canonicalize(const dom_node *top, const wss_c14n_opts *opts,
 		flush(c);
 	}
 	rc = c->rc;
-	dom_free(c->scope.items);
-	dom_free(c->rendered.items);
-	dom_free(c->frames);
-	dom_free(c->listed);
-	dom_free(c->cand);
-	dom_free((void *)c->ns_out);
-	dom_free((void *)c->attr_out);
-	dom_free(c->order);
-	dom_free(c);
+	lab_free(c->scope.items);
+	lab_free(c->rendered.items);
+	lab_free(c->frames);
+	lab_free(c->listed);
+	lab_free(c->cand);
+	lab_free((void *)c->ns_out);
+	lab_free((void *)c->attr_out);
+	lab_free(c->order);
+	lab_free(c);
 	return rc;
 }
 

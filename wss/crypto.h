@@ -8,8 +8,10 @@
  * Every size is explicit, every key is the one the algorithm needs, and
  * every failure of a check on received data is LAB_ESECURITY with a
  * message that says what failed and nothing about why (no oracles).
- * RSA keys must be at least 2048 bits.
- * Not for: XML, base64 (base64.h), certificate chains or expiry (the
+ * RSA keys must be at least 2048 bits.  Implemented by concern: cert.c
+ * (keys, certificates), digest.c, rsa.c (signatures, key transport),
+ * cipher.c (AES, random bytes), over crypto_ossl.h.
+ * Not for: XML, base64 (util/base64.h), certificate chains or expiry (the
  * receiver trusts exactly one configured certificate, compared by DER).
  */
 #ifndef WSS_CRYPTO_H

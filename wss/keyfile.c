@@ -32,7 +32,7 @@
  * the direct path never accepts what the reader would refuse (except a
  * carried certificate's contents, which it does not read), nor refuses
  * what it would accept.
- * Not for: reading or bounding the file (crypto.c), key checks (crypto.c).
+ * Not for: reading or bounding the file (cert.c), key checks (cert.c).
  */
 #include "wss/keyfile.h"
 

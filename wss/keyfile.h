@@ -1,10 +1,10 @@
 /*
  * keyfile.h - the objects in a key or certificate file's bytes, for
- * wss/crypto.c: a direct DER path for the usual files, OpenSSL's PEM
+ * wss/cert.c: a direct DER path for the usual files, OpenSSL's PEM
  * reader for the rest.
  *
- * Not for: reading the file (crypto.c bounds its size and wipes it), or
- * checking what the key is (crypto.c's check_rsa).
+ * Not for: reading the file (cert.c bounds its size and wipes it), or
+ * checking what the key is (cert.c's check_rsa).
  */
 #ifndef WSS_KEYFILE_H
 #define WSS_KEYFILE_H

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wss/base64.h"
+#include "util/base64.h"
 
 dom_node *wss_first_el(const dom_node *parent)
 {
@@ -127,9 +127,9 @@ int wss_b64_text(const dom_node *el, lab_buf *out, lab_err *err)
 	if (s == NULL && dom_text_content(el, &text) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	else if (s != NULL)
-		rc = wss_base64_decode(s, len, out, err);
+		rc = lab_base64_decode(s, len, out, err);
 	else
-		rc = wss_base64_decode(text.data != NULL ? text.data : "",
+		rc = lab_base64_decode(text.data != NULL ? text.data : "",
 				       text.len, out, err);
 	if (rc == LAB_EMALFORMED)
 		rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",

@@ -307,8 +307,8 @@ static int expect_eol(src *s, const char *what, lab_err *err)
 
 static void part_free(wss_part *p)
 {
-	dom_free(p->id);
-	dom_free(p->type);
+	lab_free(p->id);
+	lab_free(p->type);
 	lab_buf_free(&p->body);
 	memset(p, 0, sizeof *p);
 }
@@ -384,8 +384,8 @@ static int read_part(src *s, headers *h, size_t *budget, wss_part *p,
 		rc = parse_length(cl, &len, err);
 	if (rc != LAB_OK)
 		return rc;
-	p->id = dom_strdup(id);
-	p->type = dom_strdup(ct != NULL ? ct : "application/octet-stream");
+	p->id = lab_strdup(id);
+	p->type = lab_strdup(ct != NULL ? ct : "application/octet-stream");
 	if (p->id == NULL || p->type == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory reading a part");
 	return read_body(s, len, budget, &p->body, err);
@@ -425,7 +425,7 @@ static int read_message(src *s, size_t max, wss_multipart *m, lab_err *err)
 	char boundary[MAX_BOUNDARY + 1], start[WSS_MIME_MAX_LINE + 1];
 	char delim[MAX_BOUNDARY + 5];
 	size_t budget = max != 0 ? max : DEFAULT_MAX, dlen, i, j;
-	headers *h = dom_malloc(sizeof *h);
+	headers *h = lab_malloc(sizeof *h);
 	int rc;
 
 	if (h == NULL)
@@ -508,7 +508,7 @@ static int read_message(src *s, size_t max, wss_multipart *m, lab_err *err)
 		m->root = i;
 	}
 out:
-	dom_free(h);
+	lab_free(h);
 	return rc;
 }
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/c14n.h"
 #include "wss/seal.h"
 #include "wss/wsse.h"
@@ -406,7 +406,7 @@ static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
 	if (c->held != NULL) {
 		size_t at;
 
-		rc = wss_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
+		rc = lab_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
 						&at, &c->n, err);
 		c->p = c->held + at;
 		if (rc == LAB_EMALFORMED)
@@ -861,7 +861,7 @@ static int select_keys(wss_xenc_rx *rx, size_t nek, lab_err *err)
 	const dom_node *c;
 	int pass, rc = LAB_OK;
 
-	if (nek > 0 && (rx->keys = dom_calloc(nek, sizeof *rx->keys)) == NULL)
+	if (nek > 0 && (rx->keys = lab_calloc(nek, sizeof *rx->keys)) == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	/* Pass 0 finds whether any key names this receiver; pass 1 keeps
 	 * the keys of the wanted kind. */
@@ -1054,8 +1054,8 @@ int wss_xenc_rx_begin(wss_xenc_rx *rx, wss_msg *m, const wss_privkey *key,
 	if (rc == LAB_OK)
 		rc = select_keys(rx, nek, err);
 	if (rc == LAB_OK && total > 0 &&
-	    ((rx->refs = dom_calloc(total, sizeof *rx->refs)) == NULL ||
-	     (rx->tops = dom_calloc(total, sizeof *rx->tops)) == NULL))
+	    ((rx->refs = lab_calloc(total, sizeof *rx->refs)) == NULL ||
+	     (rx->tops = lab_calloc(total, sizeof *rx->tops)) == NULL))
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	for (c = wss_first_el(m->security); c != NULL && rc == LAB_OK;
 	     c = wss_next_el(c)) {
@@ -1125,9 +1125,9 @@ void wss_xenc_rx_end(wss_xenc_rx *rx)
 {
 	if (rx->keys != NULL)
 		OPENSSL_cleanse(rx->keys, rx->nkeys * sizeof *rx->keys);
-	dom_free(rx->keys);
-	dom_free(rx->refs);
-	dom_free(rx->tops);
+	lab_free(rx->keys);
+	lab_free(rx->refs);
+	lab_free(rx->tops);
 	memset(rx, 0, sizeof *rx);
 }
 

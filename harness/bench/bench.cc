@@ -40,12 +40,12 @@ namespace {
 class AllocCounters : public benchmark::MemoryManager {
  public:
   void Start() override {
-    dom_mem_reset();
-    start_live_ = dom_mem_get().live;
+    lab_mem_reset();
+    start_live_ = lab_mem_get().live;
   }
 
   void Stop(Result& r) override {
-    dom_mem_stats m = dom_mem_get();
+    lab_mem_stats m = lab_mem_get();
 
     r.num_allocs = static_cast<int64_t>(m.allocs);
     r.max_bytes_used = m.peak - start_live_;
@@ -68,7 +68,7 @@ struct Slot {
   bool failed = false;
   lab_err err{};
   double cold_ns = 0;
-  dom_mem_stats mem{};  // one warm call; peak is above the heap held before
+  lab_mem_stats mem{};  // one warm call; peak is above the heap held before
   lab_case_info info{};
 };
 
@@ -125,10 +125,10 @@ bool Prepare(const lab_case* c, const lab_case_data* data, Slot& s) {
     return Fail(s);
   if (!Reset(s)) return false;
 
-  dom_mem_reset();
-  int64_t live = dom_mem_get().live;
+  lab_mem_reset();
+  int64_t live = lab_mem_get().live;
   if (c->run(s.ctx, &s.err) != LAB_OK) return Fail(s);
-  s.mem = dom_mem_get();
+  s.mem = lab_mem_get();
   s.mem.peak -= live;
   return Reset(s);
 }

@@ -104,12 +104,12 @@ static void teardown(void *ctx)
 	bench_ctx *c = ctx;
 
 	dom_doc_free(c->doc);
-	dom_free(c);
+	lab_free(c);
 }
 
 static int setup_bytes(void **ctx, const lab_case_data *d, lab_err *err)
 {
-	bench_ctx *c = dom_calloc(1, sizeof *c);
+	bench_ctx *c = lab_calloc(1, sizeof *c);
 
 	*ctx = NULL;
 	if (c == NULL)

@@ -54,12 +54,12 @@ void lab_floor_teardown(void *ctx)
 	wss_privkey_free(c->bob_key);
 	wss_cert_free(c->alice_cert);
 	wss_cert_free(c->bob_cert);
-	dom_free(c);
+	lab_free(c);
 }
 
 static int new_ctx(floor_ctx **out, const lab_case_data *d, lab_err *err)
 {
-	floor_ctx *c = dom_calloc(1, sizeof *c);
+	floor_ctx *c = lab_calloc(1, sizeof *c);
 
 	*out = NULL;
 	if (c == NULL)

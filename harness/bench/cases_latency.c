@@ -49,13 +49,13 @@ static void teardown(latency_ctx *c)
 		lab_stage_teardown(c->send);
 	if (c->receive != NULL)
 		lab_stage_teardown(c->receive);
-	dom_free(c);
+	lab_free(c);
 }
 
 static int setup(const half_ops *ops, void **ctx, const lab_case_data *d,
 		 lab_err *err)
 {
-	latency_ctx *c = dom_calloc(1, sizeof *c);
+	latency_ctx *c = lab_calloc(1, sizeof *c);
 	int rc = LAB_OK;
 
 	*ctx = NULL;

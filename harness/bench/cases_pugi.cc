@@ -34,8 +34,8 @@ constexpr unsigned kParse = pugi::parse_full | pugi::parse_ws_pcdata;
 
 std::once_flag memory_once;
 
-void* Allocate(size_t n) { return dom_malloc(n); }
-void Deallocate(void* p) { dom_free(p); }
+void* Allocate(size_t n) { return lab_malloc(n); }
+void Deallocate(void* p) { lab_free(p); }
 
 struct PugiCtx {
   const lab_case_data* d = nullptr;
@@ -163,11 +163,11 @@ int lab_pugi_info(void* ctx, lab_case_info* out, lab_err* err) {
   PugiCtx* c = static_cast<PugiCtx*>(ctx);
   pugi::xml_document doc;
 
-  dom_mem_reset();
-  int64_t live = dom_mem_get().live;
+  lab_mem_reset();
+  int64_t live = lab_mem_get().live;
   int rc = Parse(c->d, &doc, err);
   if (rc != LAB_OK) return rc;
-  out->tree_bytes = static_cast<size_t>(dom_mem_get().live - live);
+  out->tree_bytes = static_cast<size_t>(lab_mem_get().live - live);
   Count(doc, out);
   return LAB_OK;
 }

@@ -89,13 +89,13 @@ void lab_scen_teardown(void *ctx)
 		unlink(c->path);
 	lab_buf_free(&c->msg);
 	wss_tokens_free(c->store);
-	dom_free(c->ids);
-	dom_free(c);
+	lab_free(c->ids);
+	lab_free(c);
 }
 
 static int new_ctx(scen_ctx **out, const lab_case_data *d, lab_err *err)
 {
-	scen_ctx *c = dom_calloc(1, sizeof *c);
+	scen_ctx *c = lab_calloc(1, sizeof *c);
 
 	*out = c;
 	if (c == NULL)
@@ -288,7 +288,7 @@ int lab_scen_setup_lookup(void **ctx, const lab_case_data *d, lab_err *err)
 	int rc = new_tokens_ctx(&c, d, err);
 
 	if (rc == LAB_OK) {
-		c->ids = dom_malloc(c->requests * sizeof *c->ids);
+		c->ids = lab_malloc(c->requests * sizeof *c->ids);
 		if (c->ids == NULL)
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	}

@@ -66,7 +66,7 @@ int lab_bench_max_threads(void)
 int lab_threads_setup_control(void **ctx, const lab_case_data *d,
 			      lab_err *err)
 {
-	control_ctx *c = dom_calloc(1, sizeof *c);
+	control_ctx *c = lab_calloc(1, sizeof *c);
 
 	*ctx = c;
 	if (c == NULL)
@@ -94,5 +94,5 @@ int lab_threads_run_control(void *ctx, lab_err *err)
 
 void lab_threads_teardown_control(void *ctx)
 {
-	dom_free(ctx);
+	lab_free(ctx);
 }

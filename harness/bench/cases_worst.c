@@ -33,12 +33,12 @@ void lab_worst_teardown(void *ctx)
 	if (c == NULL)
 		return;
 	lab_buf_free(&c->own);
-	dom_free(c);
+	lab_free(c);
 }
 
 int lab_worst_setup_parse(void **ctx, const lab_case_data *d, lab_err *err)
 {
-	worst_ctx *c = dom_calloc(1, sizeof *c);
+	worst_ctx *c = lab_calloc(1, sizeof *c);
 
 	*ctx = NULL;
 	if (c == NULL)

@@ -453,8 +453,8 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 		fputs("domlab: bench: warning: glibc refused the malloc "
 		      "settings; times include page faults\n",
 		      stderr);
-	gb = dom_calloc((size_t)argc + 3, sizeof *gb);
-	bufs = dom_calloc(lab_ndatasets, sizeof *bufs);
+	gb = lab_calloc((size_t)argc + 3, sizeof *gb);
+	bufs = lab_calloc(lab_ndatasets, sizeof *bufs);
 	if (gb == NULL || bufs == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
@@ -465,7 +465,7 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 		rc = lab_data_files_load(o.data, o.keys, &files, err);
 	if (rc != LAB_OK)
 		goto out;
-	jobs = dom_calloc(lab_ncases * (lab_ndatasets + files.count),
+	jobs = lab_calloc(lab_ncases * (lab_ndatasets + files.count),
 			  sizeof *jobs);
 	if (jobs == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
@@ -495,11 +495,11 @@ int lab_cmd_bench(int argc, char **argv, lab_err *err)
 out:
 	for (i = 0; bufs != NULL && i < lab_ndatasets; i++)
 		lab_buf_free(&bufs[i]);
-	dom_free(bufs);
+	lab_free(bufs);
 	lab_data_files_free(&files);
 	lab_buf_free(&names);
-	dom_free(jobs);
-	dom_free(gb);
+	lab_free(jobs);
+	lab_free(gb);
 	/* The reference peer's process-wide state (xmlsec, its key cache). */
 	lab_ref_cleanup();
 #ifdef LAB_GSOAP

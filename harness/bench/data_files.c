@@ -146,7 +146,7 @@ static int take_file(const char *path, const char *name, const check_keys *k,
 		rc = lab_read_input(path, 0, &d->bytes, &why);
 	if (rc == LAB_OK)
 		rc = check_envelope(&d->bytes, k, &why);
-	if (rc == LAB_OK && (d->name = dom_strdup(name)) == NULL)
+	if (rc == LAB_OK && (d->name = lab_strdup(name)) == NULL)
 		rc = lab_fail(&why, LAB_ENOMEM, "out of memory");
 	if (rc == LAB_OK) {
 		f->count++;
@@ -170,7 +170,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The regular, not hidden, files of a folder, sorted; *names dom_free'd. */
+/* The regular, not hidden, files of a folder, sorted; *names lab_free'd. */
 static int list_folder(const char *dir, char ***names, size_t *n, lab_err *err)
 {
 	DIR *dp = opendir(dir);
@@ -190,14 +190,14 @@ static int list_folder(const char *dir, char ***names, size_t *n, lab_err *err)
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
-			grown = dom_realloc(*names, cap * sizeof *grown);
+			grown = lab_realloc(*names, cap * sizeof *grown);
 			if (grown == NULL) {
 				rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 				break;
 			}
 			*names = grown;
 		}
-		if (((*names)[*n] = dom_strdup(e->d_name)) == NULL)
+		if (((*names)[*n] = lab_strdup(e->d_name)) == NULL)
 			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		else
 			(*n)++;
@@ -213,8 +213,8 @@ static void names_free(char **names, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		dom_free(names[i]);
-	dom_free(names);
+		lab_free(names[i]);
+	lab_free(names);
 }
 
 /* Every regular file of dir, in name order. */
@@ -226,7 +226,7 @@ static int load_folder(const char *dir, const check_keys *k,
 	int rc = list_folder(dir, &names, &n, err);
 
 	if (rc == LAB_OK && n > 0 &&
-	    (f->items = dom_calloc(n, sizeof *f->items)) == NULL)
+	    (f->items = lab_calloc(n, sizeof *f->items)) == NULL)
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	for (i = 0; rc == LAB_OK && i < n; i++) {
 		char path[4096];
@@ -261,7 +261,7 @@ int lab_data_files_load(const char *path, const char *keys,
 		return rc;
 	if (S_ISDIR(st.st_mode)) {
 		rc = load_folder(path, &k, out, err);
-	} else if ((out->items = dom_calloc(1, sizeof *out->items)) == NULL) {
+	} else if ((out->items = lab_calloc(1, sizeof *out->items)) == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	} else {
 		const char *slash = strrchr(path, '/');
@@ -279,10 +279,10 @@ void lab_data_files_free(lab_data_files *f)
 	size_t i;
 
 	for (i = 0; i < f->count; i++) {
-		dom_free(f->items[i].name);
+		lab_free(f->items[i].name);
 		lab_buf_free(&f->items[i].bytes);
 	}
-	dom_free(f->items);
+	lab_free(f->items);
 	f->items = NULL;
 	f->count = 0;
 }

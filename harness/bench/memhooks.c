@@ -21,21 +21,21 @@ static void *ossl_malloc(size_t n, const char *file, int line)
 {
 	(void)file;
 	(void)line;
-	return dom_malloc(n);
+	return lab_malloc(n);
 }
 
 static void *ossl_realloc(void *p, size_t n, const char *file, int line)
 {
 	(void)file;
 	(void)line;
-	return dom_realloc(p, n);
+	return lab_realloc(p, n);
 }
 
 static void ossl_free(void *p, const char *file, int line)
 {
 	(void)file;
 	(void)line;
-	dom_free(p);
+	lab_free(p);
 }
 
 int lab_bench_mem_setup(int *malloc_tuned, lab_err *err)
@@ -49,7 +49,7 @@ int lab_bench_mem_setup(int *malloc_tuned, lab_err *err)
 		mallopt(M_MMAP_THRESHOLD, (int)LAB_BENCH_MMAP_THRESHOLD) == 1;
 	/* Before any other libxml2 call: blocks it allocated with another
 	 * allocator would be freed through ours and skew the counters. */
-	if (xmlMemSetup(dom_free, dom_malloc, dom_realloc, dom_strdup) != 0)
+	if (xmlMemSetup(lab_free, lab_malloc, lab_realloc, lab_strdup) != 0)
 		return lab_fail(err, LAB_EUSAGE,
 				"libxml2 refused the allocator hooks");
 	/* Likewise before OpenSSL's first allocation, or it refuses. */

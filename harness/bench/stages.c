@@ -68,7 +68,7 @@ void lab_stage_teardown(void *ctx)
 	if (c->doc != NULL)
 		c->impl->free_doc(c->doc);
 	lab_buf_free(&c->msg);
-	dom_free(c);
+	lab_free(c);
 }
 
 /* LAB_HEADER_BLOCK's element, as the encrypted header layout adds it. */
@@ -117,7 +117,7 @@ static int setup(const lab_stage_impl *impl, void **ctx,
 		 const lab_case_data *d, lab_stage prepare, int parse,
 		 lab_layout layout, lab_err *err)
 {
-	lab_stage_ctx *c = dom_calloc(1, sizeof *c);
+	lab_stage_ctx *c = lab_calloc(1, sizeof *c);
 	lab_buf in = LAB_BUF_INIT;
 	int rc;
 

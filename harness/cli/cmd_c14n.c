@@ -80,7 +80,7 @@ int lab_cmd_c14n(int argc, char **argv, lab_err *err)
 	int nrest, i, rc;
 
 	memset(&o, 0, sizeof o);
-	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	rest = lab_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	rc = lab_io_args(argc, argv, lab_c14n_options, &io, rest, &nrest, err);
@@ -129,7 +129,7 @@ int lab_cmd_c14n(int argc, char **argv, lab_err *err)
 		rc = lab_write_output(io.out, out.data, out.len, err);
 out:
 	dom_doc_free(doc);
-	dom_free(rest);
+	lab_free(rest);
 	lab_buf_free(&in);
 	lab_buf_free(&out);
 	return rc;

@@ -82,11 +82,11 @@ static int wrap_file(const char *a, const char *path, lab_hostile_opts *o,
 		return rc;
 	}
 	if (strcmp(a, "--message") == 0) {
-		dom_free((void *)(uintptr_t)o->message);
+		lab_free((void *)(uintptr_t)o->message);
 		o->message = b.data;
 		o->message_len = b.len - 1;
 	} else {
-		dom_free((void *)(uintptr_t)o->plain);
+		lab_free((void *)(uintptr_t)o->plain);
 		o->plain = b.data;
 	}
 	return LAB_OK;
@@ -158,8 +158,8 @@ static int gen_hostile(lab_hostile_kind kind, int at, int argc, char **argv,
 	wss_privkey_free((wss_privkey *)(uintptr_t)o.key);
 	wss_cert_free((wss_cert *)(uintptr_t)o.cert);
 	wss_cert_free((wss_cert *)(uintptr_t)o.peer);
-	dom_free((void *)(uintptr_t)o.message);
-	dom_free((void *)(uintptr_t)o.plain);
+	lab_free((void *)(uintptr_t)o.message);
+	lab_free((void *)(uintptr_t)o.plain);
 	lab_buf_free(&b);
 	return rc;
 }

@@ -8,7 +8,7 @@
 #include "util/alloc.h"
 #include "harness/cli/cli.h"
 
-static void print_stats(dom_doc *doc, const dom_mem_stats *mem)
+static void print_stats(dom_doc *doc, const lab_mem_stats *mem)
 {
 	dom_doc_stats s;
 
@@ -38,12 +38,12 @@ int lab_cmd_parse(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
 	char **rest = NULL;
-	dom_mem_stats mem;
+	lab_mem_stats mem;
 	dom_doc *doc = NULL;
 	lab_io io;
 	int nrest, i, stats = 0, rc;
 
-	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	rest = lab_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	rc = lab_io_args(argc, argv, lab_parse_options, &io, rest, &nrest, err);
@@ -58,9 +58,9 @@ int lab_cmd_parse(int argc, char **argv, lab_err *err)
 		rc = lab_read_input(io.in, io.lim.max_input, &in, err);
 	if (rc != LAB_OK)
 		goto out;
-	dom_mem_reset();
+	lab_mem_reset();
 	rc = dom_parse(in.data, in.len, &io.lim, &doc, err);
-	mem = dom_mem_get();
+	mem = lab_mem_get();
 	if (rc == LAB_OK)
 		rc = dom_serialize(dom_doc_node(doc), &out, err);
 	if (rc == LAB_OK)
@@ -69,7 +69,7 @@ int lab_cmd_parse(int argc, char **argv, lab_err *err)
 		print_stats(doc, &mem);
 out:
 	dom_doc_free(doc);
-	dom_free(rest);
+	lab_free(rest);
 	lab_buf_free(&in);
 	lab_buf_free(&out);
 	return rc;

@@ -379,7 +379,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (opts == NULL)
 		return lab_fail(err, LAB_EUSAGE, "no command '%s'", op);
 	wss_opts_default(&o);
-	rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	rest = lab_calloc((size_t)argc + 1, sizeof *rest);
 	if (rest == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	memset(&msg, 0, sizeof msg);
@@ -414,6 +414,6 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	wss_keys_cache_clear();
 	lab_msg_free(&msg);
 	lab_buf_free(&to);
-	dom_free(rest);
+	lab_free(rest);
 	return rc;
 }

@@ -60,7 +60,7 @@ int lab_cmd_gsoap(int argc, char **argv, lab_err *err)
 	if (strcmp(argv[0], "receive") == 0)
 		op = LAB_GSOAP_RECEIVE;
 	wss_opts_default(&o);
-	rest = dom_calloc((size_t)argc, sizeof *rest);
+	rest = lab_calloc((size_t)argc, sizeof *rest);
 	if (rest == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
@@ -84,7 +84,7 @@ int lab_cmd_gsoap(int argc, char **argv, lab_err *err)
 		rc = lab_write_output(io.out, out.data, out.len, err);
 out:
 	lab_gsoap_cleanup();
-	dom_free(rest);
+	lab_free(rest);
 	lab_buf_free(&in);
 	lab_buf_free(&out);
 	return rc;

@@ -39,7 +39,7 @@ static int given(char **rest, int nrest, const char *name)
 int http_args(int argc, char **argv, const lab_opt *opts, lab_io *io,
 	      http_set_fn set, void *ctx, lab_err *err)
 {
-	char **rest = dom_calloc((size_t)argc + 1, sizeof *rest);
+	char **rest = lab_calloc((size_t)argc + 1, sizeof *rest);
 	const lab_opt *o;
 	int nrest = 0, i, rc;
 
@@ -59,6 +59,6 @@ int http_args(int argc, char **argv, const lab_opt *opts, lab_io *io,
 		if (o->required && !given(rest, nrest, o->name))
 			rc = lab_fail(err, LAB_EUSAGE, "%s is required",
 				      o->name);
-	dom_free(rest);
+	lab_free(rest);
 	return rc;
 }

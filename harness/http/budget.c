@@ -38,7 +38,7 @@ int http_budget_init(http_budget *b, const http_budget_cfg *cfg,
 	memset(b, 0, sizeof *b);
 	b->cfg = *cfg;
 	b->cap = max_clients;
-	b->clients = dom_calloc(max_clients, sizeof *b->clients);
+	b->clients = lab_calloc(max_clients, sizeof *b->clients);
 	if (b->clients == NULL)
 		return -1;
 	pthread_mutex_init(&b->lock, NULL);
@@ -49,7 +49,7 @@ void http_budget_free(http_budget *b)
 {
 	if (b->clients != NULL)
 		pthread_mutex_destroy(&b->lock);
-	dom_free(b->clients);
+	lab_free(b->clients);
 	b->clients = NULL;
 }
 

@@ -347,9 +347,9 @@ static int run_clients(level *lv, client *cl, pthread_t *th, unsigned n,
 static int run_level(level *lv, unsigned n, load_result *r, lab_err *err)
 {
 	const load_cfg *cfg = lv->cfg;
-	client *cl = dom_calloc(n, sizeof *cl);
-	pthread_t *th = dom_calloc(n, sizeof *th);
-	lab_hist *h = dom_malloc(sizeof *h);
+	client *cl = lab_calloc(n, sizeof *cl);
+	pthread_t *th = lab_calloc(n, sizeof *th);
+	lab_hist *h = lab_malloc(sizeof *h);
 	struct timespec t0, t1;
 	load_fails fails;
 	unsigned i;
@@ -359,7 +359,7 @@ static int run_level(level *lv, unsigned n, load_result *r, lab_err *err)
 	lv->by_index = NULL;
 	lv->check = NULL;
 	if (rc == LAB_OK && cfg->seconds == 0) {
-		lv->by_index = dom_calloc(cfg->requests, sizeof *lv->by_index);
+		lv->by_index = lab_calloc(cfg->requests, sizeof *lv->by_index);
 		rc = lv->by_index != NULL ? LAB_OK : LAB_ENOMEM;
 	}
 	if (rc == LAB_OK)
@@ -391,10 +391,10 @@ static int run_level(level *lv, unsigned n, load_result *r, lab_err *err)
 	}
 	if (rc == LAB_OK && lv->by_index != NULL && r->requests > 0)
 		growth(lv->by_index, r->requests, r);
-	dom_free(cl);
-	dom_free(th);
-	dom_free(h);
-	dom_free(lv->by_index);
+	lab_free(cl);
+	lab_free(th);
+	lab_free(h);
+	lab_free(lv->by_index);
 	lv->by_index = NULL;
 	if (rc == LAB_ENOMEM)
 		return lab_fail(err, rc, "out of memory for the clients");
@@ -448,7 +448,7 @@ static int rate_level(const load_cfg *cfg, const lab_buf *plain,
 		return lab_fail(err, LAB_EUSAGE, "--rate with --tokens secures "
 				"every request first: at most %d of them",
 				RATE_TOKENS);
-	w = dom_calloc(count, sizeof *w);
+	w = lab_calloc(count, sizeof *w);
 	if (w == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	for (i = 0; rc == LAB_OK && i < count; i++)
@@ -459,7 +459,7 @@ static int rate_level(const load_cfg *cfg, const lab_buf *plain,
 		lab_buf_free(&w[i].body);
 		lab_buf_free(&w[i].ctype);
 	}
-	dom_free(w);
+	lab_free(w);
 	return rc;
 }
 

@@ -177,7 +177,7 @@ static void *check_main(void *arg)
 		if (verify(c, &a->body))
 			count(c, a->ms);
 		lab_buf_free(&a->body);
-		dom_free(a);
+		lab_free(a);
 	}
 }
 
@@ -186,14 +186,14 @@ int load_checker_start(const load_cfg *cfg, load_fails *fails,
 {
 	wss_key_paths paths = {cfg->paths.key, NULL, NULL,
 			       cfg->paths.peer_cert};
-	load_checker *c = dom_calloc(1, sizeof *c);
+	load_checker *c = lab_calloc(1, sizeof *c);
 	int rc = c != NULL ? LAB_OK : lab_fail(err, LAB_ENOMEM, "out of memory");
 
 	*out = NULL;
 	if (rc == LAB_OK)
 		rc = wss_keys_acquire(&paths, &c->ks, &c->handle, err);
 	if (rc != LAB_OK) {
-		dom_free(c);
+		lab_free(c);
 		return rc;
 	}
 	c->cfg = cfg;
@@ -204,7 +204,7 @@ int load_checker_start(const load_cfg *cfg, load_fails *fails,
 	    pthread_create(&c->thread, NULL, check_main, c) != 0) {
 		/* A mutex or condition never made needs no destroying. */
 		wss_keys_release(c->handle);
-		dom_free(c);
+		lab_free(c);
 		return lab_fail(err, LAB_ENOMEM, "cannot start the checker");
 	}
 	*out = c;
@@ -219,7 +219,7 @@ static void hand_in(load_checker *c, lab_buf *body, double ms)
 
 	pthread_mutex_lock(&c->lock);
 	if (c->queued + body->len <= QUEUE_BYTES)
-		a = dom_calloc(1, sizeof *a);
+		a = lab_calloc(1, sizeof *a);
 	if (a != NULL) {
 		a->body = *body;
 		a->ms = ms;
@@ -275,5 +275,5 @@ void load_checker_stop(load_checker *c, lab_hist *h)
 	pthread_cond_destroy(&c->ready);
 	pthread_mutex_destroy(&c->lock);
 	wss_keys_release(c->handle);
-	dom_free(c);
+	lab_free(c);
 }

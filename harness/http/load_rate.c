@@ -103,7 +103,7 @@ static int set_up(run *r)
 	unsigned i;
 
 	r->multi = curl_multi_init();
-	r->slots = dom_calloc(r->cfg->clients, sizeof *r->slots);
+	r->slots = lab_calloc(r->cfg->clients, sizeof *r->slots);
 	if (r->multi == NULL || r->slots == NULL)
 		return LAB_ENOMEM;
 	curl_multi_setopt(r->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
@@ -137,7 +137,7 @@ static void tear_down(run *r)
 		curl_slist_free_all(r->slots[i].hdrs);
 		lab_buf_free(&r->slots[i].body);
 	}
-	dom_free(r->slots);
+	lab_free(r->slots);
 	curl_multi_cleanup(r->multi);
 }
 
@@ -178,7 +178,7 @@ int load_run_rate(const load_cfg *cfg, const load_wire *wires, size_t count,
 					: cfg->requests;
 	struct timespec t1;
 	load_fails fails;
-	lab_hist *h = dom_malloc(sizeof *h);
+	lab_hist *h = lab_malloc(sizeof *h);
 	run r;
 	int rc;
 
@@ -186,7 +186,7 @@ int load_run_rate(const load_cfg *cfg, const load_wire *wires, size_t count,
 	r.cfg = cfg;
 	r.gap = 1e3 / cfg->rate;
 	if (h == NULL || load_fails_init(&fails) != LAB_OK) {
-		dom_free(h);
+		lab_free(h);
 		return lab_fail(err, LAB_ENOMEM, "out of memory for the clients");
 	}
 	lab_hist_init(h);
@@ -206,6 +206,6 @@ int load_run_rate(const load_cfg *cfg, const load_wire *wires, size_t count,
 	res->requests = total;
 	res->seconds = load_ms_between(&r.t0, &t1) / 1e3;
 	load_latency(h, res);
-	dom_free(h);
+	lab_free(h);
 	return rc;
 }

@@ -50,13 +50,13 @@ static void *work(void *arg)
 		if (j == NULL)
 			return NULL; /* stopping, and nothing left */
 		p->fn(j->data);
-		dom_free(j);
+		lab_free(j);
 	}
 }
 
 http_pool *http_pool_start(unsigned n, http_job_fn fn)
 {
-	http_pool *p = dom_calloc(1, sizeof *p + n * sizeof(pthread_t));
+	http_pool *p = lab_calloc(1, sizeof *p + n * sizeof(pthread_t));
 	unsigned i;
 
 	if (p == NULL)
@@ -78,7 +78,7 @@ http_pool *http_pool_start(unsigned n, http_job_fn fn)
 
 int http_pool_push(http_pool *p, void *data)
 {
-	job *j = dom_calloc(1, sizeof *j);
+	job *j = lab_calloc(1, sizeof *j);
 	int rc = -1;
 
 	if (j == NULL)
@@ -96,7 +96,7 @@ int http_pool_push(http_pool *p, void *data)
 	}
 	pthread_mutex_unlock(&p->lock);
 	if (rc != 0)
-		dom_free(j);
+		lab_free(j);
 	return rc;
 }
 
@@ -117,7 +117,7 @@ void http_pool_free(http_pool *p)
 {
 	pthread_cond_destroy(&p->more);
 	pthread_mutex_destroy(&p->lock);
-	dom_free(p);
+	lab_free(p);
 }
 
 /* ---- the lingerer ---- */
@@ -210,14 +210,14 @@ static void *linger_loop(void *arg)
 
 http_linger *http_linger_start(unsigned max, unsigned ms)
 {
-	http_linger *l = dom_calloc(1, sizeof *l + max * sizeof(held));
+	http_linger *l = lab_calloc(1, sizeof *l + max * sizeof(held));
 
 	if (l == NULL)
 		return NULL;
 	l->max = max < HTTP_LINGER_MAX ? max : HTTP_LINGER_MAX;
 	l->ms = ms;
 	if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
-		dom_free(l);
+		lab_free(l);
 		return NULL;
 	}
 	pthread_mutex_init(&l->lock, NULL);
@@ -225,7 +225,7 @@ http_linger *http_linger_start(unsigned max, unsigned ms)
 		pthread_mutex_destroy(&l->lock);
 		close(l->wake[0]);
 		close(l->wake[1]);
-		dom_free(l);
+		lab_free(l);
 		return NULL;
 	}
 	return l;
@@ -266,5 +266,5 @@ void http_linger_stop(http_linger *l)
 	pthread_mutex_destroy(&l->lock);
 	close(l->wake[0]);
 	close(l->wake[1]);
-	dom_free(l);
+	lab_free(l);
 }

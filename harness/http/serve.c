@@ -171,10 +171,10 @@ static void on_connection(void *cls, struct MHD_Connection *mc,
 		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
 			mc, MHD_CONNECTION_INFO_CONNECTION_FD);
 
-		c = dom_calloc(1, sizeof *c);
+		c = lab_calloc(1, sizeof *c);
 		if (c == NULL || ci == NULL) {
 			/* Out of memory: the connection goes unwatched. */
-			dom_free(c);
+			lab_free(c);
 			*socket_context = NULL;
 			return;
 		}
@@ -199,7 +199,7 @@ static void on_connection(void *cls, struct MHD_Connection *mc,
 	if (c->next != NULL)
 		c->next->prev = c->prev;
 	pthread_mutex_unlock(&s->lock);
-	dom_free(c);
+	lab_free(c);
 	*socket_context = NULL;
 }
 
@@ -475,7 +475,7 @@ static void answer_job(void *arg)
 	size_t len = r->body.len;
 	lab_err err;
 
-	dom_mem_reset();
+	lab_mem_reset();
 	if (r->c != NULL &&
 	    wss_read_body_end(r->c->fd, s->cfg.read_timeout_ms, &how, &err) == LAB_OK &&
 	    how == WSS_READ_TIMEOUT)
@@ -490,7 +490,7 @@ static void answer_job(void *arg)
 	}
 	lab_buf_free(&r->body);
 	http_budget_settle(&s->budget, len,
-			   (uint64_t)dom_mem_get().peak + len);
+			   (uint64_t)lab_mem_get().peak + len);
 	r->state = REQ_DONE;
 	MHD_resume_connection(r->mc);
 }
@@ -538,7 +538,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc,
 
 	(void)version;
 	if (r == NULL) {
-		r = dom_calloc(1, sizeof *r);
+		r = lab_calloc(1, sizeof *r);
 		if (r == NULL)
 			return MHD_NO;
 		*req_cls = r;
@@ -587,7 +587,7 @@ static void on_completed(void *cls, struct MHD_Connection *mc,
 		http_budget_close(&s->budget, &r->charge);
 		lab_buf_free(&r->body);
 		lab_buf_free(&r->out);
-		dom_free(r);
+		lab_free(r);
 		*req_cls = NULL;
 	}
 }

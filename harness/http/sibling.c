@@ -28,14 +28,14 @@ static int exec_sibling(const char *cmd, int argc, char **argv,
 	path[n] = '\0';
 	slash = strrchr(path, '/');
 	strcpy(slash != NULL ? slash + 1 : path, name);
-	args = dom_calloc((size_t)argc + 3, sizeof *args);
+	args = lab_calloc((size_t)argc + 3, sizeof *args);
 	if (args == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	args[0] = (char *)name;
 	args[1] = (char *)cmd;
 	memcpy(args + 2, argv, (size_t)argc * sizeof *args);
 	execv(path, args);
-	dom_free(args);
+	lab_free(args);
 	return lab_fail(err, LAB_EIO, "cannot run %s: %s", path,
 			strerror(errno));
 }

@@ -93,7 +93,7 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 		goto out;
 	}
 	wss_opts_default(&o);
-	rest = dom_calloc((size_t)argc, sizeof *rest);
+	rest = lab_calloc((size_t)argc, sizeof *rest);
 	if (rest == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;
@@ -117,7 +117,7 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 out:
 	/* The process ends after the command: a leak checker sees nothing. */
 	lab_ref_cleanup();
-	dom_free(rest);
+	lab_free(rest);
 	lab_buf_free(&in);
 	lab_buf_free(&out);
 	return rc;

@@ -127,7 +127,7 @@ static void key_free(ref_key *k)
 		xmlSecKeyDestroy(k->key);
 	xmlFree(k->der_b64);
 	xmlFree(k->thumb_b64);
-	dom_free(k);
+	lab_free(k);
 }
 
 /* A key holding only full's value: a certificate's key also carries the
@@ -198,7 +198,7 @@ static int load_key(int kind, const char *path, ref_key **out, lab_err *err)
 
 	if (rc != LAB_OK)
 		goto out;
-	k = dom_calloc(1, sizeof *k + plen + 1);
+	k = lab_calloc(1, sizeof *k + plen + 1);
 	if (k == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 		goto out;

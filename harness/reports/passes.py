@@ -28,7 +28,7 @@ PASSES = [
     (r"wss_encrypt\w*|wss_decrypt\w*|wss_enc_\w+|wss_dec_\w+|"
      r"gcm_encrypt|gcm_decrypt|cbc_encrypt|cbc_decrypt|wss_seal\w*|"
      r"seal_\w+", "AES-GCM"),
-    (r"wss_base64_\w+|lab_base64_\w+|dom_b64_\w+|dom_create_text_b64",
+    (r"lab_base64_\w+|dom_b64_\w+|dom_create_text_b64",
      "base64"),
     (r"dom_serialize\w*", "serialize"),
     (r"wss_rsa_\w+", "RSA (sign, verify, key wrap)"),
@@ -41,8 +41,8 @@ _PASS_RE = [(re.compile(r"(?:%s)$" % p), name) for p, name in PASSES]
 # Allocation wrappers: a heap block is named after the first frame that is
 # none of these.
 _ALLOC_RE = re.compile(
-    r"(malloc|calloc|realloc|free|dom_malloc|dom_calloc|dom_realloc|"
-    r"dom_arena\w*|dom_chunk_alloc|chunk_new|alloc_alone|lab_buf_\w+|"
+    r"(malloc|calloc|realloc|free|lab_malloc|lab_calloc|lab_realloc|"
+    r"dom_arena\w*|lab_chunk_alloc|chunk_new|alloc_alone|lab_buf_\w+|"
     r"reserve\w*|grow|CRYPTO_\w*alloc|operator new\w*|xmlMalloc\w*|"
     r"xmlRealloc\w*|\?\?\?)$")
 
@@ -251,7 +251,7 @@ def read_dhat(path):
 
 
 def frame_name(frame):
-    """'0x1419DA: dom_malloc (alloc.c:35)' -> 'dom_malloc'."""
+    """'0x1419DA: lab_malloc (alloc.c:35)' -> 'lab_malloc'."""
     m = re.match(r"(?:0x[0-9A-Fa-f]+: )?(.*?)(?: \(.*\))?$", frame)
     return clean_name(m.group(1))
 

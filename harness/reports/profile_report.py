@@ -36,8 +36,8 @@ STAGES = [
     ("wss_rsa_oaep_unwrap", "RSA-OAEP unwrap"),
     ("wss_encrypt", "AES encrypt"),
     ("wss_decrypt", "AES decrypt"),
-    ("wss_base64_encode", "base64 encode"),
-    ("wss_base64_decode", "base64 decode"),
+    ("lab_base64_encode", "base64 encode"),
+    ("lab_base64_decode", "base64 decode"),
     ("dom_get_by_id", "ID lookups (index rebuilds)"),
 ]
 DOM = [

@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/keys.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
@@ -425,7 +425,7 @@ static int mm_b64_of(const char *s, size_t n, const char *name, unsigned k,
 	if (*te <= *tb)
 		return 0;
 	(*te)--;
-	return wss_base64_decode(s + *tb, *te - *tb, out, &err) == LAB_OK;
+	return lab_base64_decode(s + *tb, *te - *tb, out, &err) == LAB_OK;
 }
 
 /* AES-GCM (a 32-byte key) or AES-CBC (16) of pt in XML Encryption's
@@ -512,7 +512,7 @@ static size_t mm_reencrypt(uint8_t *d, size_t n, size_t max, mm_rng *r,
 		goto out;
 	ct.len = 0;
 	if (mm_encrypt(session, keylen, &pt, r, &ct) &&
-	    wss_base64_encode(ct.data, ct.len, 0, &b64) == LAB_OK)
+	    lab_base64_encode(ct.data, ct.len, 0, &b64) == LAB_OK)
 		out = mm_splice(d, n, max, tb, te, b64.data, b64.len);
 out:
 	lab_buf_free(&wrapped);

@@ -22,7 +22,7 @@
 #include "harness/refpeer/ref.h"
 #include "tests/fuzz/fuzz_keys.h"
 #include "tests/fuzz/msg_mutate.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -213,7 +213,7 @@ static int token_not_the_trusted_one(const diff_msg *m)
 	want = wss_cert_der(m->trust, &len);
 	ok = vt != NULL && xmlStrEqual(vt, X(WSS_X509V3)) &&
 	     (et == NULL || xmlStrEqual(et, X(WSS_BASE64))) && text != NULL &&
-	     wss_base64_decode((const char *)text, (size_t)xmlStrlen(text),
+	     lab_base64_decode((const char *)text, (size_t)xmlStrlen(text),
 			       &der, &err) == LAB_OK &&
 	     der.len == len && memcmp(der.data, want, len) == 0;
 	xmlFree(vt);
@@ -299,7 +299,7 @@ static int encryption_outside_profile(const diff_msg *m)
 	return 0;
 }
 
-/* Whether el's text is base64 as domlab reads it (wss/base64.c: XML
+/* Whether el's text is base64 as domlab reads it (util/base64.c: XML
  * whitespace skipped). */
 static int is_base64(const xmlNode *el)
 {
@@ -307,7 +307,7 @@ static int is_base64(const xmlNode *el)
 	lab_buf out = LAB_BUF_INIT;
 	lab_err err;
 	int ok = t != NULL &&
-		 wss_base64_decode((const char *)t, strlen((const char *)t),
+		 lab_base64_decode((const char *)t, strlen((const char *)t),
 				   &out, &err) == LAB_OK;
 
 	lab_buf_free(&out);

@@ -17,7 +17,7 @@ int dom__attrlist_get(const dom_element *el, dom_attr_list *out,
 	size_t n = el->attrs.count;
 
 	memset(out, 0, sizeof *out);
-	copy = dom_malloc(n * sizeof *copy);
+	copy = lab_malloc(n * sizeof *copy);
 	if (copy == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (n > 0)
@@ -31,5 +31,5 @@ int dom__attrlist_get(const dom_element *el, dom_attr_list *out,
 void dom__attrlist_release(const dom_element *el, dom_attr_list *list)
 {
 	(void)el;
-	dom_free(list->owned);
+	lab_free(list->owned);
 }

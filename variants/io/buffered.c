@@ -23,7 +23,7 @@ struct wss_io {
 
 int wss_io_open(int fd, wss_io **out, lab_err *err)
 {
-	*out = dom_malloc(sizeof **out);
+	*out = lab_malloc(sizeof **out);
 	if (*out == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory for a reader");
 	(*out)->fd = fd;
@@ -33,7 +33,7 @@ int wss_io_open(int fd, wss_io **out, lab_err *err)
 
 void wss_io_free(wss_io *r)
 {
-	dom_free(r);
+	lab_free(r);
 }
 
 /* One read(2) of up to n bytes into p; *k 0 at the end. */

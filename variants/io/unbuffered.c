@@ -19,7 +19,7 @@ struct wss_io {
 
 int wss_io_open(int fd, wss_io **out, lab_err *err)
 {
-	*out = dom_malloc(sizeof **out);
+	*out = lab_malloc(sizeof **out);
 	if (*out == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory for a reader");
 	(*out)->fd = fd;
@@ -28,7 +28,7 @@ int wss_io_open(int fd, wss_io **out, lab_err *err)
 
 void wss_io_free(wss_io *r)
 {
-	dom_free(r);
+	lab_free(r);
 }
 
 int wss_io_read(wss_io *r, void *p, size_t n, size_t *got, lab_err *err)

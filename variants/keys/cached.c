@@ -34,8 +34,8 @@ static void entry_free(entry *e)
 		return;
 	wss_privkey_free(e->key);
 	wss_cert_free(e->cert);
-	dom_free(e->path);
-	dom_free(e);
+	lab_free(e->path);
+	lab_free(e);
 }
 
 /* Finds or loads (path, kind); the caller holds lock.  NULL path: nothing. */
@@ -53,8 +53,8 @@ static int get(const char *path, int want_key, entry **found, lab_err *err)
 			*found = e;
 			return LAB_OK;
 		}
-	e = dom_calloc(1, sizeof *e);
-	if (e == NULL || (e->path = dom_strdup(path)) == NULL) {
+	e = lab_calloc(1, sizeof *e);
+	if (e == NULL || (e->path = lab_strdup(path)) == NULL) {
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory loading keys");
 		goto out;
 	}

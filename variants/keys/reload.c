@@ -24,7 +24,7 @@ static int load_cert(const char *path, wss_cert **out, lab_err *err)
 int wss_keys_acquire(const wss_key_paths *paths, wss_keyset *out,
 		     void **handle, lab_err *err)
 {
-	held *h = dom_calloc(1, sizeof *h);
+	held *h = lab_calloc(1, sizeof *h);
 	int rc = LAB_OK;
 
 	*handle = NULL;
@@ -63,7 +63,7 @@ void wss_keys_release(void *handle)
 	wss_cert_free(h->cert);
 	wss_cert_free(h->peer_cert);
 	wss_cert_free(h->trust);
-	dom_free(h);
+	lab_free(h);
 }
 
 void wss_keys_cache_clear(void)

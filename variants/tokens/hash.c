@@ -45,9 +45,9 @@ int wss_tokens_new(wss_token_store **out, lab_err *err)
 	*out = NULL;
 	if (rc != LAB_OK)
 		return rc;
-	s = dom_calloc(1, sizeof *s);
-	if (s == NULL || (s->b = dom_calloc(MIN_BUCKETS, sizeof *s->b)) == NULL) {
-		dom_free(s);
+	s = lab_calloc(1, sizeof *s);
+	if (s == NULL || (s->b = lab_calloc(MIN_BUCKETS, sizeof *s->b)) == NULL) {
+		lab_free(s);
 		return lab_fail(err, LAB_ENOMEM,
 				"out of memory for a token store");
 	}
@@ -67,11 +67,11 @@ void wss_tokens_free(wss_token_store *s)
 
 		for (; e != NULL; e = next) {
 			next = e->next;
-			dom_free(e);
+			lab_free(e);
 		}
 	}
-	dom_free(s->b);
-	dom_free(s);
+	lab_free(s->b);
+	lab_free(s);
 }
 
 static entry **find(const wss_token_store *s,
@@ -88,7 +88,7 @@ static entry **find(const wss_token_store *s,
 static int grow(wss_token_store *s, lab_err *err)
 {
 	size_t nb = s->nb * 2, i;
-	entry **b = dom_calloc(nb, sizeof *b);
+	entry **b = lab_calloc(nb, sizeof *b);
 
 	if (b == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory storing a token");
@@ -103,7 +103,7 @@ static int grow(wss_token_store *s, lab_err *err)
 			b[k] = e;
 		}
 	}
-	dom_free(s->b);
+	lab_free(s->b);
 	s->b = b;
 	s->nb = nb;
 	return LAB_OK;
@@ -120,7 +120,7 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 		return rc;
 	if (s->n >= s->nb && (rc = grow(s, err)) != LAB_OK)
 		return rc;
-	e = dom_malloc(sizeof *e + key_len);
+	e = lab_malloc(sizeof *e + key_len);
 	if (e == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory storing a token");
 	memcpy(e->id, id, WSS_SHA1_LEN);
@@ -152,7 +152,7 @@ void wss_tokens_done(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN])
 	if (e == NULL)
 		return;
 	*p = e->next;
-	dom_free(e);
+	lab_free(e);
 	s->n--;
 }
 

@@ -42,7 +42,7 @@
 
 #include "util/alloc.h"
 #include "dom/dom.h"
-#include "wss/base64.h"
+#include "util/base64.h"
 #include "wss/profile.h"
 
 const char wss__tokens_choice[] = "list";
@@ -96,7 +96,7 @@ static void ref_name(const unsigned char id[WSS_SHA1_LEN],
 
 int wss_tokens_new(wss_token_store **out, lab_err *err)
 {
-	wss_token_store *s = dom_calloc(1, sizeof *s);
+	wss_token_store *s = lab_calloc(1, sizeof *s);
 	int rc;
 
 	*out = NULL;
@@ -127,10 +127,10 @@ void wss_tokens_free(wss_token_store *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->n; i++)
-		dom_free(s->items[i]);
-	dom_free(s->items);
+		lab_free(s->items[i]);
+	lab_free(s->items);
 	dom_doc_free(s->doc);
-	dom_free(s);
+	lab_free(s);
 }
 
 /* <wsse:SecurityTokenReference> holding one child element `child`. */
@@ -170,7 +170,7 @@ static int references(wss_token_store *s, entry *e,
 	ref_name(id, uri + 1);
 	rc = str_of(s->doc, "wsse:Reference", "URI", uri, NULL, &e->attached,
 		    err);
-	if (rc == LAB_OK && (wss_base64_encode(id, WSS_SHA1_LEN, 0, &b64) !=
+	if (rc == LAB_OK && (lab_base64_encode(id, WSS_SHA1_LEN, 0, &b64) !=
 				     LAB_OK ||
 			     lab_buf_putc(&b64, '\0') != LAB_OK))
 		rc = lab_fail(err, LAB_ENOMEM, "out of memory storing a token");
@@ -192,7 +192,7 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 		return rc;
 	if (s->n == s->cap) {
 		size_t cap = s->cap != 0 ? s->cap * 2 : 16;
-		entry **items = dom_realloc(s->items, cap * sizeof *items);
+		entry **items = lab_realloc(s->items, cap * sizeof *items);
 
 		if (items == NULL)
 			return lab_fail(err, LAB_ENOMEM,
@@ -200,7 +200,7 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 		s->items = items;
 		s->cap = cap;
 	}
-	e = dom_malloc(sizeof *e + key_len);
+	e = lab_malloc(sizeof *e + key_len);
 	if (e == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory storing a token");
 	e->expires_ms = now_ms() + LIFETIME_MS;
@@ -211,7 +211,7 @@ int wss_tokens_put(wss_token_store *s, const unsigned char id[WSS_SHA1_LEN],
 	if (rc != LAB_OK) {
 		/* Elements already made stay in the arena until the store
 		 * goes: a document frees nothing sooner. */
-		dom_free(e);
+		lab_free(e);
 		return rc;
 	}
 	s->items[s->n++] = e;
@@ -256,7 +256,7 @@ static char *id_from_str(const wss_token_store *s, const dom_node *str)
 	uri = a->value;
 	if (a->len > 0 && uri[0] == '#')
 		uri++;
-	id = dom_malloc(strlen(uri) + 1);
+	id = lab_malloc(strlen(uri) + 1);
 	if (id != NULL)
 		strcpy(id, uri);
 	return id;
@@ -269,7 +269,7 @@ static int names(const wss_token_store *s, const dom_node *str,
 	char *got = id_from_str(s, str);
 	int same = got != NULL && strcmp(got, want) == 0;
 
-	dom_free(got);
+	lab_free(got);
 	return same;
 }
 

@@ -48,7 +48,7 @@ static int grow(ud_map *m)
 	ud_slot *old = m->slots;
 	size_t old_cap = m->cap;
 
-	m->slots = dom_calloc(cap, sizeof *m->slots);
+	m->slots = lab_calloc(cap, sizeof *m->slots);
 	if (m->slots == NULL) {
 		m->slots = old;
 		return LAB_ENOMEM;
@@ -64,7 +64,7 @@ static int grow(ud_map *m)
 			;
 		m->slots[j] = old[i];
 	}
-	dom_free(old);
+	lab_free(old);
 	return LAB_OK;
 }
 
@@ -93,7 +93,7 @@ static void erase(ud_map *m, const ud_slot *s)
 
 int dom__ud_doc_init(dom_doc *doc, lab_err *err)
 {
-	doc->ud = dom_calloc(1, sizeof(ud_map));
+	doc->ud = lab_calloc(1, sizeof(ud_map));
 	if (doc->ud == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	return LAB_OK;
@@ -109,8 +109,8 @@ void dom__ud_doc_release(dom_doc *doc)
 	for (i = 0; i < m->cap; i++)
 		if (m->slots[i].node != NULL)
 			dom__ud_list_release(&m->slots[i].list);
-	dom_free(m->slots);
-	dom_free(m);
+	lab_free(m->slots);
+	lab_free(m);
 	doc->ud = NULL;
 }
 

@@ -103,7 +103,7 @@ int dom__insitu_defer(parser *ps, char **pp, size_t nbind)
 				dom__insitu_canon_uses(ps, canon.prefix,
 						       canon.n) &&
 				dom__insitu_order_in_place(ps, &canon));
-	dom_free(canon.tags);
+	lab_free(canon.tags);
 	if (!ok || z.to == z.from)
 		return LAB_OK;
 	if (ps->outer_of != ps->stack[ps->depth - 1].node) {
@@ -185,7 +185,7 @@ int dom__parse_canon(dom_doc *doc, const dom_lazy *z, const char *buf,
 		     canon.ok && dom__insitu_own_rest(&ps, z->to);
 		*out = ps.own_out;
 	}
-	dom_free(ps.binds);
+	lab_free(ps.binds);
 	if (!ok)
 		return 0;
 	memcpy(prefix, canon.prefix, canon.n * sizeof *prefix);
@@ -209,7 +209,7 @@ int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 	 * is compared with f->qname. */
 	if (memchr(p, '<', z->to - z->from) != NULL)
 		memos_clear(&ps);
-	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
+	ps.stack = lab_malloc((lim->max_depth + 1) * sizeof *ps.stack);
 	if (ps.stack == NULL) {
 		rc = nomem(&ps);
 		goto out;
@@ -228,9 +228,9 @@ int dom__parse_deferred(dom_doc *doc, const dom_lazy *z, char *buf,
 	f->nbind = z->nouter;
 	rc = dom__insitu_content(&ps, p);
 out:
-	dom_free(ps.stack);
-	dom_free(ps.binds);
-	dom_free(ps.attrs);
-	dom_free(ps.seen);
+	lab_free(ps.stack);
+	lab_free(ps.binds);
+	lab_free(ps.attrs);
+	lab_free(ps.seen);
 	return rc;
 }

@@ -177,7 +177,7 @@ int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
 	}
 	if (len > (SIZE_MAX - 1) / 2)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	in->owned = dom_malloc(2 * len + 1);
+	in->owned = lab_malloc(2 * len + 1);
 	if (in->owned == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	in->owned_cap = 2 * len + 1;
@@ -202,7 +202,7 @@ void dom__insitu_input_done(dom_insitu_input *in)
 	/* It may be a transcoding of decrypted plaintext. */
 	if (in->owned != NULL)
 		explicit_bzero(in->owned, in->owned_cap);
-	dom_free(in->owned);
+	lab_free(in->owned);
 	in->owned = NULL;
 }
 

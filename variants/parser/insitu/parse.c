@@ -932,7 +932,7 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 	if (rc != LAB_OK)
 		goto out;
 	ps.end = ps.in.text + ps.in.len;
-	ps.stack = dom_malloc((lim->max_depth + 1) * sizeof *ps.stack);
+	ps.stack = lab_malloc((lim->max_depth + 1) * sizeof *ps.stack);
 	if (ps.stack == NULL) {
 		rc = nomem(&ps);
 		goto out;
@@ -963,10 +963,10 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 out:
 	dom__insitu_input_done(&ps.in);
 	lab_buf_free(&ps.own_out);
-	dom_free(ps.own_gaps);
-	dom_free(ps.stack);
-	dom_free(ps.binds);
-	dom_free(ps.attrs);
-	dom_free(ps.seen);
+	lab_free(ps.own_gaps);
+	lab_free(ps.stack);
+	lab_free(ps.binds);
+	lab_free(ps.attrs);
+	lab_free(ps.seen);
 	return rc;
 }

@@ -320,7 +320,7 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 		return 0;
 	while (n < need)
 		n *= 2;
-	q = dom_realloc(*p, n * size);
+	q = lab_realloc(*p, n * size);
 	if (q == NULL)
 		return -1;
 	*p = q;

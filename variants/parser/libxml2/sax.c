@@ -286,7 +286,7 @@ int dom__xml2_build_sax(dom_doc *doc, dom_node *parent, const char *buf,
 	direct *d;
 	int rc;
 
-	d = dom_calloc(1, sizeof *d);
+	d = lab_calloc(1, sizeof *d);
 	if (d == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	d->guard.lim = lim;
@@ -332,6 +332,6 @@ out:
 		xmlFreeParserCtxt(d->ctxt);
 	}
 	lab_buf_free(&d->text);
-	dom_free(d);
+	lab_free(d);
 	return rc;
 }

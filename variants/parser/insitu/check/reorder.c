@@ -420,7 +420,7 @@ int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
 	/* Nothing noted: tags is NULL, and there is nothing to move. */
 	if (canon->ntags == 0)
 		return 1;
-	scratch = dom_malloc(canon->longest + SCRATCH_SLACK);
+	scratch = lab_malloc(canon->longest + SCRATCH_SLACK);
 	if (scratch == NULL)
 		return 0;
 	while (i < canon->ntags) {
@@ -438,6 +438,6 @@ int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
 		order_noted(ps->in.text + at, t + 5, t + 5 + n, n, scratch);
 		i += 5 + 3 * n;
 	}
-	dom_free(scratch);
+	lab_free(scratch);
 	return 1;
 }
