@@ -92,12 +92,12 @@ static void *work(void *arg)
 int wss_pipelined_start(wss_pipelined **out, wss_pipelined_piece_fn piece,
 			wss_pipelined_end_fn end, void *ctx, lab_err *err)
 {
-	wss_pipelined *w = dom_calloc(1, sizeof *w);
+	wss_pipelined *w = lab_calloc(1, sizeof *w);
 
 	*out = NULL;
 	if (w == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	w->slots = dom_malloc((size_t)WSS_PIPELINED_SLOTS *
+	w->slots = lab_malloc((size_t)WSS_PIPELINED_SLOTS *
 			      WSS_PIPELINED_PIECE);
 	w->piece = piece;
 	w->end = end;
@@ -109,8 +109,8 @@ int wss_pipelined_start(wss_pipelined **out, wss_pipelined_piece_fn piece,
 		pthread_cond_destroy(&w->freed);
 		pthread_cond_destroy(&w->filled);
 		pthread_mutex_destroy(&w->mu);
-		dom_free(w->slots);
-		dom_free(w);
+		lab_free(w->slots);
+		lab_free(w);
 		return lab_fail(err, LAB_ENOMEM,
 				"the encryption thread could not be started");
 	}
@@ -171,8 +171,8 @@ static void release(wss_pipelined *w)
 	pthread_mutex_destroy(&w->mu);
 	OPENSSL_cleanse(w->slots,
 			(size_t)WSS_PIPELINED_SLOTS * WSS_PIPELINED_PIECE);
-	dom_free(w->slots);
-	dom_free(w);
+	lab_free(w->slots);
+	lab_free(w);
 }
 
 int wss_pipelined_join(wss_pipelined *w, lab_err *err)
