@@ -116,16 +116,21 @@ fi
 
 # compare.sh's paired run: best, ref and the floor in one process with
 # repetitions interleaved, and summary.py's "Side by side" table of it
-# (ratios only need numbers: the times are not checked).
-if "$BENCH" bench --quick --ref --floor --keys "$K" \
-	--benchmark_filter='^(ref:send|send|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
-	--benchmark_min_time=0.01 --benchmark_repetitions=2 \
-	--benchmark_enable_random_interleaving=true \
-	--benchmark_report_aggregates_only=true \
-	--benchmark_out="$T/paired.json" --benchmark_out_format=json \
-	>"$T/log" 2>&1 &&
-	"$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
-		--elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
+# (ratios only need numbers: the times are not checked).  paired PEERS:
+# that run of send/quakes-2k with PEERS' sends too (ref:send, ...), its
+# summary in $T/summary.md.
+paired() {
+	"$BENCH" bench --quick --ref --floor --keys "$K" \
+		--benchmark_filter="^($1|send|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k\$" \
+		--benchmark_min_time=0.01 --benchmark_repetitions=2 \
+		--benchmark_enable_random_interleaving=true \
+		--benchmark_report_aggregates_only=true \
+		--benchmark_out="$T/paired.json" --benchmark_out_format=json \
+		>"$T/log" 2>&1 &&
+		"$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
+			--elapsed 0 best >"$T/summary.md" 2>"$T/err"
+}
+if paired 'ref:send'; then
 	ok
 	expect_lines "$T/summary.md" \
 		'^## Side by side: best, ref and the floor in one process$' \
@@ -208,15 +213,7 @@ LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/ou
 if ! "$BENCH" gsoap --help >/dev/null 2>&1; then
 	echo "SKIP $SUITE: $BENCH was built without gSOAP: its paired columns not checked"
 	gsoap_notrun=1
-elif "$BENCH" bench --quick --ref --floor --keys "$K" \
-	--benchmark_filter='^(gsoap:send|ref:send|send|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:rsa_sign|floor:rsa_oaep_wrap)/quakes-2k$' \
-	--benchmark_min_time=0.01 --benchmark_repetitions=2 \
-	--benchmark_enable_random_interleaving=true \
-	--benchmark_report_aggregates_only=true \
-	--benchmark_out="$T/paired.json" --benchmark_out_format=json \
-	>"$T/log" 2>&1 &&
-	"$PY" "$HERE/harness/reports/summary.py" --dir "$T" --commit test --flags test \
-		--elapsed 0 best >"$T/summary.md" 2>"$T/err"; then
+elif paired 'gsoap:send|ref:send'; then
 	ok
 	expect_lines "$T/summary.md" \
 		'^| dataset | stage | best us | ref us | gsoap us | floor us | ref / best | interval | gsoap / best | best / floor | interval |$' \
