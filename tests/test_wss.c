@@ -2793,19 +2793,19 @@ static void plaintext_wiped(void)
 	dom_set_free_hook(NULL);
 	CHECK_EQ_INT(wipe.seen, 1);
 	for (i = 0; i < sizeof ways / sizeof ways[0]; i++) {
-		lab_buf wire = LAB_BUF_INIT;
+		lab_buf sent = LAB_BUF_INIT;
 
 		t_context("%s", ways[i].name);
 		if (wipe_msg(&k, ways[i].c, ways[i].layout, ways[i].sig,
-			     ways[i].hdr, &wire))
+			     ways[i].hdr, &sent))
 			for (op = 0; op < 3; op++) {
 				t_context("%s, %s", ways[i].name,
 					  op == 0   ? "received"
 					  : op == 1 ? "refused after decryption"
 						    : "decrypted");
-				wipe_case(&k, &wire, ways[i].c, op);
+				wipe_case(&k, &sent, ways[i].c, op);
 			}
-		lab_buf_free(&wire);
+		lab_buf_free(&sent);
 	}
 	t_context(NULL);
 out:
