@@ -22,6 +22,7 @@
 #   make install VARIANT=x PREFIX=dir  the variant as a library (pkg-config
 #                                domlab-x; docs/api.md); make uninstall
 #   make worst                   hostile inputs at full size, CPU and RSS
+#   make oracle                  decryption-oracle refusals timed side by side
 #   make scenarios               token store and attachments over HTTP
 #   make attack                  attacks on `domlab serve` under open-loop load
 #   make oneshot                 one send / receive per process, instructions

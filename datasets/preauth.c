@@ -26,7 +26,12 @@ int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
 {
 	static const char *const names[] = {"many-enc", "many-enc-body",
 					    "signedinfo-junk", "decrypt-wrap",
-					    "oracle-decrypt", "oracle-signature"};
+					    "oracle-decrypt", "oracle-signature",
+					    "oracle-gcm-parses",
+					    "oracle-gcm-garbled",
+					    "oracle-cbc-parses",
+					    "oracle-cbc-garbled",
+					    "oracle-cbc-refused"};
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -42,8 +47,8 @@ int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out)
 static int base_message(const lab_hostile_opts *o, lab_buf *s, lab_err *err)
 {
 	/* The oracle shapes are a typical message of o->size bytes. */
-	int timed = o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
-		    o->kind == LAB_HOSTILE_ORACLE_SIGNATURE;
+	int timed = o->kind >= LAB_HOSTILE_ORACLE_DECRYPT;
+	int cbc = o->kind >= LAB_HOSTILE_ORACLE_CBC_PARSES;
 	lab_gen_opts g = {LAB_GEN_QUAKES, timed ? o->size : 0, 0, 1};
 	lab_buf xml = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
@@ -53,6 +58,10 @@ static int base_message(const lab_hostile_opts *o, lab_buf *s, lab_err *err)
 
 	wss_opts_default(&w);
 	w.now = o->now;
+	if (cbc) {
+		w.cipher = WSS_AES128_CBC;
+		w.layout = WSS_ENCRYPT_SIGN;
+	}
 	if (rc == LAB_OK)
 		rc = dom_parse(xml.data, xml.len, NULL, &doc, err);
 	if (rc == LAB_OK && o->key != NULL && o->peer != NULL)
@@ -345,6 +354,69 @@ static int oracle(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 	return LAB_OK;
 }
 
+/* The octet of the Body's EncryptedData that the plaintext's byte 1
+ * depends on (GCM: its ciphertext octet, after a 12-octet IV; CBC: the
+ * IV's), XORed with delta; the CipherValue written back unwrapped. */
+static int flip(lab_buf *s, size_t octet, unsigned char delta,
+		lab_err *err)
+{
+	static const char open[] = "<xenc:CipherValue>";
+	const char *body = strstr(s->data, "<soap:Body");
+	const char *v = body != NULL ? strstr(body, open) : NULL;
+	const char *end = v != NULL ? strstr(v, "</xenc:CipherValue>") : NULL;
+	lab_buf raw = LAB_BUF_INIT, out = LAB_BUF_INIT;
+	size_t at;
+	int rc;
+
+	if (end == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"base message has no encrypted Body");
+	v += sizeof open - 1;
+	at = (size_t)(v - s->data);
+	rc = lab_base64_decode(v, (size_t)(end - v), &raw, err);
+	if (rc == LAB_OK && raw.len <= octet)
+		rc = lab_fail(err, LAB_EUSAGE, "the ciphertext is too short");
+	if (rc == LAB_OK) {
+		raw.data[octet] = (char)(raw.data[octet] ^ delta);
+		if (lab_buf_put(&out, s->data, at) != LAB_OK ||
+		    lab_base64_encode(raw.data, raw.len, 0, &out) != LAB_OK ||
+		    lab_buf_put(&out, end, strlen(end)) != LAB_OK ||
+		    lab_buf_putc(&out, '\0') != LAB_OK)
+			rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	}
+	if (rc == LAB_OK) {
+		out.len--;
+		lab_buf_free(s);
+		*s = out;
+		out = (lab_buf)LAB_BUF_INIT;
+	}
+	lab_buf_free(&raw);
+	lab_buf_free(&out);
+	return rc;
+}
+
+/* The oracle-gcm-* and oracle-cbc-* shapes.  The plaintext is the
+ * Body's content, which starts with a line break and spaces: byte 1
+ * becomes '!' (text before the first element: it parses) or '<' (a
+ * '<' before a space: it does not). */
+static int oracle_flip(const lab_hostile_opts *o, lab_buf *out,
+		       lab_err *err)
+{
+	int cbc = o->kind >= LAB_HOSTILE_ORACLE_CBC_PARSES;
+	int garbled = o->kind == LAB_HOSTILE_ORACLE_GCM_GARBLED ||
+		      o->kind == LAB_HOSTILE_ORACLE_CBC_GARBLED;
+	int rc;
+
+	if (o->key == NULL || o->cert == NULL || o->peer == NULL)
+		return lab_fail(err, LAB_EUSAGE,
+				"--key, --cert and --peer-cert are required");
+	rc = base_message(o, out, err);
+	if (rc == LAB_OK)
+		rc = flip(out, cbc ? 1 : 12 + 1,
+			  (unsigned char)(' ' ^ (garbled ? '<' : '!')), err);
+	return rc;
+}
+
 int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 {
 	int enc = o->kind != LAB_HOSTILE_SIGNEDINFO_JUNK;
@@ -357,6 +429,8 @@ int lab_hostile(const lab_hostile_opts *o, lab_buf *out, lab_err *err)
 	if (o->kind == LAB_HOSTILE_ORACLE_DECRYPT ||
 	    o->kind == LAB_HOSTILE_ORACLE_SIGNATURE)
 		return oracle(o, out, err);
+	if (o->kind > LAB_HOSTILE_ORACLE_SIGNATURE)
+		return oracle_flip(o, out, err);
 	if (enc && o->peer == NULL)
 		return lab_fail(err, LAB_EUSAGE, "--peer-cert is required");
 	if ((!enc || o->key != NULL) && (o->key == NULL || o->cert == NULL))

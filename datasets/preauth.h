@@ -45,7 +45,21 @@ typedef enum lab_hostile_kind {
 	 * the two refusals a receiver must not tell apart, for timing them
 	 * side by side. */
 	LAB_HOSTILE_ORACLE_DECRYPT,
-	LAB_HOSTILE_ORACLE_SIGNATURE
+	LAB_HOSTILE_ORACLE_SIGNATURE,
+	/* What an oracle attacker sends: a quakes message of about `size`
+	 * bytes sent to the receiver, one octet of the Body's ciphertext
+	 * changed so that the plaintext it would decrypt to differs in its
+	 * second byte (a space of the Body's leading white space): '!',
+	 * which parses (*-parses), or '<', which does not (*-garbled).
+	 * AES-256-GCM, sign then encrypt: a ciphertext octet, refused at
+	 * the tag.  AES-128-CBC, encrypt then sign: an IV octet, refused
+	 * at the signature before any decryption with --allow-cbc, and as
+	 * CBC without it (oracle-cbc-refused: the parsing change). */
+	LAB_HOSTILE_ORACLE_GCM_PARSES,
+	LAB_HOSTILE_ORACLE_GCM_GARBLED,
+	LAB_HOSTILE_ORACLE_CBC_PARSES,
+	LAB_HOSTILE_ORACLE_CBC_GARBLED,
+	LAB_HOSTILE_ORACLE_CBC_REFUSED
 } lab_hostile_kind;
 
 typedef struct lab_hostile_opts {
@@ -70,7 +84,9 @@ typedef struct lab_hostile_opts {
 } lab_hostile_opts;
 
 /* "many-enc", "many-enc-body", "signedinfo-junk", "decrypt-wrap",
- * "oracle-decrypt" or "oracle-signature": 1 and *out set; else 0. */
+ * "oracle-decrypt", "oracle-signature", "oracle-gcm-parses",
+ * "oracle-gcm-garbled", "oracle-cbc-parses", "oracle-cbc-garbled" or
+ * "oracle-cbc-refused": 1 and *out set; else 0. */
 int lab_hostile_kind_parse(const char *name, lab_hostile_kind *out);
 
 /* Appends the message to out.  LAB_EUSAGE when a key it needs is

@@ -147,6 +147,17 @@ worst: keys
 	@BUILD_DIR=$(BUILD_DIR) WORST_PIPE_LIMIT=$(WORST_PIPE_LIMIT) \
 	  sh harness/reports/worst.sh $(WORST_VARIANTS)
 
+# make oracle [ORACLE_REPS=30]: the oracle/* cases (what an oracle
+# attacker sends, refused), repeated and interleaved in one process per
+# preset, into results/oracle/ (committed) with the ratio table oracle.md
+# (harness/reports/oracle.sh).
+ORACLE_VARIANTS := best xerces doom2010
+.PHONY: oracle
+oracle: keys $(call deps_ok,bench)
+	@for v in $(ORACLE_VARIANTS); do \
+	  $(MAKE) -s --no-print-directory VARIANT=$$v domlab-bench || exit 1; done
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/oracle.sh $(ORACLE_VARIANTS)
+
 # make oneshot [ONESHOT_VARIANTS=...]: one `domlab send` and one `domlab
 # receive` per process at 2 KB and 200 KB, whole-process instructions under
 # callgrind, for each variant and the reference peer (domlab-bench ref), into

@@ -314,6 +314,28 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	grep -q PLAINTEXT-MARKER "$T/out" && ok || bad "receive --allow-cbc did not give the plaintext back"
 	expect 0 "decrypt --allow-cbc of CBC sign-encrypt" "$DOMLAB" decrypt --key "$K/bob.key.pem" --allow-cbc "$T/cbc-se.xml"
 	expect 3 "decrypt of CBC" "$DOMLAB" decrypt --key "$K/bob.key.pem" "$T/cbc-se.xml"
+	# What an oracle attacker sends (the oracle/* bench cases): one
+	# octet changed so that the plaintext would parse or not.  Both are
+	# refused alike: GCM at its tag, CBC at the signature before the
+	# cipher runs, or as CBC; decrypt, which checks no signature, shows
+	# the CBC pair's plaintexts do differ so.
+	for o in gcm-parses gcm-garbled cbc-parses cbc-garbled cbc-refused; do
+		"$DOMLAB" gen oracle-$o --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW -o "$T/$o.xml" && ok || bad "gen oracle-$o"
+	done
+	for o in gcm-parses gcm-garbled; do
+		nothing_written 3 "receive of oracle-$o" $R "$T/$o.xml"
+		has "decryption failed or the signature does not verify"
+	done
+	for o in cbc-parses cbc-garbled; do
+		nothing_written 3 "receive --allow-cbc of oracle-$o" $R --allow-cbc "$T/$o.xml"
+		has "digest of '#Body-1' does not match"
+	done
+	nothing_written 3 "receive of oracle-cbc-refused" $R "$T/cbc-refused.xml"
+	has "data encryption aes128-cbc is refused on receive"
+	expect 0 "decrypt --allow-cbc of oracle-cbc-parses" "$DOMLAB" decrypt --key "$K/bob.key.pem" --allow-cbc "$T/cbc-parses.xml"
+	grep -q '^!   <q:getEventsResponse' "$T/out" && ok || bad "oracle-cbc-parses: the plaintext is not the one changed"
+	nothing_written 3 "decrypt --allow-cbc of oracle-cbc-garbled" "$DOMLAB" decrypt --key "$K/bob.key.pem" --allow-cbc "$T/cbc-garbled.xml"
+	has "decryption failed"
 	# many-enc: EncryptedData in an unsigned header block, for bob.
 	"$DOMLAB" gen many-enc --count 3 --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --now $NOW -o "$T/many.xml" && ok || bad "gen many-enc"
 	expect 1 "gen many-enc without --peer-cert" "$DOMLAB" gen many-enc --count 3

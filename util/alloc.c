@@ -14,12 +14,25 @@
 
 /* Per-thread by design: see alloc.h. */
 static _Thread_local lab_mem_stats stats;
+/* The one per-process test hook of alloc.h; NULL outside tests. */
+static lab_free_hook *free_hook;
 
 static void note_held(void *p)
 {
 	stats.live += (int64_t)malloc_usable_size(p);
 	if (stats.live > stats.peak)
 		stats.peak = stats.live;
+}
+
+/* While a free hook is set, a block's bytes from `from` on are zeroed
+ * when it is handed out, so what the hook sees at its free was written
+ * since, not left by an earlier owner of the memory. */
+static void clear_for_hook(void *p, size_t from)
+{
+	size_t n = malloc_usable_size(p);
+
+	if (free_hook != NULL && n > from)
+		memset((char *)p + from, 0, n - from);
 }
 
 static void note_heap(void *p, size_t requested)
@@ -34,8 +47,10 @@ void *lab_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	if (p != NULL)
+	if (p != NULL) {
+		clear_for_hook(p, 0);
 		note_heap(p, n);
+	}
 	return p;
 }
 
@@ -55,17 +70,31 @@ void *lab_realloc(void *p, size_t n)
 
 	if (q == NULL)
 		return NULL;
+	clear_for_hook(q, old);
 	stats.live -= (int64_t)old;
 	note_heap(q, n);
 	return q;
 }
 
+static void let_go(void *p, int chunk)
+{
+	size_t n = malloc_usable_size(p);
+
+	if (free_hook != NULL)
+		free_hook(p, n, chunk);
+	stats.live -= (int64_t)n;
+	free(p);
+}
+
 void lab_free(void *p)
 {
-	if (p == NULL)
-		return;
-	stats.live -= (int64_t)malloc_usable_size(p);
-	free(p);
+	if (p != NULL)
+		let_go(p, 0);
+}
+
+void lab_set_free_hook(lab_free_hook *hook)
+{
+	free_hook = hook;
 }
 
 char *lab_strdup(const char *s)
@@ -83,6 +112,7 @@ void *lab_chunk_alloc(size_t n)
 	void *p = malloc(n);
 
 	if (p != NULL) {
+		clear_for_hook(p, 0);
 		stats.heap_allocs++;
 		note_held(p);
 	}
@@ -91,7 +121,8 @@ void *lab_chunk_alloc(size_t n)
 
 void lab_chunk_free(void *p)
 {
-	lab_free(p);
+	if (p != NULL)
+		let_go(p, 1);
 }
 
 void lab_mem_note(size_t n)

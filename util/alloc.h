@@ -46,6 +46,18 @@ void lab_mem_note(size_t n);
 void *lab_chunk_alloc(size_t n);
 void lab_chunk_free(void *p);
 
+/*
+ * A test's look at each block lab_free or lab_chunk_free lets go of,
+ * before it is freed: its address, usable size, and 1 for an arena
+ * chunk.  Blocks realloc moves are not shown.  While a hook is set,
+ * blocks are zeroed when handed out (realloc: past the old size), so a
+ * block holds at its free only what was written since.  NULL (the
+ * default) calls nothing.  Per process, not per thread: set only by tests, while no
+ * other thread allocates.
+ */
+typedef void lab_free_hook(const void *p, size_t n, int chunk);
+void lab_set_free_hook(lab_free_hook *hook);
+
 /* This thread's counters. */
 lab_mem_stats lab_mem_get(void);
 

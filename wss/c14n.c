@@ -97,6 +97,9 @@ typedef struct c14n {
 	/* Where output gathers, OUT_BUF bytes of room: buf, or while
 	 * capturing the content buffer past its len. */
 	char *out;
+	/* The most of buf held at once: wiped at the end, as canonical
+	 * forms of decrypted content are plaintext. */
+	size_t held;
 	char buf[OUT_BUF];
 } c14n;
 
@@ -158,6 +161,8 @@ static void flush(c14n *c)
 {
 	if (c->rc != LAB_OK || c->len == 0)
 		return;
+	if (c->len > c->held)
+		c->held = c->len;
 	emit(c, c->out, c->len);
 	c->len = 0;
 }
@@ -990,6 +995,9 @@ static int canonicalize(const dom_node *top, const wss_c14n_opts *opts,
 		flush(c);
 	}
 	rc = c->rc;
+	if (c->len > c->held)
+		c->held = c->len;
+	explicit_bzero(c->buf, c->held < OUT_BUF ? c->held : OUT_BUF);
 	lab_free(c->scope.items);
 	lab_free(c->rendered.items);
 	lab_free(c->frames);

@@ -115,9 +115,10 @@ int lab_wss_setup_hop(void **ctx, const lab_case_data *d, lab_err *err);
 int lab_wss_run_serialize(void *ctx, lab_err *err);
 int lab_wss_run_c14n(void *ctx, lab_err *err);
 /* What the receive case does to bytes, with k's keys at the clock now
- * (0: the current time); the pipeline's code, a refusal included. */
-int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
-		       time_t now, lab_err *err);
+ * (0: the current time), as `--allow-cbc` when allow_cbc; the
+ * pipeline's code, a refusal included. */
+int lab_wss_receive_at(const lab_case_keys *k, int allow_cbc,
+		       const char *bytes, size_t len, time_t now, lab_err *err);
 
 /*
  * The worst cases (harness/bench/cases_worst.c), stage "worst": each

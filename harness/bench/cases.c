@@ -65,6 +65,19 @@ const lab_dataset lab_datasets[] = {
 	{"signedinfo-junk", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
 	{"oracle-decrypt", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
 	{"oracle-signature", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
+	/* oracle/<shape>-<size>: what an oracle attacker sends
+	 * (datasets/preauth.h, oracle-<shape>), one changed octet whose
+	 * plaintext would parse or not; the bytes give only the size. */
+	{"gcm-parses-2k", LAB_GEN_BYTES, 2048, 0, 0},
+	{"gcm-garbled-2k", LAB_GEN_BYTES, 2048, 0, 0},
+	{"cbc-parses-2k", LAB_GEN_BYTES, 2048, 0, 0},
+	{"cbc-garbled-2k", LAB_GEN_BYTES, 2048, 0, 0},
+	{"cbc-refused-2k", LAB_GEN_BYTES, 2048, 0, 0},
+	{"gcm-parses-200k", LAB_GEN_BYTES, 204800, 0, 0},
+	{"gcm-garbled-200k", LAB_GEN_BYTES, 204800, 0, 0},
+	{"cbc-parses-200k", LAB_GEN_BYTES, 204800, 0, 0},
+	{"cbc-garbled-200k", LAB_GEN_BYTES, 204800, 0, 0},
+	{"cbc-refused-200k", LAB_GEN_BYTES, 204800, 0, 0},
 };
 
 const size_t lab_ndatasets = sizeof lab_datasets / sizeof lab_datasets[0];
@@ -402,6 +415,11 @@ static const char *const worst_parse_sets[] = {
 static const char *const worst_receive_sets[] = {
 	"collide-ids", "many-enc", "signedinfo-junk", "oracle-decrypt",
 	"oracle-signature", NULL};
+/* What an oracle attacker sends, each pair to be told apart by time. */
+static const char *const oracle_sets[] = {
+	"gcm-parses-2k", "gcm-garbled-2k", "cbc-parses-2k", "cbc-garbled-2k",
+	"cbc-refused-2k", "gcm-parses-200k", "gcm-garbled-200k",
+	"cbc-parses-200k", "cbc-garbled-200k", "cbc-refused-200k", NULL};
 /* The intermediary: headers checked, the Body passed on unread. */
 static const char *const forward_sets[] = {"quakes-2k", "quakes-200k",
 					   "quakes-2m", NULL};
@@ -487,6 +505,8 @@ const lab_case lab_cases[] = {
 	{"worst", worst_parse_sets, 0, lab_worst_setup_parse,
 	 lab_worst_run_parse, NULL, lab_worst_teardown, NULL},
 	{"worst", worst_receive_sets, 0, lab_worst_setup_receive,
+	 lab_worst_run_receive, NULL, lab_worst_teardown, NULL},
+	{"oracle", oracle_sets, 0, lab_worst_setup_receive,
 	 lab_worst_run_receive, NULL, lab_worst_teardown, NULL},
 	{"ref:parse", parse_sets, 1, setup_ref, run_ref_parse, NULL, teardown, NULL},
 	{"ref:worst", worst_parse_sets, 1, setup_ref, run_ref_parse, NULL,

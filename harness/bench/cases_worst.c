@@ -11,6 +11,8 @@
  * or checking refusal messages (tests/hostile.sh, tests/cli.sh do).
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "util/alloc.h"
 #include "harness/bench/bench.h"
@@ -24,6 +26,7 @@ typedef struct worst_ctx {
 	lab_buf own;       /* the message the setup wrote (preauth shapes) */
 	const char *bytes; /* what run reads: d's bytes or own */
 	size_t len;
+	int allow_cbc;     /* receive as `--allow-cbc` does */
 } worst_ctx;
 
 void lab_worst_teardown(void *ctx)
@@ -78,6 +81,22 @@ static int write_preauth(worst_ctx *c, lab_hostile_kind kind, size_t len,
 	return rc;
 }
 
+/* d's preauth shape: its name, or (an oracle case's) "oracle-" and its
+ * name less the size after its last '-'. */
+static int preauth_kind(const lab_case_data *d, lab_hostile_kind *kind)
+{
+	char name[64];
+	const char *dash = strrchr(d->name, '-');
+	int n = dash != NULL ? (int)(dash - d->name) : 0;
+
+	if (lab_hostile_kind_parse(d->name, kind))
+		return 1;
+	if (snprintf(name, sizeof name, "oracle-%.*s", n, d->name) >=
+	    (int)sizeof name)
+		return 0;
+	return lab_hostile_kind_parse(name, kind);
+}
+
 int lab_worst_setup_receive(void **ctx, const lab_case_data *d, lab_err *err)
 {
 	lab_hostile_kind kind;
@@ -88,7 +107,9 @@ int lab_worst_setup_receive(void **ctx, const lab_case_data *d, lab_err *err)
 		return rc;
 	c = *ctx;
 	rc = lab_case_key_paths(d, &c->k, err);
-	if (rc == LAB_OK && lab_hostile_kind_parse(d->name, &kind)) {
+	if (rc == LAB_OK && preauth_kind(d, &kind)) {
+		c->allow_cbc = kind == LAB_HOSTILE_ORACLE_CBC_PARSES ||
+			       kind == LAB_HOSTILE_ORACLE_CBC_GARBLED;
 		rc = write_preauth(c, kind, d->len, err);
 		c->bytes = c->own.data;
 		c->len = c->own.len;
@@ -116,8 +137,8 @@ int lab_worst_run_parse(void *ctx, lab_err *err)
 int lab_worst_run_receive(void *ctx, lab_err *err)
 {
 	const worst_ctx *c = ctx;
-	int rc = lab_wss_receive_at(&c->k, c->bytes, c->len, LAB_WORST_NOW,
-				    err);
+	int rc = lab_wss_receive_at(&c->k, c->allow_cbc, c->bytes, c->len,
+				    LAB_WORST_NOW, err);
 
 	if (rc == LAB_OK)
 		return lab_fail(err, LAB_ESECURITY,

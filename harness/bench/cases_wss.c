@@ -160,9 +160,11 @@ int lab_wss_run_c14n(void *ctx, lab_err *err)
 	return wss_c14n(dom_doc_node(c->doc), &o, count_bytes, &c->sink, err);
 }
 
-int lab_wss_receive_at(const lab_case_keys *k, const char *bytes, size_t len,
-		       time_t now, lab_err *err)
+int lab_wss_receive_at(const lab_case_keys *k, int allow_cbc,
+		       const char *bytes, size_t len, time_t now, lab_err *err)
 {
 	return lab_stage_message(&domlab, k, LAB_STAGE_RECEIVE,
-				 LAB_LAYOUT_DEFAULT, now, bytes, len, NULL, err);
+				 allow_cbc ? LAB_LAYOUT_ENCRYPT_SIGN
+					   : LAB_LAYOUT_DEFAULT,
+				 now, bytes, len, NULL, err);
 }

@@ -331,6 +331,10 @@ out:
 		d->ctxt->myDoc = NULL;
 		xmlFreeParserCtxt(d->ctxt);
 	}
+	/* A fragment is decrypted plaintext (dom_replace_parsed): its text
+	 * staged here is wiped, all of it, as len restarts at each node. */
+	if (parent->type != DOM_DOCUMENT && d->text.data != NULL)
+		explicit_bzero(d->text.data, d->text.cap);
 	lab_buf_free(&d->text);
 	lab_free(d);
 	return rc;
