@@ -7,9 +7,9 @@
 # messages alice signed, or signed and encrypted for bob with each
 # cipher, at clock NOW, and DIR/receive_struct the same; DIR/receive_diff
 # the encrypted ones (the reference peer's receive decrypts).  Fails
-# unless bob accepts the encrypted ones at NOW + 1, the receive targets'
-# clock: keys and clock that disagree would leave every target's messages
-# refused before the key unwrap.
+# unless bob accepts the GCM one at NOW + 1, the receive targets' clock
+# (keys and clock that disagree would leave every target's messages
+# refused before the key unwrap), and refuses the CBC one as CBC.
 # tests/fuzz/corpus/<target>/ adds hand-written seeds on top.
 set -eu
 DOMLAB=${1:?usage: seeds.sh DOMLAB KEYS NOW DIR}
@@ -45,14 +45,24 @@ for cipher in aes256-gcm aes128-cbc; do
 		"$DIR/msg.xml" -o "$DIR/receive/sent-$cipher.xml"
 done
 rm "$DIR/msg.xml"
-for f in "$DIR"/receive/sent-*.xml; do
-	"$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" \
-		--now $((NOW + 1)) "$f" -o "$DIR/received.xml" || {
-		echo "seeds.sh: bob refuses $f at $((NOW + 1)) with $K" >&2
-		exit 1
-	}
-done
-rm "$DIR/received.xml"
+"$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" \
+	--now $((NOW + 1)) "$DIR/receive/sent-aes256-gcm.xml" \
+	-o "$DIR/received.xml" || {
+	echo "seeds.sh: bob refuses sent-aes256-gcm.xml at $((NOW + 1)) with $K" >&2
+	exit 1
+}
+# The CBC seed is signed, then encrypted: receive refuses it before any
+# decryption (SECURITY.md, decryption oracles), and the targets, which
+# do not allow CBC, start from that refusal; any other answer is wrong.
+rc=0
+"$DOMLAB" receive --key "$K/bob.key.pem" --trust "$K/alice.cert.pem" \
+	--now $((NOW + 1)) "$DIR/receive/sent-aes128-cbc.xml" \
+	-o "$DIR/received.xml" 2>"$DIR/err" || rc=$?
+grep -q 'aes128-cbc is refused on receive' "$DIR/err" && [ $rc -eq 3 ] || {
+	echo "seeds.sh: sent-aes128-cbc.xml: exit $rc, not CBC's refusal: $(cat "$DIR/err")" >&2
+	exit 1
+}
+rm -f "$DIR/received.xml" "$DIR/err"
 cp -r "$DIR/receive" "$DIR/receive_struct"
 mkdir -p "$DIR/receive_diff"
 cp "$DIR"/receive/sent-*.xml "$DIR/receive_diff/"
