@@ -358,11 +358,12 @@ stop main TERM
 # ---- load's verdict: a request is done only when 2xx and verified ----
 # load_fails CASE N REASON FIRST ARGS...: load exits 4, its message says
 # N requests failed for REASON, and the report names the first one's
-# FIRST (a fixed string).
+# FIRST (a fixed string).  A minute per request unless ARGS say less:
+# under make memcheck the server runs in valgrind.
 load_fails() {
 	case=$1 n=$2 why=$3 first=$4
 	shift 4
-	expect 4 "load against $case" "$DOMLAB" load $CLIENT --timeout 2000 "$@" "$T/q.xml"
+	expect 4 "load against $case" "$DOMLAB" load $CLIENT --timeout 60000 "$@" "$T/q.xml"
 	grep -q "^domlab: load: $n of $n requests failed: $n $why (the report lists them)\$" "$T/err" && ok ||
 		bad "load against $case: not '$n $why': $(cat "$T/err")"
 	grep -qF -- "$first" "$T/out" && ok || bad "load against $case: the report lacks '$first': $(cat "$T/out")"
