@@ -36,7 +36,7 @@ DATA ?=
 # the floor and the HTTP load; summary.md and the headline plot as ever.
 QUICK ?=
 QUICK_VARIANTS := best xerces doom2010
-quick_data := $(notdir $(if $(wildcard $(DATA)/.),$(wildcard $(DATA)/*),$(DATA)))
+quick_data := $(if $(DATA),$(notdir $(if $(wildcard $(DATA)/.),$(wildcard $(DATA)/*),$(DATA))))
 QUICK_CASES := ^(send|receive)/(quakes-(2k|200k|2m)$(subst $(space),,$(foreach f,$(quick_data),|$(subst .,[.],$(f)))))$$
 ifeq ($(QUICK),1)
 bench: BENCH_VARIANTS := $(QUICK_VARIANTS)
