@@ -33,27 +33,15 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$OUT"
-VARIANT=$("$DOMLAB" variant | sed -n 's/^variant=//p')
+NAME=attack_memory
+. "$HERE/attack_serve.sh"
 "$DOMLAB" gen quakes --seed 5 -o "$T/q.xml"
-"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" \
-	--ttl 3600 "$T/q.xml" -o "$T/req.xml"
+secured_request "$T/q.xml" "$T/req.xml"
 "$DOMLAB" gen quakes --size 15000000 --seed 3 -o "$T/big.xml"
 # A secured request just under the body limit: what one costs.
 "$DOMLAB" gen quakes --size 11500000 --seed 4 -o "$T/mid.xml"
-"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" \
-	--ttl 3600 "$T/mid.xml" -o "$T/signed.xml"
-"$DOMLAB" serve --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" \
-	--port 0 --stats --max-memory "$BUDGET" --max-connections-per-ip 0 >"$T/serve.out" 2>"$T/serve.err" &
-PID=$!
-PORT=
-i=0
-while [ $i -lt 100 ] && [ -z "$PORT" ]; do
-	PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$T/serve.out")
-	[ -n "$PORT" ] || sleep 0.1
-	i=$((i + 1))
-done
-[ -n "$PORT" ] || { echo "attack_memory: the server did not start: $(cat "$T/serve.err")" >&2; exit 1; }
-stat() { curl -s "http://127.0.0.1:$PORT/stats" | sed -n "s/^$1 //p"; }
+secured_request "$T/mid.xml" "$T/signed.xml"
+serve_start --max-memory "$BUDGET"
 # The expansion: the peak RSS one secured request adds, per body byte.
 rss0=$(stat rss_kb)
 code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/xml' \

@@ -32,22 +32,11 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$OUT"
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o "$T/slowloris" "$HERE/../attack/slowloris.c" || exit 1
-VARIANT=$("$DOMLAB" variant | sed -n 's/^variant=//p')
+NAME=attack_slowloris
+. "$HERE/attack_serve.sh"
 "$DOMLAB" gen quakes --seed 5 -o "$T/q.xml"
-"$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" \
-	--ttl 3600 "$T/q.xml" -o "$T/req.xml"
-"$DOMLAB" serve --key "$K/bob.key.pem" --cert "$K/bob.cert.pem" --trust "$K/alice.cert.pem" \
-	--port 0 --stats --max-connections-per-ip 0 >"$T/serve.out" 2>"$T/serve.err" &
-PID=$!
-PORT=
-i=0
-while [ $i -lt 100 ] && [ -z "$PORT" ]; do
-	PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$T/serve.out")
-	[ -n "$PORT" ] || sleep 0.1
-	i=$((i + 1))
-done
-[ -n "$PORT" ] || { echo "attack_slowloris: the server did not start: $(cat "$T/serve.err")" >&2; exit 1; }
-stat() { curl -s "http://127.0.0.1:$PORT/stats" | sed -n "s/^$1 //p"; }
+secured_request "$T/q.xml" "$T/req.xml"
+serve_start
 VALID_SECONDS=$((SECONDS_ / 2))
 base=$(python3 "$HERE/attack_valid.py" --port "$PORT" --seconds "$VALID_SECONDS" "$T/req.xml")
 "$T/slowloris" --target "127.0.0.1:$PORT" --source 127.0.0.2 --conns "$CONNS" \
