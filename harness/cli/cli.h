@@ -152,6 +152,12 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap);
 /* The node after n in document order (a whole-tree walk), or NULL. */
 const dom_node *lab_next_node(const dom_node *n);
 
+/* A peer's command (cmd: "ref", "gsoap") takes --max-input alone of the
+ * DOM limits: its own parser (by: "libxml2", "gSOAP") keeps the others.
+ * LAB_EUSAGE naming the first other limit lim has, else LAB_OK. */
+int lab_only_max_input(const dom_limits *lim, const char *cmd,
+		       const char *by, lab_err *err);
+
 /* Parses a non-negative integer option value. */
 int lab_parse_size(const char *opt, const char *s, size_t *out, lab_err *err);
 

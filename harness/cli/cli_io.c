@@ -295,3 +295,21 @@ int lab_report(const char *prog, const char *cmd, const lab_err *err)
 		fprintf(stderr, "%s: %s: %s\n", prog, cmd, err->msg);
 	return err->code;
 }
+
+int lab_only_max_input(const dom_limits *lim, const char *cmd,
+		       const char *by, lab_err *err)
+{
+	const char *other = lim->max_depth != 0   ? "--max-depth"
+			    : lim->max_attrs != 0 ? "--max-attrs"
+			    : lim->max_name != 0  ? "--max-name"
+			    : lim->max_text != 0  ? "--max-text"
+			    : lim->max_ns != 0    ? "--max-ns"
+						  : NULL;
+
+	if (other == NULL)
+		return LAB_OK;
+	return lab_fail(err, LAB_EUSAGE,
+			"unknown option '%s': %s takes only --max-input, %s "
+			"keeps its own limits",
+			other, cmd, by);
+}

@@ -30,18 +30,6 @@ const lab_opt lab_gsoap_options[] = {
 	{"--max-input", "N", 0, "refuse an input over N bytes (default 1 GiB)"},
 	{NULL, NULL, 0, NULL}};
 
-/* The first DOM limit other than --max-input that was given, or NULL:
- * gSOAP keeps its own limits (as cmd_ref.c refuses them for libxml2). */
-static const char *dom_limit(const dom_limits *lim)
-{
-	return lim->max_depth != 0   ? "--max-depth"
-	       : lim->max_attrs != 0 ? "--max-attrs"
-	       : lim->max_name != 0  ? "--max-name"
-	       : lim->max_text != 0  ? "--max-text"
-	       : lim->max_ns != 0    ? "--max-ns"
-				     : NULL;
-}
-
 int lab_cmd_gsoap(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
@@ -67,11 +55,8 @@ int lab_cmd_gsoap(int argc, char **argv, lab_err *err)
 	}
 	rc = lab_io_args(argc - 1, argv + 1, lab_gsoap_options, &io, rest,
 			 &nrest, err);
-	if (rc == LAB_OK && dom_limit(&io.lim) != NULL)
-		rc = lab_fail(err, LAB_EUSAGE,
-			      "unknown option '%s': gsoap takes only "
-			      "--max-input, gSOAP keeps its own limits",
-			      dom_limit(&io.lim));
+	if (rc == LAB_OK)
+		rc = lab_only_max_input(&io.lim, "gsoap", "gSOAP", err);
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, lab_gsoap_options, &paths, &o,
 				  err);

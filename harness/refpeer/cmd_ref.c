@@ -62,17 +62,6 @@ const lab_opt lab_ref_options[] = {
 	 "own other limits"},
 	{NULL, NULL, 0, NULL}};
 
-/* The first DOM limit other than --max-input that was given, or NULL. */
-static const char *other_limit(const dom_limits *lim)
-{
-	return lim->max_depth != 0   ? "--max-depth"
-	       : lim->max_attrs != 0 ? "--max-attrs"
-	       : lim->max_name != 0  ? "--max-name"
-	       : lim->max_text != 0  ? "--max-text"
-	       : lim->max_ns != 0    ? "--max-ns"
-				     : NULL;
-}
-
 int lab_cmd_ref(int argc, char **argv, lab_err *err)
 {
 	lab_buf in = LAB_BUF_INIT, out = LAB_BUF_INIT;
@@ -100,11 +89,8 @@ int lab_cmd_ref(int argc, char **argv, lab_err *err)
 	}
 	rc = lab_io_args(argc - 1, argv + 1, lab_ref_options, &io, rest, &nrest,
 			 err);
-	if (rc == LAB_OK && other_limit(&io.lim) != NULL)
-		rc = lab_fail(err, LAB_EUSAGE,
-			      "unknown option '%s': ref takes only "
-			      "--max-input, libxml2 keeps its own limits",
-			      other_limit(&io.lim));
+	if (rc == LAB_OK)
+		rc = lab_only_max_input(&io.lim, "ref", "libxml2", err);
 	if (rc == LAB_OK)
 		rc = lab_wss_args(rest, nrest, lab_ref_options, &paths, &o, err);
 	if (rc == LAB_OK)
