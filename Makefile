@@ -82,6 +82,7 @@ $(eval $(call axis, parser,   PARSER,   libxml2,    libxml2,  insitu))
 $(eval $(call axis, emit,     EMIT,     tree,       tree,     canonical, source))
 $(eval $(call axis, hash,     HASH,     fixed,      fixed,    keyed))
 $(eval $(call axis, read,     READ,     framed,     framed,   framed,    eof))
+$(eval $(call axis, pass,     PASS,     staged,     staged,   fused))
 
 # Everything built goes under BUILD_DIR (default build/), one folder per variant.
 BUILD_DIR ?= build

@@ -10,7 +10,7 @@
 BENCH_VARIANTS := doom2010 xerces best \
   best+attrs=hash best+attrs=vector best+userdata=pernode \
   best+attrlist=copy best+keys=reload best+tokens=list best+io=unbuffered \
-  best+emit=source best+emit=tree best+hash=fixed best+read=eof \
+  best+emit=source best+emit=tree best+hash=fixed best+read=eof best+pass=staged \
   best+build=direct+parser=libxml2 best+build=built+parser=libxml2 \
   best+build=direct
 # make compare [FULL=1] [ICOUNT=1]: them with repetitions, the reference and

@@ -583,6 +583,95 @@ static void base64_in_place(void)
 	in_place_edges(raw);
 }
 
+/* What a piece consumer saw: each k no smaller than the last, and the
+ * bytes given then equal to the expected ones. */
+typedef struct pieces_seen {
+	const unsigned char *want;
+	size_t wlen, last, calls;
+	int ok;
+} pieces_seen;
+
+static int see_piece(void *ctx, char *p, size_t k, lab_err *err)
+{
+	pieces_seen *s = ctx;
+
+	(void)err;
+	s->calls++;
+	if (k < s->last || k > s->wlen || memcmp(p, s->want, k) != 0)
+		s->ok = 0;
+	s->last = k;
+	return LAB_OK;
+}
+
+static int stop_piece(void *ctx, char *p, size_t k, lab_err *err)
+{
+	(void)ctx;
+	(void)p;
+	(void)k;
+	return lab_fail(err, LAB_ESECURITY, "stopped");
+}
+
+/*
+ * Decoding in runs (pass=fused's decode): for every run length, the
+ * bytes and *at of the whole decode, each run's bytes final when handed
+ * over; a refusal among the runs, at its absolute offset, whichever run
+ * it falls in; a consumer's failure stops the decode with its code.
+ */
+static void base64_in_place_pieces(void)
+{
+	static const size_t pieces[] = {1, 3, 4, 7, 100, 16384, 0};
+	static unsigned char raw[20000];
+	size_t i, z;
+
+	for (i = 0; i < sizeof raw; i++)
+		raw[i] = (unsigned char)(i * 29 + 3);
+	for (z = 0; z < sizeof pieces / sizeof pieces[0]; z++) {
+		lab_buf enc = LAB_BUF_INIT, bad = LAB_BUF_INIT;
+		pieces_seen seen = {raw, sizeof raw, 0, 0, 1};
+		size_t at = 99, len = 99, off;
+		lab_err err;
+
+		t_context("runs of %zu characters", pieces[z]);
+		lab_err_clear(&err);
+		if (!CHECK_EQ_INT(lab_base64_encode(raw, sizeof raw, 76, &enc),
+				  LAB_OK) ||
+		    !CHECK_EQ_INT(lab_buf_put(&bad, enc.data, enc.len), LAB_OK))
+			goto next;
+		if (CHECK_OK(lab_base64_decode_in_place_each(
+				     enc.data, enc.len, 512, pieces[z],
+				     see_piece, &seen, &at, &len, &err),
+			     &err)) {
+			CHECK_EQ_INT(at, 512);
+			CHECK_EQ_MEM(enc.data + at, len, raw, sizeof raw);
+			CHECK(seen.ok && seen.calls > 0);
+		}
+		/* "xx==" in the middle: data after the padding. */
+		off = bad.len / 2 / 77 * 77 + 42;
+		bad.data[off] = '=';
+		bad.data[off + 1] = '=';
+		CHECK_EQ_INT(lab_base64_decode_in_place_each(
+				     bad.data, bad.len, 512, pieces[z], NULL,
+				     NULL, &at, &len, &err),
+			     LAB_EMALFORMED);
+		CHECK_EQ_STR(err.msg, "invalid base64: data after padding at "
+				      "offset 13519");
+		CHECK_EQ_INT(len, 0);
+		lab_buf_free(&bad);
+		if (pieces[z] == 0 ||
+		    !CHECK_EQ_INT(lab_base64_encode(raw, sizeof raw, 76, &bad),
+				  LAB_OK))
+			goto next;
+		CHECK_EQ_INT(lab_base64_decode_in_place_each(
+				     bad.data, bad.len, 512, pieces[z],
+				     stop_piece, NULL, &at, &len, &err),
+			     LAB_ESECURITY);
+		CHECK_EQ_STR(err.msg, "stopped");
+next:
+		lab_buf_free(&enc);
+		lab_buf_free(&bad);
+	}
+}
+
 /*
  * The vector paths the process takes: none past SSE2 when DOMLAB_SIMD is
  * sse2 (`make test` runs test-libdomlab so, to cover the SSE2 paths on
@@ -615,6 +704,7 @@ const t_case tests_base64[] = {
 	{"crypto/base64_whitespace", base64_whitespace},
 	{"crypto/base64_rejects", base64_rejects},
 	{"crypto/base64_in_place", base64_in_place},
+	{"crypto/base64_in_place_pieces", base64_in_place_pieces},
 	{"crypto/base64_every_byte", base64_every_byte},
 	{"crypto/base64_decode_as_reference", base64_decode_as_reference},
 	{"crypto/base64_refuses_everywhere", base64_refuses_everywhere},

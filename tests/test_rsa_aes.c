@@ -2,7 +2,8 @@
  * test_rsa_aes.c - wss/crypto.h's keys and public-key and symmetric
  * operations: loading keys and certificates (and refusing an EC key, an
  * encrypted key, a small key), RSA-SHA256 and RSA-OAEP round trips and
- * failures, both ciphers at the edge sizes and in place, the CBC padding
+ * failures, both ciphers at the edge sizes, in place and as the octets
+ * arrive (and wss/pass.h's opening of a CipherValue), the CBC padding
  * as xmlenc lays it out, uniform decryption failures, random bytes.
  * Key files the vectors lack (an EC key, an encrypted key) are written to
  * a temporary directory.
@@ -16,6 +17,8 @@
 #include <openssl/evp.h>
 
 #include "tests/crypto_util.h"
+#include "util/base64.h"
+#include "wss/pass.h"
 
 /* Test-only keys, generated for this file. */
 static const char ec_key_pem[] =
@@ -500,6 +503,176 @@ next:
 		}
 }
 
+/* The octets of pt[0..n) under key, decrypted by a wss_dec_stream told
+ * of them `step` octets at a time (the last step what is left):
+ * wss_dec_end's code, the plaintext checked where it says. */
+static int stream_one(wss_cipher c, const unsigned char *key,
+		      const lab_buf *octets, size_t step,
+		      const unsigned char *pt, size_t n)
+{
+	wss_dec_stream *d = NULL;
+	unsigned char *buf = malloc(octets->len + 1);
+	size_t k = 0, off = 0, len = 99;
+	lab_err err;
+	int rc = LAB_ENOMEM;
+
+	lab_err_clear(&err);
+	if (buf == NULL || !CHECK_OK(wss_dec_begin(&d, c, key, &err), &err))
+		goto out;
+	memcpy(buf, octets->data, octets->len);
+	while (k + step < octets->len) {
+		k += step;
+		if (!CHECK_OK(wss_dec_more(d, buf, k, &err), &err))
+			goto out;
+	}
+	rc = wss_dec_end(d, buf, octets->len, &off, &len, &err);
+	if (rc == LAB_OK) {
+		CHECK_EQ_INT(off, c == WSS_AES256_GCM ? 12 : 16);
+		CHECK_EQ_MEM(buf + off, len, pt, n);
+	} else {
+		CHECK_EQ_STR(err.msg, "decryption failed");
+		CHECK(len == 0 &&
+		      (n < 16 || memmem(buf, octets->len, pt, 16) == NULL));
+	}
+out:
+	wss_dec_free(d);
+	free(buf);
+	return rc;
+}
+
+/*
+ * Decryption in place as the octets arrive (pass=fused): the plaintext
+ * of wss_decrypt whatever the steps (one octet, a tag's length, blocks
+ * and a half, all at once); a flipped byte anywhere, a tag or block cut
+ * short, the one error and no plaintext left.
+ */
+static void dec_stream(void)
+{
+	static const size_t steps[] = {1, 5, 16, 24, 4096, 1000000};
+	wss_cipher c;
+	size_t i, s;
+
+	for (c = WSS_AES256_GCM; c <= WSS_AES128_CBC; c++)
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+			unsigned char key[WSS_MAX_KEY_LEN];
+			unsigned char *pt = plaintext(sizes[i]);
+			lab_buf ct = LAB_BUF_INIT;
+			size_t n = sizes[i];
+			lab_err err;
+			char x;
+
+			lab_err_clear(&err);
+			if (!CHECK(pt != NULL) ||
+			    !CHECK_OK(wss_random(key, sizeof key, &err), &err) ||
+			    !CHECK_OK(wss_encrypt(c, key, pt, n, &ct, &err),
+				      &err))
+				goto next;
+			for (s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+				t_context("%s, %zu bytes, steps of %zu",
+					  wss_cipher_uri(c), n, steps[s]);
+				CHECK_EQ_INT(stream_one(c, key, &ct, steps[s],
+							pt, n),
+					     LAB_OK);
+			}
+			t_context("%s, %zu bytes, tampered", wss_cipher_uri(c),
+				  n);
+			/* The first octet after the IV; then the last. */
+			ct.data[c == WSS_AES256_GCM ? 12 : 16] ^= 0x40;
+			if (c == WSS_AES256_GCM)
+				CHECK_EQ_INT(stream_one(c, key, &ct, 7, pt, n),
+					     LAB_ESECURITY);
+			ct.data[c == WSS_AES256_GCM ? 12 : 16] ^= 0x40;
+			/* GCM's last tag octet; the CBC octet that sets the pad
+			 * count, so that it becomes 0 (as in_place). */
+			x = c == WSS_AES256_GCM ? 0x01 : (char)(16 - n % 16);
+			ct.data[ct.len - (c == WSS_AES256_GCM ? 1 : 17)] ^= x;
+			CHECK_EQ_INT(stream_one(c, key, &ct, 7, pt, n),
+				     LAB_ESECURITY);
+			ct.data[ct.len - (c == WSS_AES256_GCM ? 1 : 17)] ^= x;
+			ct.len -= c == WSS_AES256_GCM ? 1 : 16;
+			CHECK_EQ_INT(stream_one(c, key, &ct, 7, pt, n),
+				     LAB_ESECURITY);
+next:
+			free(pt);
+			lab_buf_free(&ct);
+		}
+}
+
+/*
+ * wss_pass_open on the axis built: the plaintext of a CipherValue's
+ * text, `room` in front of it when the text is long enough, line breaks
+ * or not; without a key the octets; a changed octet the one
+ * "decryption failed" with no plaintext left in the text; a character
+ * not in the alphabet LAB_EMALFORMED.
+ */
+static void pass_open(void)
+{
+	static const size_t lines[] = {0, 76};
+	wss_cipher c;
+	size_t i, l;
+
+	for (c = WSS_AES256_GCM; c <= WSS_AES128_CBC; c++)
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			for (l = 0; l < 2; l++) {
+				unsigned char key[WSS_MAX_KEY_LEN];
+				unsigned char *pt = plaintext(sizes[i]);
+				lab_buf ct = LAB_BUF_INIT, txt = LAB_BUF_INIT;
+				lab_buf keep = LAB_BUF_INIT;
+				size_t n = sizes[i], off = 0, len = 0;
+				lab_err err;
+
+				t_context("%s, %zu bytes, lines of %zu",
+					  wss_cipher_uri(c), n, lines[l]);
+				lab_err_clear(&err);
+				if (!CHECK(pt != NULL) ||
+				    !CHECK_OK(wss_random(key, sizeof key, &err),
+					      &err) ||
+				    !CHECK_OK(wss_encrypt(c, key, pt, n, &ct,
+							  &err), &err) ||
+				    !CHECK_EQ_INT(lab_base64_encode(ct.data,
+						  ct.len, lines[l], &txt),
+						  LAB_OK) ||
+				    !CHECK_EQ_INT(lab_buf_put(&keep, txt.data,
+							      txt.len), LAB_OK))
+					goto next;
+				if (CHECK_OK(wss_pass_open(txt.data, txt.len,
+							   512, c, key, &off,
+							   &len, &err), &err)) {
+					CHECK_EQ_MEM(txt.data + off, len, pt, n);
+					CHECK(off >= (n > 2000 ? 512u : 0u));
+				}
+				memcpy(txt.data, keep.data, keep.len);
+				if (CHECK_OK(wss_pass_open(txt.data, txt.len,
+							   512, c, NULL, &off,
+							   &len, &err), &err))
+					CHECK_EQ_MEM(txt.data + off, len,
+						     ct.data, ct.len);
+				memcpy(txt.data, keep.data, keep.len);
+				/* One sextet of the first ciphertext octet. */
+				txt.data[18] = txt.data[18] == 'A' ? 'B' : 'A';
+				CHECK_EQ_INT(wss_pass_open(txt.data, txt.len,
+							   512, c, key, &off,
+							   &len, &err),
+					     c == WSS_AES256_GCM
+						     ? LAB_ESECURITY
+						     : LAB_OK);
+				if (c == WSS_AES256_GCM && n >= 16)
+					CHECK(memmem(txt.data, txt.len, pt,
+						     16) == NULL);
+				memcpy(txt.data, keep.data, keep.len);
+				txt.data[txt.len - 5] = '*';
+				CHECK_EQ_INT(wss_pass_open(txt.data, txt.len,
+							   512, c, key, &off,
+							   &len, &err),
+					     LAB_EMALFORMED);
+next:
+				free(pt);
+				lab_buf_free(&ct);
+				lab_buf_free(&txt);
+				lab_buf_free(&keep);
+			}
+}
+
 /* The CBC octets end in XML Enc 5.2 padding: random filler, then the count. */
 static void cbc_padding_layout(void)
 {
@@ -707,6 +880,8 @@ const t_case tests_rsa_aes[] = {
 	{"crypto/decrypt_failures", decrypt_failures},
 	{"crypto/in_place", in_place},
 	{"crypto/in_place_at", in_place_at},
+	{"crypto/dec_stream", dec_stream},
+	{"crypto/pass_open", pass_open},
 	{"crypto/random", random_bytes},
 	{"crypto/issuer_serial_names", issuer_serial_names},
 	{NULL, NULL},

@@ -387,23 +387,31 @@ static int bad(lab_err *err, const char *what, size_t at)
 			what, at);
 }
 
-/*
- * The bytes in[0..n) encodes, written from o on: n / 4 * 3 of them at
- * most, and the 16-byte stores of 12 may write 4 past the last.  *end is
- * past the last byte.  Every store lands below the input characters not
- * yet read (3 bytes for 4 characters, a store after its block's load),
- * so o may be in itself.
- */
-static int decode_at(const unsigned char *in, size_t n, unsigned char *o,
-		     unsigned char **end, lab_err *err)
-{
-	size_t i = 0;
-	uint32_t acc = 0;
-	unsigned q = 0;    /* sextets in acc */
-	unsigned eqs = 0;  /* '=' seen */
+/* A decode's state between runs over consecutive parts of one text. */
+typedef struct dec_state {
+	uint32_t acc;
+	unsigned q;    /* sextets in acc */
+	unsigned eqs;  /* '=' seen */
+	size_t base;   /* characters read before this run: error offsets */
+} dec_state;
 
-	if (pthread_once(&tables_once, make_tables) != 0)
-		return lab_fail(err, LAB_ENOMEM, "base64 tables unavailable");
+/*
+ * The bytes in[0..n) encodes, after what st has seen, written from *o on
+ * (advanced): n / 4 * 3 of them at most, and the 16-byte stores of 12
+ * may write 4 past the last.  Every store lands below the input
+ * characters not yet read (3 bytes for 4 characters, a store after its
+ * block's load), so *o may be in itself.  The end's checks are
+ * decode_end's.
+ */
+static int decode_run(dec_state *st, const unsigned char *in, size_t n,
+		      unsigned char **op, lab_err *err)
+{
+	unsigned char *o = *op;
+	size_t i = 0;
+	uint32_t acc = st->acc;
+	unsigned q = st->q, eqs = st->eqs;
+	int rc = LAB_OK;
+
 	while (i < n) {
 		unsigned v;
 
@@ -461,8 +469,10 @@ static int decode_at(const unsigned char *in, size_t n, unsigned char *o,
 			break;
 		v = dec[in[i]];
 		if (v < 64) {
-			if (eqs != 0)
-				return bad(err, "data after padding", i);
+			if (eqs != 0) {
+				rc = bad(err, "data after padding", st->base + i);
+				break;
+			}
 			acc = acc << 6 | v;
 			if (++q == 4) {
 				o[0] = (unsigned char)(acc >> 16);
@@ -475,29 +485,63 @@ static int decode_at(const unsigned char *in, size_t n, unsigned char *o,
 		} else if (v == EQ) {
 			/* Only "xx==" and "xxx=" end a quantum. */
 			eqs++;
-			if (q < 2 || q + eqs > 4)
-				return bad(err, "misplaced '='", i);
+			if (q < 2 || q + eqs > 4) {
+				rc = bad(err, "misplaced '='", st->base + i);
+				break;
+			}
 		} else if (v != WS) {
-			return bad(err, "character not in the alphabet", i);
+			rc = bad(err, "character not in the alphabet",
+				 st->base + i);
+			break;
 		}
 		i++;
 	}
-	if (q != 0 && q + eqs != 4)
-		return bad(err, "missing padding", n);
+	st->acc = acc;
+	st->q = q;
+	st->eqs = eqs;
+	st->base += n;
+	*op = o;
+	return rc;
+}
+
+/* After the last run: the last quantum's padding and bits, and its
+ * bytes. */
+static int decode_end(const dec_state *st, unsigned char **op, lab_err *err)
+{
+	unsigned char *o = *op;
+
+	if (st->q != 0 && st->q + st->eqs != 4)
+		return bad(err, "missing padding", st->base);
 	/* The bits below the last byte must be zero, so each byte string has
 	 * exactly one accepted encoding. */
-	if (q == 2) {
-		if (acc & 0xf)
-			return bad(err, "non-zero bits before '='", n);
-		*o++ = (unsigned char)(acc >> 4);
-	} else if (q == 3) {
-		if (acc & 0x3)
-			return bad(err, "non-zero bits before '='", n);
-		*o++ = (unsigned char)(acc >> 10);
-		*o++ = (unsigned char)(acc >> 2);
+	if (st->q == 2) {
+		if (st->acc & 0xf)
+			return bad(err, "non-zero bits before '='", st->base);
+		*o++ = (unsigned char)(st->acc >> 4);
+	} else if (st->q == 3) {
+		if (st->acc & 0x3)
+			return bad(err, "non-zero bits before '='", st->base);
+		*o++ = (unsigned char)(st->acc >> 10);
+		*o++ = (unsigned char)(st->acc >> 2);
 	}
-	*end = o;
+	*op = o;
 	return LAB_OK;
+}
+
+/* The bytes in[0..n) encodes, whole, from o on; *end past the last. */
+static int decode_at(const unsigned char *in, size_t n, unsigned char *o,
+		     unsigned char **end, lab_err *err)
+{
+	dec_state st = {0, 0, 0, 0};
+	int rc;
+
+	if (pthread_once(&tables_once, make_tables) != 0)
+		return lab_fail(err, LAB_ENOMEM, "base64 tables unavailable");
+	rc = decode_run(&st, in, n, &o, err);
+	if (rc == LAB_OK)
+		rc = decode_end(&st, &o, err);
+	*end = o;
+	return rc;
 }
 
 int lab_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err)
@@ -571,23 +615,51 @@ static size_t head_end(const unsigned char *in, size_t n, size_t room)
 	return p;
 }
 
+int lab_base64_decode_in_place_each(char *s, size_t n, size_t room,
+				    size_t piece, lab_base64_piece_fn each,
+				    void *ctx, size_t *at, size_t *len,
+				    lab_err *err)
+{
+	unsigned char *u = (unsigned char *)s, *o;
+	size_t p = room > 0 && room <= ROOM_MAX ? head_end(u, n, room) : 0;
+	dec_state st = {0, 0, 0, 0};
+	int rc = LAB_OK;
+
+	*len = 0;
+	*at = p != 0 ? room : 0;
+	o = u + *at;
+	/* The head's bytes end at or before its last character (room is at
+	 * most a quarter of them), so they go to their place at once. */
+	if (p != 0) {
+		unsigned char head[HEAD_MAX], *end;
+
+		rc = decode_at(u, p, head, &end, err);
+		if (rc == LAB_OK) {
+			memcpy(o, head, (size_t)(end - head));
+			o += end - head;
+		}
+	} else if (pthread_once(&tables_once, make_tables) != 0) {
+		rc = lab_fail(err, LAB_ENOMEM, "base64 tables unavailable");
+	}
+	st.base = p;
+	while (rc == LAB_OK && st.base < n) {
+		size_t k = piece == 0 || n - st.base < piece ? n - st.base
+							     : piece;
+
+		rc = decode_run(&st, u + st.base, k, &o, err);
+		if (rc == LAB_OK && each != NULL)
+			rc = each(ctx, s + *at, (size_t)(o - u) - *at, err);
+	}
+	if (rc == LAB_OK)
+		rc = decode_end(&st, &o, err);
+	if (rc == LAB_OK)
+		*len = (size_t)(o - u) - *at;
+	return rc;
+}
+
 int lab_base64_decode_in_place(char *s, size_t n, size_t room, size_t *at,
 			       size_t *len, lab_err *err)
 {
-	unsigned char head[HEAD_MAX], *u = (unsigned char *)s, *end;
-	size_t p = room > 0 && room <= ROOM_MAX ? head_end(u, n, room) : 0;
-	size_t h = 0;
-	int rc = LAB_OK;
-
-	*at = p != 0 ? room : 0;
-	if (p != 0) {
-		rc = decode_at(u, p, head, &end, err);
-		h = (size_t)(end - head);
-	}
-	if (rc == LAB_OK)
-		rc = decode_at(u + p, n - p, u + *at + h, &end, err);
-	if (rc == LAB_OK)
-		memcpy(s + *at, head, h);
-	*len = rc == LAB_OK ? (size_t)((char *)end - s) - *at : 0;
-	return rc;
+	return lab_base64_decode_in_place_each(s, n, room, 0, NULL, NULL, at,
+					       len, err);
 }

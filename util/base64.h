@@ -51,5 +51,19 @@ int lab_base64_decode(const char *s, size_t n, lab_buf *out, lab_err *err);
  */
 int lab_base64_decode_in_place(char *s, size_t n, size_t room, size_t *at,
 			       size_t *len, lab_err *err);
+/*
+ * The same in runs of `piece` characters (0: one run), calling
+ * each(ctx, s + *at, k, err) after each run with k the bytes decoded so
+ * far, which lie at s + *at on: a consumer works on them while they are
+ * still in cache, in place.  The bytes it is given are final (the end
+ * may add two more after them); it may change them, never those past
+ * them.  A non-zero return stops the decode with that code.
+ */
+typedef int (*lab_base64_piece_fn)(void *ctx, char *p, size_t k,
+				   lab_err *err);
+int lab_base64_decode_in_place_each(char *s, size_t n, size_t room,
+				    size_t piece, lab_base64_piece_fn each,
+				    void *ctx, size_t *at, size_t *len,
+				    lab_err *err);
 
 #endif

@@ -441,6 +441,122 @@ int wss_decrypt_in_place(wss_cipher c, const unsigned char *key,
 	return LAB_OK;
 }
 
+/* ---- decryption in place, as the octets arrive ----------------------- */
+
+struct wss_dec_stream {
+	EVP_CIPHER_CTX *x;
+	wss_cipher c;
+	int started;                 /* the IV was read, the context set */
+	size_t done;                 /* octets decrypted (the IV counted) */
+	unsigned char key[32];       /* the longest key: AES-256 */
+};
+
+int wss_dec_begin(wss_dec_stream **s, wss_cipher c, const unsigned char *key,
+		  lab_err *err)
+{
+	wss_dec_stream *d;
+
+	*s = NULL;
+	if (!is_cipher(c) || ciphers[c].key_len > sizeof d->key)
+		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);
+	d = lab_calloc(1, sizeof *d);
+	if (d == NULL || (d->x = EVP_CIPHER_CTX_new()) == NULL) {
+		lab_free(d);
+		return nomem(err);
+	}
+	d->c = c;
+	memcpy(d->key, key, ciphers[c].key_len);
+	*s = d;
+	return LAB_OK;
+}
+
+/* The context set from the IV at buf's start, once it is there. */
+static int dec_start(wss_dec_stream *d, const unsigned char *buf)
+{
+	d->started = 1;
+	if (d->c == WSS_AES256_GCM) {
+		d->done = GCM_IV;
+		return EVP_DecryptInit_ex2(d->x, EVP_aes_256_gcm(), d->key, buf,
+					   NULL) == 1;
+	}
+	d->done = BLOCK;
+	return EVP_DecryptInit_ex2(d->x, EVP_aes_128_cbc(), d->key, buf,
+				   NULL) == 1 &&
+	       EVP_CIPHER_CTX_set_padding(d->x, 0) == 1;
+}
+
+int wss_dec_more(wss_dec_stream *d, unsigned char *buf, size_t k,
+		 lab_err *err)
+{
+	/* What may be GCM's tag stays; CBC goes in whole blocks. */
+	size_t hold = d->c == WSS_AES256_GCM ? GCM_TAG : 0, n;
+
+	if (!d->started && k >= (d->c == WSS_AES256_GCM ? GCM_IV : BLOCK) &&
+	    !dec_start(d, buf))
+		return quiet_fail(err, "decryption failed");
+	if (!d->started || k < d->done + hold)
+		return LAB_OK;
+	n = k - hold - d->done;
+	n -= n % BLOCK;
+	if (!update(d->x, buf + d->done, buf + d->done, n))
+		return quiet_fail(err, "decryption failed");
+	d->done += n;
+	return LAB_OK;
+}
+
+/* After the last octet: the rest decrypted, then the tag's check
+ * (GCM) or the padding's (CBC, as cbc_decrypt). */
+static int dec_finish(wss_dec_stream *d, unsigned char *buf, size_t n,
+		      size_t *len)
+{
+	lab_err ignored;
+	unsigned pad;
+
+	if (d->c == WSS_AES256_GCM) {
+		unsigned char tag[GCM_TAG];
+
+		if (n < GCM_IV + GCM_TAG ||
+		    wss_dec_more(d, buf, n, &ignored) != LAB_OK ||
+		    !update(d->x, buf + d->done, buf + d->done,
+			    n - GCM_TAG - d->done))
+			return 0;
+		*len = n - GCM_IV - GCM_TAG;
+		memcpy(tag, buf + n - GCM_TAG, GCM_TAG);
+		return EVP_CIPHER_CTX_ctrl(d->x, EVP_CTRL_AEAD_SET_TAG,
+					   GCM_TAG, tag) == 1 &&
+		       finish(d->x);
+	}
+	if (n < 2 * BLOCK || n % BLOCK != 0 ||
+	    wss_dec_more(d, buf, n, &ignored) != LAB_OK || d->done != n ||
+	    !finish(d->x))
+		return 0;
+	pad = buf[n - 1];
+	*len = n - BLOCK - pad;
+	return pad - 1u < BLOCK;
+}
+
+int wss_dec_end(wss_dec_stream *d, unsigned char *buf, size_t n,
+		size_t *off, size_t *len, lab_err *err)
+{
+	*off = d->c == WSS_AES256_GCM ? GCM_IV : BLOCK;
+	*len = 0;
+	if (!dec_finish(d, buf, n, len)) {
+		OPENSSL_cleanse(buf, n);
+		*len = 0;
+		return quiet_fail(err, "decryption failed");
+	}
+	return LAB_OK;
+}
+
+void wss_dec_free(wss_dec_stream *d)
+{
+	if (d == NULL)
+		return;
+	EVP_CIPHER_CTX_free(d->x);
+	OPENSSL_cleanse(d->key, sizeof d->key);
+	lab_free(d);
+}
+
 /* ---- randomness -------------------------------------------------------- */
 
 int wss_random(void *p, size_t n, lab_err *err)

@@ -15,6 +15,7 @@
 #include "wss/dsig.h"
 #include "wss/hop.h"
 #include "wss/msg.h"
+#include "wss/pass.h"
 #include "wss/seal.h"
 #include "wss/wsse.h"
 #include "wss/xenc.h"
@@ -169,23 +170,26 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
  * encrypted: one walk over the Body instead of a c14n and a serialize.
  * Where the document keeps the content's canonical bytes, whose length
  * is then known first, they are encrypted and encoded as they are
- * digested (wss/seal.h): no whole copy of the plaintext or of the
- * ciphertext.  Else signing captures them whole.  With two threads the
- * sealing runs on the second (wss/seal.h's wss_seal_pipeline).
+ * digested (wss/seal.h, pass=fused): no whole copy of the plaintext or
+ * of the ciphertext.  Else signing captures them whole.  With two
+ * threads the sealing, and the key's wrapping, run on the second
+ * (wss/seal.h's wss_seal_pipeline).
  */
-static int capture(wss_msg *m, const wss_opts *o, lab_buf *content,
-		   wss_seal *seal, lab_err *err)
+static int capture(wss_msg *m, const wss_opts *o, const wss_cert *peer,
+		   lab_buf *content, wss_seal *seal, lab_err *err)
 {
 	size_t n = 0, ndeps;
 	int rc;
 
 	if (o->layout != WSS_SIGN_ENCRYPT || o->headers_only)
 		return LAB_OK;
-	if (dom_canonical_content_peek(m->body, &n, &ndeps) == NULL || n == 0)
+	if (!wss_pass_seal() ||
+	    dom_canonical_content_peek(m->body, &n, &ndeps) == NULL || n == 0)
 		return wss_msg_content_room(m, content, err);
 	rc = wss_seal_begin(seal, m, o->cipher, n, err);
-	return rc == LAB_OK && o->threads > 1 ? wss_seal_pipeline(seal, err)
-					      : rc;
+	return rc == LAB_OK && o->threads > 1
+		       ? wss_seal_pipeline(seal, peer, err)
+		       : rc;
 }
 
 /* The five IDs are drawn from the untouched tree, one ID index build. */
@@ -217,7 +221,7 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		rc = wss_draw_ids(&m, bases, sizeof bases / sizeof bases[0],
 				  err);
 	if (rc == LAB_OK)
-		rc = capture(&m, o, &content, &seal, err);
+		rc = capture(&m, o, peer, &content, &seal, err);
 	if (rc == LAB_OK && o->layout == WSS_ENCRYPT_SIGN)
 		rc = encrypt_sign(&m, key, cert, peer, o, parts, nparts, err);
 	else if (rc == LAB_OK)

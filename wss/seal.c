@@ -4,8 +4,9 @@
  * whose writer encrypts each piece and hands the octets to the DOM's
  * base64 text (dom_create_text_b64), made at its final size.
  * With wss_seal_pipeline the pieces go to a second thread instead
- * (wss/send_pipelined.h), which encrypts and encodes them while this one
- * digests and signs; wss_seal_join waits for it.
+ * (wss/send_pipelined.h), which encrypts and encodes them, then wraps
+ * the session key, while this one digests and signs; wss_seal_join
+ * waits for it.
  * Not for: the fallback's whole-buffer encryption (wss/xenc.c).
  */
 #include "wss/seal.h"
@@ -69,6 +70,9 @@ static int seal_finish(void *ctx, lab_err *err)
 	if (rc == LAB_OK)
 		rc = dom_b64_end(&s->b64, err);
 	s->done = rc == LAB_OK;
+	if (rc == LAB_OK && s->peer != NULL)
+		rc = wss_rsa_oaep_wrap(s->peer, s->key, s->keylen, &s->wrapped,
+				       err);
 	return rc;
 }
 
@@ -82,6 +86,7 @@ int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 	memset(s, 0, sizeof *s);
 	s->window = (lab_buf)LAB_BUF_INIT;
 	s->plain = (lab_buf)LAB_BUF_INIT;
+	s->wrapped = (lab_buf)LAB_BUF_INIT;
 	s->cipher = c;
 	s->keylen = wss_cipher_key_len(c);
 	s->expect = n;
@@ -118,10 +123,11 @@ int wss_seal_end(wss_seal *s, lab_err *err)
 		       : LAB_OK;
 }
 
-int wss_seal_pipeline(wss_seal *s, lab_err *err)
+int wss_seal_pipeline(wss_seal *s, const wss_cert *peer, lab_err *err)
 {
 	if (s->expect <= WSS_PIPELINED_PIECE)
 		return LAB_OK;
+	s->peer = peer;
 	return wss_pipelined_start(&s->pipe, seal_encrypt, seal_finish, s,
 				   err);
 }
@@ -153,6 +159,8 @@ int wss_seal_abandon(wss_seal *s, wss_msg *m, lab_err *err)
 		dom_node_free(s->text);
 	s->text = NULL;
 	s->done = 0;
+	s->peer = NULL;
+	s->wrapped.len = 0;
 	return wss_msg_content_room(m, &s->plain, err);
 }
 
@@ -173,6 +181,7 @@ void wss_seal_free(wss_seal *s)
 	if (s->plain.data != NULL)
 		OPENSSL_cleanse(s->plain.data, s->plain.cap);
 	lab_buf_free(&s->plain);
+	lab_buf_free(&s->wrapped);
 	wss_enc_free(s->enc);
 	s->enc = NULL;
 	if (s->text != NULL)

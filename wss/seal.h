@@ -34,6 +34,8 @@ typedef struct wss_seal {
 	size_t expect, got;    /* plaintext bytes: announced, and seen */
 	int done;              /* the text is finished (after the join) */
 	struct wss_pipelined *pipe; /* the encrypting thread, or NULL */
+	const wss_cert *peer;  /* pipelined: whom the thread wraps key for */
+	lab_buf wrapped;       /* and the wrapped key, after the join */
 } wss_seal;
 
 /*
@@ -47,11 +49,13 @@ int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 /*
  * Right after wss_seal_begin, for content longer than one piece
  * (WSS_PIPELINED_PIECE): a second thread encrypts and encodes the
- * content as the digest's walk hands it over (wss/send_pipelined.h).
- * Shorter content stays on this thread: the thread would cost more than
- * it saves.  The output is the same bytes either way.
+ * content as the digest's walk hands it over (wss/send_pipelined.h),
+ * then wraps the session key for peer (RSA-OAEP, into s->wrapped) while
+ * this thread signs.  Shorter content stays on this thread: the thread
+ * would cost more than it saves.  The output is the same bytes either
+ * way but the random ones.
  */
-int wss_seal_pipeline(wss_seal *s, lab_err *err);
+int wss_seal_pipeline(wss_seal *s, const wss_cert *peer, lab_err *err);
 /* After the digest's walk: the tag or padding (pipelined: handed to the
  * thread, which then finishes alone).  WSS_C14N_AGAIN when the walk gave
  * other than the n bytes announced (then abandon it). */

@@ -23,6 +23,7 @@
 #include "util/alloc.h"
 #include "util/base64.h"
 #include "wss/c14n.h"
+#include "wss/pass.h"
 #include "wss/seal.h"
 #include "wss/wsse.h"
 
@@ -160,13 +161,16 @@ static int encrypt_element(wss_msg *m, dom_node *el, wss_cipher cipher,
 	return rc;
 }
 
+/* The EncryptedKey for key, wrapped for peer here or, when `done` holds
+ * it already (a pipelined seal's thread wrapped it), taken from there. */
 static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 			     wss_key_id key_id, const char *id,
 			     char (*ed_ids)[32], size_t nids,
 			     const unsigned char *key, size_t keylen,
-			     lab_err *err)
+			     const lab_buf *done, lab_err *err)
 {
 	lab_buf wrapped = LAB_BUF_INIT;
+	const lab_buf *w = done != NULL && done->len > 0 ? done : &wrapped;
 	dom_node *ek, *rl, *dr;
 	char uri[80];
 	size_t i;
@@ -183,11 +187,10 @@ static int add_encrypted_key(wss_msg *m, const wss_cert *peer,
 				 WSS_ALG_RSA_OAEP, NULL, err);
 	if (rc == LAB_OK)
 		rc = wss_keyid_add(m, ek, peer, key_id, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && w == &wrapped)
 		rc = wss_rsa_oaep_wrap(peer, key, keylen, &wrapped, err);
 	if (rc == LAB_OK)
-		rc = add_cipher_value(ek, NULL, wrapped.data, wrapped.len,
-				      err);
+		rc = add_cipher_value(ek, NULL, w->data, w->len, err);
 	if (rc == LAB_OK)
 		rc = wss_add(ek, NULL, WSS_NS_XENC, "xenc:ReferenceList", &rl,
 			     err);
@@ -209,6 +212,7 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	unsigned char key[MAX_KEY];
 	lab_buf pt = LAB_BUF_INIT;
 	lab_buf *plain = &pt;
+	const lab_buf *wrapped = NULL;
 	dom_node *sealed = NULL;
 	size_t keylen = wss_cipher_key_len(cipher), at = 0, off = 0, i;
 	char ed_ids[1 + WSS_XENC_MAX_PARTS][32], ek_id[32];
@@ -231,6 +235,8 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 	if (rc == LAB_OK && m->seal != NULL && m->seal->cipher == cipher) {
 		memcpy(key, m->seal->key, keylen);
 		sealed = wss_seal_take(m->seal);
+		if (m->seal->peer == peer)
+			wrapped = &m->seal->wrapped;
 	} else if (rc == LAB_OK) {
 		rc = wss_random(key, keylen, err);
 	}
@@ -251,7 +257,7 @@ int wss_xenc_encrypt(wss_msg *m, const wss_cert *peer, wss_cipher cipher,
 				     sizeof ed_ids[i], err);
 	if (rc == LAB_OK)
 		rc = add_encrypted_key(m, peer, key_id, ek_id, ed_ids,
-				       1 + nparts, key, keylen, err);
+				       1 + nparts, key, keylen, wrapped, err);
 	OPENSSL_cleanse(key, sizeof key);
 	lab_buf_free(&pt);
 	return rc;
@@ -379,48 +385,59 @@ static dom_node *cipher_text(const wss_msg *m, const dom_node *el)
 }
 
 /* Where a ciphertext lies: in the document's bytes of its CipherValue
- * (held[0..nheld)), or in an owned buffer after PARSE_ROOM bytes. */
+ * (held[0..nheld)), or in an owned buffer after PARSE_ROOM bytes; and,
+ * once opened, its plaintext p[0..n) there. */
 typedef struct ciphertext {
 	lab_buf owned;
 	char *held;
 	size_t nheld;
 	char *p;
 	size_t n;
+	int opened;
 } ciphertext;
 
 /*
- * ed's ciphertext, decoded, with room in front of it for the start tag
- * of the wrapper the plaintext is parsed in, so that it is parsed where
- * it was decrypted.  A CipherValue that is one text is decoded where it
- * stands (dom_text_take): its characters are read once, and the
+ * ed's ciphertext, decoded and, with a key, decrypted (c->opened), with
+ * room in front of it for the start tag of the wrapper the plaintext is
+ * parsed in, so that it is parsed where it was decrypted.  A
+ * CipherValue that is one text is opened where it stands
+ * (dom_text_take, wss/pass.h): its characters are read once, and the
  * ciphertext, then the plaintext, take their place instead of a buffer
- * the size of the message.  Otherwise into c->owned.
+ * the size of the message.  Otherwise in c->owned.  A ciphertext that
+ * does not decrypt is not an error here: the caller gives its one
+ * message for every way the rest can fail.
  */
-static int take_ciphertext(const wss_msg *m, dom_node *ed, ciphertext *c,
-			   lab_err *err)
+static int take_plaintext(const wss_msg *m, dom_node *ed, ciphertext *c,
+			  wss_cipher cipher, const unsigned char *key,
+			  lab_err *err)
 {
 	dom_node *t = cipher_text(m, ed);
+	size_t off = 0, len = 0;
 	int rc;
 
 	c->held = t != NULL ? dom_text_take(t, &c->nheld) : NULL;
 	if (c->held != NULL) {
-		size_t at;
-
-		rc = lab_base64_decode_in_place(c->held, c->nheld, PARSE_ROOM,
-						&at, &c->n, err);
-		c->p = c->held + at;
+		rc = wss_pass_open(c->held, c->nheld, PARSE_ROOM, cipher, key,
+				   &off, &len, err);
+		c->p = c->held + off;
 		if (rc == LAB_EMALFORMED)
-			rc = lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
-				      dom_local_name(dom_parent(t)));
-		return rc;
+			return lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
+					dom_local_name(dom_parent(t)));
+	} else {
+		if (lab_buf_reserve(&c->owned, PARSE_ROOM) != LAB_OK)
+			return lab_fail(err, LAB_ENOMEM, "out of memory");
+		c->owned.len = PARSE_ROOM;
+		rc = cipher_value(m, ed, 0, &c->owned, err);
+		if (rc != LAB_OK || key == NULL)
+			return rc;
+		rc = wss_decrypt_in_place(
+			cipher, key, (unsigned char *)c->owned.data + PARSE_ROOM,
+			c->owned.len - PARSE_ROOM, &off, &len, err);
+		c->p = c->owned.data + PARSE_ROOM + off;
 	}
-	if (lab_buf_reserve(&c->owned, PARSE_ROOM) != LAB_OK)
-		return lab_fail(err, LAB_ENOMEM, "out of memory");
-	c->owned.len = PARSE_ROOM;
-	rc = cipher_value(m, ed, 0, &c->owned, err);
-	c->p = c->owned.data + PARSE_ROOM;
-	c->n = c->owned.len - PARSE_ROOM;
-	return rc;
+	c->n = len;
+	c->opened = rc == LAB_OK && key != NULL;
+	return rc == LAB_ESECURITY ? LAB_OK : rc;
 }
 
 /* The plaintext p[0..len) parsed in place of old; the document takes
@@ -543,11 +560,10 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			size_t keylen, int bad, const dom_limits *lim,
 			int *failed, dom_node **top, lab_err *err)
 {
-	ciphertext c = {LAB_BUF_INIT, NULL, 0, NULL, 0};
+	ciphertext c = {LAB_BUF_INIT, NULL, 0, NULL, 0, 0};
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(old), *prev = dom_prev_sibling(old);
 	dom_node *next = dom_next_sibling(old), *first;
-	size_t off = 0, len = 0;
 	wss_cipher cipher;
 	lab_err ignored;
 	int rc, suspect = 0;
@@ -557,18 +573,20 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 		return lab_fail(err, LAB_ESECURITY,
 				"data encryption '%s' is not allowed",
 				alg != NULL ? alg : "(none)");
-	rc = take_ciphertext(m, ed, &c, err);
+	/* A key that cannot be this cipher's still has the text decoded:
+	 * its failure is then the one below, as for any other key. */
+	rc = take_plaintext(m, ed, &c, cipher,
+			    bad || keylen != wss_cipher_key_len(cipher) ? NULL
+									: key,
+			    err);
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
 	 * decrypted where its ciphertext lies: one buffer, not two, which
 	 * the document takes (and wipes) once it parses it. */
-	if (bad || keylen != wss_cipher_key_len(cipher) ||
-	    wss_decrypt_in_place(cipher, key, (unsigned char *)c.p, c.n, &off,
-				 &len, &ignored) != LAB_OK ||
-	    (suspect = names_soap(c.p + off, len),
-	     parse_plaintext(&c, old, c.p + off, len, lim, &ignored)) !=
-		    LAB_OK ||
+	if (!c.opened ||
+	    (suspect = names_soap(c.p, c.n),
+	     parse_plaintext(&c, old, c.p, c.n, lim, &ignored)) != LAB_OK ||
 	    (kind != REF_BODY &&
 	     !one_element(prev != NULL ? dom_next_sibling(prev)
 				       : dom_first_child(parent),

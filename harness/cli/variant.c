@@ -1,7 +1,8 @@
 /*
  * variant.c - every axis this binary was built with: the DOM's own
- * (dom_variant_axes) and the pipeline's (keys, tokens, io), in the order the
- * Makefile names them, for `domlab variant` and the benchmark's JSON.
+ * (dom_variant_axes) and the pipeline's (keys, tokens, io, read, pass),
+ * in the order the Makefile names them, for `domlab variant` and the
+ * benchmark's JSON.
  */
 #include "harness/cli/cli.h"
 
@@ -9,6 +10,7 @@
 
 #include "wss/io.h"
 #include "wss/keys.h"
+#include "wss/pass.h"
 #include "wss/read.h"
 #include "wss/tokens.h"
 
@@ -23,7 +25,8 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
 	};
 
 	/* docs/design.md's order: the pipeline's axes come before `parser`, the
-	 * DOM axis added after them; `read`, the endpoint's, comes last. */
+	 * DOM axis added after them; `read`, the endpoint's, then `pass`
+	 * come last. */
 	for (i = 0; i < n && k < cap; i++) {
 		if (strcmp(dom[i].axis, "parser") == 0) {
 			size_t j;
@@ -36,5 +39,7 @@ size_t lab_variant_axes(dom_axis_choice *out, size_t cap)
 	}
 	if (k < cap)
 		out[k++] = (dom_axis_choice){"read", wss__read_choice};
+	if (k < cap)
+		out[k++] = (dom_axis_choice){"pass", wss__pass_choice};
 	return k;
 }

@@ -119,6 +119,16 @@ FINDINGS = [
      "original": "names chosen to collide in an unkeyed hash make every "
                  "table insert a chain walk (oCERT-2011-003; Xerces-J's "
                  "SymbolTable, CVE-2012-0881): seconds of CPU per MB"},
+    {"title": "each step over the whole message: the Body's ciphertext "
+              "decoded, then decrypted (sent: captured, encrypted, "
+              "encoded) one pass after the other",
+     "axis": "pass", "old": "staged",
+     "cases": ["receive/quakes-2m", "send/quakes-2m", "receive/quakes-200k",
+               "send/quakes-200k"],
+     "original": "no 2010 figure: the lab's own question, what the "
+                 "passes over a message larger than L2 cost "
+                 "(docs/measuring.md, \"Bytes touched and cache "
+                 "misses\")"},
     {"title": "the socket-read stall: a request body read until end of "
               "stream",
      "axis": "read", "old": "eof", "kind": "load",

@@ -44,7 +44,7 @@ ABLATION_CASE = {
     "keys": "send/quakes-2k", "tokens": "tokens_lookup/700",
     "io": "attachment/150k", "parser": "parse/quakes-200k",
     "emit": "send/quakes-2m", "hash": "worst/collide-names",
-    "read": "stall",
+    "read": "stall", "pass": "receive/quakes-2m",
 }
 PIPELINE_CASE = "send/quakes-200k"
 STALL_CASE = "stall"

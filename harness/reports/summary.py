@@ -60,6 +60,11 @@ FINDINGS = {
     "hash": ("an unkeyed hash that input can flood (oCERT-2011-003)",
              ["worst/collide-names", "worst/collide-attrs",
               "worst/collide-ids", "parse/quakes-200k"]),
+    "pass": ("the Body's ciphertext decoded, decrypted (and on send "
+             "digested, encrypted, encoded) one whole pass per step vs "
+             "in pieces that stay in L1",
+             ["receive/quakes-2m", "send/quakes-2m", "receive/quakes-200k",
+              "send/quakes-200k"]),
 }
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
