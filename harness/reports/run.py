@@ -341,11 +341,16 @@ class Run:
         return total
 
     def stand_ins(self, stages, source="time"):
-        """["part: what stood in", ...] the floors of stages used."""
+        """["part: what stood in", ...] the floors of stages used, on the
+        datasets where the run has the stage's floor at all (its other
+        parts measured)."""
         out = []
         for stage in stages:
+            sets = [d for d in self.datasets
+                    if all(self.floor_part(p, d, source)[0] is not None
+                           for p in FLOORS[stage] if p not in STAND_IN)]
             for part in FLOORS[stage]:
-                for d in self.datasets:
+                for d in sets:
                     x, used = self.floor_part(part, d, source)
                     if x is not None and used:
                         note = (f"{part} left out (not measured in this "
