@@ -2594,6 +2594,14 @@ static void decrypt_wrapping(void)
 		{"a Body without an ID",
 		 "<soap:Body xmlns:soap=\"%s\"><pay>1</pay></soap:Body>",
 		 "decrypted content adds a <Body>"},
+		{"a Body in the default namespace, within another element",
+		 "<x:W xmlns:x=\"urn:x\">\n <Body xmlns=\"%s\"><pay>1</pay>"
+		 "</Body></x:W>",
+		 "decrypted content adds a <Body>"},
+		{"a Header after text",
+		 "<x:W xmlns:x=\"urn:x\">a:b &lt; c<s:Header xmlns:s=\"%s\"/>"
+		 "</x:W>",
+		 "decrypted content adds a <Header>"},
 		{"a whole Envelope",
 		 "<e:Envelope xmlns:e=\"%s\"><e:Header/><e:Body><pay>1</pay>"
 		 "</e:Body></e:Envelope>",

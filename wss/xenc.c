@@ -456,26 +456,50 @@ static int parse_plaintext(ciphertext *c, dom_node *old, const char *p,
 				  (size_t)(p - c->owned.data), len, lim, err);
 }
 
-/* Whether p[0..n) may name one of SOAP's own elements: "Envelope",
- * "Header" or "Body" after '<' or ':'.  A name cannot come from an
- * entity or a character reference, so bytes without one parse into no
- * such element, and the tree is walked only when they have one. */
+/* Whether the name at q[0..end) starts with "Envelope", "Header" or
+ * "Body". */
+static int soap_word_at(const char *q, const char *end)
+{
+	size_t left = (size_t)(end - q);
+
+	if (left < 4)
+		return 0;
+	switch (*q) {
+	case 'E':
+		return left >= 8 && memcmp(q, "Envelope", 8) == 0;
+	case 'H':
+		return left >= 6 && memcmp(q, "Header", 6) == 0;
+	case 'B':
+		return memcmp(q, "Body", 4) == 0;
+	default:
+		return 0;
+	}
+}
+
+/* Whether p[0..n) may name one of SOAP's own elements: a tag whose name,
+ * or a part of it after a ':', starts with "Envelope", "Header" or
+ * "Body".  An element's name follows its '<' at once and cannot come
+ * from an entity or a character reference, so bytes without one parse
+ * into no such element, and the tree is walked only when they have one.
+ * One pass: memchr skips to each '<', and only the name after it is
+ * read, up to the first byte that cannot be in one. */
 static int names_soap(const char *p, size_t n)
 {
-	static const char *const words[] = {"Envelope", "Header", "Body"};
-	size_t i;
+	static const unsigned char stop[256] = {
+		[' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['/'] = 1,
+		['>'] = 1, ['<'] = 1, [':'] = 2};
+	const char *q = p, *end = p + n;
 
-	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
-		size_t wl = strlen(words[i]);
-		const char *q = p, *end = p + n, *hit;
-
-		while (q < end &&
-		       (hit = memmem(q, (size_t)(end - q), words[i], wl)) !=
-			       NULL) {
-			if (hit > p && (hit[-1] == '<' || hit[-1] == ':'))
+	while (q < end && (q = memchr(q, '<', (size_t)(end - q))) != NULL) {
+		q++;
+		if (q < end && *q == '/')
+			q++;
+		if (soap_word_at(q, end))
+			return 1;
+		for (; q < end && stop[(unsigned char)*q] != 1; q++)
+			if (stop[(unsigned char)*q] == 2 &&
+			    soap_word_at(q + 1, end))
 				return 1;
-			q = hit + 1;
-		}
 	}
 	return 0;
 }

@@ -31,14 +31,17 @@ int wss_pass_open(char *s, size_t n, size_t room, wss_cipher c,
 			d != NULL ? decrypt_more : NULL, d, &at, &octets, err);
 	*off = at;
 	*len = octets;
-	if (rc == LAB_OK && d != NULL) {
+	if (d == NULL)
+		return rc;
+	if (rc == LAB_OK) {
+		/* It wipes what it decrypted when the ciphertext fails. */
 		rc = wss_dec_end(d, (unsigned char *)s + at, octets, &ivoff,
 				 len, err);
 		*off = at + ivoff;
-	}
-	/* A text found not base64 after some of it was decrypted. */
-	if (rc != LAB_OK && d != NULL)
+	} else {
+		/* A text found not base64 after some of it was decrypted. */
 		OPENSSL_cleanse(s, n);
+	}
 	wss_dec_free(d);
 	return rc;
 }
