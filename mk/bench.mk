@@ -24,8 +24,12 @@ BENCH_VARIANTS := doom2010 xerces best \
 # own beside the generated ones (domlab-bench bench --data).
 # ALTERNATE=K: K more rounds of the variants' runs, one variant after the
 # other, for ratios free of drift between runs (FINDINGS.md).
+# PAIRED_RUNS=K: the side-by-side run (best, ref and the floor in one
+# process) in K processes; with 3 or more each of its ratios carries the
+# interval one more process lands in (docs/measuring.md).
 FULL ?=
 ALTERNATE ?= 0
+PAIRED_RUNS ?= 1
 ICOUNT ?=
 ICOUNT_CASES ?=
 CASES ?=
@@ -47,7 +51,7 @@ compare bench: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
-	  ALTERNATE=$(ALTERNATE) DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  ALTERNATE=$(ALTERNATE) PAIRED_RUNS=$(PAIRED_RUNS) DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make stall [STALL_SECONDS=5]: the socket-read stall alone, read=eof
@@ -110,14 +114,18 @@ attack: $(call deps_ok,bench)
 # what is committed, and the README's results table is rewritten from its
 # summary.json (results/README.md).  It refuses to start above a load of
 # REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
-# records the load it started at and whether it was forced.
+# records the load it started at and whether it was forced.  The
+# side-by-side run goes REFERENCE_PAIRED_RUNS times, so that each ratio
+# the README quotes has the interval a rerun lands in.
 REFERENCE_DIR := results/reference
 REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
+REFERENCE_PAIRED_RUNS := 5
 FORCE ?=
 reference:
 	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= ALTERNATE=0 \
+	  PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR)/load && \
@@ -133,6 +141,17 @@ reference:
 	  rm -f $(BUILD_DIR)/.reference-load
 	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
+
+# make recheck [RUN=results/reference]: RUN's side-by-side command once
+# more (best built from this checkout), and each ratio set against the
+# interval RUN's summary.json gives it; exits 1 when one lands outside
+# (harness/reports/recheck.py).
+RUN ?= $(REFERENCE_DIR)
+.PHONY: recheck
+recheck: $(call deps_ok,bench)
+	@$(MAKE) --no-print-directory keys
+	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
+	@python3 harness/reports/recheck.py --run $(RUN)
 
 # make worst [WORST_VARIANTS=...]: each hostile shape at the size the
 # acceptance criteria name beside a friendly input of that size, one

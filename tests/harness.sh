@@ -10,8 +10,9 @@
 # readme_results.py on a summary.json written here; `bench --data` on a
 # folder of one envelope and one file that is none, and on envelopes of
 # every shape (tests/data/envelopes/); profile-diff's report
-# and flame graph, and profile.sh's passes and heap bytes touched, on
-# inputs made up here.  Checks shape, never
+# and flame graph, profile.sh's passes and heap bytes touched, the paired
+# run in several processes with its prediction intervals and recheck.py
+# against them, on inputs made up here.  Checks shape, never
 # timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
@@ -189,6 +190,68 @@ if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
 else
 	bad "summary.py (above the floor) failed: $(tail -n 3 "$T/err")"
 fi
+
+# The paired run in three processes (PAIRED_RUNS=3): times are medians
+# over them, and each ratio's interval is where a fourth process lands
+# 99 times in 100.  ref / best is 20, 21 and 22: the logarithms' mean
+# 3.04377 and deviation 0.04766, times t(0.995, 2) = 9.925 and
+# sqrt(1 + 1/3), give 12.15-36.23 (worked by hand).  The floor is 80, 82
+# and 78 (rsa_sign 40, 42, 38).  recheck.py then sets one more process
+# against the intervals: inside, exit 0; ref / best 40, exit 1; a run
+# without summary.json, exit 2.
+mkdir -p "$T/procs"
+"$PY" - "$T/procs" <<'EOF2'
+import json, os, sys
+d = sys.argv[1]
+def case(name, us):
+    return {"name": name, "run_name": name, "run_type": "iteration",
+            "repetitions": 1, "repetition_index": 0, "threads": 1,
+            "iterations": 10, "real_time": us, "cpu_time": us,
+            "time_unit": "us", "bytes_per_second": 2e9 / us}
+ctx = {"date": "2026-01-01T00:00:00+00:00", "num_cpus": 2,
+       "mhz_per_cpu": 1000, "load_avg": [0.1, 0.1, 0.1]}
+def paired(name, ref, sign):
+    parts = {"sha256": 10, "sha256_small": 1, "aes256gcm": 9,
+             "rsa_sign": sign, "rsa_oaep_wrap": 20}
+    with open(os.path.join(d, name + ".json"), "w") as f:
+        json.dump({"context": ctx, "benchmarks": [
+            case("send/quakes-2k", 100), case("ref:send/quakes-2k", ref)] + [
+            case(f"floor:{p}/quakes-2k", us) for p, us in parts.items()]}, f)
+for name, ref, sign in (("paired", 2000, 40), ("paired.2", 2100, 42),
+                        ("paired.3", 2200, 38), ("again", 2500, 40),
+                        ("apart", 4000, 40)):
+    paired(name, ref, sign)
+with open(os.path.join(d, "best.json"), "w") as f:
+    json.dump({"context": ctx, "benchmarks": [case("send/quakes-2k", 100)]}, f)
+EOF2
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/procs" --commit test \
+	--flags test --elapsed 0 best >"$T/procs.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/procs.md" \
+		'^| quakes-2k | send | 100 | 2,100 | 80\.0 | 21\.0 | 12\.15-36\.23 | 1\.25 | 0\.94-1\.67 |$' \
+		'The command ran in 3 processes' 'lands 99 times in 100'
+	grep -q '"interval_kind": "prediction"' "$T/procs/summary.json" && ok ||
+		bad "summary.json: no prediction interval: $(head -c 300 "$T/procs/summary.json")"
+else
+	bad "summary.py (3 paired processes) failed: $(tail -n 3 "$T/err")"
+fi
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^| send/quakes-2k | ref / best | 21\.0 | 12\.2-36\.2 | 25\.0 | yes |$' "$T/out" &&
+	grep -q '^2 of 2 ratios inside their intervals\.$' "$T/out" && ok ||
+	bad "recheck.py inside: exit $rc: $(cat "$T/out" "$T/err")"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/apart.json" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '^| send/quakes-2k | ref / best | 21\.0 | 12\.2-36\.2 | 40\.0 | \*\*no\*\* |$' "$T/out" && ok ||
+	bad "recheck.py outside: exit $rc: $(cat "$T/out" "$T/err")"
+mkdir -p "$T/nosummary"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/nosummary" \
+	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no side-by-side rows' "$T/err" && ok ||
+	bad "recheck.py without summary.json: exit $rc: $(cat "$T/out" "$T/err")"
 
 # make reference's load check (harness/reports/quiet.sh) on made-up load
 # averages: refused above the limit, unless FORCE=1; taken at or below.

@@ -44,6 +44,10 @@
 #               theirs, round by round, is free of the drift between runs
 #               minutes apart (FINDINGS.md's "alternated" lines); for a
 #               small difference, as the 2 KB hop's, with CASES
+#   PAIRED_RUNS=K  the paired run in K processes, one after the other
+#               (paired.json, paired.2.json .. paired.K.json; default 1):
+#               with 3 or more, each ratio of the side-by-side table has
+#               the interval one more process lands in (summary.py)
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -63,6 +67,7 @@ ICOUNT_ITERS=${ICOUNT_ITERS:-3}
 ICOUNT_CASES=${ICOUNT_CASES:-}
 MIN_TIME=${MIN_TIME:-0.1}
 ALTERNATE=${ALTERNATE:-0}
+PAIRED_RUNS=${PAIRED_RUNS:-1}
 DATA=${DATA:-}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
@@ -254,7 +259,11 @@ progress() {
 bench() {
 	b_name=${3:-$1}
 	b_label="run $2/$nruns $1"
-	[ -n "${3:-}" ] && b_label="round $2/$ALTERNATE $1"
+	case ${3:-} in
+	"") ;;
+	paired.*) b_label="paired process ${3#paired.}/$PAIRED_RUNS" ;;
+	*) b_label="round $2/$ALTERNATE $1" ;;
+	esac
 	b_bin=$(bin "$1")
 	b_flags=$flags
 	if [ "$1" = paired ]; then
@@ -370,6 +379,11 @@ has() {
 if has best && has ref && has floor &&
 	{ [ -z "$CASES" ] || [ -n "$(matching paired)" ]; }; then
 	bench paired "$nruns"
+	p=1
+	while [ "$p" -lt "$PAIRED_RUNS" ]; do
+		p=$((p + 1))
+		bench paired "$nruns" "paired.$p"
+	done
 fi
 # The variants' runs again, round by round (ALTERNATE); ref, pugixml and
 # the floor are no variant's pair.

@@ -90,10 +90,21 @@ def pipeline_table(nums):
                 cells.append(ratio(r["ref_instr"], r["best_instr"]))
             out.append("| " + " | ".join(cells) + " |")
     paired = all(r["paired"] for r in nums["pipeline"])
-    how = ("best, ref and the floor measured in one process, their "
-           "repetitions interleaved at random (the paired run); in "
-           "brackets each ratio's interval over the repetitions"
-           if paired else "each stack in a process of its own")
+    k = min(r.get("processes", 1) for r in nums["pipeline"])
+    if not paired:
+        how = "each stack in a process of its own"
+    elif all(r.get("interval_kind") == "prediction"
+             for r in nums["pipeline"]):
+        how = ("best, ref and the floor measured in one process, their "
+               "repetitions interleaved at random (the paired run), "
+               f"that process run {k} times; times are medians over the "
+               f"{k}, and in brackets is where one more process's ratio "
+               "lands 99 times in 100 (`make recheck` runs one)")
+    else:
+        how = ("best, ref and the floor measured in one process, their "
+               "repetitions interleaved at random (the paired run); in "
+               "brackets each ratio's interval over that process's "
+               "repetitions, which says nothing of another process")
     floor = nums.get("floor")
     what = (f" The send floor is {floor['send']}, the receive floor "
             f"{floor['receive']} (docs/measuring.md)." if floor else "")

@@ -7,7 +7,8 @@ plots.py (the charts), findings.py (FINDINGS.md) and readme_results.py
 A run is the Google Benchmark JSON of each variant and of `ref`,
 `pugixml` and the floor (RUN.json, or RUN.json.gz as a committed run
 keeps it), the paired run (paired.json: best, ref and the floor in one
-process), instruction counts (RUN.icount.tsv), variants.txt,
+process; paired.2.json .. paired.K.json: the same command in processes
+of its own, PAIRED_RUNS=K), instruction counts (RUN.icount.tsv), variants.txt,
 commands.tsv and the ALTERNATE rounds (alternate/VARIANT.ROUND.json).
 Run reads them once and answers by (stage, dataset, label); the floor of
 each stage is defined here, once (docs/measuring.md derives it).
@@ -103,6 +104,25 @@ def repetitions(doc):
         reps.setdefault(b["run_name"], []).append(
             b["cpu_time"] * SCALE[b["time_unit"]])
     return reps
+
+
+def merge_medians(procs):
+    """{case: entry} from several runs' medians ({case: entry} each): the
+    first run's entry with its times the median over the runs that have
+    the case, in us."""
+    out = {}
+    for case, first in (procs[0].items() if procs else ()):
+        bs = [p[case] for p in procs if case in p]
+        out[case] = dict(first, time_unit="us",
+                         cpu_time=median([us(b) for b in bs]),
+                         real_time=median([us_real(b) for b in bs]))
+    return out
+
+
+def median(xs):
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
 
 
 def load(path):
@@ -216,7 +236,8 @@ class Run:
     of each run read; table[stage, dataset, label] and icount[...]: the
     same by label (a variant, `ref`, `pugixml`); floor[part, dataset]
     and floor_ir; threads[stage, dataset, label, threads]; paired and
-    paired_reps: the paired run's, by case name; axes: variants.txt;
+    paired_procs: the paired run's, by case name (paired_procs: each
+    process's medians and repetitions); axes: variants.txt;
     commands; rounds[variant]: the ALTERNATE rounds' {case: entry}."""
 
     def __init__(self, rundir, names):
@@ -242,11 +263,17 @@ class Run:
                 os.path.join(rundir, r + ".icount.tsv"))
             for name, b in self.rows[r].items():
                 self.add(r, name, b, self.icounts[r].get(name))
-        self.paired, self.paired_reps = {}, {}
-        path = json_path(rundir, "paired")
-        if path is not None:
+        # [(medians, repetitions)] of each paired process; paired: the
+        # median over them of each case's median.
+        self.paired_procs = []
+        while True:
+            k = len(self.paired_procs) + 1
+            path = json_path(rundir, "paired" if k == 1 else f"paired.{k}")
+            if path is None:
+                break
             doc = read_json(path)
-            self.paired, self.paired_reps = medians(doc), repetitions(doc)
+            self.paired_procs.append((medians(doc), repetitions(doc)))
+        self.paired = merge_medians([m for m, _ in self.paired_procs])
         self.axes = load_variants(os.path.join(rundir, "variants.txt"))
         self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
         self.rounds = self.load_rounds()
@@ -308,16 +335,18 @@ class Run:
 
     # ---- the floor ----------------------------------------------------
 
-    def floor_part(self, part, dataset, source):
+    def floor_part(self, part, dataset, source, paired=None):
         """A floor part in us, instructions or the paired run's us
-        (source "time", "ir" or "paired"), its stand-in's when the run
+        (source "time", "ir" or "paired"; paired: one paired process's
+        medians instead of their median), its stand-in's when the run
         lacks it; (value, stand-in used or None), value None when
         neither was measured."""
         def get(p):
             if source == "ir":
                 return self.floor_ir.get((p, dataset))
             if source == "paired":
-                b = self.paired.get(f"floor:{p}/{dataset}")
+                b = (self.paired if paired is None else paired).get(
+                    f"floor:{p}/{dataset}")
             else:
                 b = self.floor.get((p, dataset))
             return None if b is None else us(b)
@@ -330,11 +359,11 @@ class Run:
         y = get(other)
         return (y, other) if y is not None else (None, None)
 
-    def floor_sum(self, stage, dataset, source="time"):
+    def floor_sum(self, stage, dataset, source="time", paired=None):
         """The stage's floor on dataset, None if a part is missing."""
         total = 0.0
         for part, times in FLOORS[stage].items():
-            x, _ = self.floor_part(part, dataset, source)
+            x, _ = self.floor_part(part, dataset, source, paired)
             if x is None:
                 return None
             total += times * x
@@ -363,18 +392,18 @@ class Run:
                         break
         return out
 
-    def floor_reps(self, stage, dataset):
-        """The paired run's floor, repetition by repetition (the i-th
-        repetition of each part added up), for an interval; None when a
-        part has no repetitions."""
+    def floor_reps(self, stage, dataset, reps):
+        """One paired process's floor, repetition by repetition (the i-th
+        repetition of each part added up, from reps), for an interval;
+        None when a part has no repetitions."""
         sums = None
         for part, times in FLOORS[stage].items():
-            xs = self.paired_reps.get(f"floor:{part}/{dataset}")
+            xs = reps.get(f"floor:{part}/{dataset}")
             if xs is None and part in STAND_IN:
                 other = STAND_IN[part]
                 if other is None:
                     continue
-                xs = self.paired_reps.get(f"floor:{other}/{dataset}")
+                xs = reps.get(f"floor:{other}/{dataset}")
             if not xs:
                 return None
             xs = [times * x for x in xs]
@@ -388,9 +417,10 @@ class Run:
         return None if b is None else us(b)
 
     def paired_row(self, stage, dataset):
-        """best, ref and the floor's stage on dataset in the paired run,
-        with ref / best and best / floor and their intervals; None
-        when best's case is not in it."""
+        """best, ref and the floor's stage on dataset in the paired run
+        (medians over its processes), with ref / best and best / floor,
+        their intervals (paired_intervals) and the kind of interval;
+        None when best's case is not in it."""
         best = self.paired_time(f"{stage}/{dataset}")
         if best is None:
             return None
@@ -398,15 +428,52 @@ class Run:
         fl = self.floor_sum(stage, dataset, "paired")
         row = {"best": best, "ref": ref, "floor": fl,
                "gsoap": self.paired_time(f"gsoap:{stage}/{dataset}"),
-               "ref_best_interval": None, "best_floor_interval": None}
-        xs = self.paired_reps.get(f"{stage}/{dataset}")
-        ys = self.paired_reps.get(f"ref:{stage}/{dataset}")
-        fs = self.floor_reps(stage, dataset)
-        if xs and ys:
-            row["ref_best_interval"] = interval(spread.Spread(ys, xs))
-        if xs and fs:
-            row["best_floor_interval"] = interval(spread.Spread(xs, fs))
+               "processes": len(self.paired_procs)}
+        row.update(self.paired_intervals(stage, dataset))
         return row
+
+    def paired_ratios(self, stage, dataset):
+        """[(ref / best, best / floor)] of each paired process, from its
+        medians (None where a side is missing)."""
+        out = []
+        for rows, _ in self.paired_procs:
+            def t(case):
+                b = rows.get(case)
+                return None if b is None else us(b)
+            best, ref = t(f"{stage}/{dataset}"), t(f"ref:{stage}/{dataset}")
+            fl = self.floor_sum(stage, dataset, "paired", rows)
+            out.append((ref / best if ref and best else None,
+                        best / fl if best and fl else None))
+        return out
+
+    def paired_intervals(self, stage, dataset):
+        """ref_best_interval and best_floor_interval, and interval_kind:
+        with 3 or more processes, where one more process's ratio lands
+        ("prediction", spread.prediction); with fewer, the first
+        process's Hodges-Lehmann interval over its repetitions
+        ("repetitions"), which says nothing of the next process."""
+        out = {"ref_best_interval": None, "best_floor_interval": None,
+               "interval_kind": "repetitions"}
+        if len(self.paired_procs) >= spread.MIN_PROCESSES:
+            out["interval_kind"] = "prediction"
+            per = self.paired_ratios(stage, dataset)
+            for i, key in enumerate(("ref_best_interval",
+                                     "best_floor_interval")):
+                xs = [p[i] for p in per]
+                if all(xs):
+                    out[key] = spread.prediction(xs)
+            return out
+        if not self.paired_procs:
+            return out
+        reps = self.paired_procs[0][1]
+        xs = reps.get(f"{stage}/{dataset}")
+        ys = reps.get(f"ref:{stage}/{dataset}")
+        fs = self.floor_reps(stage, dataset, reps)
+        if xs and ys:
+            out["ref_best_interval"] = interval(spread.Spread(ys, xs))
+        if xs and fs:
+            out["best_floor_interval"] = interval(spread.Spread(xs, fs))
+        return out
 
     # ---- pairs of variants ------------------------------------------------
 
@@ -428,10 +495,7 @@ class Run:
                 xs.append(us(bo) / us(bn))
         if not xs:
             return None
-        xs.sort()
-        mid = len(xs) // 2
-        med = xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
-        return med, xs[0], xs[-1], len(xs)
+        return median(xs), min(xs), max(xs), len(xs)
 
     def pairs(self, axis, old, new_choice=None):
         """[(old variant, new variant)] that ran and differ on axis alone,

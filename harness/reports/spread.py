@@ -101,3 +101,29 @@ class Spread:
             return "-"
         return (f"{self.low:.2f}-{self.high:.2f} "
                 f"({math.floor(100 * self.confidence):d}%)")
+
+
+# Student's t at 0.995 (two-sided 99%) by degrees of freedom; past the
+# table the last value, which only widens the interval.
+T_995 = (63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250,
+         3.169)
+PREDICTION = 0.99
+MIN_PROCESSES = 3
+
+
+def prediction(ratios):
+    """(low, high): where one more process's ratio lands 99 times in
+    100, from the ratios that K separate processes gave (K >= 3; None
+    with fewer).  The logarithms taken as normal: their mean plus or
+    minus t(0.995, K-1) times their deviation times sqrt(1 + 1/K), the
+    classic prediction interval.  A process's ratio carries what varies
+    within it and what varies from one process to the next, which an
+    interval over one process's repetitions cannot."""
+    k = len(ratios)
+    if k < MIN_PROCESSES:
+        return None
+    logs = [math.log(r) for r in ratios]
+    mean = sum(logs) / k
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (k - 1))
+    half = T_995[min(k - 1, len(T_995)) - 1] * sd * math.sqrt(1 + 1 / k)
+    return math.exp(mean - half), math.exp(mean + half)

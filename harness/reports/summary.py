@@ -25,6 +25,7 @@ import sys
 
 import datafiles
 import loadreport
+import spread
 from run import (FLOOR_PARTS, FLOORS, Run, count, floor_text, input_bytes,
                  num, ratio, us, us_real)
 
@@ -196,11 +197,32 @@ def interval_text(iv):
     return "-" if iv is None else f"{iv[0]:.2f}-{iv[1]:.2f}"
 
 
+def paired_interval_text(k):
+    """What the paired table's intervals are, for K processes."""
+    if k >= spread.MIN_PROCESSES:
+        return (f"  The command ran in {k} processes, one after the "
+                "other; each time is the median over them of each "
+                "process's median.  Each ratio's interval is where the "
+                "ratio of one more process lands 99 times in 100: the "
+                f"{k} processes' ratios, their logarithms taken as normal "
+                "(a prediction interval, harness/reports/spread.py).  It "
+                "holds what varies from one process to the next, which "
+                "repetitions within one process cannot show.")
+    return ("  Each ratio's interval: Hodges-Lehmann over the repetitions "
+            "of one process with exact Mann-Whitney bounds "
+            "(harness/reports/spread.py); the floor's repetitions are its "
+            "parts' added up repetition by repetition.  It says how "
+            "noisy that process was, not where another process lands: "
+            f"that takes {spread.MIN_PROCESSES} processes or more "
+            "(PAIRED_RUNS, as `make reference` runs).")
+
+
 def paired_table(run):
     """best, ref and the floor's parts measured in one process with their
     repetitions interleaved at random (compare.sh's paired run)."""
     if not run.paired:
         return
+    k = len(run.paired_procs)
     print("## Side by side: best, ref and the floor in one process\n")
     print("The same cases again in one `domlab-bench bench --ref --floor` "
           "process, 9 repetitions of each interleaved at random "
@@ -208,11 +230,14 @@ def paired_table(run):
           "machine does meanwhile falls on best, ref and the floor alike, "
           "where the separate runs above sit minutes apart.  `ref / best` "
           "is how many times faster best is; `best / floor` how far above "
-          "the floor (its parts as in the table above).  Each ratio's "
-          "interval: Hodges-Lehmann over the repetitions with exact "
-          "Mann-Whitney bounds (harness/reports/spread.py); the floor's "
-          "repetitions are its parts' added up repetition by repetition."
+          "the floor (its parts as in the table above)."
+          + paired_interval_text(k)
           + floor_note(run, ("send", "receive"), "paired") + "\n")
+    cmd = run.commands.get("paired")
+    if cmd:
+        print("Each process ran (`make recheck` runs it once more and "
+              "sets each ratio against its interval):\n")
+        print("```\n" + cmd + "\n```\n")
     head = ["dataset", "stage", "best us", "ref us", "floor us",
             "ref / best", "interval", "best / floor", "interval"]
     # The gSOAP peer's columns, when the run had its cases.
