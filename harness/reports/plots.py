@@ -16,6 +16,7 @@ matplotlib (Debian's python3-matplotlib, /usr/bin/python3).
 import os
 
 import datafiles
+from axes import AXES
 import findings
 import loadreport
 from run import input_bytes
@@ -34,18 +35,6 @@ STYLE = {
 LEGEND_NAME = {"ref": "ref (libxml2 + xmlsec1)",
                "floor": "floor (the cryptography alone)",
                "gsoap": "gsoap (gSOAP wsse; RSA v1.5 key transport)"}
-# The case where each axis's flip shows most directly (its own case),
-# drawn beside the whole pipeline's send: the token store's own work
-# for tokens, the attachment for io, the intermediary for build; read's
-# own case is the stall over HTTP (STALL_CASE), from the load scenario.
-ABLATION_CASE = {
-    "attrs": "attr_lookup/wide", "userdata": "userdata/quakes-200k",
-    "build": "forward/quakes-2m", "attrlist": "c14n/quakes-200k",
-    "keys": "send/quakes-2k", "tokens": "tokens_lookup/700",
-    "io": "attachment/150k", "parser": "parse/quakes-200k",
-    "emit": "send/quakes-2m", "hash": "worst/collide-names",
-    "read": "stall", "pass": "receive/quakes-2m",
-}
 PIPELINE_CASE = "send/quakes-200k"
 STALL_CASE = "stall"
 STALL_LABEL = "stall: p50 latency over HTTP, 1 client"
@@ -255,7 +244,7 @@ def stall_bar(run, flipped, base):
 def ablation(run, _rundir, plt):
     rows = []
     for axis, choice, flipped, base in flips(run):
-        own = ABLATION_CASE.get(axis)
+        own = AXES[axis].own if axis in AXES else None
         bars = [(c, ratio_bar(run, flipped, base, c))
                 for c in dict.fromkeys(x for x in (own, PIPELINE_CASE) if x)]
         bars = [(c, r) for c, r in bars if r]

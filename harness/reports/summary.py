@@ -24,49 +24,12 @@ import subprocess
 import sys
 
 import datafiles
+from axes import AXES
 import loadreport
 import spread
 from run import (FLOOR_PARTS, FLOORS, Run, count, floor_text, input_bytes,
                  num, ratio, us, us_real)
 
-# What each axis's flip from best tests (docs/findings.md) and the
-# cases where it shows, besides send and receive.
-FINDINGS = {
-    "attrs": ("findNamePoint's linear search vs a HashMap and its memory "
-              "cost", ["attr_lookup/wide", "attr_lookup/quakes-200k"]),
-    "userdata": ("a Hashtable per node cost 4-6%",
-                 ["userdata/quakes-200k", "parse/quakes-200k"]),
-    "build": ("OM tree then DOOM tree vs DOOM built from the StAX reader; "
-              "Axiom's deferred tree, the Body a hop never reads never "
-              "built", ["parse/quakes-200k", "forward/quakes-2m",
-                        "forward/quakes-2k"]),
-    "attrlist": ("getAttributes() ~10% of CPU under c14n vs <1%",
-                 ["c14n/quakes-200k", "attr_walk/quakes-200k"]),
-    "keys": ("crypto object reloaded per request vs cached",
-             ["send/quakes-2k", "receive/quakes-2k"]),
-    "tokens": ("RAMPART-298: time per request grows with request count",
-               ["tokens/100", "tokens/700", "tokens_lookup/100",
-                "tokens_lookup/700"]),
-    "io": ("attachments 3-12x faster once buffered",
-           ["attachment/150k", "attachment/4m", "attachment_file/150k",
-            "attachment_file/4m"]),
-    "read": ("the socket-read stall: a body read until end of stream "
-             "(Load over HTTP below; none in the pipeline's cases)", []),
-    "parser": ("how far a DOM fed by a general parser stays from the "
-               "limit", ["parse/quakes-200k"]),
-    "emit": ("decrypted content written back from the tree vs from the "
-             "bytes it was parsed from; the Body's canonical form written "
-             "while parsing vs a walk when it is signed",
-             ["receive/quakes-2m", "send/quakes-2m", "parse/quakes-200k"]),
-    "hash": ("an unkeyed hash that input can flood (oCERT-2011-003)",
-             ["worst/collide-names", "worst/collide-attrs",
-              "worst/collide-ids", "parse/quakes-200k"]),
-    "pass": ("the Body's ciphertext decoded, decrypted (and on send "
-             "digested, encrypted, encoded) one whole pass per step vs "
-             "in pieces that stay in L1",
-             ["receive/quakes-2m", "send/quakes-2m", "receive/quakes-200k",
-              "send/quakes-200k"]),
-}
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
 # The worst cases (harness/bench/cases_worst.c): the command each hostile
@@ -343,7 +306,8 @@ def axes_table(run):
         if "+" not in v or len(diff) != 1 or v not in run.labels:
             continue
         ax = diff[0]
-        finding, cases = FINDINGS.get(ax, ("-", []))
+        a = AXES.get(ax)
+        finding, cases = (a.claim, a.cases) if a else ("-", [])
         cases = cases + [f"send/{AXIS_DATASET}", f"receive/{AXIS_DATASET}"]
         first = True
         for c in dict.fromkeys(cases):
