@@ -147,25 +147,18 @@ fi
 # receive floor lacks aes256gcm_decrypt, which aes256gcm stands in for,
 # and says so.
 mkdir -p "$T/under"
-"$PY" - "$T/under" <<'EOF2'
-import gzip, json, os, sys
+"$PY" - "$T/under" "$HERE/tests" <<'EOF2'
+import os, sys
+sys.path.insert(0, sys.argv[2])
+from fake_bench import case, write
 d = sys.argv[1]
-def case(name, us):
-    return {"name": name, "run_name": name, "run_type": "iteration",
-            "repetitions": 1, "repetition_index": 0, "threads": 1,
-            "iterations": 10, "real_time": us, "cpu_time": us,
-            "time_unit": "us", "bytes_per_second": 2e9 / us}
-ctx = {"date": "2026-01-01T00:00:00+00:00", "num_cpus": 2,
-       "mhz_per_cpu": 1000, "load_avg": [0.1, 0.1, 0.1]}
 parts = {"sha256": 10, "sha256_small": 1, "aes256gcm": 9, "rsa_sign": 150,
          "rsa_oaep_wrap": 30, "rsa_verify": 20, "rsa_oaep_unwrap": 150}
-with gzip.open(os.path.join(d, "floor.json.gz"), "wt") as f:
-    json.dump({"context": ctx, "benchmarks": [
-        case(f"floor:{p}/quakes-2k", us) for p, us in parts.items()]}, f)
+write(os.path.join(d, "floor.json.gz"),
+      [case(f"floor:{p}/quakes-2k", us) for p, us in parts.items()])
 for name, us in (("best", 100), ("above", 300)):
-    with open(os.path.join(d, name + ".json"), "w") as f:
-        json.dump({"context": ctx, "benchmarks": [
-            case("send/quakes-2k", us), case("receive/quakes-2k", 250)]}, f)
+    write(os.path.join(d, name + ".json"),
+          [case("send/quakes-2k", us), case("receive/quakes-2k", 250)])
 EOF2
 cp "$T/under/best.json" "$T/under/under.json"
 if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
@@ -200,29 +193,20 @@ fi
 # against the intervals: inside, exit 0; ref / best 40, exit 1; a run
 # without summary.json, exit 2.
 mkdir -p "$T/procs"
-"$PY" - "$T/procs" <<'EOF2'
-import json, os, sys
+"$PY" - "$T/procs" "$HERE/tests" <<'EOF2'
+import os, sys
+sys.path.insert(0, sys.argv[2])
+from fake_bench import case, write
 d = sys.argv[1]
-def case(name, us):
-    return {"name": name, "run_name": name, "run_type": "iteration",
-            "repetitions": 1, "repetition_index": 0, "threads": 1,
-            "iterations": 10, "real_time": us, "cpu_time": us,
-            "time_unit": "us", "bytes_per_second": 2e9 / us}
-ctx = {"date": "2026-01-01T00:00:00+00:00", "num_cpus": 2,
-       "mhz_per_cpu": 1000, "load_avg": [0.1, 0.1, 0.1]}
-def paired(name, ref, sign):
-    parts = {"sha256": 10, "sha256_small": 1, "aes256gcm": 9,
-             "rsa_sign": sign, "rsa_oaep_wrap": 20}
-    with open(os.path.join(d, name + ".json"), "w") as f:
-        json.dump({"context": ctx, "benchmarks": [
-            case("send/quakes-2k", 100), case("ref:send/quakes-2k", ref)] + [
-            case(f"floor:{p}/quakes-2k", us) for p, us in parts.items()]}, f)
 for name, ref, sign in (("paired", 2000, 40), ("paired.2", 2100, 42),
                         ("paired.3", 2200, 38), ("again", 2500, 40),
                         ("apart", 4000, 40)):
-    paired(name, ref, sign)
-with open(os.path.join(d, "best.json"), "w") as f:
-    json.dump({"context": ctx, "benchmarks": [case("send/quakes-2k", 100)]}, f)
+    parts = {"sha256": 10, "sha256_small": 1, "aes256gcm": 9,
+             "rsa_sign": sign, "rsa_oaep_wrap": 20}
+    write(os.path.join(d, name + ".json"),
+          [case("send/quakes-2k", 100), case("ref:send/quakes-2k", ref)] +
+          [case(f"floor:{p}/quakes-2k", us) for p, us in parts.items()])
+write(os.path.join(d, "best.json"), [case("send/quakes-2k", 100)])
 EOF2
 if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/procs" --commit test \
 	--flags test --elapsed 0 best >"$T/procs.md" 2>"$T/err"; then

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""fake_bench.py - Google Benchmark JSON made up for tests/harness.sh:
+cases of one repetition each with the CPU time given, in a run file as
+domlab-bench writes one, so that the reports can be checked on numbers
+worked out by hand.
+
+Not for: anything measured.  Standard library only.
+"""
+import gzip
+import json
+
+CONTEXT = {"date": "2026-01-01T00:00:00+00:00", "num_cpus": 2,
+           "mhz_per_cpu": 1000, "load_avg": [0.1, 0.1, 0.1]}
+
+
+def case(name, us):
+    """One repetition of case name taking us microseconds."""
+    return {"name": name, "run_name": name, "run_type": "iteration",
+            "repetitions": 1, "repetition_index": 0, "threads": 1,
+            "iterations": 10, "real_time": us, "cpu_time": us,
+            "time_unit": "us", "bytes_per_second": 2e9 / us}
+
+
+def write(path, cases):
+    """A run file of cases at path, gzipped when path ends in .gz."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "wt") as f:
+        json.dump({"context": CONTEXT, "benchmarks": cases}, f)
