@@ -19,6 +19,7 @@ Not for: laying out tables or charts, or running anything
 import gzip
 import json
 import os
+from statistics import median
 
 import spread
 
@@ -117,12 +118,6 @@ def merge_medians(procs):
                          cpu_time=median([us(b) for b in bs]),
                          real_time=median([us_real(b) for b in bs]))
     return out
-
-
-def median(xs):
-    xs = sorted(xs)
-    mid = len(xs) // 2
-    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
 
 
 def load(path):
@@ -412,8 +407,10 @@ class Run:
 
     # ---- the paired run -------------------------------------------------
 
-    def paired_time(self, case):
-        b = self.paired.get(case)
+    def paired_time(self, case, paired=None):
+        """case's time in the paired run (paired: one process's medians
+        instead of their median), None when it did not run."""
+        b = (self.paired if paired is None else paired).get(case)
         return None if b is None else us(b)
 
     def paired_row(self, stage, dataset):
@@ -437,10 +434,8 @@ class Run:
         medians (None where a side is missing)."""
         out = []
         for rows, _ in self.paired_procs:
-            def t(case):
-                b = rows.get(case)
-                return None if b is None else us(b)
-            best, ref = t(f"{stage}/{dataset}"), t(f"ref:{stage}/{dataset}")
+            best = self.paired_time(f"{stage}/{dataset}", rows)
+            ref = self.paired_time(f"ref:{stage}/{dataset}", rows)
             fl = self.floor_sum(stage, dataset, "paired", rows)
             out.append((ref / best if ref and best else None,
                         best / fl if best and fl else None))

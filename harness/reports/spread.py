@@ -14,6 +14,7 @@ Not for: reading run files (harness/reports/run.py) or laying out tables.
 Standard library only.
 """
 import math
+import statistics
 from functools import lru_cache
 
 ALPHA = 0.05  # two-sided: the interval is at least 95% where it can be
@@ -62,9 +63,7 @@ class Spread:
     def __init__(self, old, new):
         self.n_old, self.n_new = len(old), len(new)
         d = sorted(math.log(x) - math.log(y) for x in old for y in new)
-        mid = len(d) // 2
-        med = d[mid] if len(d) % 2 else (d[mid - 1] + d[mid]) / 2
-        self.ratio = math.exp(med)
+        self.ratio = math.exp(statistics.median(d))
         self.low = self.high = None
         self.p = u_test(old, new)
         self.confidence = None
@@ -107,7 +106,6 @@ class Spread:
 # table the last value, which only widens the interval.
 T_995 = (63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250,
          3.169)
-PREDICTION = 0.99
 MIN_PROCESSES = 3
 
 
@@ -123,7 +121,7 @@ def prediction(ratios):
     if k < MIN_PROCESSES:
         return None
     logs = [math.log(r) for r in ratios]
-    mean = sum(logs) / k
-    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (k - 1))
-    half = T_995[min(k - 1, len(T_995)) - 1] * sd * math.sqrt(1 + 1 / k)
-    return math.exp(mean - half), math.exp(mean + half)
+    mid = statistics.mean(logs)
+    half = (T_995[min(k - 1, len(T_995)) - 1] * statistics.stdev(logs)
+            * math.sqrt(1 + 1 / k))
+    return math.exp(mid - half), math.exp(mid + half)
