@@ -29,8 +29,8 @@
 #                                (callgrind) into results/oneshot/
 #   make reference [FORCE=1]     make compare ICOUNT=1 into results/reference/,
 #                                and the README's results table from it
-#   make recheck [RUN=dir]       the reference's side-by-side ratios measured
-#                                again, each against its interval
+#   make recheck [RUN=dir]       the reference's side-by-side and findings'
+#                                ratios measured again, each against its interval
 #   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
 #                                profiles of one case, and their difference
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each

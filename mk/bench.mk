@@ -22,8 +22,10 @@ BENCH_VARIANTS := doom2010 xerces best \
 # regular expression RE, in every run alike.
 # DATA=PATH: a SOAP envelope or a folder of them, each file a dataset of its
 # own beside the generated ones (domlab-bench bench --data).
-# ALTERNATE=K: K more rounds of the variants' runs, one variant after the
-# other, for ratios free of drift between runs (FINDINGS.md).
+# ALTERNATE=K: K rounds of each pair of variants FINDINGS.md and the
+# ablation chart compare, the two one right after the other, for ratios
+# free of drift between runs, with the interval one more round lands in
+# (harness/reports/rounds.py).
 # PAIRED_RUNS=K: the side-by-side run (best, ref and the floor in one
 # process) in K processes; with 3 or more each of its ratios carries the
 # interval one more process lands in (docs/measuring.md).
@@ -115,17 +117,20 @@ attack: $(call deps_ok,bench)
 # summary.json (results/README.md).  It refuses to start above a load of
 # REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
 # records the load it started at and whether it was forced.  The
-# side-by-side run goes REFERENCE_PAIRED_RUNS times, so that each ratio
-# the README quotes has the interval a rerun lands in.
+# side-by-side run goes REFERENCE_PAIRED_RUNS times, and the pairs
+# FINDINGS.md compares REFERENCE_ROUNDS rounds (ALTERNATE), so that each
+# ratio the README and FINDINGS.md quote has the interval a rerun lands
+# in.
 REFERENCE_DIR := results/reference
 REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
 REFERENCE_PAIRED_RUNS := 5
+REFERENCE_ROUNDS := 5
 FORCE ?=
 reference:
 	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
-	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= ALTERNATE=0 \
-	  PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
+	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
+	  ALTERNATE=$(REFERENCE_ROUNDS) PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR)/load && \
@@ -136,6 +141,9 @@ reference:
 	  rm -f $(REFERENCE_DIR)/summary.json.gz && \
 	  cp $$run/load/*.json $$run/load/commands.tsv $(REFERENCE_DIR)/load/ && \
 	  cp -R $$run/plots $(REFERENCE_DIR)/plots && \
+	  cp -R $$run/alternate $(REFERENCE_DIR)/alternate && \
+	  rm -f $(REFERENCE_DIR)/alternate/*/*.log && \
+	  find $(REFERENCE_DIR)/alternate -name '*.json' -exec gzip -9n {} + && \
 	  sed 's/^load average: /load average when make reference started: /' \
 	    $(BUILD_DIR)/.reference-load >>$(REFERENCE_DIR)/machine.txt && \
 	  rm -f $(BUILD_DIR)/.reference-load
@@ -143,14 +151,17 @@ reference:
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
 
 # make recheck [RUN=results/reference]: RUN's side-by-side command once
-# more (best built from this checkout), and each ratio set against the
-# interval RUN's summary.json gives it; exits 1 when one lands outside
+# more (best built from this checkout) and, where RUN has rounds, one
+# more round of each of their pairs (the variants built too), each ratio
+# set against the interval RUN gives it; exits 1 when one lands outside
 # (harness/reports/recheck.py).
 RUN ?= $(REFERENCE_DIR)
 .PHONY: recheck
 recheck: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
+	@for v in $$(python3 harness/reports/rounds.py --dir $(RUN) --variants); do \
+	  $(MAKE) --no-print-directory VARIANT=$$v domlab-bench || exit 1; done
 	@python3 harness/reports/recheck.py --run $(RUN)
 
 # make worst [WORST_VARIANTS=...]: each hostile shape at the size the

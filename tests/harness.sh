@@ -542,30 +542,87 @@ if "$PY" "$HERE/harness/reports/attackreport.py" --dir "$T/att" >"$T/attack.md" 
 else
 	bad "attackreport.py failed: $(tail -n 3 "$T/err")"
 fi
-# compare.sh's ALTERNATE rounds of the same run: flipped's times scaled
-# by 1.0, 0.9 and 1.1 round by round, best's as they are, so the
-# alternated ratio on attr_lookup/wide is 3.00, lowest 2.70, highest 3.30.
-cp -r "$T/run" "$T/alt" && mkdir -p "$T/alt/alternate"
-"$PY" - "$T/alt" <<'EOF2'
+# The rounds of the same run (ALTERNATE, harness/reports/rounds.py).
+# rounds.py first runs them: the recorded commands stand in by
+# tests/fake_bench.py, flipped taking 300 us and best 100, so each round
+# of the pair narrows both to the pair's cases and old / new is 3.00.
+# Then made-up rounds with flipped's times scaled by 1.0, 0.9 and 1.1
+# round by round: old / new on attr_lookup/wide is 3.00 (the median of
+# 2.70, 3.00 and 3.30); the logarithms' mean 1.09526 and deviation
+# 0.10038, times t(0.995, 2) = 9.925 and sqrt(1 + 1/3), give 0.95-9.45
+# for one more round, and times t(0.975, 2) = 4.303 and sqrt(1/3) give
+# 2.33-3.84 for the mean, which excludes 1: "old slower" (worked by
+# hand).  recheck.py sets one more round against that: 4.00 inside,
+# exit 0; 12.00 outside, exit 1.
+cp -r "$T/run" "$T/ran"
+printf 'best\t%s %s 100 --benchmark_out=x.json\nflipped\t%s %s 300\n' \
+	"$PY" "$HERE/tests/fake_bench.py" "$PY" "$HERE/tests/fake_bench.py" \
+	>"$T/ran/commands.tsv"
+if "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/ran" --rounds 3 \
+	--cases '^attr_lookup/' >"$T/out" 2>"$T/err"; then
+	ok
+	expect_lines "$T/ran/alternate/commands.tsv" \
+		"^flipped\.\.best/flipped\.1	.* 300 --benchmark_filter='\^(attr_lookup/wide|attr_lookup/quakes-200k)\\\$'\$" \
+		"^flipped\.\.best/best\.2	.* 100 --benchmark_filter='\^(attr_lookup/wide|attr_lookup/quakes-200k)\\\$'\$" \
+		'^flipped\.\.best/flipped\.3	'
+	# Old first in odd rounds, new first in even ones.
+	order=$(cut -f1 "$T/ran/alternate/commands.tsv" | tr '\n' ' ')
+	[ "$order" = "flipped..best/flipped.1 flipped..best/best.1 flipped..best/best.2 flipped..best/flipped.2 flipped..best/flipped.3 flipped..best/best.3 " ] &&
+		ok || bad "rounds.py order: $order"
+	expect_lines "$T/ran/alternate/rounds.txt" '^rounds: 3$' \
+		'^load average: [0-9.]* [0-9.]* [0-9.]*$'
+	"$PY" "$HERE/harness/reports/findings.py" --dir "$T/ran" best flipped \
+		>"$T/FINDINGS.ran.md" 2>"$T/err" &&
+		expect_lines "$T/FINDINGS.ran.md" \
+			'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | 300 | 100 | 3\.00 | 3\.00-3\.00 (99%, one more round; 3 rounds) | - | old slower | 67% |' \
+			"^- \`$PY $HERE/tests/fake_bench.py 300 --benchmark_filter=" ||
+		bad "findings.py (rounds run) failed: $(tail -n 3 "$T/err")"
+else
+	bad "rounds.py failed: $(cat "$T/out" "$T/err")"
+fi
+"$PY" "$HERE/harness/reports/rounds.py" --dir "$T/ran" --variants >"$T/out" &&
+	[ "$(cat "$T/out")" = "flipped best" ] && ok ||
+	bad "rounds.py --variants: $(cat "$T/out")"
+cp -r "$T/run" "$T/alt" && mkdir -p "$T/alt/alternate/flipped..best" \
+	"$T/again/alternate/flipped..best" "$T/apart/alternate/flipped..best"
+echo '{"pipeline": []}' >"$T/alt/summary.json"
+"$PY" - "$T" <<'EOF2'
 import json, os, sys
-d = sys.argv[1]
+t = sys.argv[1]
+def scaled(v, f, path):
+    doc = json.load(open(os.path.join(t, "run", v + ".json")))
+    for b in doc["benchmarks"]:
+        b["cpu_time"] *= f
+    json.dump(doc, open(path, "w"))
 for k, f in ((1, 1.0), (2, 0.9), (3, 1.1)):
     for v, scale in (("best", 1.0), ("flipped", f)):
-        doc = json.load(open(os.path.join(d, v + ".json")))
-        for b in doc["benchmarks"]:
-            b["cpu_time"] *= scale
-        json.dump(doc, open(os.path.join(d, "alternate", f"{v}.{k}.json"),
-                            "w"))
+        scaled(v, scale, os.path.join(t, "alt", "alternate", "flipped..best",
+                                      f"{v}.{k}.json"))
+for d, f in (("again", 4 / 3), ("apart", 4.0)):
+    for v, scale in (("best", 1.0), ("flipped", f)):
+        scaled(v, scale, os.path.join(t, d, "alternate", "flipped..best",
+                                      f"{v}.1.json"))
 EOF2
 if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/alt" best flipped \
 	>"$T/FINDINGS.alt.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/FINDINGS.alt.md" \
-		'^| case | old | new | .* | share of old | alternated old / new | ' \
-		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 67% | 3\.00 (2\.70-3\.30, 3 rounds) | '
+		'^| findNamePoint.* | `attrs` | .* | 3\.00x, interval 0\.95-9\.45 (99%, one more round; 3 rounds) (vector / adaptive, attr_lookup/wide); ' \
+		'^| attr_lookup/wide | attrs=vector (flipped) | attrs=adaptive (best) | .* | 3\.00 | 0\.95-9\.45 (99%, one more round; 3 rounds) | - | old slower | 67% | ' \
+		'The times are measured in 3 rounds'
 else
-	bad "findings.py (alternated) failed: $(tail -n 3 "$T/err")"
+	bad "findings.py (rounds) failed: $(tail -n 3 "$T/err")"
 fi
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/alt" --rounds "$T/again" \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^| attr_lookup/wide | flipped / best | 3\.00 | 0\.95-9\.45 | 4\.00 | yes |$' "$T/out" && ok ||
+	bad "recheck.py rounds inside: exit $rc: $(cat "$T/out" "$T/err")"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/alt" --rounds "$T/apart" \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '^| attr_lookup/wide | flipped / best | 3\.00 | 0\.95-9\.45 | 12\.0 | \*\*no\*\* |$' "$T/out" && ok ||
+	bad "recheck.py rounds outside: exit $rc: $(cat "$T/out" "$T/err")"
 if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/run" --commit test \
 	--flags test --elapsed 0 best flipped >"$T/summary.md" 2>"$T/err"; then
 	ok

@@ -37,13 +37,13 @@
 #   ICOUNT_CASES  an extended regular expression: count only the cases
 #               whose full names (prefix included) match it (default: all)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
-#   ALTERNATE=K after the runs, K more rounds of every variant's run, the
-#               variants one after another in each round (in turn forward
-#               and backward), into alternate/VARIANT.ROUND.json: two
-#               variants then meet within a minute K times, and a ratio of
-#               theirs, round by round, is free of the drift between runs
-#               minutes apart (FINDINGS.md's "alternated" lines); for a
-#               small difference, as the 2 KB hop's, with CASES
+#   ALTERNATE=K after the runs, K rounds of each pair of variants that
+#               FINDINGS.md and the ablation chart compare, narrowed to
+#               the pair's cases, the two one right after the other
+#               (harness/reports/rounds.py; alternate/): a round's ratio is
+#               free of the drift between runs minutes apart, and with
+#               3 or more rounds each ratio has the interval one more
+#               round lands in
 #   PAIRED_RUNS=K  the paired run in K processes, one after the other
 #               (paired.json, paired.2.json .. paired.K.json; default 1):
 #               with 3 or more, each ratio of the side-by-side table has
@@ -260,9 +260,7 @@ bench() {
 	b_name=${3:-$1}
 	b_label="run $2/$nruns $1"
 	case ${3:-} in
-	"") ;;
 	paired.*) b_label="paired process ${3#paired.}/$PAIRED_RUNS" ;;
-	*) b_label="round $2/$ALTERNATE $1" ;;
 	esac
 	b_bin=$(bin "$1")
 	b_flags=$flags
@@ -385,27 +383,12 @@ if has best && has ref && has floor &&
 		bench paired "$nruns" "paired.$p"
 	done
 fi
-# The variants' runs again, round by round (ALTERNATE); ref, pugixml and
-# the floor are no variant's pair.
-doms=""
-for r in $runs; do
-	case $r in
-	ref | pugixml | floor) ;;
-	*) doms="$doms${doms:+ }$r" ;;
-	esac
-done
-if [ "$ALTERNATE" -gt 0 ] && [ "$(echo "$doms" | wc -w)" -ge 2 ]; then
-	mkdir -p "$out/alternate"
-	back=$(echo "$doms" | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
-	round=0
-	while [ "$round" -lt "$ALTERNATE" ]; do
-		round=$((round + 1))
-		order=$doms
-		[ $((round % 2)) = 0 ] && order=$back
-		for r in $order; do
-			bench "$r" "$round" "alternate/$r.$round"
-		done
-	done
+# The pairs FINDINGS.md and the ablation chart compare, round by round
+# (ALTERNATE; harness/reports/rounds.py).
+if [ "$ALTERNATE" -gt 0 ]; then
+	echo "[rounds] $ALTERNATE ($(elapsed) s)"
+	"$python" harness/reports/rounds.py --dir "$out" --rounds "$ALTERNATE" \
+		--cases "$CASES"
 fi
 if [ "$ICOUNT" = 1 ]; then
 	k=0

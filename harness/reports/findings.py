@@ -10,11 +10,13 @@ a newer one, measured on the same cases.  A finding whose pair or cases
 the run does not have says "not measured in this run": no number here
 comes from anywhere but the run's own JSON.
 
-Each ratio carries its spread over the repetitions (harness/reports/spread.py):
-a confidence interval, a Mann-Whitney U test, and "no measurable
-difference" when the interval holds 1; the instruction-count ratio when
-the run counted instructions; bytes per element and peak heap for the
-findings about memory.
+Each ratio comes from the pair's rounds (harness/reports/rounds.py) when
+the run has them, with the interval one more round lands in; else from
+the two variants' own runs, with a confidence interval over their
+repetitions and a Mann-Whitney U test (harness/reports/spread.py); "no
+measurable difference" when the difference is within the noise; the
+instruction-count ratio when the run counted instructions; bytes per
+element and peak heap for the findings about memory.
 
 Not for: running anything (harness/reports/compare.sh does) or the per-stage
 tables (harness/reports/summary.py).  Standard library only.
@@ -29,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import http_findings  # noqa: E402  (the scenarios over HTTP)
 import loadreport  # noqa: E402  (the load scenario's JSON)
+import spread  # noqa: E402
 from run import (Run, count, input_bytes, num, ratio, run_name,  # noqa: E402
                  us)
 
@@ -141,13 +144,23 @@ FINDINGS = [
 over_http = http_findings.over_http
 
 
-def alternated_cell(alt):
-    """A table cell of Run.alternated's answer."""
-    if alt is None:
-        return "-"
-    med, lo, hi, n = alt
-    return (f"{ratio(med, 1)} ({ratio(lo, 1)}-"
-            f"{ratio(hi, 1)}, {n} rounds)")
+def measured(run, old, new, case):
+    """(old's entry, new's entry, their Spread) on case: over the pair's
+    rounds (rounds.py) when it has them, each time the median over the
+    rounds and the interval where one more round lands; else from the
+    two variants' own runs, the interval over their repetitions."""
+    rounds = run.round_entries(old, new, case)
+    if rounds:
+        return rounds + (run.round_spread(old, new, case),)
+    return (run.entry(old, case), run.entry(new, case),
+            run.spread(old, new, case))
+
+
+def old_new(to, tn, sp):
+    """The old / new a table shows: the median of the rounds' ratios
+    when sp is over rounds, else the ratio of the two median times."""
+    return ratio(sp.ratio, 1) if isinstance(sp, spread.Rounds) \
+        else ratio(to, tn)
 
 
 def share(old, new):
@@ -177,18 +190,38 @@ def filtered(cmd, cases):
     return " ".join(words) + f" --benchmark_filter='^({pat})$'"
 
 
-def commands(run, variants, cases):
-    lines = ["Measured by (this run, one command per variant):", ""]
+def commands(run, variants, cases, pairs=()):
+    """The commands behind a finding's numbers: each variant's own run,
+    then the rounds of its pairs (rounds.py) where it has them, else
+    the variants' commands narrowed to the finding's cases."""
+    lines = ["Each variant's own run (memory, and the times of a pair "
+             "without rounds):", ""]
     for v in variants:
         cmd = run.commands.get(v)
         lines.append(f"- {v}: `{cmd}`" if cmd else
                      f"- {v}: (no command recorded)")
+    measured = [p for p in pairs if run.round_commands.get(round_key(*p))]
+    if measured:
+        lines += ["", "The rounds: in each, the two commands of each pair "
+                  "one right after the other (the order turning each "
+                  "round); `make recheck` runs one more round "
+                  "(RUN= this run's folder):", ""]
+        for old, new in measured:
+            lines += [f"- `{run.round_commands[round_key(old, new, v)]}`"
+                      for v in (old, new)]
+        return lines
     lines += ["", "Just these cases again:", ""]
     for v in variants:
         cmd = run.commands.get(v)
         if cmd:
             lines.append(f"- `{filtered(cmd, cases)}`")
     return lines
+
+
+def round_key(old, new, variant=None):
+    """alternate/commands.tsv's name of variant's command (old's by
+    default) in the first round of the pair old / new."""
+    return f"{old}..{new}/{variant or old}.1"
 
 
 def headline(ratio, sp, case, what):
@@ -234,9 +267,6 @@ def ratio_finding(run, f):
     ic = any(run.icounts.get(v) for p in pairs for v in p)
     if ic:
         head.append("instr old / new")
-    alt = any(run.rounds.get(v) for p in pairs for v in p)
-    if alt:
-        head.append("alternated old / new")
     if f.get("per_mb"):
         head += ["old ms/MB", "new ms/MB"]
         if ic:
@@ -246,17 +276,16 @@ def ratio_finding(run, f):
     rows, first, used = [], None, []
     for old, new in pairs:
         for c in f["cases"]:
-            bo, bn = run.entry(old, c), run.entry(new, c)
+            bo, bn, sp = measured(run, old, new, c)
             if bo is None or bn is None:
                 continue
             to, tn = us(bo), us(bn)
-            sp = run.spread(old, new, c)
             cells = [c, f"{f['axis']}={run.axes[old][f['axis']]} ({old})",
                      f"{f['axis']}={run.axes[new][f['axis']]} ({new})",
                      num(to), num(tn),
-                     ratio(to, tn),
+                     old_new(to, tn, sp),
                      sp.interval() if sp else "-",
-                     f"{sp.p:.3f}" if sp else "-",
+                     f"{sp.p:.3f}" if sp and sp.p is not None else "-",
                      sp.verdict() if sp else "no repetitions",
                      share(to, tn)]
             ir = None
@@ -264,8 +293,6 @@ def ratio_finding(run, f):
                 ir = ratio(run.icounts[old].get(c),
                              run.icounts[new].get(c))
                 cells.append(ir)
-            if alt:
-                cells.append(alternated_cell(run.alternated(old, new, c)))
             if f.get("per_mb"):
                 cells += per_mb_cells(run, (old, bo), (new, bn), c, ic)
             if f.get("memory"):
@@ -275,7 +302,7 @@ def ratio_finding(run, f):
             if first is None:
                 what = (f"{run.axes[old][f['axis']]} / "
                         f"{run.axes[new][f['axis']]}")
-                first = headline(ratio(to, tn), sp, c, what)
+                first = headline(old_new(to, tn, sp), sp, c, what)
                 if ir not in (None, "-"):
                     first += f"; instructions {ir}x"
                 if f.get("per_mb"):
@@ -288,7 +315,7 @@ def ratio_finding(run, f):
             + ", ".join(f"{o} / {n}" for o, n in pairs)
             + " ran, but none of " + ", ".join(f["cases"]) + "."]
     lines = table(head, rows)
-    lines += commands(run, used, f["cases"])
+    lines += commands(run, used, f["cases"], pairs)
     return first, lines
 
 
@@ -363,8 +390,8 @@ def tokens_finding(run, f):
             "growth"]
     rows, parts, used = [], [], []
     for old, new in pairs:
-        for v in (old, new):
-            bl, bh = run.entry(v, lo), run.entry(v, hi)
+        lows, highs = measured(run, old, new, lo), measured(run, old, new, hi)
+        for v, bl, bh in zip((old, new), lows, highs):
             if bl is None or bh is None or v in used:
                 continue
             pl = per_request(bl, lo, per) / scale
@@ -385,7 +412,7 @@ def tokens_finding(run, f):
     lines += table(head, rows)
     lines += per_r_table(run, pairs, lo.rsplit("/", 1)[0], per, unit,
                          scale)
-    lines += commands(run, used, f["cases"])
+    lines += commands(run, used, f["cases"], pairs)
     return "; ".join(parts), lines
 
 
@@ -406,11 +433,11 @@ def per_r_table(run, pairs, prefix, per, unit, scale):
         rows = []
         for r in rs:
             c = f"{prefix}/{r}"
-            to = per_request(run.entry(old, c), c, per) / scale
-            tn = per_request(run.entry(new, c), c, per) / scale
-            sp = run.spread(old, new, c)
+            bo, bn, sp = measured(run, old, new, c)
+            to = per_request(bo, c, per) / scale
+            tn = per_request(bn, c, per) / scale
             cells = [f"{r:,}", num(to), num(tn),
-                     ratio(to, tn), sp.interval() if sp else "-",
+                     old_new(to, tn, sp), sp.interval() if sp else "-",
                      sp.verdict() if sp else "no repetitions"]
             if ic:
                 n = 1 if per == "iteration" else r
@@ -428,6 +455,58 @@ def table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return out + [""]
+
+
+def intro(run):
+    """What the columns are, for runs with rounds and without."""
+    text = ("Each historical finding beside what this run measured for "
+            "it: two variants that differ in that finding's axis alone, "
+            "the old choice against the newer one, on the same cases.  "
+            "share of old = (old - new) / old, the part of the old "
+            "variant's time the choice costs, which is what the original "
+            "percentages measure; instr old / new (with ICOUNT=1), the "
+            "ratio no load moves.  ")
+    if run.rounds:
+        k = max(len(r) for r in run.rounds.values())
+        text += (f"The times are measured in {k} rounds (ALTERNATE=K, "
+                 "harness/reports/rounds.py): in each round, the two "
+                 "variants' commands, narrowed to the pair's cases, ran "
+                 "one right after the other, so drift between runs "
+                 "minutes apart stays out of a round's ratio.  old us and "
+                 "new us are the medians over the rounds of each round's "
+                 "median CPU time; old / new, the median of the rounds' "
+                 "ratios.  interval: where one more round's ratio lands "
+                 "99 times in 100 (a prediction interval over the rounds' "
+                 "logarithms, harness/reports/spread.py), which `make "
+                 "recheck` checks.  verdict: old slower or old faster "
+                 "when the 95% confidence interval of the rounds' mean "
+                 "ratio excludes 1, else \"no measurable difference\"; p "
+                 "(a rank test within one pair of processes) does not "
+                 "apply.  ")
+        text += rounds_context(run.dir)
+    text += ("A pair without rounds compares the two variants' own runs, "
+             "minutes apart: the ratio of their median CPU times, its "
+             "interval over their repetitions (Hodges-Lehmann, exact "
+             "Mann-Whitney bounds) and p, the two-sided Mann-Whitney U "
+             "test.  That interval leaves out drift of the machine "
+             "between the two runs, so a rerun can land outside it.  "
+             "summary.md has every case; results/README.md explains the "
+             "columns.\n")
+    return text
+
+
+def rounds_context(rundir):
+    """alternate/rounds.txt as a sentence: when, on which commit and at
+    which load average the rounds started."""
+    path = os.path.join(rundir, "alternate", "rounds.txt")
+    if not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8") as f:
+        kv = dict(line.rstrip("\n").split(": ", 1) for line in f
+                  if ": " in line)
+    return (f"The rounds started {kv.get('started', '?')} on commit "
+            f"{kv.get('commit', '?')}, at load average "
+            f"{kv.get('load average', '?')}.  ")
 
 
 def main():
@@ -452,24 +531,7 @@ def main():
         results.append((headline + part, lines + more))
 
     print(f"# Findings of run {name}\n")
-    print("Each historical finding beside what this run measured for it: "
-          "two variants that differ in that finding's axis alone, the old "
-          "choice against the newer one, on the same cases.  old / new is "
-          "the ratio of their median CPU times; interval: its confidence "
-          "interval over the repetitions (Hodges-Lehmann, exact "
-          "Mann-Whitney bounds), p: the two-sided Mann-Whitney U test; a "
-          "ratio whose interval holds 1 is \"no measurable difference\".  "
-          "share of old = (old - new) / old, the part of the old variant's "
-          "time the choice costs, which is what the original percentages "
-          "measure.  The interval is the spread of the repetitions within "
-          "each variant's process; drift of the machine between the two "
-          "processes, minutes apart, is not in it, and the instruction "
-          "ratio (with ICOUNT=1), which no load moves, is the check on "
-          "it, as is alternated old / new (with ALTERNATE=K): the ratio "
-          "of the two variants' medians in each of K rounds that ran them "
-          "one after the other, its median over the rounds, lowest and "
-          "highest.  summary.md has every case; results/README.md "
-          "explains the columns.\n")
+    print(intro(run))
     if a.cases:
         print(f"This run measured only the cases matching `{a.cases}` "
               "(CASES): a finding whose cases did not run says "

@@ -213,10 +213,15 @@ def historical(axis, choice):
 
 
 def ratio_bar(run, flipped, base, case):
-    """(ratio of median times, (low, high) interval or None), or None
-    when the run lacks the case on either side."""
+    """(ratio, (low, high) interval or None), or None when the run lacks
+    the case on either side: over the pair's rounds (rounds.py) when it
+    has them, the interval one more round lands in; else the ratio of
+    the two runs' median times, the interval over their repetitions."""
     if case == STALL_CASE:
         return stall_bar(run, flipped, base)
+    sp = run.round_spread(flipped, base, case)
+    if sp:
+        return sp.ratio, (sp.low, sp.high)
     stage, d = case.split("/", 1)
     tf, tb = run.time(stage, d, flipped), run.time(stage, d, base)
     if not tf or not tb:
@@ -305,7 +310,9 @@ def ablation(run, _rundir, plt):
                       label="the original report's figure"),
                Line2D([], [], color="#333333", marker="|", linestyle="",
                       markersize=8,
-                      label="confidence interval over the repetitions")]
+                      label=("99% interval of one more round"
+                             if run.rounds else
+                             "confidence interval over the repetitions"))]
     ax.set_title("Each axis flipped from best: what it costs")
     fig.tight_layout()
     fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=8,

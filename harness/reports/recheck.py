@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""recheck.py - a committed run's side-by-side ratios measured again: runs
-the run's paired command once more (commands.tsv's `paired` line, best
-built from this checkout) and sets each ref / best and best / floor
-ratio against the interval the run's summary.json gives it.  What
-`make recheck` runs; a skeptic's check that the numbers the README
-quotes come back.
+"""recheck.py - a committed run's ratios measured again, each set
+against the interval the run gives it; what `make recheck` runs, a
+skeptic's check that the numbers the README and FINDINGS.md quote come
+back.
+
+- The side-by-side ratios (ref / best, best / floor): the run's paired
+  command (commands.tsv's `paired` line, best built from this checkout)
+  once more, against the intervals of summary.json.
+- The findings' and the ablation chart's ratios, where the run has
+  rounds (harness/reports/rounds.py): one more round of each pair,
+  against the interval its rounds give (spread.Rounds).
 
 Exit status: 0 when every ratio lands inside its interval, 1 when one
-does not, 2 when the run cannot be checked (no paired command, no
-intervals, the command failed).
+does not, 2 when the run cannot be checked (no side-by-side rows, no
+intervals, a command failed).
 
 Not for: measuring anything else (harness/reports/compare.sh), or
 deciding what the intervals are (harness/reports/run.py, spread.py).
@@ -17,37 +22,29 @@ Standard library only.
 import argparse
 import json
 import os
-import shlex
-import subprocess
+import shutil
 import sys
 import tempfile
 
-from run import Run, load_commands, num
+import rounds
+from run import Run, num, us
 
 RATIOS = (("ref / best", "ref", "best", "ref_best_interval"),
           ("best / floor", "best", "floor", "best_floor_interval"))
 
 
 def run_paired(cmd, folder):
-    """Runs the paired command line cmd with its output in folder/paired.json;
-    an error message, or None."""
-    words = shlex.split(cmd)
-    env = dict(os.environ)
-    while words and "=" in words[0] and not words[0].startswith("-") \
-            and "/" not in words[0].split("=", 1)[0]:
-        k, v = words.pop(0).split("=", 1)
-        env[k] = v
-    out = os.path.join(folder, "paired.json")
-    words = [w for w in words if not w.startswith("--benchmark_out=")]
-    words.append("--benchmark_out=" + out)
-    print("recheck: " + " ".join(shlex.quote(w) for w in words),
-          file=sys.stderr)
-    try:
-        subprocess.run(words, env=env, check=True,
-                       stdout=subprocess.DEVNULL)
-    except (OSError, subprocess.CalledProcessError) as e:
-        return f"the paired command failed: {e}"
-    return None
+    """Runs the paired command line cmd with its output in
+    folder/paired.json; an error message, or None."""
+    print(f"recheck: {cmd}", file=sys.stderr)
+    return rounds.execute(cmd, os.path.join(folder, "paired.json"))
+
+
+def run_round(run, folder):
+    """One more round of every pair run has rounds of, into
+    folder/alternate/; an error message, or None."""
+    pairs = {p: list(rs[0][0]) for p, rs in run.rounds.items()}
+    return rounds.one_round(run, pairs, 1, folder)
 
 
 def check(rows, again):
@@ -72,6 +69,24 @@ def check(rows, again):
     return out
 
 
+def check_rounds(run, again):
+    """The same as check() for every pair and case that run's rounds give
+    an interval; again: the Run holding one more round."""
+    out = []
+    for (old, new), rs in run.rounds.items():
+        for case in rs[0][0]:
+            sp = run.round_spread(old, new, case)
+            if sp is None:
+                continue
+            got = again.round_pairs(old, new, case)
+            x = us(got[0][0]) / us(got[0][1]) if got and us(got[0][1]) \
+                else None
+            out.append((case, f"{old} / {new}", sp.ratio, x,
+                        (sp.low, sp.high),
+                        x is not None and sp.low <= x <= sp.high))
+    return out
+
+
 def report(results, kind):
     print("| case | ratio | committed | interval | again | inside |")
     print("|---|---|---|---|---|---|")
@@ -89,6 +104,29 @@ def report(results, kind):
     return outside
 
 
+def measure(a, run, tmp):
+    """Fills tmp with what is checked: a --result and --rounds copied
+    there as given (nothing run), else the paired command and one more
+    round run; an error message, or None."""
+    if a.result or a.rounds:
+        try:
+            if a.result:
+                shutil.copy(a.result, os.path.join(tmp, "paired.json"))
+            if a.rounds:
+                shutil.copytree(os.path.join(a.rounds, "alternate"),
+                                os.path.join(tmp, "alternate"))
+        except OSError as e:
+            return str(e)
+        return None
+    cmd = run.commands.get("paired")
+    if not cmd:
+        return f"{a.run}/commands.tsv has no paired command"
+    err = run_paired(cmd, tmp)
+    if err is None and run.rounds:
+        err = run_round(run, tmp)
+    return err
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--run", required=True,
@@ -96,6 +134,9 @@ def main():
     ap.add_argument("--result",
                     help="a paired JSON already measured: check it, run "
                          "nothing")
+    ap.add_argument("--rounds",
+                    help="a folder whose alternate/ holds one more round "
+                         "already measured: check it, run nothing")
     a = ap.parse_args()
     try:
         with open(os.path.join(a.run, "summary.json"),
@@ -105,27 +146,16 @@ def main():
         print(f"recheck: {a.run}: no side-by-side rows: {e}",
               file=sys.stderr)
         return 2
+    run = Run(a.run, [])
     with tempfile.TemporaryDirectory() as tmp:
-        if a.result:
-            try:
-                with open(a.result, "rb") as src, \
-                        open(os.path.join(tmp, "paired.json"), "wb") as dst:
-                    dst.write(src.read())
-            except OSError as e:
-                print(f"recheck: {e}", file=sys.stderr)
-                return 2
-        else:
-            cmd = load_commands(os.path.join(a.run, "commands.tsv")).get(
-                "paired")
-            if not cmd:
-                print(f"recheck: {a.run}/commands.tsv has no paired command",
-                      file=sys.stderr)
-                return 2
-            err = run_paired(cmd, tmp)
-            if err:
-                print(f"recheck: {err}", file=sys.stderr)
-                return 2
-        results = check(rows, Run(tmp, []))
+        err = measure(a, run, tmp)
+        if err:
+            print(f"recheck: {err}", file=sys.stderr)
+            return 2
+        again = Run(tmp, [])
+        # What was measured again: given one of the two, only that one.
+        results = ((check(rows, again) if again.paired_procs else [])
+                   + (check_rounds(run, again) if again.rounds else []))
     if not results:
         print(f"recheck: {a.run}: no ratio with an interval to check",
               file=sys.stderr)

@@ -9,7 +9,8 @@ A run is the Google Benchmark JSON of each variant and of `ref`,
 keeps it), the paired run (paired.json: best, ref and the floor in one
 process; paired.2.json .. paired.K.json: the same command in processes
 of its own, PAIRED_RUNS=K), instruction counts (RUN.icount.tsv), variants.txt,
-commands.tsv and the ALTERNATE rounds (alternate/VARIANT.ROUND.json).
+commands.tsv and the rounds of the findings' pairs (ALTERNATE=K,
+harness/reports/rounds.py: alternate/OLD..NEW/VARIANT.ROUND.json).
 Run reads them once and answers by (stage, dataset, label); the floor of
 each stage is defined here, once (docs/measuring.md derives it).
 
@@ -233,7 +234,9 @@ class Run:
     and floor_ir; threads[stage, dataset, label, threads]; paired and
     paired_procs: the paired run's, by case name (paired_procs: each
     process's medians and repetitions); axes: variants.txt;
-    commands; rounds[variant]: the ALTERNATE rounds' {case: entry}."""
+    commands; rounds[old, new]: the rounds of that pair, each
+    ({case: entry} of old, of new), and round_commands their commands
+    (alternate/commands.tsv)."""
 
     def __init__(self, rundir, names):
         self.dir = rundir
@@ -272,17 +275,27 @@ class Run:
         self.axes = load_variants(os.path.join(rundir, "variants.txt"))
         self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
         self.rounds = self.load_rounds()
+        self.round_commands = load_commands(
+            os.path.join(rundir, "alternate", "commands.tsv"))
 
     def load_rounds(self):
-        """{variant: [{case: entry} per round, in round order]} from
-        compare.sh's ALTERNATE runs (alternate/VARIANT.ROUND.json)."""
+        """{(old, new): [({case: entry} of old, of new) per round, in
+        round order]} from rounds.py (alternate/OLD..NEW/VARIANT.K.json)."""
         folder = os.path.join(self.dir, "alternate")
         rounds = {}
-        for v in self.rows:
+        pairs = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        for pair in pairs:
+            old, sep, new = pair.partition("..")
+            if not sep:
+                continue
             k = 1
-            while json_path(folder, f"{v}.{k}") is not None:
-                rounds.setdefault(v, []).append(
-                    load(json_path(folder, f"{v}.{k}"))[1])
+            while True:
+                po = json_path(os.path.join(folder, pair), f"{old}.{k}")
+                pn = json_path(os.path.join(folder, pair), f"{new}.{k}")
+                if po is None or pn is None:
+                    break
+                rounds.setdefault((old, new), []).append(
+                    (load(po)[1], load(pn)[1]))
                 k += 1
         return rounds
 
@@ -478,19 +491,31 @@ class Run:
         ys = self.reps.get(new, {}).get(case)
         return spread.Spread(xs, ys) if xs and ys else None
 
-    def alternated(self, old, new, case):
-        """old / new round by round (compare.sh's ALTERNATE): the median
-        of the rounds' ratios of medians, the lowest, the highest and how
-        many rounds; None without rounds of both."""
-        xs = []
-        for ro, rn in zip(self.rounds.get(old, []),
-                          self.rounds.get(new, [])):
-            bo, bn = ro.get(case), rn.get(case)
-            if bo and bn and us(bn):
-                xs.append(us(bo) / us(bn))
-        if not xs:
+    def round_pairs(self, old, new, case):
+        """[(old's entry, new's entry)] on case, one per round of the pair
+        (either way round: then each swapped back)."""
+        if (old, new) in self.rounds:
+            rs = self.rounds[old, new]
+        else:
+            rs = [(o, n) for n, o in self.rounds.get((new, old), [])]
+        return [(o[case], n[case]) for o, n in rs
+                if case in o and case in n]
+
+    def round_spread(self, old, new, case):
+        """old / new over the pair's rounds on case (spread.Rounds), None
+        with fewer than spread.MIN_PROCESSES rounds."""
+        return spread.over_rounds([us(o) / us(n) for o, n in
+                                   self.round_pairs(old, new, case)
+                                   if us(n)])
+
+    def round_entries(self, old, new, case):
+        """(old's, new's) entry on case, each time the median over the
+        pair's rounds; None without rounds enough for round_spread."""
+        rs = self.round_pairs(old, new, case)
+        if len(rs) < spread.MIN_PROCESSES:
             return None
-        return median(xs), min(xs), max(xs), len(xs)
+        return tuple(merge_medians([{case: r[i]} for r in rs])[case]
+                     for i in (0, 1))
 
     def pairs(self, axis, old, new_choice=None):
         """[(old variant, new variant)] that ran and differ on axis alone,

@@ -2,7 +2,9 @@
 """spread.py - how far apart two variants' repetitions of one case are:
 the ratio of their times with a confidence interval and a Mann-Whitney U
 test, for FINDINGS.md (harness/reports/findings.py), the ablation chart
-(harness/reports/plots.py) and the paired run's ratios (harness/reports/run.py).
+(harness/reports/plots.py) and the paired run's ratios (harness/reports/run.py);
+and the same ratio over K processes or rounds (prediction, Rounds): where
+one more lands, which is what a rerun checks.
 
 The interval (95%, or 90% with 3 repetitions) is distribution-free: the Hodges-Lehmann estimate of the
 shift between the logarithms of the two samples, bounded by the order
@@ -106,6 +108,9 @@ class Spread:
 # table the last value, which only widens the interval.
 T_995 = (63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250,
          3.169)
+# The same at 0.975 (two-sided 95%).
+T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+         2.228)
 MIN_PROCESSES = 3
 
 
@@ -117,11 +122,57 @@ def prediction(ratios):
     classic prediction interval.  A process's ratio carries what varies
     within it and what varies from one process to the next, which an
     interval over one process's repetitions cannot."""
+    return log_interval(ratios, T_995, 1 + 1 / max(len(ratios), 1))
+
+
+def mean_interval(ratios):
+    """(low, high): the 95% confidence interval of the ratio's geometric
+    mean over K processes or rounds (K >= 3; None with fewer), the
+    logarithms taken as normal: whether the ratio differs from 1, where
+    prediction() says where one more lands."""
+    return log_interval(ratios, T_975, 1 / max(len(ratios), 1))
+
+
+def log_interval(ratios, t, var_factor):
+    """exp(mean +- t(K-1) * sd * sqrt(var_factor)) of the ratios'
+    logarithms; None with fewer than MIN_PROCESSES ratios."""
     k = len(ratios)
     if k < MIN_PROCESSES:
         return None
     logs = [math.log(r) for r in ratios]
     mid = statistics.mean(logs)
-    half = (T_995[min(k - 1, len(T_995)) - 1] * statistics.stdev(logs)
-            * math.sqrt(1 + 1 / k))
+    half = (t[min(k - 1, len(t)) - 1] * statistics.stdev(logs)
+            * math.sqrt(var_factor))
     return math.exp(mid - half), math.exp(mid + half)
+
+
+class Rounds:
+    """old / new over K rounds (harness/reports/rounds.py), each round's
+    ratio of the two variants' medians: the median of those ratios, the
+    99% interval one more round lands in (low, high), and the verdict
+    from the 95% confidence interval of their mean.  Answers as Spread
+    does, for the same tables; p is None (no rank test over rounds)."""
+
+    def __init__(self, ratios):
+        self.rounds = len(ratios)
+        self.ratio = statistics.median(ratios)
+        self.low, self.high = prediction(ratios)
+        self.mean_low, self.mean_high = mean_interval(ratios)
+        self.p = None
+
+    def measured(self):
+        return self.mean_low > 1 or self.mean_high < 1
+
+    def verdict(self):
+        if not self.measured():
+            return "no measurable difference"
+        return "old slower" if self.mean_low > 1 else "old faster"
+
+    def interval(self):
+        return (f"{self.low:.2f}-{self.high:.2f} (99%, one more round; "
+                f"{self.rounds} rounds)")
+
+
+def over_rounds(ratios):
+    """A Rounds of the ratios, None with fewer than MIN_PROCESSES."""
+    return Rounds(ratios) if len(ratios) >= MIN_PROCESSES else None

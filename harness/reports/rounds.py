@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""rounds.py - the pairs of variants FINDINGS.md and the ablation chart
+compare, measured round by round.  In each of K rounds every pair runs
+its two variants' commands (commands.tsv), narrowed to the pair's cases,
+one right after the other, old first in odd rounds and new first in
+even ones.  A round's old / new is then free of the drift between runs
+minutes apart, and K rounds give each ratio the interval one more round
+lands in (harness/reports/spread.py, Rounds).  What `make compare
+ALTERNATE=K` runs after the variants' runs, and what `make recheck` runs
+once more.
+
+The pairs: each finding's (findings.py) on its cases, and each flip of
+the ablation chart (plots.py) on its axis's own case and the pipeline's.
+
+Files, in the run's folder: alternate/OLD..NEW/VARIANT.K.json (and .log,
+the benchmark's console), the commands in alternate/commands.tsv, and
+alternate/rounds.txt: when, on which commit and at which load average
+the rounds started.
+
+Not for: reporting the rounds (findings.py, plots.py, recheck.py) or
+the variants' own runs (compare.sh).  Standard library only.
+
+    /usr/bin/python3 harness/reports/rounds.py --dir results/RUN --rounds K [--cases RE]
+    /usr/bin/python3 harness/reports/rounds.py --dir results/RUN --variants
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+import findings
+import plots
+from run import Run, load_variants
+
+# How a recorded command names its output; every run writes its own.
+OUT_FLAGS = ("--benchmark_out=", "--benchmark_out_format=")
+
+
+def plan(run, cases_re=""):
+    """{(old, new): [case]}: every pair of the run that a finding or the
+    ablation chart compares, with those cases of theirs that both
+    variants ran and that match cases_re."""
+    wanted = {}
+    for f in findings.FINDINGS:
+        if f.get("kind") == "load":
+            continue
+        for pair in run.pairs(f["axis"], f["old"], f.get("new")):
+            wanted.setdefault(pair, []).extend(f["cases"])
+    for axis, _, flipped, base in plots.flips(run):
+        own = plots.AXES[axis].own if axis in plots.AXES else None
+        wanted.setdefault((flipped, base), []).extend(
+            c for c in (own, plots.PIPELINE_CASE)
+            if c and c != plots.STALL_CASE)
+    out = {}
+    for (old, new), cases in wanted.items():
+        mine = [c for c in dict.fromkeys(cases)
+                if run.entry(old, c) and run.entry(new, c)
+                and re.search(cases_re, c)]
+        if mine and (new, old) not in out:
+            out[old, new] = mine
+    return out
+
+
+def pair_dir(old, new):
+    return f"{old}..{new}"
+
+
+def execute(cmd, out):
+    """Runs the recorded command line cmd (its leading NAME=value words
+    the environment) with its JSON written to out and its console to
+    out's .log; an error message, or None."""
+    words = shlex.split(cmd)
+    env = dict(os.environ)
+    while words and "=" in words[0] and not words[0].startswith("-") \
+            and "/" not in words[0].split("=", 1)[0]:
+        k, v = words.pop(0).split("=", 1)
+        env[k] = v
+    words = [w for w in words if not w.startswith(OUT_FLAGS)]
+    words += ["--benchmark_out=" + out, "--benchmark_out_format=json"]
+    log = os.path.splitext(out)[0] + ".log"
+    try:
+        with open(log, "w", encoding="utf-8") as f:
+            subprocess.run(words, env=env, check=True, stdout=f,
+                           stderr=subprocess.STDOUT)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return f"{' '.join(shlex.quote(w) for w in words)}: {e}; see {log}"
+    return None
+
+
+def one_round(run, pairs, k, folder):
+    """Round k of every pair into folder/alternate/; an error message, or
+    None."""
+    base = os.path.join(folder, "alternate")
+    start = time.monotonic()
+    for i, ((old, new), cases) in enumerate(pairs.items(), 1):
+        d = os.path.join(base, pair_dir(old, new))
+        os.makedirs(d, exist_ok=True)
+        for v in (old, new) if k % 2 else (new, old):
+            recorded = run.commands.get(v)
+            if not recorded:
+                return f"commands.tsv has no command for {v}"
+            cmd = findings.filtered(recorded, cases)
+            out = os.path.join(d, f"{v}.{k}.json")
+            with open(os.path.join(base, "commands.tsv"), "a",
+                      encoding="utf-8") as f:
+                f.write(f"{pair_dir(old, new)}/{v}.{k}\t{cmd}\n")
+            print(f"[round {k}] {i}/{len(pairs)} {v} "
+                  f"({time.monotonic() - start:.0f} s)", file=sys.stderr)
+            err = execute(cmd, out)
+            if err:
+                return err
+    return None
+
+
+def commit():
+    """This checkout's commit, or "unknown" outside git."""
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                              check=True, capture_output=True,
+                              text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def measure(rundir, rounds, cases_re="", outdir=None):
+    """rounds rounds of the run's pairs into outdir (the run's own folder
+    by default); an error message, or None."""
+    run = Run(rundir, list(load_variants(os.path.join(rundir,
+                                                      "variants.txt"))))
+    pairs = plan(run, cases_re)
+    if not pairs:
+        return f"{rundir}: no pair of variants to measure in rounds"
+    outdir = outdir or rundir
+    os.makedirs(os.path.join(outdir, "alternate"), exist_ok=True)
+    with open(os.path.join(outdir, "alternate", "rounds.txt"), "w",
+              encoding="utf-8") as f:
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        f.write(f"rounds: {rounds}\nstarted: "
+                f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
+                f"commit: {commit()}\nload average: {load}\n")
+    for k in range(1, rounds + 1):
+        err = one_round(run, pairs, k, outdir)
+        if err:
+            return err
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", required=True, help="the run (results/RUN)")
+    ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--cases", default="",
+                    help="only the cases matching this regular expression")
+    ap.add_argument("--variants", action="store_true",
+                    help="print the variants the run has rounds of "
+                         "(what make recheck builds), and stop")
+    a = ap.parse_args()
+    if a.variants:
+        print(" ".join(dict.fromkeys(v for p in Run(a.dir, []).rounds
+                                     for v in p)))
+        return 0
+    err = measure(a.dir, a.rounds, a.cases)
+    if err:
+        print(f"rounds: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
