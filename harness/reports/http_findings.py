@@ -46,8 +46,8 @@ def where(rundir):
             f"{m.get('commit', '?')}, {m.get('date', '?')}, load average "
             f"{m.get('load before', '?')} before and "
             f"{m.get('load after', '?')} after, on {m.get('cpus', '?')} "
-            "CPUs shared with other work: a noisy machine, so read the "
-            "ratios, not the milliseconds), not by this run.")
+            "CPUs the client and the server share: read the ratios "
+            "before the milliseconds), not by this run.")
 
 
 def pick(rundir, finding):
@@ -92,8 +92,9 @@ def main():
               f"{m.get('cpus', '?')} CPUs; load average "
               f"{m.get('load before', '?')} before, "
               f"{m.get('load after', '?')} after.  Client and server share "
-              "the machine, and other work ran on it: the milliseconds are "
-              "noisy, the ratios within one run less so.\n")
+              "the machine (what else ran is in the load average): the "
+              "milliseconds are noisy, the ratios within one run less "
+              "so.\n")
     print("\n".join(loadreport.scenario_tables(a.dir)))
     return 0
 
