@@ -485,9 +485,12 @@ static int soap_word_at(const char *q, const char *end)
  * read, up to the first byte that cannot be in one. */
 static int names_soap(const char *p, size_t n)
 {
+	/* The bytes that end a name, and the one that ends a part of it. */
+	enum { NAME_END = 1, PART_END = 2 };
 	static const unsigned char stop[256] = {
-		[' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['/'] = 1,
-		['>'] = 1, ['<'] = 1, [':'] = 2};
+		[' '] = NAME_END, ['\t'] = NAME_END, ['\r'] = NAME_END,
+		['\n'] = NAME_END, ['/'] = NAME_END, ['>'] = NAME_END,
+		['<'] = NAME_END, [':'] = PART_END};
 	const char *q = p, *end = p + n;
 
 	while (q < end && (q = memchr(q, '<', (size_t)(end - q))) != NULL) {
@@ -496,8 +499,8 @@ static int names_soap(const char *p, size_t n)
 			q++;
 		if (soap_word_at(q, end))
 			return 1;
-		for (; q < end && stop[(unsigned char)*q] != 1; q++)
-			if (stop[(unsigned char)*q] == 2 &&
+		for (; q < end && stop[(unsigned char)*q] != NAME_END; q++)
+			if (stop[(unsigned char)*q] == PART_END &&
 			    soap_word_at(q + 1, end))
 				return 1;
 	}
