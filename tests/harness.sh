@@ -580,6 +580,20 @@ if "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/ran" --rounds 3 \
 else
 	bad "rounds.py failed: $(cat "$T/out" "$T/err")"
 fi
+# With CASES a pair's rounds take every case of the run it matches, a
+# finding's or not; matching none, there are no rounds and no error.
+cp -r "$T/run" "$T/narrow" && cp "$T/ran/commands.tsv" "$T/narrow/"
+if "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/narrow" --rounds 1 \
+	--cases '^latency_' >"$T/out" 2>"$T/err"; then
+	expect_lines "$T/narrow/alternate/commands.tsv" \
+		"^flipped\.\.best/flipped\.1	.* --benchmark_filter='\^(latency_[a-z]*/ints-200|latency_[a-z]*/ints-200)\\\$'\$"
+else
+	bad "rounds.py --cases '^latency_' failed: $(cat "$T/err")"
+fi
+"$PY" "$HERE/harness/reports/rounds.py" --dir "$T/narrow" --rounds 1 \
+	--cases '^nothing$' >"$T/out" 2>"$T/err" &&
+	grep -q 'no rounds$' "$T/err" && ok ||
+	bad "rounds.py with no pair: $(cat "$T/err")"
 "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/ran" --variants >"$T/out" &&
 	[ "$(cat "$T/out")" = "flipped best" ] && ok ||
 	bad "rounds.py --variants: $(cat "$T/out")"
@@ -623,6 +637,12 @@ rc=$?
 rc=$?
 [ "$rc" -eq 1 ] && grep -q '^| attr_lookup/wide | flipped / best | 3\.00 | 0\.95-9\.45 | 12\.0 | \*\*no\*\* |$' "$T/out" && ok ||
 	bad "recheck.py rounds outside: exit $rc: $(cat "$T/out" "$T/err")"
+"$PY" "$HERE/harness/reports/summary.py" --dir "$T/alt" --commit test \
+	--flags test --elapsed 0 best flipped >"$T/summary.alt.md" 2>"$T/err" &&
+	expect_lines "$T/summary.alt.md" \
+		'^## Pairs side by side, round by round (ALTERNATE)$' \
+		'^| flipped / best | attr_lookup/wide | 3 | 3\.00 | 0\.95-9\.45 | old slower |$' ||
+	bad "summary.py (rounds) failed: $(tail -n 3 "$T/err")"
 if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/run" --commit test \
 	--flags test --elapsed 0 best flipped >"$T/summary.md" 2>"$T/err"; then
 	ok

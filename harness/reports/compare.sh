@@ -39,7 +39,8 @@
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
 #   ALTERNATE=K after the runs, K rounds of each pair of variants that
 #               FINDINGS.md and the ablation chart compare, narrowed to
-#               the pair's cases, the two one right after the other
+#               the pair's cases (with CASES, to the run's), the two one
+#               right after the other
 #               (harness/reports/rounds.py; alternate/): a round's ratio is
 #               free of the drift between runs minutes apart, and with
 #               3 or more rounds each ratio has the interval one more

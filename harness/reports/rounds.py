@@ -10,7 +10,8 @@ ALTERNATE=K` runs after the variants' runs, and what `make recheck` runs
 once more.
 
 The pairs: each finding's (findings.py) on its cases, and each flip of
-the ablation chart (plots.py) on its axis's own case and the pipeline's.
+the ablation chart (plots.py) on its axis's own case and the pipeline's;
+in a run narrowed by CASES, each pair on every case of the run.
 
 Files, in the run's folder: alternate/OLD..NEW/VARIANT.K.json (and .log,
 the benchmark's console), the commands in alternate/commands.tsv, and
@@ -42,7 +43,8 @@ OUT_FLAGS = ("--benchmark_out=", "--benchmark_out_format=")
 def plan(run, cases_re=""):
     """{(old, new): [case]}: every pair of the run that a finding or the
     ablation chart compares, with those cases of theirs that both
-    variants ran and that match cases_re."""
+    variants ran; with cases_re (CASES: the cases the run was narrowed
+    to), every case matching it that both ran."""
     wanted = {}
     for f in findings.FINDINGS:
         if f.get("kind") == "load":
@@ -56,9 +58,11 @@ def plan(run, cases_re=""):
             if c and c != plots.STALL_CASE)
     out = {}
     for (old, new), cases in wanted.items():
+        if cases_re:
+            cases = [c for c in run.rows.get(old, {})
+                     if re.search(cases_re, c)]
         mine = [c for c in dict.fromkeys(cases)
-                if run.entry(old, c) and run.entry(new, c)
-                and re.search(cases_re, c)]
+                if run.entry(old, c) and run.entry(new, c)]
         if mine and (new, old) not in out:
             out[old, new] = mine
     return out
@@ -132,7 +136,11 @@ def measure(rundir, rounds, cases_re="", outdir=None):
                                                       "variants.txt"))))
     pairs = plan(run, cases_re)
     if not pairs:
-        return f"{rundir}: no pair of variants to measure in rounds"
+        # Not an error: a run of one variant, or of no finding's pair.
+        print(f"rounds: {rundir}: no pair of variants a finding or the "
+              "ablation chart compares ran the same cases: no rounds",
+              file=sys.stderr)
+        return None
     outdir = outdir or rundir
     os.makedirs(os.path.join(outdir, "alternate"), exist_ok=True)
     with open(os.path.join(outdir, "alternate", "rounds.txt"), "w",

@@ -331,6 +331,34 @@ def axes_table(run):
     table(head, rows)
 
 
+def rounds_table(run):
+    """Every pair's rounds (ALTERNATE, rounds.py), every case of them:
+    the ratio and the interval one more round lands in."""
+    if not run.rounds:
+        return
+    print("## Pairs side by side, round by round (ALTERNATE)\n")
+    print("Each pair's two variants ran their cases one right after the "
+          "other in each round (harness/reports/rounds.py), the order "
+          "turning each round.  old / new: the median of the rounds' "
+          "ratios of medians; interval: where one more round's ratio "
+          "lands 99 times in 100; verdict from the 95% confidence "
+          "interval of the rounds' mean (harness/reports/spread.py).  "
+          "FINDINGS.md reads the same rounds; `make recheck` runs one "
+          "more.\n")
+    rows = []
+    for (old, new), rs in run.rounds.items():
+        for case in rs[0][0]:
+            sp = run.round_spread(old, new, case)
+            if sp is None:
+                continue
+            rows.append([f"{old} / {new}", case, str(sp.rounds),
+                         ratio(sp.ratio, 1), interval_text((sp.low,
+                                                            sp.high)),
+                         sp.verdict()])
+    table(["old / new", "case", "rounds", "ratio", "interval", "verdict"],
+          rows)
+
+
 def forward_table(run):
     """The intermediary: each variant's forward beside ref's, with the
     build choice that decides how much of the message it builds."""
@@ -765,6 +793,7 @@ def main():
     latency_table(run)
     threads_table(run)
     axes_table(run)
+    rounds_table(run)
     worst_table(run)
     floor_table(run)
     for line in loadreport.load_table(a.dir) + loadreport.scenario_tables(
