@@ -73,17 +73,12 @@ def check_rounds(run, again):
     """The same as check() for every pair and case that run's rounds give
     an interval; again: the Run holding one more round."""
     out = []
-    for (old, new), rs in run.rounds.items():
-        for case in rs[0][0]:
-            sp = run.round_spread(old, new, case)
-            if sp is None:
-                continue
-            got = again.round_pairs(old, new, case)
-            x = us(got[0][0]) / us(got[0][1]) if got and us(got[0][1]) \
-                else None
-            out.append((case, f"{old} / {new}", sp.ratio, x,
-                        (sp.low, sp.high),
-                        x is not None and sp.low <= x <= sp.high))
+    for (old, new), case, sp in run.round_spreads():
+        got = again.round_pairs(old, new, case)
+        x = us(got[0][0]) / us(got[0][1]) if got and us(got[0][1]) \
+            else None
+        out.append((case, f"{old} / {new}", sp.ratio, x, (sp.low, sp.high),
+                    x is not None and sp.low <= x <= sp.high))
     return out
 
 

@@ -508,6 +508,17 @@ class Run:
                                    self.round_pairs(old, new, case)
                                    if us(n)])
 
+    def round_spreads(self):
+        """[((old, new), case, spread.Rounds)]: every case of every pair
+        that has rounds enough for an interval."""
+        out = []
+        for pair, rs in self.rounds.items():
+            for case in rs[0][0]:
+                sp = self.round_spread(*pair, case)
+                if sp is not None:
+                    out.append((pair, case, sp))
+        return out
+
     def round_entries(self, old, new, case):
         """(old's, new's) entry on case, each time the median over the
         pair's rounds; None without rounds enough for round_spread."""

@@ -345,16 +345,9 @@ def rounds_table(run):
           "interval of the rounds' mean (harness/reports/spread.py).  "
           "FINDINGS.md reads the same rounds; `make recheck` runs one "
           "more.\n")
-    rows = []
-    for (old, new), rs in run.rounds.items():
-        for case in rs[0][0]:
-            sp = run.round_spread(old, new, case)
-            if sp is None:
-                continue
-            rows.append([f"{old} / {new}", case, str(sp.rounds),
-                         ratio(sp.ratio, 1), interval_text((sp.low,
-                                                            sp.high)),
-                         sp.verdict()])
+    rows = [[f"{old} / {new}", case, str(sp.rounds), ratio(sp.ratio, 1),
+             interval_text((sp.low, sp.high)), sp.verdict()]
+            for (old, new), case, sp in run.round_spreads()]
     table(["old / new", "case", "rounds", "ratio", "interval", "verdict"],
           rows)
 
