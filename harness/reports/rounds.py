@@ -129,9 +129,9 @@ def commit():
         return "unknown"
 
 
-def measure(rundir, rounds, cases_re="", outdir=None):
-    """rounds rounds of the run's pairs into outdir (the run's own folder
-    by default); an error message, or None."""
+def measure(rundir, rounds, cases_re=""):
+    """rounds rounds of the run's pairs into its folder; an error
+    message, or None."""
     run = Run(rundir, list(load_variants(os.path.join(rundir,
                                                       "variants.txt"))))
     pairs = plan(run, cases_re)
@@ -141,16 +141,15 @@ def measure(rundir, rounds, cases_re="", outdir=None):
               "ablation chart compares ran the same cases: no rounds",
               file=sys.stderr)
         return None
-    outdir = outdir or rundir
-    os.makedirs(os.path.join(outdir, "alternate"), exist_ok=True)
-    with open(os.path.join(outdir, "alternate", "rounds.txt"), "w",
+    os.makedirs(os.path.join(rundir, "alternate"), exist_ok=True)
+    with open(os.path.join(rundir, "alternate", "rounds.txt"), "w",
               encoding="utf-8") as f:
         load = " ".join(f"{x:.2f}" for x in os.getloadavg())
         f.write(f"rounds: {rounds}\nstarted: "
                 f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
                 f"commit: {commit()}\nload average: {load}\n")
     for k in range(1, rounds + 1):
-        err = one_round(run, pairs, k, outdir)
+        err = one_round(run, pairs, k, rundir)
         if err:
             return err
     return None
