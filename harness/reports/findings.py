@@ -149,9 +149,9 @@ def measured(run, old, new, case):
     rounds (rounds.py) when it has them, each time the median over the
     rounds and the interval where one more round lands; else from the
     two variants' own runs, the interval over their repetitions."""
-    rounds = run.round_entries(old, new, case)
-    if rounds:
-        return rounds + (run.round_spread(old, new, case),)
+    sp = run.round_spread(old, new, case)
+    if sp is not None:
+        return run.round_entries(old, new, case) + (sp,)
     return (run.entry(old, case), run.entry(new, case),
             run.spread(old, new, case))
 

@@ -246,12 +246,18 @@ def stall_bar(run, flipped, base):
     return p50[flipped][one] / p50[base][one], None
 
 
+def ablation_cases(axis):
+    """The cases the ablation chart draws a flip of axis on: its own case
+    (axes.py; STALL_CASE: the stall over HTTP), then the pipeline's."""
+    own = AXES[axis].own if axis in AXES else None
+    return list(dict.fromkeys(x for x in (own, PIPELINE_CASE) if x))
+
+
 def ablation(run, _rundir, plt):
     rows = []
     for axis, choice, flipped, base in flips(run):
-        own = AXES[axis].own if axis in AXES else None
         bars = [(c, ratio_bar(run, flipped, base, c))
-                for c in dict.fromkeys(x for x in (own, PIPELINE_CASE) if x)]
+                for c in ablation_cases(axis)]
         bars = [(c, r) for c, r in bars if r]
         if bars:
             name = f"{axis}: {run.axes[base][axis]} -> {choice}"

@@ -52,10 +52,8 @@ def plan(run, cases_re=""):
         for pair in run.pairs(f["axis"], f["old"], f.get("new")):
             wanted.setdefault(pair, []).extend(f["cases"])
     for axis, _, flipped, base in plots.flips(run):
-        own = plots.AXES[axis].own if axis in plots.AXES else None
         wanted.setdefault((flipped, base), []).extend(
-            c for c in (own, plots.PIPELINE_CASE)
-            if c and c != plots.STALL_CASE)
+            c for c in plots.ablation_cases(axis) if c != plots.STALL_CASE)
     out = {}
     for (old, new), cases in wanted.items():
         if cases_re:

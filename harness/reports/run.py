@@ -521,9 +521,9 @@ class Run:
 
     def round_entries(self, old, new, case):
         """(old's, new's) entry on case, each time the median over the
-        pair's rounds; None without rounds enough for round_spread."""
+        pair's rounds; None without rounds of it."""
         rs = self.round_pairs(old, new, case)
-        if len(rs) < spread.MIN_PROCESSES:
+        if not rs:
             return None
         return tuple(merge_medians([{case: r[i]} for r in rs])[case]
                      for i in (0, 1))
