@@ -28,7 +28,9 @@ BENCH_VARIANTS := doom2010 xerces best \
 # (harness/reports/rounds.py).
 # PAIRED_RUNS=K: the side-by-side run (best, ref and the floor in one
 # process) in K processes; with 3 or more each of its ratios carries the
-# interval one more process lands in (docs/measuring.md).
+# interval one more process lands in (docs/measuring.md).  The rounds
+# and the paired processes run spread across the variants' runs, so
+# their intervals hold the machine's drift over the whole run.
 FULL ?=
 ALTERNATE ?= 0
 PAIRED_RUNS ?= 1

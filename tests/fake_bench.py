@@ -7,7 +7,11 @@ domlab-bench command (harness/reports/rounds.py runs those):
 
     fake_bench.py US --benchmark_filter='^(a/b|c/d)$' --benchmark_out=PATH
 
-writes each case the filter names, taking US microseconds, to PATH.
+writes each case the filter names, taking US microseconds, to PATH, and
+
+    fake_bench.py US CASE... --benchmark_list_tests=true
+
+lists the CASEs, as the command of a variant whose run is yet to come.
 
 Not for: anything measured.  Standard library only.
 """
@@ -38,6 +42,9 @@ def write(path, cases):
 def main(argv):
     us = float(argv[0])
     opts = dict(a[2:].split("=", 1) for a in argv[1:] if "=" in a)
+    if opts.get("benchmark_list_tests") == "true":
+        print("\n".join(a for a in argv[1:] if not a.startswith("--")))
+        return 0
     names = re.sub(r"\\(.)", r"\1",
                    opts["benchmark_filter"][2:-2]).split("|")
     write(opts["benchmark_out"], [case(n, us) for n in names])

@@ -388,6 +388,25 @@ if "$BENCH" bench --quick --keys "$K" --benchmark_list_tests=true |
 else
 	ok
 fi
+# A filter makes only the datasets its cases run on: every filter lists
+# what the whole list holds that matches it, no case lost with its
+# dataset (the threaded and pipelined names carry Google Benchmark's
+# suffixes, matched here too).
+"$BENCH" bench --ref --floor --keys "$K" --benchmark_list_tests=true \
+	>"$T/all.list" 2>"$T/err" || bad "list: $(cat "$T/err")"
+for re in '^worst/collide-ids$' '^(send|ref:receive)/quakes-2m$' \
+	'/real_time/threads:2$' 'pipelined/quakes-2m/process_time' \
+	'collide|^floor:sha256/' '-^worst/'; do
+	"$BENCH" bench --ref --floor --keys "$K" --benchmark_filter="$re" \
+		--benchmark_list_tests=true >"$T/some.list" 2>"$T/err"
+	if [ "${re#-}" = "$re" ]; then
+		grep -E "$re" "$T/all.list" >"$T/want.list"
+	else
+		grep -vE "${re#-}" "$T/all.list" >"$T/want.list"
+	fi
+	[ -s "$T/want.list" ] && cmp -s "$T/some.list" "$T/want.list" && ok ||
+		bad "list --benchmark_filter='$re': $(diff "$T/want.list" "$T/some.list" | head -n 5)"
+done
 # --icount runs one case outside Google Benchmark (what callgrind counts).
 if "$BENCH" bench --keys "$K" --icount floor:sha256/quakes-2k \
 	--icount-iterations 2 2>"$T/err" |
@@ -570,7 +589,8 @@ if "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/ran" --rounds 3 \
 	[ "$order" = "flipped..best/flipped.1 flipped..best/best.1 flipped..best/best.2 flipped..best/flipped.2 flipped..best/flipped.3 flipped..best/best.3 " ] &&
 		ok || bad "rounds.py order: $order"
 	expect_lines "$T/ran/alternate/rounds.txt" '^rounds: 3$' \
-		'^load average: [0-9.]* [0-9.]* [0-9.]*$'
+		'^round 1: [0-9T:-]*Z load average [0-9.]* [0-9.]* [0-9.]*$' \
+		'^round 3: '
 	"$PY" "$HERE/harness/reports/findings.py" --dir "$T/ran" best flipped \
 		>"$T/FINDINGS.ran.md" 2>"$T/err" &&
 		expect_lines "$T/FINDINGS.ran.md" \
@@ -594,6 +614,37 @@ fi
 	--cases '^nothing$' >"$T/out" 2>"$T/err" &&
 	grep -q 'no rounds$' "$T/err" && ok ||
 	bad "rounds.py with no pair: $(cat "$T/err")"
+# One round at a time (--round), as compare.sh spreads them across the
+# run: round 1, before flipped's own run, takes flipped's cases from its
+# command's list and keeps the plan; round 2 runs that plan, and
+# rounds.txt has each round's start.
+mkdir -p "$T/slots" && cp "$T/run/variants.txt" "$T/run/best.json" "$T/slots/" &&
+	printf 'best\t%s %s 100\nflipped\t%s %s 300 attr_lookup/wide attr_lookup/x\n' \
+		"$PY" "$HERE/tests/fake_bench.py" "$PY" "$HERE/tests/fake_bench.py" \
+		>"$T/slots/commands.tsv"
+if "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/slots" --rounds 2 \
+	--round 1 >"$T/out" 2>"$T/err" &&
+	cp "$T/run/flipped.json" "$T/slots/" &&
+	"$PY" "$HERE/harness/reports/rounds.py" --dir "$T/slots" --rounds 2 \
+		--round 2 >"$T/out" 2>"$T/err"; then
+	expect_lines "$T/slots/alternate/plan.tsv" \
+		'^flipped	best	attr_lookup/wide$'
+	expect_lines "$T/slots/alternate/rounds.txt" '^rounds: 2$' \
+		'^round 1: [0-9T:-]*Z load average [0-9.]* [0-9.]* [0-9.]*$' \
+		'^round 2: '
+	[ "$(cut -f1 "$T/slots/alternate/commands.tsv" | tr '\n' ' ')" = "flipped..best/flipped.1 flipped..best/best.1 flipped..best/best.2 flipped..best/flipped.2 " ] &&
+		ok || bad "rounds.py --round: $(cut -f1 "$T/slots/alternate/commands.tsv")"
+	"$PY" "$HERE/harness/reports/findings.py" --dir "$T/slots" best flipped \
+		>"$T/FINDINGS.slots.md" 2>"$T/err" &&
+		expect_lines "$T/FINDINGS.slots.md" \
+			'spread across the run; each started at: [0-9T:-]*Z (load average [0-9. ]*); [0-9T:-]*Z (load average [0-9. ]*)\.' ||
+		bad "findings.py (spread rounds) failed: $(tail -n 3 "$T/err")"
+else
+	bad "rounds.py --round failed: $(cat "$T/out" "$T/err")"
+fi
+"$PY" "$HERE/harness/reports/rounds.py" --dir "$T/slots" --rounds 2 \
+	--round 3 >"$T/out" 2>"$T/err" && bad "rounds.py --round 3 of 2 ran" ||
+	expect_lines "$T/err" '^rounds: --round 3: not one of 1\.\.2$'
 "$PY" "$HERE/harness/reports/rounds.py" --dir "$T/ran" --variants >"$T/out" &&
 	[ "$(cat "$T/out")" = "flipped best" ] && ok ||
 	bad "rounds.py --variants: $(cat "$T/out")"

@@ -37,18 +37,19 @@
 #   ICOUNT_CASES  an extended regular expression: count only the cases
 #               whose full names (prefix included) match it (default: all)
 #   MIN_TIME    --benchmark_min_time per repetition (default 0.1 s)
-#   ALTERNATE=K after the runs, K rounds of each pair of variants that
-#               FINDINGS.md and the ablation chart compare, narrowed to
-#               the pair's cases (with CASES, to the run's), the two one
-#               right after the other
-#               (harness/reports/rounds.py; alternate/): a round's ratio is
-#               free of the drift between runs minutes apart, and with
-#               3 or more rounds each ratio has the interval one more
-#               round lands in
-#   PAIRED_RUNS=K  the paired run in K processes, one after the other
-#               (paired.json, paired.2.json .. paired.K.json; default 1):
-#               with 3 or more, each ratio of the side-by-side table has
-#               the interval one more process lands in (summary.py)
+#   ALTERNATE=K K rounds of each pair of variants that FINDINGS.md and
+#               the ablation chart compare, narrowed to the pair's cases
+#               (with CASES, to the run's), the two one right after the
+#               other (harness/reports/rounds.py; alternate/): a round's
+#               ratio is free of the drift between runs minutes apart,
+#               and with 3 or more rounds each ratio has the interval one
+#               more round lands in
+#   PAIRED_RUNS=K  the paired run in K processes (paired.json,
+#               paired.2.json .. paired.K.json; default 1): with 3 or
+#               more, each ratio of the side-by-side table has the
+#               interval one more process lands in (summary.py)
+#               The paired processes and the rounds run spread evenly
+#               across the variants' runs (see the slots below).
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -254,30 +255,44 @@ progress() {
 	done
 }
 
+# run_flags RUN: the timing flags of RUN.
+run_flags() {
+	if [ "$1" = paired ]; then
+		echo "$paired_flags"
+	else
+		echo "$flags"
+	fi
+}
+
+# record RUN [NAME]: the command that runs RUN into $out/NAME.json, into
+# commands.tsv, for FINDINGS.md (harness/reports/findings.py) and for
+# the rounds, which may run a variant's command before its own run.
+record() {
+	# shellcheck disable=SC2046,SC2086
+	printf '%s\t%s\n' "${2:-$1}" "$(words GLIBC_TUNABLES="$tunables" \
+		"$(bin "$1")" bench $data $(args "$1") --keys "$keys" \
+		$(run_flags "$1") --benchmark_out="$out/${2:-$1}.json" \
+		--benchmark_out_format=json)" >>"$out/commands.tsv"
+}
+
 # bench RUN K [NAME]: one domlab-bench run into $out/NAME.{json,log}
-# (NAME: RUN by default).  Word lists ($flags, args' output) stay
-# unquoted.
+# (NAME: RUN by default), the command record wrote.  Word lists
+# ($flags, args' output) stay unquoted.
 bench() {
 	b_name=${3:-$1}
 	b_label="run $2/$nruns $1"
 	case ${3:-} in
 	paired.*) b_label="paired process ${3#paired.}/$PAIRED_RUNS" ;;
 	esac
-	b_bin=$(bin "$1")
-	b_flags=$flags
-	if [ "$1" = paired ]; then
-		b_flags=$paired_flags
+	if [ "$b_name" = paired ]; then
+		b_label="paired process 1/$PAIRED_RUNS"
 	fi
+	b_bin=$(bin "$1")
+	b_flags=$(run_flags "$1")
 	# shellcheck disable=SC2046,SC2086
 	b_total=$("$b_bin" bench $data $(args "$1") --keys "$keys" \
 		--benchmark_list_tests=true | wc -l)
 	: >"$out/$b_name.log"
-	# The command as run, for FINDINGS.md (harness/reports/findings.py).
-	# shellcheck disable=SC2046,SC2086
-	printf '%s\t%s\n' "$b_name" "$(words GLIBC_TUNABLES="$tunables" \
-		"$b_bin" bench $data $(args "$1") --keys "$keys" $b_flags \
-		--benchmark_out="$out/$b_name.json" \
-		--benchmark_out_format=json)" >>"$out/commands.tsv"
 	# shellcheck disable=SC2046,SC2086
 	{
 		if GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
@@ -363,34 +378,68 @@ if [ -z "$runs" ]; then
 fi
 nruns=$(echo "$runs" | wc -w)
 
+# paired_name P: the P-th paired process's name into pname.
+paired_name() {
+	pname=paired
+	if [ "$1" -gt 1 ]; then
+		pname=paired.$1
+	fi
+}
+
 : >"$out/commands.tsv"
-k=0
-for r in $runs; do
-	k=$((k + 1))
-	bench "$r" "$k"
-done
 has() {
 	case " $runs " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
 }
+npaired=0
 if has best && has ref && has floor &&
 	{ [ -z "$CASES" ] || [ -n "$(matching paired)" ]; }; then
-	bench paired "$nruns"
-	p=1
-	while [ "$p" -lt "$PAIRED_RUNS" ]; do
-		p=$((p + 1))
-		bench paired "$nruns" "paired.$p"
+	npaired=$PAIRED_RUNS
+fi
+for r in $runs; do
+	record "$r"
+done
+p=0
+while [ "$p" -lt "$npaired" ]; do
+	p=$((p + 1))
+	paired_name $p
+	record paired "$pname"
+done
+
+# The paired processes and the rounds (ALTERNATE;
+# harness/reports/rounds.py) in slots spread evenly across the runs:
+# slot i after run ceil(i * nruns / slots), holding paired process i
+# and round i where there are that many.  Their spread then holds the
+# machine's drift over the whole run, as a rerun hours later meets it,
+# not only over the minutes they would take one after the other.
+nslots=$npaired
+if [ "$ALTERNATE" -gt "$nslots" ]; then
+	nslots=$ALTERNATE
+fi
+slot() {
+	if [ "$1" -le "$npaired" ]; then
+		paired_name "$1"
+		bench paired "$nruns" "$pname"
+	fi
+	if [ "$1" -le "$ALTERNATE" ]; then
+		echo "[round $1/$ALTERNATE] ($(elapsed) s)"
+		"$python" harness/reports/rounds.py --dir "$out" \
+			--rounds "$ALTERNATE" --round "$1" --cases "$CASES"
+	fi
+}
+k=0
+i=0
+for r in $runs; do
+	k=$((k + 1))
+	bench "$r" "$k"
+	while [ "$i" -lt "$nslots" ] &&
+		[ $(((i + 1) * nruns)) -le $((k * nslots)) ]; do
+		i=$((i + 1))
+		slot "$i"
 	done
-fi
-# The pairs FINDINGS.md and the ablation chart compare, round by round
-# (ALTERNATE; harness/reports/rounds.py).
-if [ "$ALTERNATE" -gt 0 ]; then
-	echo "[rounds] $ALTERNATE ($(elapsed) s)"
-	"$python" harness/reports/rounds.py --dir "$out" --rounds "$ALTERNATE" \
-		--cases "$CASES"
-fi
+done
 if [ "$ICOUNT" = 1 ]; then
 	k=0
 	for r in $runs; do

@@ -496,17 +496,25 @@ def intro(run):
 
 
 def rounds_context(rundir):
-    """alternate/rounds.txt as a sentence: when, on which commit and at
-    which load average the rounds started."""
+    """alternate/rounds.txt as a sentence: on which commit, and when and
+    at which load average the rounds started."""
     path = os.path.join(rundir, "alternate", "rounds.txt")
     if not os.path.exists(path):
         return ""
     with open(path, encoding="utf-8") as f:
         kv = dict(line.rstrip("\n").split(": ", 1) for line in f
                   if ": " in line)
-    return (f"The rounds started {kv.get('started', '?')} on commit "
-            f"{kv.get('commit', '?')}, at load average "
-            f"{kv.get('load average', '?')}.  ")
+    starts = [kv[k] for k in sorted((k for k in kv if k.startswith("round ")),
+                                    key=lambda k: int(k.split()[1]))]
+    if not starts:
+        # Rounds run one after the other: one start for all.
+        return (f"The rounds started {kv.get('started', '?')} on commit "
+                f"{kv.get('commit', '?')}, at load average "
+                f"{kv.get('load average', '?')}.  ")
+    return (f"The rounds ran on commit {kv.get('commit', '?')}, spread "
+            "across the run; each started at: "
+            + "; ".join(s.replace(" load average ", " (load average ")
+                        + ")" for s in starts) + ".  ")
 
 
 def main():

@@ -5,23 +5,29 @@ its two variants' commands (commands.tsv), narrowed to the pair's cases,
 one right after the other, old first in odd rounds and new first in
 even ones.  A round's old / new is then free of the drift between runs
 minutes apart, and K rounds give each ratio the interval one more round
-lands in (harness/reports/spread.py, Rounds).  What `make compare
-ALTERNATE=K` runs after the variants' runs, and what `make recheck` runs
-once more.
+lands in (harness/reports/spread.py, Rounds).  `make compare
+ALTERNATE=K` runs one round at a time (--round), spread across the
+variants' runs, so that the rounds' spread holds the machine's drift
+over the whole run; `make recheck` runs one more.
 
 The pairs: each finding's (findings.py) on its cases, and each flip of
 the ablation chart (plots.py) on its axis's own case and the pipeline's;
 in a run narrowed by CASES, each pair on every case of the run.
 
+A round may run before some of its variants' own runs: the cases a
+variant runs are then its command's list (--benchmark_list_tests), and
+the first round's pairs and cases, kept in alternate/plan.tsv, are
+every later round's.
+
 Files, in the run's folder: alternate/OLD..NEW/VARIANT.K.json (and .log,
-the benchmark's console), the commands in alternate/commands.tsv, and
-alternate/rounds.txt: when, on which commit and at which load average
-the rounds started.
+the benchmark's console), the commands in alternate/commands.tsv, the
+pairs in alternate/plan.tsv, and alternate/rounds.txt: the commit, and
+when and at which load average each round started.
 
 Not for: reporting the rounds (findings.py, plots.py, recheck.py) or
 the variants' own runs (compare.sh).  Standard library only.
 
-    /usr/bin/python3 harness/reports/rounds.py --dir results/RUN --rounds K [--cases RE]
+    /usr/bin/python3 harness/reports/rounds.py --dir results/RUN --rounds K [--round I] [--cases RE]
     /usr/bin/python3 harness/reports/rounds.py --dir results/RUN --variants
 """
 import argparse
@@ -68,6 +74,54 @@ def plan(run, cases_re=""):
 
 def pair_dir(old, new):
     return f"{old}..{new}"
+
+
+def listed(cmd):
+    """The cases the recorded command cmd runs, from its
+    --benchmark_list_tests; None when it cannot list them."""
+    words = [w for w in shlex.split(cmd) if not w.startswith(OUT_FLAGS)]
+    env = dict(os.environ)
+    while words and "=" in words[0] and not words[0].startswith("-") \
+            and "/" not in words[0].split("=", 1)[0]:
+        k, v = words.pop(0).split("=", 1)
+        env[k] = v
+    try:
+        out = subprocess.run(words + ["--benchmark_list_tests=true"],
+                             env=env, check=True, capture_output=True,
+                             text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [line for line in out.splitlines() if line]
+
+
+def fill_listed(run):
+    """Gives each variant of the run that has a command but no results
+    yet the cases its command lists, so that plan() sees it as run."""
+    for v in run.axes:
+        cmd = run.commands.get(v)
+        if v in run.rows or not cmd:
+            continue
+        cases = listed(cmd)
+        if cases:
+            run.rows[v] = {c: {"listed": True} for c in cases}
+
+
+def save_plan(pairs, path):
+    with open(path, "w", encoding="utf-8") as f:
+        for (old, new), cases in pairs.items():
+            f.write(f"{old}\t{new}\t{' '.join(cases)}\n")
+
+
+def load_plan(path):
+    """{(old, new): [case]} from plan.tsv, None when there is none."""
+    if not os.path.exists(path):
+        return None
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            old, new, cases = line.rstrip("\n").split("\t")
+            out[old, new] = cases.split()
+    return out
 
 
 def execute(cmd, out):
@@ -127,26 +181,38 @@ def commit():
         return "unknown"
 
 
-def measure(rundir, rounds, cases_re=""):
-    """rounds rounds of the run's pairs into its folder; an error
-    message, or None."""
+def stamp(path, k, rounds):
+    """Records in rounds.txt that round k of rounds starts now: the
+    first round writes the header."""
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    now = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+    with open(path, "w" if k == 1 else "a", encoding="utf-8") as f:
+        if k == 1:
+            f.write(f"rounds: {rounds}\ncommit: {commit()}\n")
+        f.write(f"round {k}: {now} load average {load}\n")
+
+
+def measure(rundir, rounds, cases_re="", only=None):
+    """rounds rounds of the run's pairs into its folder, or with only the
+    one round only; an error message, or None."""
+    base = os.path.join(rundir, "alternate")
     run = Run(rundir, list(load_variants(os.path.join(rundir,
                                                       "variants.txt"))))
-    pairs = plan(run, cases_re)
+    pairs = load_plan(os.path.join(base, "plan.tsv")) if only not in \
+        (None, 1) else None
+    if pairs is None:
+        fill_listed(run)
+        pairs = plan(run, cases_re)
     if not pairs:
         # Not an error: a run of one variant, or of no finding's pair.
         print(f"rounds: {rundir}: no pair of variants a finding or the "
               "ablation chart compares ran the same cases: no rounds",
               file=sys.stderr)
         return None
-    os.makedirs(os.path.join(rundir, "alternate"), exist_ok=True)
-    with open(os.path.join(rundir, "alternate", "rounds.txt"), "w",
-              encoding="utf-8") as f:
-        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-        f.write(f"rounds: {rounds}\nstarted: "
-                f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
-                f"commit: {commit()}\nload average: {load}\n")
-    for k in range(1, rounds + 1):
+    os.makedirs(base, exist_ok=True)
+    save_plan(pairs, os.path.join(base, "plan.tsv"))
+    for k in range(1, rounds + 1) if only is None else (only,):
+        stamp(os.path.join(base, "rounds.txt"), k, rounds)
         err = one_round(run, pairs, k, rundir)
         if err:
             return err
@@ -157,6 +223,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dir", required=True, help="the run (results/RUN)")
     ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--round", type=int, default=None,
+                    help="run round I of the --rounds only (1: the "
+                         "first, which makes the plan)")
     ap.add_argument("--cases", default="",
                     help="only the cases matching this regular expression")
     ap.add_argument("--variants", action="store_true",
@@ -167,7 +236,11 @@ def main():
         print(" ".join(dict.fromkeys(v for p in Run(a.dir, []).rounds
                                      for v in p)))
         return 0
-    err = measure(a.dir, a.rounds, a.cases)
+    if a.round is not None and not 1 <= a.round <= a.rounds:
+        print(f"rounds: --round {a.round}: not one of 1..{a.rounds}",
+              file=sys.stderr)
+        return 1
+    err = measure(a.dir, a.rounds, a.cases, a.round)
     if err:
         print(f"rounds: {err}", file=sys.stderr)
         return 1

@@ -263,7 +263,7 @@ class Run:
                 self.add(r, name, b, self.icounts[r].get(name))
         # [(medians, repetitions)] of each paired process; paired: the
         # median over them of each case's median.
-        self.paired_procs = []
+        self.paired_procs, self.paired_dates = [], []
         while True:
             k = len(self.paired_procs) + 1
             path = json_path(rundir, "paired" if k == 1 else f"paired.{k}")
@@ -271,6 +271,7 @@ class Run:
                 break
             doc = read_json(path)
             self.paired_procs.append((medians(doc), repetitions(doc)))
+            self.paired_dates.append(doc.get("context", {}).get("date"))
         self.paired = merge_medians([m for m, _ in self.paired_procs])
         self.axes = load_variants(os.path.join(rundir, "variants.txt"))
         self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
