@@ -79,17 +79,21 @@ stall: $(call deps_ok,bench)
 # serve` alone -- RAMPART-298's token store (tokens=list against hash,
 # TOKEN_REQUESTS requests each with a fresh token) and SwA attachments
 # over multipart/related HTTP (io=unbuffered against buffered) -- into
-# results/scenarios-<time>/ (harness/reports/scenarios.sh); results/scenarios/
-# is the committed one FINDINGS.md falls back to.
+# results/scenarios-<time>/ (harness/reports/scenarios.sh), in
+# SCENARIO_ROUNDS rounds so that each ratio has the interval one more
+# round lands in; results/scenarios/ is the committed one FINDINGS.md
+# falls back to.
 SCENARIO_VARIANTS := best best+tokens=list best+io=unbuffered
 TOKEN_REQUESTS ?= 600
+SCENARIO_ROUNDS ?= 5
 .PHONY: scenarios
 scenarios: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@for v in $(SCENARIO_VARIANTS); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
 	done
-	@BUILD_DIR=$(BUILD_DIR) TOKEN_REQUESTS=$(TOKEN_REQUESTS) sh harness/reports/scenarios.sh \
+	@BUILD_DIR=$(BUILD_DIR) TOKEN_REQUESTS=$(TOKEN_REQUESTS) \
+	  SCENARIO_ROUNDS=$(SCENARIO_ROUNDS) sh harness/reports/scenarios.sh \
 	  results/scenarios-$$(date -u +%Y%m%dT%H%M%SZ) $(SCENARIO_VARIANTS)
 
 # make attack: each attack (slow connections, many large bodies,
