@@ -579,6 +579,27 @@ if "$PY" "$HERE/harness/reports/http_findings.py" --dir "$T/sc" >"$T/sc.md" 2>"$
 else
 	bad "http_findings.py (rounds) failed: $(tail -n 3 "$T/err")"
 fi
+# The stall in rounds (stall.sh): eof's p50 300, 310 and 290 ms against
+# framed's 1: median 300, and the stall's median 299.0 and range
+# 289.0-309.0.
+"$PY" - "$T/st" <<'EOF3'
+import json, os, sys
+out = sys.argv[1]
+for k, p50 in enumerate((300.0, 310.0, 290.0), 1):
+    d = os.path.join(out if k == 1 else os.path.join(out, f"round.{k}"),
+                     "load")
+    os.makedirs(d, exist_ok=True)
+    for name, ms in (("best", 1.0), ("best+read=eof", p50)):
+        json.dump({"levels": [{"clients": 1, "requests_per_s": 1000 / ms,
+                               "p50_ms": ms, "stalls_per_request": 1.0}]},
+                  open(os.path.join(d, name + ".json"), "w"))
+EOF3
+if "$PY" "$HERE/harness/reports/loadreport.py" --dir "$T/st" --stall >"$T/st.md" 2>"$T/err"; then
+	expect_lines "$T/st.md" \
+		'^| 1 | 3 | 300 | [0-9]*-[0-9]* | 299\.0 | 289\.0-309\.0 |$'
+else
+	bad "loadreport.py --stall (rounds) failed: $(tail -n 3 "$T/err")"
+fi
 # attackreport.py: an attacked row against the unattacked one, from
 # the files attack.sh writes (made up here).
 mkdir -p "$T/att"

@@ -305,7 +305,47 @@ def stall_finding(rundir):
     lines += table(["clients", "eof requests/s", "framed requests/s",
                     "eof p50 ms", "framed p50 ms", "stall ms/request",
                     "eof stalls/request"], rows)
-    return headline, lines
+    return headline, lines + stall_rounds(rundir)
+
+
+def stall_rounds(rundir):
+    """The stall over the rounds of `make stall` (RUN/round.K/), at each
+    client count: eof's p50 over framed's with the interval one more
+    round lands in, and the stall's median and range; nothing with
+    fewer rounds than an interval takes."""
+    ratios, stalls = {}, {}
+    for d in round_dirs(rundir):
+        runs = read_runs(d)
+        if FRAMED not in runs or EOF not in runs:
+            continue
+        fr = {lv["clients"]: lv for lv in runs[FRAMED]["levels"]}
+        for lv in runs[EOF]["levels"]:
+            b = fr.get(lv["clients"])
+            if b and b["p50_ms"] and lv["p50_ms"]:
+                ratios.setdefault(lv["clients"], []).append(
+                    lv["p50_ms"] / b["p50_ms"])
+                stalls.setdefault(lv["clients"], []).append(
+                    lv["p50_ms"] - b["p50_ms"])
+    rows = []
+    for c in sorted(ratios):
+        r = spread.over_rounds(ratios[c])
+        if r is None:
+            continue
+        rows.append([str(c), str(r.rounds), f"{r.ratio:.0f}",
+                     f"{r.low:.0f}-{r.high:.0f}",
+                     f"{sorted(stalls[c])[len(stalls[c]) // 2]:.1f}",
+                     f"{min(stalls[c]):.1f}-{max(stalls[c]):.1f}"])
+    if not rows:
+        return []
+    return ["Over the rounds (`make stall` runs STALL_ROUNDS, the two "
+            "variants' order turning each round; round K in round.K/): "
+            "eof p50 / framed p50, the median of the rounds' ratios with "
+            "the interval one more round lands in 99 times in 100 "
+            "(harness/reports/spread.py), and the stall's median and "
+            "range over the rounds.", ""] + table(
+        ["clients", "rounds", "eof / framed p50",
+         "interval (99%, one more round)", "stall ms/request (median)",
+         "stall range ms"], rows)
 
 
 def main():
