@@ -58,38 +58,41 @@ compare bench: $(call deps_ok,bench)
 	  ALTERNATE=$(ALTERNATE) PAIRED_RUNS=$(PAIRED_RUNS) DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
-# make stall [STALL_SECONDS=5]: the socket-read stall alone, read=eof
-# against read=framed with kept-alive clients over HTTP, into
-# results/stall-<time>/ (load/, and stall.md: FINDINGS.md's row);
-# make compare measures it too, best+read=eof being an ablation.
+# make stall [STALL_SECONDS=5] [STALL_ROUNDS=3]: the socket-read stall
+# alone, read=eof against read=framed with kept-alive clients over HTTP,
+# in rounds, into results/stall-<time>/ (load/, round.K/, and stall.md:
+# FINDINGS.md's row; harness/reports/stall.sh); make compare measures it
+# too, best+read=eof being an ablation.
 STALL_SECONDS ?= 5
+STALL_ROUNDS ?= 3
 .PHONY: stall
 stall: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@for v in best best+read=eof; do \
 	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
 	done
-	@out=results/stall-$$(date -u +%Y%m%dT%H%M%SZ) && \
-	  BUILD_DIR=$(BUILD_DIR) sh harness/reports/load.sh $$out $(STALL_SECONDS) \
-	    best best+read=eof && \
-	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
-	  cat $$out/stall.md
+	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/stall.sh \
+	  results/stall-$$(date -u +%Y%m%dT%H%M%SZ) $(STALL_SECONDS) $(STALL_ROUNDS)
 
 # make scenarios: the original reports' two scenarios through `domlab
 # serve` alone -- RAMPART-298's token store (tokens=list against hash,
 # TOKEN_REQUESTS requests each with a fresh token) and SwA attachments
 # over multipart/related HTTP (io=unbuffered against buffered) -- into
-# results/scenarios-<time>/ (harness/reports/scenarios.sh); results/scenarios/
-# is the committed one FINDINGS.md falls back to.
+# results/scenarios-<time>/ (harness/reports/scenarios.sh), in
+# SCENARIO_ROUNDS rounds so that each ratio has the interval one more
+# round lands in; results/scenarios/ is the committed one FINDINGS.md
+# falls back to.
 SCENARIO_VARIANTS := best best+tokens=list best+io=unbuffered
 TOKEN_REQUESTS ?= 600
+SCENARIO_ROUNDS ?= 5
 .PHONY: scenarios
 scenarios: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@for v in $(SCENARIO_VARIANTS); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
 	done
-	@BUILD_DIR=$(BUILD_DIR) TOKEN_REQUESTS=$(TOKEN_REQUESTS) sh harness/reports/scenarios.sh \
+	@BUILD_DIR=$(BUILD_DIR) TOKEN_REQUESTS=$(TOKEN_REQUESTS) \
+	  SCENARIO_ROUNDS=$(SCENARIO_ROUNDS) sh harness/reports/scenarios.sh \
 	  results/scenarios-$$(date -u +%Y%m%dT%H%M%SZ) $(SCENARIO_VARIANTS)
 
 # make attack: each attack (slow connections, many large bodies,

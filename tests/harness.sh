@@ -539,6 +539,67 @@ if "$PY" "$HERE/harness/reports/findings.py" --dir "$T/run" best flipped ref \
 else
 	bad "findings.py failed: $(tail -n 3 "$T/err")"
 fi
+# The scenarios in rounds (scenarios.sh): made-up rounds where the
+# list's last tenth / first tenth is 1.0, 1.1 and 1.2 and the hash's
+# 1.0, and unbuffered's p50 is 20, 22 and 18 times buffered's.  The
+# list over the hash: median 1.100; the logarithms' mean 0.09254 and
+# deviation 0.09119, times t(0.995, 2) = 9.925 and sqrt(1 + 1/3), give
+# 0.386-3.119 for one more round, and times t(0.975, 2) = 4.303 and
+# sqrt(1/3) give 0.875-1.376 for the mean, which holds 1 (worked by
+# hand).
+"$PY" - "$T/sc" <<'EOF3'
+import json, os, sys
+out = sys.argv[1]
+def level(**kw):
+    lv = {"clients": 1, "requests": 10, "errors": 0, "requests_per_s": 1,
+          "p50_ms": 1, "max_ms": 1, "server_cpu_ms_per_request": 1}
+    lv.update(kw)
+    return lv
+for k, (grow, slow) in enumerate(((1.0, 20), (1.1, 22), (1.2, 18)), 1):
+    d = out if k == 1 else os.path.join(out, f"round.{k}")
+    for sub in ("tokens", "attach"):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    for name, store, g in (("best", "hash", 1.0),
+                           ("best+tokens=list", "list", grow)):
+        json.dump({"tokens_store": store, "levels": [
+            level(first_ms=2.0, last_ms=2.0 * g)]},
+            open(os.path.join(d, "tokens", name + ".json"), "w"))
+    for name, io, p50 in (("best-4m", "buffered", 10.0),
+                          ("best+io=unbuffered-4m", "unbuffered",
+                           10.0 * slow)):
+        json.dump({"io": io, "attachment_bytes": 4000000, "levels": [
+            level(p50_ms=p50)]},
+            open(os.path.join(d, "attach", name + ".json"), "w"))
+EOF3
+if "$PY" "$HERE/harness/reports/http_findings.py" --dir "$T/sc" >"$T/sc.md" 2>"$T/err"; then
+	expect_lines "$T/sc.md" '^## Over the rounds$' \
+		"^| tokens: list's last / first over hash's | 3 | 1\.100 | 0\.386-3\.119 | 0\.875-1\.376 | no measurable difference from 1 |\$" \
+		'^| tokens: `best+tokens=list` (list), last tenth / first tenth p50 | 3 | 1\.100 | ' \
+		'^| attachment 4,000,000 B, 1 client: unbuffered / buffered p50 | 3 | 20\.000 | [0-9.]*-[0-9.]* | [0-9.]*-[0-9.]* | above 1 |$'
+else
+	bad "http_findings.py (rounds) failed: $(tail -n 3 "$T/err")"
+fi
+# The stall in rounds (stall.sh): eof's p50 300, 310 and 290 ms against
+# framed's 1: median 300, and the stall's median 299.0 and range
+# 289.0-309.0.
+"$PY" - "$T/st" <<'EOF3'
+import json, os, sys
+out = sys.argv[1]
+for k, p50 in enumerate((300.0, 310.0, 290.0), 1):
+    d = os.path.join(out if k == 1 else os.path.join(out, f"round.{k}"),
+                     "load")
+    os.makedirs(d, exist_ok=True)
+    for name, ms in (("best", 1.0), ("best+read=eof", p50)):
+        json.dump({"levels": [{"clients": 1, "requests_per_s": 1000 / ms,
+                               "p50_ms": ms, "stalls_per_request": 1.0}]},
+                  open(os.path.join(d, name + ".json"), "w"))
+EOF3
+if "$PY" "$HERE/harness/reports/loadreport.py" --dir "$T/st" --stall >"$T/st.md" 2>"$T/err"; then
+	expect_lines "$T/st.md" \
+		'^| 1 | 3 | 300 | [0-9]*-[0-9]* | 299\.0 | 289\.0-309\.0 |$'
+else
+	bad "loadreport.py --stall (rounds) failed: $(tail -n 3 "$T/err")"
+fi
 # attackreport.py: an attacked row against the unattacked one, from
 # the files attack.sh writes (made up here).
 mkdir -p "$T/att"

@@ -3,8 +3,10 @@
 # variant named on the command line, runs `domlab-bench bench` on each with
 # repetitions, runs the libxml2 reference (--ref; the gSOAP peer's gsoap:
 # cases with it, when domlab-bench has them), the pugixml peer (its
-# pugi: cases, also behind --ref) and the floor (--floor) once each, then
-# best, ref, gsoap and the floor's send and receive side by side in one process,
+# pugi: cases, also behind --ref) and the floor (--floor) once each;
+# between those runs, spread evenly, best, ref, gsoap and the floor's send
+# and receive side by side in one process (PAIRED_RUNS times) and the
+# rounds of the pairs of variants (ALTERNATE); then it
 # optionally counts instructions per iteration under callgrind, runs the
 # load scenario over HTTP (harness/reports/load.sh), and writes
 # results/<run-id>/ (Google Benchmark JSON, console log and command per

@@ -6,7 +6,10 @@ FINDINGS.md's socket-read-stall row, best (read=framed) against
 best+read=eof.  A FULL run's scenarios through the endpoint too
 (RUN/tokens/<name>.json: RAMPART-298's token store; RUN/attach/
 <name>-<size>.json: SOAP with Attachments): their summary.md tables and
-the lines FINDINGS.md adds to those findings.
+the lines FINDINGS.md adds to those findings, and, when the scenarios
+ran in rounds (RUN/round.K/, harness/reports/scenarios.sh), each
+scenario's ratio over the rounds with the interval one more round lands
+in.
 
 Not for: running the load (load.sh) or the benchmark's tables
 (summary.py, findings.py).  Standard library only.
@@ -16,7 +19,10 @@ Not for: running the load (load.sh) or the benchmark's tables
 import argparse
 import json
 import os
+import re
 import sys
+
+import spread
 
 # The rows of summary.md's table, in this order when present.
 ORDER = ["doom2010", "xerces", "best", "ref"]
@@ -150,6 +156,85 @@ ATTACH_TEXT = ("`domlab load --attach` sends SOAP with Attachments: the "
                "has the commands.")
 
 
+def round_dirs(rundir):
+    """The rounds of a scenarios run: RUN itself (round 1), then each
+    RUN/round.K in K's order."""
+    if not os.path.isdir(rundir):
+        return []
+    ks = sorted(int(m.group(1)) for m in
+                (re.fullmatch(r"round\.(\d+)", f)
+                 for f in os.listdir(rundir)) if m)
+    return [rundir] + [os.path.join(rundir, f"round.{k}") for k in ks]
+
+
+def round_ratios(rundir):
+    """{label: the ratio in each round}: every tokens run's last tenth /
+    first tenth, and every attachment size and client count's
+    unbuffered / buffered p50 and server CPU per request."""
+    out = {}
+    for d in round_dirs(rundir):
+        growth = {}
+        for n, j, lv in levels(d, "tokens"):
+            if lv.get("first_ms") and lv.get("last_ms"):
+                g = lv["last_ms"] / lv["first_ms"]
+                growth[j.get("tokens_store")] = g
+                key = (f"tokens: `{n}` ({j.get('tokens_store', '-')}), "
+                       "last tenth / first tenth p50")
+                out.setdefault(key, []).append(g)
+        # What the finding says: the list's latency grows with the
+        # tokens held, the hash's does not.
+        if "list" in growth and "hash" in growth:
+            out.setdefault("tokens: list's last / first over hash's",
+                           []).append(growth["list"] / growth["hash"])
+        by = {}
+        for n, j, lv in levels(d, "attach"):
+            k = (j.get("attachment_bytes", 0), lv["clients"])
+            by.setdefault(k, {})[j.get("io")] = lv
+        for (size, clients), ios in sorted(by.items()):
+            u, b = ios.get("unbuffered"), ios.get("buffered")
+            if not u or not b:
+                continue
+            for what, field in (("p50", "p50_ms"), ("server CPU per "
+                                 "request", "server_cpu_ms_per_request")):
+                if u.get(field) and b.get(field):
+                    key = (f"attachment {size:,} B, {clients} "
+                           f"client{'s' if clients > 1 else ''}: "
+                           f"unbuffered / buffered {what}")
+                    out.setdefault(key, []).append(u[field] / b[field])
+    return out
+
+
+def rounds_table(rundir, scenario=""):
+    """The scenarios' ratios over their rounds (those of scenario, a
+    label's first word, when given), or nothing with fewer rounds than
+    an interval takes."""
+    rows = []
+    for label, ratios in round_ratios(rundir).items():
+        r = spread.over_rounds(ratios)
+        if r is None or not label.startswith(scenario):
+            continue
+        rows.append([label, str(r.rounds), f"{r.ratio:.3f}",
+                     f"{r.low:.3f}-{r.high:.3f}",
+                     f"{r.mean_low:.3f}-{r.mean_high:.3f}",
+                     "above 1" if r.mean_low > 1 else
+                     "below 1" if r.mean_high < 1 else
+                     "no measurable difference from 1"])
+    if not rows:
+        return []
+    return ["## Over the rounds\n",
+            "Each round ran every scenario on every variant once, the "
+            "variants' order turning each round "
+            "(harness/reports/scenarios.sh; round 1 is the tables above, "
+            "round K in round.K/).  ratio: the median of the rounds' "
+            "ratios; interval: where one more round's ratio lands 99 times "
+            "in 100; mean's interval: the 95% confidence interval of the "
+            "rounds' mean ratio, which says whether the ratio differs from "
+            "1 (harness/reports/spread.py).\n"] + table(
+        ["scenario and ratio", "rounds", "ratio",
+         "interval (99%, one more round)", "mean's interval (95%)",
+         "verdict"], rows)
+
+
 def scenario_tables(rundir):
     """summary.md's sections for a FULL run's scenarios, or nothing."""
     out = []
@@ -161,7 +246,7 @@ def scenario_tables(rundir):
     if rows:
         out += ["## Attachments over HTTP\n", ATTACH_TEXT + "\n"]
         out += table(ATTACH_HEAD, rows)
-    return out
+    return out + rounds_table(rundir)
 
 
 def tokens_finding(rundir):
@@ -172,7 +257,8 @@ def tokens_finding(rundir):
     part = "; over HTTP: " + ", ".join(
         f"{r[0]} ({r[1]}) {r[4]} -> {r[5]} ms" for r in rows)
     return part, ["Through the endpoint, as the original report measured "
-                  "it: " + TOKENS_TEXT, ""] + table(TOKENS_HEAD, rows)
+                  "it: " + TOKENS_TEXT, ""] + table(TOKENS_HEAD, rows) + \
+        rounds_table(rundir, "tokens")
 
 
 def attach_finding(rundir):
@@ -184,7 +270,7 @@ def attach_finding(rundir):
     part = "; over HTTP at 1 client: " + ", ".join(
         f"{r[0]} ({r[1]}) {r[2]} B {r[7]} ms" for r in one)
     return part, ["Through the endpoint: " + ATTACH_TEXT, ""] + table(
-        ATTACH_HEAD, rows)
+        ATTACH_HEAD, rows) + rounds_table(rundir, "attachment")
 
 
 def stall_finding(rundir):
@@ -219,7 +305,47 @@ def stall_finding(rundir):
     lines += table(["clients", "eof requests/s", "framed requests/s",
                     "eof p50 ms", "framed p50 ms", "stall ms/request",
                     "eof stalls/request"], rows)
-    return headline, lines
+    return headline, lines + stall_rounds(rundir)
+
+
+def stall_rounds(rundir):
+    """The stall over the rounds of `make stall` (RUN/round.K/), at each
+    client count: eof's p50 over framed's with the interval one more
+    round lands in, and the stall's median and range; nothing with
+    fewer rounds than an interval takes."""
+    ratios, stalls = {}, {}
+    for d in round_dirs(rundir):
+        runs = read_runs(d)
+        if FRAMED not in runs or EOF not in runs:
+            continue
+        fr = {lv["clients"]: lv for lv in runs[FRAMED]["levels"]}
+        for lv in runs[EOF]["levels"]:
+            b = fr.get(lv["clients"])
+            if b and b["p50_ms"] and lv["p50_ms"]:
+                ratios.setdefault(lv["clients"], []).append(
+                    lv["p50_ms"] / b["p50_ms"])
+                stalls.setdefault(lv["clients"], []).append(
+                    lv["p50_ms"] - b["p50_ms"])
+    rows = []
+    for c in sorted(ratios):
+        r = spread.over_rounds(ratios[c])
+        if r is None:
+            continue
+        rows.append([str(c), str(r.rounds), f"{r.ratio:.0f}",
+                     f"{r.low:.0f}-{r.high:.0f}",
+                     f"{sorted(stalls[c])[len(stalls[c]) // 2]:.1f}",
+                     f"{min(stalls[c]):.1f}-{max(stalls[c]):.1f}"])
+    if not rows:
+        return []
+    return ["Over the rounds (`make stall` runs STALL_ROUNDS, the two "
+            "variants' order turning each round; round K in round.K/): "
+            "eof p50 / framed p50, the median of the rounds' ratios with "
+            "the interval one more round lands in 99 times in 100 "
+            "(harness/reports/spread.py), and the stall's median and "
+            "range over the rounds.", ""] + table(
+        ["clients", "rounds", "eof / framed p50",
+         "interval (99%, one more round)", "stall ms/request (median)",
+         "stall range ms"], rows)
 
 
 def main():
