@@ -204,10 +204,11 @@ def round_ratios(rundir):
     return out
 
 
-def rounds_table(rundir, scenario=""):
+def rounds_table(rundir, scenario="", heading=True):
     """The scenarios' ratios over their rounds (those of scenario, a
-    label's first word, when given), or nothing with fewer rounds than
-    an interval takes."""
+    label's first word, when given), under a heading of their own or,
+    inside a finding's section, a paragraph's first words; nothing with
+    fewer rounds than an interval takes."""
     rows = []
     for label, ratios in round_ratios(rundir).items():
         r = spread.over_rounds(ratios)
@@ -221,18 +222,19 @@ def rounds_table(rundir, scenario=""):
                      "no measurable difference from 1"])
     if not rows:
         return []
-    return ["## Over the rounds\n",
-            "Each round ran every scenario on every variant once, the "
+    text = ("Each round ran every scenario on every variant once, the "
             "variants' order turning each round "
             "(harness/reports/scenarios.sh; round 1 is the tables above, "
             "round K in round.K/).  ratio: the median of the rounds' "
             "ratios; interval: where one more round's ratio lands 99 times "
             "in 100; mean's interval: the 95% confidence interval of the "
             "rounds' mean ratio, which says whether the ratio differs from "
-            "1 (harness/reports/spread.py).\n"] + table(
-        ["scenario and ratio", "rounds", "ratio",
-         "interval (99%, one more round)", "mean's interval (95%)",
-         "verdict"], rows)
+            "1 (harness/reports/spread.py).\n")
+    head = ["## Over the rounds\n", text] if heading else [
+        "Over the rounds: " + text]
+    return head + table(["scenario and ratio", "rounds", "ratio",
+                         "interval (99%, one more round)",
+                         "mean's interval (95%)", "verdict"], rows)
 
 
 def scenario_tables(rundir):
@@ -258,7 +260,7 @@ def tokens_finding(rundir):
         f"{r[0]} ({r[1]}) {r[4]} -> {r[5]} ms" for r in rows)
     return part, ["Through the endpoint, as the original report measured "
                   "it: " + TOKENS_TEXT, ""] + table(TOKENS_HEAD, rows) + \
-        rounds_table(rundir, "tokens")
+        rounds_table(rundir, "tokens", heading=False)
 
 
 def attach_finding(rundir):
@@ -270,7 +272,7 @@ def attach_finding(rundir):
     part = "; over HTTP at 1 client: " + ", ".join(
         f"{r[0]} ({r[1]}) {r[2]} B {r[7]} ms" for r in one)
     return part, ["Through the endpoint: " + ATTACH_TEXT, ""] + table(
-        ATTACH_HEAD, rows) + rounds_table(rundir, "attachment")
+        ATTACH_HEAD, rows) + rounds_table(rundir, "attachment", heading=False)
 
 
 def stall_finding(rundir):
