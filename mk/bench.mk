@@ -60,9 +60,9 @@ compare bench: $(call deps_ok,bench)
 
 # make stall [STALL_SECONDS=5] [STALL_ROUNDS=3]: the socket-read stall
 # alone, read=eof against read=framed with kept-alive clients over HTTP,
-# in rounds, into results/stall-<time>/ (load/, round.K/, and stall.md:
-# FINDINGS.md's row; harness/reports/stall.sh); make compare measures it
-# too, best+read=eof being an ablation.
+# in rounds (harness/reports/load.sh's LOAD_ROUNDS), into
+# results/stall-<time>/ (load/, round.K/, and stall.md: FINDINGS.md's
+# row); make compare measures it too, best+read=eof being an ablation.
 STALL_SECONDS ?= 5
 STALL_ROUNDS ?= 3
 .PHONY: stall
@@ -71,8 +71,11 @@ stall: $(call deps_ok,bench)
 	@for v in best best+read=eof; do \
 	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
 	done
-	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/stall.sh \
-	  results/stall-$$(date -u +%Y%m%dT%H%M%SZ) $(STALL_SECONDS) $(STALL_ROUNDS)
+	@out=results/stall-$$(date -u +%Y%m%dT%H%M%SZ) && \
+	  BUILD_DIR=$(BUILD_DIR) LOAD_ROUNDS=$(STALL_ROUNDS) \
+	    sh harness/reports/load.sh $$out $(STALL_SECONDS) best best+read=eof && \
+	  python3 harness/reports/loadreport.py --dir $$out --stall >$$out/stall.md && \
+	  cat $$out/stall.md
 
 # make scenarios: the original reports' two scenarios through `domlab
 # serve` alone -- RAMPART-298's token store (tokens=list against hash,

@@ -579,7 +579,7 @@ if "$PY" "$HERE/harness/reports/http_findings.py" --dir "$T/sc" >"$T/sc.md" 2>"$
 else
 	bad "http_findings.py (rounds) failed: $(tail -n 3 "$T/err")"
 fi
-# The stall in rounds (stall.sh): eof's p50 300, 310 and 290 ms against
+# The stall in rounds (make stall): eof's p50 300, 310 and 290 ms against
 # framed's 1: median 300, and the stall's median 299.0 and range
 # 289.0-309.0.
 "$PY" - "$T/st" <<'EOF3'

@@ -5,8 +5,8 @@
 # requests from one client, each with a fresh token, on a fresh server
 # per RUN) and SOAP with Attachments over multipart/related HTTP
 # (OUT/attach/, 150 KB and 4 MB).  In SCENARIO_ROUNDS rounds (default
-# 5): round 1 into OUT, round K into OUT/round.K, the RUNs in reverse
-# order in even rounds, so that each ratio (the list's growth against
+# 5; load.sh's LOAD_ROUNDS): round 1 into OUT, round K into OUT/round.K,
+# the RUNs in reverse order in even rounds, so that each ratio (the list's growth against
 # the hash's, unbuffered against buffered) carries the interval one more
 # round lands in.  Then OUT/machine.txt (the commit, the CPUs, the load
 # average before and after: client and server share the machine with
@@ -28,23 +28,8 @@ mkdir -p "$out"
 	echo "rounds ${SCENARIO_ROUNDS:-5}"
 	echo "load before $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/machine.txt"
-reversed=""
-for r in "$@"; do
-	reversed="$r${reversed:+ }$reversed"
-done
-k=0
-while [ "$k" -lt "${SCENARIO_ROUNDS:-5}" ]; do
-	k=$((k + 1))
-	dir=$out
-	[ "$k" = 1 ] || dir=$out/round.$k
-	echo "[round $k/${SCENARIO_ROUNDS:-5}]"
-	if [ $((k % 2)) = 1 ]; then
-		LOAD_FULL=1 LOAD_BASE=0 sh "$(dirname "$0")/load.sh" "$dir" 1 "$@"
-	else
-		# shellcheck disable=SC2086
-		LOAD_FULL=1 LOAD_BASE=0 sh "$(dirname "$0")/load.sh" "$dir" 1 $reversed
-	fi
-done
+LOAD_ROUNDS=${SCENARIO_ROUNDS:-5} LOAD_FULL=1 LOAD_BASE=0 \
+	sh "$(dirname "$0")/load.sh" "$out" 1 "$@"
 echo "load after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/machine.txt"
 python3 "$(dirname "$0")/http_findings.py" --dir "$out" >"$out/scenarios.md"
 cat "$out/scenarios.md"
