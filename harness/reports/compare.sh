@@ -278,29 +278,24 @@ record() {
 }
 
 # bench RUN K [NAME]: one domlab-bench run into $out/NAME.{json,log}
-# (NAME: RUN by default), the command record wrote.  Word lists
-# ($flags, args' output) stay unquoted.
+# (NAME: RUN by default): the very command record wrote for NAME, read
+# back from commands.tsv (words() quoted it for the shell).  Word lists
+# ($data, args' output) stay unquoted.
 bench() {
 	b_name=${3:-$1}
-	b_label="run $2/$nruns $1"
-	case ${3:-} in
-	paired.*) b_label="paired process ${3#paired.}/$PAIRED_RUNS" ;;
+	case $b_name in
+	paired) b_label="paired process 1/$PAIRED_RUNS" ;;
+	paired.*) b_label="paired process ${b_name#paired.}/$PAIRED_RUNS" ;;
+	*) b_label="run $2/$nruns $1" ;;
 	esac
-	if [ "$b_name" = paired ]; then
-		b_label="paired process 1/$PAIRED_RUNS"
-	fi
-	b_bin=$(bin "$1")
-	b_flags=$(run_flags "$1")
+	b_cmd=$(awk -F '\t' -v n="$b_name" '$1 == n { print $2 }' \
+		"$out/commands.tsv")
 	# shellcheck disable=SC2046,SC2086
-	b_total=$("$b_bin" bench $data $(args "$1") --keys "$keys" \
+	b_total=$("$(bin "$1")" bench $data $(args "$1") --keys "$keys" \
 		--benchmark_list_tests=true | wc -l)
 	: >"$out/$b_name.log"
-	# shellcheck disable=SC2046,SC2086
 	{
-		if GLIBC_TUNABLES="$tunables" "$b_bin" bench $data \
-			$(args "$1") --keys "$keys" $b_flags \
-			--benchmark_out="$out/$b_name.json" \
-			--benchmark_out_format=json 2>&1; then
+		if eval "$b_cmd" 2>&1; then
 			echo 0 >"$out/.rc"
 		else
 			echo $? >"$out/.rc"

@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import sys
 
 import spread
@@ -335,7 +336,7 @@ def stall_rounds(rundir):
             continue
         rows.append([str(c), str(r.rounds), f"{r.ratio:.0f}",
                      f"{r.low:.0f}-{r.high:.0f}",
-                     f"{sorted(stalls[c])[len(stalls[c]) // 2]:.1f}",
+                     f"{statistics.median_high(stalls[c]):.1f}",
                      f"{min(stalls[c]):.1f}-{max(stalls[c]):.1f}"])
     if not rows:
         return []

@@ -76,15 +76,23 @@ def pair_dir(old, new):
     return f"{old}..{new}"
 
 
-def listed(cmd):
-    """The cases the recorded command cmd runs, from its
-    --benchmark_list_tests; None when it cannot list them."""
-    words = [w for w in shlex.split(cmd) if not w.startswith(OUT_FLAGS)]
+def split_command(cmd):
+    """(words, environment) of the recorded command line cmd: its
+    leading NAME=value words go into the environment, and the flags that
+    name its output file are left out."""
+    words = shlex.split(cmd)
     env = dict(os.environ)
     while words and "=" in words[0] and not words[0].startswith("-") \
             and "/" not in words[0].split("=", 1)[0]:
         k, v = words.pop(0).split("=", 1)
         env[k] = v
+    return [w for w in words if not w.startswith(OUT_FLAGS)], env
+
+
+def listed(cmd):
+    """The cases the recorded command cmd runs, from its
+    --benchmark_list_tests; None when it cannot list them."""
+    words, env = split_command(cmd)
     try:
         out = subprocess.run(words + ["--benchmark_list_tests=true"],
                              env=env, check=True, capture_output=True,
@@ -128,13 +136,7 @@ def execute(cmd, out):
     """Runs the recorded command line cmd (its leading NAME=value words
     the environment) with its JSON written to out and its console to
     out's .log; an error message, or None."""
-    words = shlex.split(cmd)
-    env = dict(os.environ)
-    while words and "=" in words[0] and not words[0].startswith("-") \
-            and "/" not in words[0].split("=", 1)[0]:
-        k, v = words.pop(0).split("=", 1)
-        env[k] = v
-    words = [w for w in words if not w.startswith(OUT_FLAGS)]
+    words, env = split_command(cmd)
     words += ["--benchmark_out=" + out, "--benchmark_out_format=json"]
     log = os.path.splitext(out)[0] + ".log"
     try:
@@ -203,14 +205,15 @@ def measure(rundir, rounds, cases_re="", only=None):
     if pairs is None:
         fill_listed(run)
         pairs = plan(run, cases_re)
+        if pairs:
+            os.makedirs(base, exist_ok=True)
+            save_plan(pairs, os.path.join(base, "plan.tsv"))
     if not pairs:
         # Not an error: a run of one variant, or of no finding's pair.
         print(f"rounds: {rundir}: no pair of variants a finding or the "
               "ablation chart compares ran the same cases: no rounds",
               file=sys.stderr)
         return None
-    os.makedirs(base, exist_ok=True)
-    save_plan(pairs, os.path.join(base, "plan.tsv"))
     for k in range(1, rounds + 1) if only is None else (only,):
         stamp(os.path.join(base, "rounds.txt"), k, rounds)
         err = one_round(run, pairs, k, rundir)

@@ -6,9 +6,9 @@
 # per RUN) and SOAP with Attachments over multipart/related HTTP
 # (OUT/attach/, 150 KB and 4 MB).  In SCENARIO_ROUNDS rounds (default
 # 5; load.sh's LOAD_ROUNDS): round 1 into OUT, round K into OUT/round.K,
-# the RUNs in reverse order in even rounds, so that each ratio (the list's growth against
-# the hash's, unbuffered against buffered) carries the interval one more
-# round lands in.  Then OUT/machine.txt (the commit, the CPUs, the load
+# the RUNs in reverse order in even rounds, so that each ratio (the
+# list's growth against the hash's, unbuffered against buffered) carries
+# the interval one more round lands in.  Then OUT/machine.txt (the commit, the CPUs, the load
 # average before and after: client and server share the machine with
 # whatever else runs) and OUT/scenarios.md, the tables FINDINGS.md quotes
 # (harness/reports/http_findings.py).
