@@ -790,11 +790,21 @@ static int holds(const c14n *c, const dom_canon_dep *d, size_t n)
 	return 1;
 }
 
+/* A kept run goes to the sink and the content OUT_BUF bytes at a time:
+ * a run may be the whole Body, and the content's writer (a send's seal:
+ * cipher and base64) then reads each piece while the digest left it in
+ * cache, instead of reading the whole run again from memory. */
 static int piece(void *ctx, const char *p, size_t n)
 {
 	c14n *c = ctx;
 
-	emit(c, p, n);
+	while (n > 0 && c->rc == LAB_OK) {
+		size_t k = n < OUT_BUF ? n : OUT_BUF;
+
+		emit(c, p, k);
+		p += k;
+		n -= k;
+	}
 	return c->rc != LAB_OK;
 }
 
