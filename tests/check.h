@@ -96,5 +96,6 @@ extern const t_case tests_threads[];
 extern const t_case tests_pipelined[];
 extern const t_case tests_writer[];
 extern const t_case tests_hist[];
+extern const t_case tests_wordscan[];
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "util/alloc.h"
 #include "util/base64.h"
+#include "util/wordscan.h"
 #include "wss/c14n.h"
 #include "wss/pass.h"
 #include "wss/seal.h"
@@ -481,8 +482,10 @@ static int soap_word_at(const char *q, const char *end)
  * "Body".  An element's name follows its '<' at once and cannot come
  * from an entity or a character reference, so bytes without one parse
  * into no such element, and the tree is walked only when they have one.
- * One pass: memchr skips to each '<', and only the name after it is
- * read, up to the first byte that cannot be in one. */
+ * Bytes that do not spell one of the three words anywhere name none
+ * (util/wordscan.h tells, 32 bytes at a time); else memchr skips to
+ * each '<', and only the name after it is read, up to the first byte
+ * that cannot be in one. */
 static int names_soap(const char *p, size_t n)
 {
 	/* The bytes that end a name, and the one that ends a part of it. */
@@ -491,8 +494,12 @@ static int names_soap(const char *p, size_t n)
 		[' '] = NAME_END, ['\t'] = NAME_END, ['\r'] = NAME_END,
 		['\n'] = NAME_END, ['/'] = NAME_END, ['>'] = NAME_END,
 		['<'] = NAME_END, [':'] = PART_END};
+	static const lab_words words = {
+		{"Envelope", "Header", "Body"}, {8, 6, 4}, 3};
 	const char *q = p, *end = p + n;
 
+	if (!lab_words_any(p, n, &words))
+		return 0;
 	while (q < end && (q = memchr(q, '<', (size_t)(end - q))) != NULL) {
 		q++;
 		if (q < end && *q == '/')

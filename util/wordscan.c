@@ -1,0 +1,107 @@
+/*
+ * wordscan.c - util/wordscan.h: the block loop written once for both
+ * vector widths (a macro, as GCC inlines AVX2 code only into functions
+ * compiled for AVX2), and the byte-by-byte loop for what is left.
+ * Not for: finding the words' positions.
+ */
+#include "util/wordscan.h"
+
+#include <string.h>
+
+#include "util/cpu.h"
+
+#if defined(__x86_64__) && defined(__SSE2__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define WORDS_X86 1
+#include <immintrin.h>
+#else
+#define WORDS_X86 0
+#endif
+
+/* Whether one of the words starts at p, with `left` bytes readable. */
+static int word_at(const char *p, size_t left, const lab_words *ws)
+{
+	size_t k;
+
+	for (k = 0; k < ws->n; k++)
+		if (ws->len[k] <= left && memcmp(p, ws->w[k], ws->len[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The longest word's length. */
+static size_t longest(const lab_words *ws)
+{
+	size_t k, m = 0;
+
+	for (k = 0; k < ws->n; k++)
+		m = ws->len[k] > m ? ws->len[k] : m;
+	return m;
+}
+
+#if WORDS_X86
+/*
+ * Positions [*at, ...) in blocks of W while a block and the longest
+ * word's last byte after it are readable; *at moves past the blocks
+ * tested.  V, LOAD, EQ, AND, SET1 and MASK are the width's type and
+ * operations.  Evaluates to 1 as soon as a word is found.
+ */
+#define WORDS_BLOCKS(W, V, LOAD, EQ, AND, SET1, MASK)                          \
+	do {                                                                   \
+		V first_[LAB_WORDS_MAX], last_[LAB_WORDS_MAX];                 \
+		size_t k_, reach_ = longest(ws);                               \
+                                                                               \
+		for (k_ = 0; k_ < ws->n; k_++) {                               \
+			first_[k_] = SET1(ws->w[k_][0]);                       \
+			last_[k_] = SET1(ws->w[k_][ws->len[k_] - 1]);          \
+		}                                                              \
+		for (; *at + (W) + reach_ - 1 <= n; *at += (W)) {                  \
+			unsigned bits_ = 0;                                    \
+                                                                               \
+			for (k_ = 0; k_ < ws->n; k_++)                         \
+				bits_ |= (unsigned)MASK(AND(                   \
+					EQ(LOAD(p + *at), first_[k_]),         \
+					EQ(LOAD(p + *at + ws->len[k_] - 1),    \
+					   last_[k_])));                       \
+			for (; bits_ != 0; bits_ &= bits_ - 1) {               \
+				size_t j_ = *at + (size_t)__builtin_ctz(bits_);\
+                                                                               \
+				if (word_at(p + j_, n - j_, ws))               \
+					return 1;                              \
+			}                                                      \
+		}                                                              \
+	} while (0)
+
+#define LOAD16(q) _mm_loadu_si128((const __m128i *)(const void *)(q))
+#define LOAD32(q) _mm256_loadu_si256((const __m256i *)(const void *)(q))
+
+static int blocks16(const char *p, size_t n, const lab_words *ws, size_t *at)
+{
+	WORDS_BLOCKS(16, __m128i, LOAD16, _mm_cmpeq_epi8, _mm_and_si128,
+		     _mm_set1_epi8, _mm_movemask_epi8);
+	return 0;
+}
+
+__attribute__((target("avx2"))) static int
+blocks32(const char *p, size_t n, const lab_words *ws, size_t *at)
+{
+	WORDS_BLOCKS(32, __m256i, LOAD32, _mm256_cmpeq_epi8, _mm256_and_si256,
+		     _mm256_set1_epi8, _mm256_movemask_epi8);
+	return 0;
+}
+#endif
+
+int lab_words_any(const char *p, size_t n, const lab_words *ws)
+{
+	size_t at = 0;
+
+#if WORDS_X86
+	if (lab_cpu_has(LAB_CPU_AVX2) ? blocks32(p, n, ws, &at)
+				      : blocks16(p, n, ws, &at))
+		return 1;
+#endif
+	for (; at < n; at++)
+		if (word_at(p + at, n - at, ws))
+			return 1;
+	return 0;
+}
