@@ -44,25 +44,32 @@ static size_t longest(const lab_words *ws)
  * Positions [*at, ...) in blocks of W while a block and the longest
  * word's last byte after it are readable; *at moves past the blocks
  * tested.  V, LOAD, EQ, AND, SET1 and MASK are the width's type and
- * operations.  Evaluates to 1 as soon as a word is found.
+ * operations.  Words past ws->n repeat the first, so that the loop over
+ * them has a fixed count, unrolled with each word's two vectors and
+ * offset in registers.  Returns 1 as soon as a word is found.
  */
 #define WORDS_BLOCKS(W, V, LOAD, EQ, AND, SET1, MASK)                          \
 	do {                                                                   \
 		V first_[LAB_WORDS_MAX], last_[LAB_WORDS_MAX];                 \
-		size_t k_, reach_ = longest(ws);                               \
+		size_t k_, off_[LAB_WORDS_MAX], reach_ = longest(ws);          \
                                                                                \
-		for (k_ = 0; k_ < ws->n; k_++) {                               \
-			first_[k_] = SET1(ws->w[k_][0]);                       \
-			last_[k_] = SET1(ws->w[k_][ws->len[k_] - 1]);          \
+		for (k_ = 0; k_ < LAB_WORDS_MAX; k_++) {                       \
+			size_t w_ = k_ < ws->n ? k_ : 0;                       \
+                                                                               \
+			off_[k_] = ws->len[w_] - 1;                            \
+			first_[k_] = SET1(ws->w[w_][0]);                       \
+			last_[k_] = SET1(ws->w[w_][off_[k_]]);                 \
 		}                                                              \
-		for (; *at + (W) + reach_ - 1 <= n; *at += (W)) {                  \
+		for (; *at + (W) + reach_ - 1 <= n; *at += (W)) {              \
+			const char *q_ = p + *at;                              \
+			V a_ = LOAD(q_);                                       \
 			unsigned bits_ = 0;                                    \
                                                                                \
-			for (k_ = 0; k_ < ws->n; k_++)                         \
-				bits_ |= (unsigned)MASK(AND(                   \
-					EQ(LOAD(p + *at), first_[k_]),         \
-					EQ(LOAD(p + *at + ws->len[k_] - 1),    \
-					   last_[k_])));                       \
+			_Pragma("GCC unroll 3")                                \
+			for (k_ = 0; k_ < LAB_WORDS_MAX; k_++)                 \
+				bits_ |= (unsigned)MASK(                       \
+					AND(EQ(a_, first_[k_]),                \
+					    EQ(LOAD(q_ + off_[k_]), last_[k_])));\
 			for (; bits_ != 0; bits_ &= bits_ - 1) {               \
 				size_t j_ = *at + (size_t)__builtin_ctz(bits_);\
                                                                                \

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-enum { LAB_WORDS_MAX = 4, LAB_WORD_MAX = 32 };
+enum { LAB_WORDS_MAX = 3, LAB_WORD_MAX = 32 };
 
 /* The words, each 2 to LAB_WORD_MAX bytes, at most LAB_WORDS_MAX. */
 typedef struct lab_words {
