@@ -184,6 +184,30 @@ else
 	bad "summary.py (above the floor) failed: $(tail -n 3 "$T/err")"
 fi
 
+# One send on two threads beside the one-thread send and the floor:
+# send_pipelined's wall clock 240 us and CPU 420 us against send's 300
+# and the floor's 200: wall / send 0.80, CPU / send 1.40, wall / floor
+# 1.20.  A variant without it has no row.
+"$PY" - "$T/under" "$HERE/tests" <<'EOF2'
+import os, sys
+sys.path.insert(0, sys.argv[2])
+from fake_bench import case, write
+c = case("send_pipelined/quakes-2k/process_time/real_time", 420)
+c["real_time"] = 240
+write(os.path.join(sys.argv[1], "best.json"),
+      [case("send/quakes-2k", 300), case("receive/quakes-2k", 250), c])
+EOF2
+if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
+	--flags test --elapsed 0 best above floor >"$T/pipe.md" 2>"$T/err"; then
+	expect_lines "$T/pipe.md" '^## Two cores for one send$' \
+		'^| quakes-2k | best | 300 | 240 | 420 | 0\.80 | 1\.40 | 200 | 1\.20 |$'
+	awk '/^## Two cores/ {on = 1; next} /^## / {on = 0} on' "$T/pipe.md" |
+		grep -q '| above |' &&
+		bad "a variant without send_pipelined has a two-core row" || ok
+else
+	bad "summary.py (send_pipelined) failed: $(tail -n 3 "$T/err")"
+fi
+
 # The paired run in three processes (PAIRED_RUNS=3): times are medians
 # over them, and each ratio's interval is where a fourth process lands
 # 99 times in 100.  ref / best is 20, 21 and 22: the logarithms' mean

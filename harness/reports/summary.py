@@ -27,8 +27,8 @@ import datafiles
 from axes import AXES
 import loadreport
 import spread
-from run import (FLOOR_PARTS, FLOORS, Run, count, floor_text, input_bytes,
-                 num, ratio, us, us_real)
+from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, floor_text,
+                 input_bytes, num, ratio, us, us_real)
 
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
@@ -48,6 +48,8 @@ LATENCY_COLUMNS = ["doom2010", "xerces", "best", "ref"]
 # machine's own scaling, measured in the same run as each variant's.
 THREAD_STAGES = ["threads_send", "threads_receive"]
 THREAD_CONTROL = "threads_control"
+# One message on two threads (wss/send_pipelined.h).
+PIPELINED = "send_pipelined"
 
 def version(cmd):
     """The first line a tool prints about its version, or "unknown"."""
@@ -482,6 +484,40 @@ def worst_table(run):
     table(head, cells)
 
 
+def pipelined_table(run):
+    """One send on two threads (send_pipelined) beside the same
+    variant's send on one and the floor: the wall time it saves and the
+    CPU it costs."""
+    keys = [(d, lab) for d in run.datasets for lab in run.labels
+            if (PIPELINED, d, lab) in run.table
+            and ("send", d, lab) in run.table]
+    if not keys:
+        return
+    print("## Two cores for one send\n")
+    print("`send_pipelined/<ds>` is `send/<ds>` with `wss_opts.threads = 2` "
+          "(docs/pipeline.md): the Body encrypted and encoded on a second "
+          "thread while the first digests and signs.  wall: its median "
+          "wall-clock time; CPU: both threads' CPU time per message; send: "
+          "the same variant's one-thread send, measured in the same process "
+          "(its cases interleaved); floor: the one-thread floor's sum from "
+          "the floor's own process.  wall / floor below 1.00 is what no "
+          "one-thread stack can reach; CPU / send above 1.00 is what the "
+          "second thread costs (the hand-over, its waits, its caches).\n")
+    head = ["dataset", "variant", "send us", "wall us", "CPU us",
+            "wall / send", "CPU / send", "floor us", "wall / floor"]
+    rows = []
+    for d, lab in keys:
+        b = run.table[PIPELINED, d, lab]
+        one = run.time("send", d, lab)
+        wall, cpu = us(b), b.get("process_cpu_time")
+        cpu = None if cpu is None else cpu * SCALE[b["time_unit"]]
+        fl = run.floor_sum("send", d)
+        rows.append([d, lab, num(one), num(wall), num(cpu),
+                     ratio(wall, one), ratio(cpu, one), num(fl),
+                     ratio(wall, fl)])
+    table(head, rows)
+
+
 def threads_table(run):
     """Throughput on 1, 2, 4, ... threads and how it scales, beside the
     control measured in the same process."""
@@ -788,6 +824,7 @@ def main():
     paired_table(run)
     forward_table(run)
     latency_table(run)
+    pipelined_table(run)
     threads_table(run)
     axes_table(run)
     rounds_table(run)
