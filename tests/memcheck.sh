@@ -30,8 +30,11 @@ mkdir -p "$LOGS"
 VG="valgrind -q --error-exitcode=99 --leak-check=full
 --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 --log-file=$LOGS/vg.%p.log"
-# The suites take the binaries' paths: these run them under valgrind.
-for bin in domlab domlab-bench; do
+# The suites take the binaries' paths: these run them under valgrind,
+# each one beside the others as in OUT (tests/cli.sh asks domlab's
+# siblings for their --version).
+for bin in domlab domlab-bench domlab-http test-libdomlab; do
+	[ -x "$OUT/$bin" ] || continue
 	trace=
 	[ $bin = domlab ] && trace=--trace-children=yes
 	cat >"$LOGS/$bin" <<EOS
