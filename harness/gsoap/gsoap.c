@@ -217,6 +217,10 @@ static struct soap *gs_new(gs_io *io)
 
 	if (soap == NULL)
 		return NULL;
+	/* mecevp.c's soap_mec_check hands msgbuf to the receiver error
+	 * having written it only for a queued OpenSSL error; a GCM tag that
+	 * fails queues none, and memcheck saw the unwritten bytes read. */
+	soap->msgbuf[0] = '\0';
 	soap->user = io;
 	soap->frecv = gs_recv;
 	soap->fsend = gs_send;
