@@ -5,8 +5,9 @@
  * misses packed close; a near miss, whose first and last bytes are a
  * word's but not its middle, and random bytes from an alphabet that
  * cannot spell a word are not; a word cut off by the buffer's end is
- * not.  make test runs it with AVX2 and again
- * held to SSE2 (DOMLAB_SIMD=sse2), so both block loops are covered.
+ * not; lab_words_at finds a word where it starts, with room for it.
+ * make test runs it with AVX2 and again held to SSE2 (DOMLAB_SIMD=sse2),
+ * so both block loops are covered.
  * Not tested here: wss/xenc.c's use of it (the wrapping tests in
  * tests/test_wss.c).
  */
@@ -113,7 +114,23 @@ static void wordscan_cut_off(void)
 	CHECK(ok);
 }
 
+/* lab_words_at: a word at p with room for it, not with one byte less,
+ * nor where only its first and last bytes are the word's. */
+static void wordscan_at(void)
+{
+	size_t k;
+
+	for (k = 0; k < soap.n; k++) {
+		CHECK_EQ_INT(lab_words_at(soap.w[k], soap.len[k], &soap), 1);
+		CHECK_EQ_INT(lab_words_at(soap.w[k], soap.len[k] - 1, &soap), 0);
+	}
+	CHECK_EQ_INT(lab_words_at("Bzzy", 4, &soap), 0);
+	CHECK_EQ_INT(lab_words_at("Bodyguard", 9, &soap), 1);
+	CHECK_EQ_INT(lab_words_at("", 0, &soap), 0);
+}
+
 const t_case tests_wordscan[] = {
+	{"util/wordscan_at", wordscan_at},
 	{"util/wordscan_found_everywhere", wordscan_found_everywhere},
 	{"util/wordscan_among_near_misses", wordscan_among_near_misses},
 	{"util/wordscan_near_misses", wordscan_near_misses},

@@ -18,8 +18,7 @@
 #define WORDS_X86 0
 #endif
 
-/* Whether one of the words starts at p, with `left` bytes readable. */
-static int word_at(const char *p, size_t left, const lab_words *ws)
+int lab_words_at(const char *p, size_t left, const lab_words *ws)
 {
 	size_t k;
 
@@ -73,7 +72,7 @@ static size_t longest(const lab_words *ws)
 			for (; bits_ != 0; bits_ &= bits_ - 1) {               \
 				size_t j_ = *at + (size_t)__builtin_ctz(bits_);\
                                                                                \
-				if (word_at(p + j_, n - j_, ws))               \
+				if (lab_words_at(p + j_, n - j_, ws))          \
 					return 1;                              \
 			}                                                      \
 		}                                                              \
@@ -108,7 +107,7 @@ int lab_words_any(const char *p, size_t n, const lab_words *ws)
 		return 1;
 #endif
 	for (; at < n; at++)
-		if (word_at(p + at, n - at, ws))
+		if (lab_words_at(p + at, n - at, ws))
 			return 1;
 	return 0;
 }

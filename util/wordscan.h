@@ -29,4 +29,7 @@ typedef struct lab_words {
 /* 1 when p[0..n) holds one of the words, else 0. */
 int lab_words_any(const char *p, size_t n, const lab_words *words);
 
+/* 1 when one of the words starts at p, `left` bytes readable there. */
+int lab_words_at(const char *p, size_t left, const lab_words *words);
+
 #endif

@@ -457,25 +457,9 @@ static int parse_plaintext(ciphertext *c, dom_node *old, const char *p,
 				  (size_t)(p - c->owned.data), len, lim, err);
 }
 
-/* Whether the name at q[0..end) starts with "Envelope", "Header" or
- * "Body". */
-static int soap_word_at(const char *q, const char *end)
-{
-	size_t left = (size_t)(end - q);
-
-	if (left < 4)
-		return 0;
-	switch (*q) {
-	case 'E':
-		return left >= 8 && memcmp(q, "Envelope", 8) == 0;
-	case 'H':
-		return left >= 6 && memcmp(q, "Header", 6) == 0;
-	case 'B':
-		return memcmp(q, "Body", 4) == 0;
-	default:
-		return 0;
-	}
-}
+/* SOAP's own element names, which decrypted content may not add. */
+static const lab_words soap_words = {
+	{"Envelope", "Header", "Body"}, {8, 6, 4}, 3};
 
 /* Whether p[0..n) may name one of SOAP's own elements: a tag whose name,
  * or a part of it after a ':', starts with "Envelope", "Header" or
@@ -494,21 +478,20 @@ static int names_soap(const char *p, size_t n)
 		[' '] = NAME_END, ['\t'] = NAME_END, ['\r'] = NAME_END,
 		['\n'] = NAME_END, ['/'] = NAME_END, ['>'] = NAME_END,
 		['<'] = NAME_END, [':'] = PART_END};
-	static const lab_words words = {
-		{"Envelope", "Header", "Body"}, {8, 6, 4}, 3};
 	const char *q = p, *end = p + n;
 
-	if (!lab_words_any(p, n, &words))
+	if (!lab_words_any(p, n, &soap_words))
 		return 0;
 	while (q < end && (q = memchr(q, '<', (size_t)(end - q))) != NULL) {
 		q++;
 		if (q < end && *q == '/')
 			q++;
-		if (soap_word_at(q, end))
+		if (lab_words_at(q, (size_t)(end - q), &soap_words))
 			return 1;
 		for (; q < end && stop[(unsigned char)*q] != NAME_END; q++)
 			if (stop[(unsigned char)*q] == PART_END &&
-			    soap_word_at(q + 1, end))
+			    lab_words_at(q + 1, (size_t)(end - q - 1),
+					 &soap_words))
 				return 1;
 	}
 	return 0;
