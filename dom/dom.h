@@ -244,6 +244,21 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
 
 /*
+ * What dom_replace_parsed_held tells a caller that asks (watch not NULL):
+ * `parsing` where the fragment's bytes lie once they no longer move,
+ * before the parse reads them; `parsed` when the parse is over (either
+ * way), before the bytes are wiped or kept.  In between the bytes are
+ * only read, so another thread may read them too (wss/digest_ahead.h
+ * hashes them while the parse runs); after `parsed`, they are the
+ * document's again.
+ */
+typedef struct dom_parse_watch {
+	void (*parsing)(void *ctx, const char *p, size_t n);
+	void (*parsed)(void *ctx);
+	void *ctx;
+} dom_parse_watch;
+
+/*
  * dom_replace_parsed for bytes the document holds: text[0..cap), from
  * dom_text_take, with the fragment at [at, at + len).  The fragment moves
  * forward within them when the wrapper's start tag does not fit in front,
@@ -253,7 +268,14 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
  * it; it never frees them (they are its own memory).
  */
 int dom_replace_parsed_held(dom_node *old, char *text, size_t cap, size_t at,
-			    size_t len, const dom_limits *lim, lab_err *err);
+			    size_t len, const dom_limits *lim,
+			    const dom_parse_watch *watch, lab_err *err);
+
+/* A number that changes whenever the document does (a node, attribute
+ * or namespace declaration added, removed or changed; building deferred
+ * content is not a change): what was read of the document stands while
+ * it stays the same. */
+uint64_t dom_doc_generation(const dom_doc *doc);
 
 /*
  * What canonical content bytes assume of the apex's context, for one

@@ -279,10 +279,34 @@ static int in_place(lab_buf *text, size_t open, size_t *at, size_t len)
 	return 1;
 }
 
+/* The parse replace() runs, between the watch's two calls: the bytes
+ * text[at..at+len) are only read in between. */
+static int parse_watched(dom_node *parent, dom_node *old, lab_buf *text,
+			 size_t at, size_t len, size_t open_len, int inside,
+			 const dom_limits *l, dom_canon *ask,
+			 const dom_parse_watch *watch, lab_err *err)
+{
+	int rc;
+
+	if (watch != NULL)
+		watch->parsing(watch->ctx, text->data + at, len);
+	if (!inside)
+		rc = parse_copy(parent, old, text->data + at, len, l, ask,
+				dom__build_defer(0), err);
+	else
+		rc = parse_wrapped(parent, old, text->data + at - open_len,
+				   open_len + len + sizeof wrapper_close - 1,
+				   open_len, l, ask, dom__build_defer(0), err);
+	if (watch != NULL)
+		watch->parsed(watch->ctx);
+	return rc;
+}
+
 /* dom_replace_parsed and dom_replace_parsed_held: text owned, or the
  * document's own bytes (cap 0, len the bytes held). */
 static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
-		   const dom_limits *lim, lab_err *err)
+		   const dom_limits *lim, const dom_parse_watch *watch,
+		   lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
 	dom_node *parent = old->parent, *before, *after = old->next;
@@ -320,10 +344,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 	 * rest of their old value): wiped when let go, the rest left. */
 	if (text->cap == 0 && at + len + sizeof wrapper_close < text->len)
 		text->len = at + len + sizeof wrapper_close;
-	if (!inside) {
-		rc = parse_copy(parent, old, text->data + at, len, lim, ask,
-				dom__build_defer(0), err);
-	} else {
+	if (inside) {
 		if (text->cap != 0) {
 			text->len = at + len;
 			if (lab_buf_puts(text, wrapper_close) != LAB_OK) {
@@ -332,11 +353,9 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 			}
 		}
 		memcpy(text->data + at - open.len, open.data, open.len);
-		rc = parse_wrapped(parent, old, text->data + at - open.len,
-				   open.len + len + sizeof wrapper_close - 1,
-				   open.len, &l, ask,
-				   dom__build_defer(0), err);
 	}
+	rc = parse_watched(parent, old, text, at, len, open.len, inside,
+			   &l, ask, watch, err);
 	if (rc != LAB_OK)
 		goto out;
 	dom_node_free(old);
@@ -359,17 +378,23 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 	int rc = lab_buf_need_plain(text, "dom_replace_parsed", err);
 
 	if (rc == LAB_OK)
-		return replace(old, text, at, len, lim, err);
+		return replace(old, text, at, len, lim, NULL, err);
 	lab_buf_free(text);
 	return rc;
 }
 
 int dom_replace_parsed_held(dom_node *old, char *text, size_t cap, size_t at,
-			    size_t len, const dom_limits *lim, lab_err *err)
+			    size_t len, const dom_limits *lim,
+			    const dom_parse_watch *watch, lab_err *err)
 {
 	lab_buf held = {.data = text, .len = cap};
 
-	return replace(old, &held, at, len, lim, err);
+	return replace(old, &held, at, len, lim, watch, err);
+}
+
+uint64_t dom_doc_generation(const dom_doc *doc)
+{
+	return doc->gen;
 }
 
 const char *dom_canonical_content(const dom_node *el, size_t *len,

@@ -406,7 +406,22 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	done
 	[ -s "$T/blank2.xml" ] && cmp -s "$T/blank1.xml" "$T/blank2.xml" && ok || bad "send --threads 2 differs from --threads 1 beyond the CipherValues"
 	expect 0 "receive of a send --threads 2" $RB "$T/big2.xml"
+	# receive --threads 2: the one-thread receive's output, and a changed
+	# Body digest refused with its exit code.
+	expect 0 "receive --threads 1" $RB --threads 1 "$T/big1.xml" -o "$T/got1.xml"
+	expect 0 "receive --threads 2" $RB --threads 2 "$T/big1.xml" -o "$T/got2.xml"
+	[ -s "$T/got2.xml" ] && cmp -s "$T/got1.xml" "$T/got2.xml" && ok || bad "receive --threads 2 differs from --threads 1"
+	# The first DigestValue is the Body's Reference's; its first digit
+	# changed.
+	c=$(grep -o '<ds:DigestValue>.' "$T/big1.xml" | head -n 1 | cut -c17)
+	[ "$c" = A ] && to=B || to=A
+	sed "s#<ds:DigestValue>$c#<ds:DigestValue>$to#" "$T/big1.xml" >"$T/bigbad.xml"
+	cmp -s "$T/big1.xml" "$T/bigbad.xml" && bad "no DigestValue changed" || ok
+	expect 3 "receive --threads 2 of a changed Body digest" $RB --threads 2 "$T/bigbad.xml" -o "$T/gotbad.xml"
+	[ ! -e "$T/gotbad.xml" ] && ok || bad "a refused receive --threads 2 wrote output"
 	expect 1 "send --threads 3" "$DOMLAB" send --key "$K/alice.key.pem" --cert "$K/alice.cert.pem" --peer-cert "$K/bob.cert.pem" --threads 3 "$T/msg.xml"
+	has "--threads is 1 or 2"
+	expect 1 "receive --threads 0" $RB --threads 0 "$T/big1.xml"
 	has "--threads is 1 or 2"
 	expect 3 "receive of a signed Body not encrypted" $RB "$T/signed.xml"
 	has "receiver policy: the Body's content must be encrypted"

@@ -184,28 +184,32 @@ else
 	bad "summary.py (above the floor) failed: $(tail -n 3 "$T/err")"
 fi
 
-# One send on two threads beside the one-thread send and the floor:
+# One message on two threads beside the one-thread case and the floor:
 # send_pipelined's wall clock 240 us and CPU 420 us against send's 300
-# and the floor's 200: wall / send 0.80, CPU / send 1.40, wall / floor
-# 1.20.  A variant without it has no row.
+# and the floor's 200: wall / one 0.80, CPU / one 1.40, wall / floor
+# 1.20; receive_pipelined's 200 and 330 against receive's 250 and its
+# floor's 190: 0.80, 1.32, 1.05.  A variant without them has no row.
 "$PY" - "$T/under" "$HERE/tests" <<'EOF2'
 import os, sys
 sys.path.insert(0, sys.argv[2])
 from fake_bench import case, write
 c = case("send_pipelined/quakes-2k/process_time/real_time", 420)
 c["real_time"] = 240
+r = case("receive_pipelined/quakes-2k/process_time/real_time", 330)
+r["real_time"] = 200
 write(os.path.join(sys.argv[1], "best.json"),
-      [case("send/quakes-2k", 300), case("receive/quakes-2k", 250), c])
+      [case("send/quakes-2k", 300), case("receive/quakes-2k", 250), c, r])
 EOF2
 if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
 	--flags test --elapsed 0 best above floor >"$T/pipe.md" 2>"$T/err"; then
-	expect_lines "$T/pipe.md" '^## Two cores for one send$' \
-		'^| quakes-2k | best | 300 | 240 | 420 | 0\.80 | 1\.40 | 200 | 1\.20 |$'
+	expect_lines "$T/pipe.md" '^## Two cores for one message$' \
+		'^| send | quakes-2k | best | 300 | 240 | 420 | 0\.80 | 1\.40 | 200 | 1\.20 |$' \
+		'^| receive | quakes-2k | best | 250 | 200 | 330 | 0\.80 | 1\.32 | 190 | 1\.05 |$'
 	awk '/^## Two cores/ {on = 1; next} /^## / {on = 0} on' "$T/pipe.md" |
 		grep -q '| above |' &&
-		bad "a variant without send_pipelined has a two-core row" || ok
+		bad "a variant without the two-thread cases has a two-core row" || ok
 else
-	bad "summary.py (send_pipelined) failed: $(tail -n 3 "$T/err")"
+	bad "summary.py (send_pipelined, receive_pipelined) failed: $(tail -n 3 "$T/err")"
 fi
 
 # The paired run in three processes (PAIRED_RUNS=3): times are medians

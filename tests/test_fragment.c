@@ -369,7 +369,7 @@ static void replace_parsed_held(void)
 			rc_ref = reference(want, frags[f], &ref);
 			lab_err_clear(&err);
 			rc = dom_replace_parsed_held(x, b, size, ats[c], n, NULL,
-						     &err);
+						     NULL, &err);
 			if (rc != LAB_OK || tree)
 				CHECK(wiped(b, ats[c] + n));
 			same_as(doc, rc, &err, want, rc_ref, &ref);

@@ -1,6 +1,7 @@
 /*
  * test_pipelined.c - the send on two threads (wss_opts.threads = 2,
- * wss/seal.h) and the ring under it (wss/send_pipelined.h).
+ * wss/seal.h), the ring under it (wss/send_pipelined.h), and the
+ * receive on two threads (wss/digest_ahead.h).
  *
  * A pipelined send must be the single-threaded send's bytes.  The
  * session key and IV are random and cannot be fixed from outside, so the
@@ -8,9 +9,10 @@
  * texts left out (same lengths required), the Signature included: its
  * digest is of the Body's plaintext, so an equal SignatureValue proves
  * the same bytes were digested.  Then the pipelined message is received
- * (decrypted, verified) and its Body compared with the single one's, and
- * one changed byte of its ciphertext or its SignatureValue must be
- * refused.  The sizes cross the thread's threshold (one piece), the
+ * (decrypted, verified), on one thread and on two, and its Body
+ * compared with the single one's, and one changed byte of its
+ * ciphertext, its SignatureValue or the Body's DigestValue must be
+ * refused on either.  The sizes cross the thread's threshold (one piece), the
  * ring's size (four pieces) and a piece boundary.
  *
  * On variants that do not keep the Body's canonical bytes (the libxml2
@@ -89,12 +91,12 @@ static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
 	return ok;
 }
 
-/* msg received by bob: the code, and the Body serialized into body. */
-/* The Body msg gives alice's receiver.  Sign-then-encrypt CBC is what
+/* The Body msg gives bob's receiver on `threads` threads: the code,
+ * and the Body serialized into body.  Sign-then-encrypt CBC is what
  * receive refuses (SECURITY.md, decryption oracles): cbc takes it apart
  * as a CBC receiver must, decrypt (allow_cbc) then verify. */
-static int receive_as(const keys *k, const lab_buf *msg, int cbc,
-		      lab_buf *body, lab_err *err)
+static int receive_on(const keys *k, const lab_buf *msg, int cbc,
+		      int threads, lab_buf *body, lab_err *err)
 {
 	dom_doc *doc = NULL;
 	dom_node *b;
@@ -104,6 +106,7 @@ static int receive_as(const keys *k, const lab_buf *msg, int cbc,
 	wss_opts_default(&o);
 	o.now = NOW;
 	o.allow_cbc = cbc;
+	o.threads = threads;
 	rc = dom_parse(msg->data, msg->len, NULL, &doc, err);
 	if (rc == LAB_OK && cbc) {
 		rc = wss_decrypt_doc(doc, k->bob_key, &o, err);
@@ -159,7 +162,8 @@ static void flip_after(lab_buf *b, const char *within, const char *after)
 }
 
 /* One changed byte in msg, in the text after `after` in `within`:
- * refused, by the receiver that takes msg unchanged. */
+ * refused on one thread and on two, by the receiver that takes msg
+ * unchanged. */
 static void refused_changed(const keys *k, const lab_buf *msg, int cbc,
 			    const char *within, const char *after)
 {
@@ -168,7 +172,9 @@ static void refused_changed(const keys *k, const lab_buf *msg, int cbc,
 
 	if (CHECK(lab_buf_put(&bad, msg->data, msg->len) == LAB_OK)) {
 		flip_after(&bad, within, after);
-		CHECK_EQ_INT(receive_as(k, &bad, cbc, &body, &err),
+		CHECK_EQ_INT(receive_on(k, &bad, cbc, 1, &body, &err),
+			     LAB_ESECURITY);
+		CHECK_EQ_INT(receive_on(k, &bad, cbc, 2, &body, &err),
 			     LAB_ESECURITY);
 	}
 	lab_buf_free(&bad);
@@ -192,15 +198,21 @@ static void one_size(const keys *k, size_t size, wss_cipher c)
 		CHECK_EQ_MEM(l2.data, l2.len, l1.data, l1.len);
 		CHECK_EQ_MEM(b2.data, b2.len, b1.data, b1.len);
 	}
-	if (CHECK_OK(receive_as(k, &one, c == WSS_AES128_CBC, &r1, &err),
+	if (CHECK_OK(receive_on(k, &one, c == WSS_AES128_CBC, 1, &r1, &err),
 		     &err) &&
-	    CHECK_OK(receive_as(k, &two, c == WSS_AES128_CBC, &r2, &err),
+	    CHECK_OK(receive_on(k, &two, c == WSS_AES128_CBC, 1, &r2, &err),
+		     &err))
+		CHECK_EQ_MEM(r2.data, r2.len, r1.data, r1.len);
+	lab_buf_free(&r2);
+	if (CHECK_OK(receive_on(k, &one, c == WSS_AES128_CBC, 2, &r2, &err),
 		     &err))
 		CHECK_EQ_MEM(r2.data, r2.len, r1.data, r1.len);
 	refused_changed(k, &two, c == WSS_AES128_CBC, "EncryptedData",
 			"CipherValue>");
 	refused_changed(k, &two, c == WSS_AES128_CBC, "Signature",
 			"SignatureValue>");
+	refused_changed(k, &two, c == WSS_AES128_CBC, "Reference URI=\"#Body",
+			"DigestValue>");
 out:
 	t_context(NULL);
 	lab_buf_free(&in);

@@ -12,6 +12,7 @@
 #include "wss/crypto.h"
 #include "wss/profile.h"
 
+struct wss_ahead;
 struct wss_attachment;
 struct wss_seal;
 
@@ -34,6 +35,9 @@ typedef struct wss_msg {
 	/* Sending: the Body's CipherValue made while signing digests the
 	 * content (wss/seal.h); then content is the seal's. */
 	struct wss_seal *seal;
+	/* Receiving on two threads: a decrypted Body's digest made while
+	 * its plaintext is parsed (wss/digest_ahead.h); NULL: one thread. */
+	struct wss_ahead *ahead;
 	/* The receiver's caps on pre-authentication work, from wss_opts
 	 * (NULL: the defaults). */
 	const wss_caps *caps;

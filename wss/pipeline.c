@@ -12,6 +12,7 @@
 #include <openssl/crypto.h>
 #include <string.h>
 
+#include "wss/digest_ahead.h"
 #include "wss/dsig.h"
 #include "wss/hop.h"
 #include "wss/msg.h"
@@ -291,6 +292,9 @@ static int walk_header(wss_msg *m, wss_xenc_rx *rx, const wss_cert *trust,
 		if (dom_is(c, m->n.ds, m->n.Signature)) {
 			rc = verify(m, rx, any, trust, ts, err);
 			verified = 1;
+			/* What is decrypted after it is digested by no one. */
+			wss_ahead_free(m->ahead);
+			m->ahead = NULL;
 			continue;
 		}
 		if (rx->failed)
@@ -322,6 +326,8 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	m.natt = o->natt;
 	m.caps = &o->caps;
 	m.allow_cbc = o->allow_cbc;
+	if (rc == LAB_OK && o->threads > 1)
+		rc = wss_ahead_new(&m.ahead, err);
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)
@@ -331,5 +337,6 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	if (rc == LAB_OK)
 		rc = wss_xenc_rx_policy(&rx, err);
 	wss_xenc_rx_end(&rx);
+	wss_ahead_free(m.ahead);
 	return rc;
 }

@@ -24,6 +24,7 @@
 #include "util/base64.h"
 #include "util/wordscan.h"
 #include "wss/c14n.h"
+#include "wss/digest_ahead.h"
 #include "wss/pass.h"
 #include "wss/seal.h"
 #include "wss/wsse.h"
@@ -442,19 +443,24 @@ static int take_plaintext(const wss_msg *m, dom_node *ed, ciphertext *c,
 }
 
 /* The plaintext p[0..len) parsed in place of old; the document takes
- * the bytes it lies in. */
-static int parse_plaintext(ciphertext *c, dom_node *old, const char *p,
-			   size_t len, const dom_limits *lim, lab_err *err)
+ * the bytes it lies in.  The Body's, on two threads, is digested while
+ * it is parsed (wss/digest_ahead.h). */
+static int parse_plaintext(const wss_msg *m, ciphertext *c, dom_node *old,
+			   const char *p, size_t len, const dom_limits *lim,
+			   lab_err *err)
 {
 	char *held = c->held;
+	const dom_parse_watch *watch = NULL;
 
 	c->held = NULL;
-	if (held != NULL)
-		return dom_replace_parsed_held(old, held, c->nheld,
-					       (size_t)(p - held), len, lim,
-					       err);
-	return dom_replace_parsed(old, &c->owned,
-				  (size_t)(p - c->owned.data), len, lim, err);
+	if (held == NULL)
+		return dom_replace_parsed(old, &c->owned,
+					  (size_t)(p - c->owned.data), len,
+					  lim, err);
+	if (m->ahead != NULL && dom_parent(old) == m->body)
+		watch = wss_ahead_begin(m->ahead, m->body, old, len);
+	return dom_replace_parsed_held(old, held, c->nheld, (size_t)(p - held),
+				       len, lim, watch, err);
 }
 
 /* SOAP's own element names, which decrypted content may not add. */
@@ -603,7 +609,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 	 * the document takes (and wipes) once it parses it. */
 	if (!c.opened ||
 	    (suspect = names_soap(c.p, c.n),
-	     parse_plaintext(&c, old, c.p, c.n, lim, &ignored)) != LAB_OK ||
+	     parse_plaintext(m, &c, old, c.p, c.n, lim, &ignored)) != LAB_OK ||
 	    (kind != REF_BODY &&
 	     !one_element(prev != NULL ? dom_next_sibling(prev)
 				       : dom_first_child(parent),
@@ -613,6 +619,8 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 		rc = lab_fail(err, LAB_ESECURITY, "%s", decryption_failed);
 		goto out;
 	}
+	if (kind == REF_BODY && m->ahead != NULL)
+		wss_ahead_check(m->ahead, m->body);
 	first = prev != NULL ? dom_next_sibling(prev) : dom_first_child(parent);
 	*top = kind == REF_BODY || first == NULL ? NULL
 	       : dom_node_type(first) == DOM_ELEMENT ? first

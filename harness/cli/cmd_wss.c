@@ -117,6 +117,9 @@ static const lab_opt receive_opts[] = {
 	{"--attachment-out", "FILE", 0,
 	 "write a multipart message's verified attachment to FILE (before "
 	 "the envelope, after every check passed)"},
+	{"--threads", "1|2", 0,
+	 "2: digest the decrypted Body on a second thread while this one "
+	 "parses it (the same answers; docs/pipeline.md)"},
 	END};
 static const lab_opt forward_opts[] = {
 	TRUST, NOW_CHECK,

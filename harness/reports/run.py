@@ -303,8 +303,9 @@ class Run:
     def add(self, run, name, b, ir):
         label, stage, dataset = split_case(name)
         if dataset.endswith("/process_time/real_time"):
-            # One message on two threads (send_pipelined): its time is
-            # the wall clock's, the CPU of both threads kept beside it.
+            # One message on two threads (send_pipelined,
+            # receive_pipelined): its time is the wall clock's, the CPU
+            # of both threads kept beside it.
             dataset = dataset.split("/")[0]
             b = dict(b, cpu_time=b["real_time"],
                      process_cpu_time=b["cpu_time"])

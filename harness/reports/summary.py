@@ -48,8 +48,9 @@ LATENCY_COLUMNS = ["doom2010", "xerces", "best", "ref"]
 # machine's own scaling, measured in the same run as each variant's.
 THREAD_STAGES = ["threads_send", "threads_receive"]
 THREAD_CONTROL = "threads_control"
-# One message on two threads (wss/send_pipelined.h).
-PIPELINED = "send_pipelined"
+# One message on two threads (wss/send_pipelined.h,
+# wss/digest_ahead.h): each one-thread case's two-thread case.
+PIPELINED = {"send": "send_pipelined", "receive": "receive_pipelined"}
 
 def version(cmd):
     """The first line a tool prints about its version, or "unknown"."""
@@ -485,34 +486,39 @@ def worst_table(run):
 
 
 def pipelined_table(run):
-    """One send on two threads (send_pipelined) beside the same
-    variant's send on one and the floor: the wall time it saves and the
-    CPU it costs."""
-    keys = [(d, lab) for d in run.datasets for lab in run.labels
-            if (PIPELINED, d, lab) in run.table
-            and ("send", d, lab) in run.table]
+    """One message on two threads (send_pipelined, receive_pipelined)
+    beside the same variant's one-thread case and the floor: the wall
+    time it saves and the CPU it costs."""
+    keys = [(st, d, lab) for st in PIPELINED for d in run.datasets
+            for lab in run.labels
+            if (PIPELINED[st], d, lab) in run.table
+            and (st, d, lab) in run.table]
     if not keys:
         return
-    print("## Two cores for one send\n")
+    print("## Two cores for one message\n")
     print("`send_pipelined/<ds>` is `send/<ds>` with `wss_opts.threads = 2` "
           "(docs/pipeline.md): the Body encrypted and encoded on a second "
-          "thread while the first digests and signs.  wall: its median "
-          "wall-clock time; CPU: both threads' CPU time per message; send: "
-          "the same variant's one-thread send, measured in the same process "
-          "(its cases interleaved); floor: the one-thread floor's sum from "
-          "the floor's own process.  wall / floor below 1.00 is what no "
-          "one-thread stack can reach; CPU / send above 1.00 is what the "
-          "second thread costs (the hand-over, its waits, its caches).\n")
-    head = ["dataset", "variant", "send us", "wall us", "CPU us",
-            "wall / send", "CPU / send", "floor us", "wall / floor"]
+          "thread while the first digests and signs.  "
+          "`receive_pipelined/<ds>` is `receive/<ds>` with the same "
+          "option: the decrypted Body digested on a second thread while "
+          "the first parses it, the digest taken once proved "
+          "(wss/digest_ahead.h).  wall: its median "
+          "wall-clock time; CPU: both threads' CPU time per message; one "
+          "thread: the same variant's one-thread case, measured in the same "
+          "process (its cases interleaved); floor: the one-thread floor's "
+          "sum from the floor's own process.  wall / floor below 1.00 is "
+          "what no one-thread stack can reach; CPU / one above 1.00 is what "
+          "the second thread costs (the hand-over, its waits, its caches).\n")
+    head = ["stage", "dataset", "variant", "one thread us", "wall us",
+            "CPU us", "wall / one", "CPU / one", "floor us", "wall / floor"]
     rows = []
-    for d, lab in keys:
-        b = run.table[PIPELINED, d, lab]
-        one = run.time("send", d, lab)
+    for st, d, lab in keys:
+        b = run.table[PIPELINED[st], d, lab]
+        one = run.time(st, d, lab)
         wall, cpu = us(b), b.get("process_cpu_time")
         cpu = None if cpu is None else cpu * SCALE[b["time_unit"]]
-        fl = run.floor_sum("send", d)
-        rows.append([d, lab, num(one), num(wall), num(cpu),
+        fl = run.floor_sum(st, d)
+        rows.append([st, d, lab, num(one), num(wall), num(cpu),
                      ratio(wall, one), ratio(cpu, one), num(fl),
                      ratio(wall, fl)])
     table(head, rows)

@@ -1,0 +1,62 @@
+/*
+ * digest_ahead.h - a decrypted Body's digest made on a second thread
+ * while this one parses the plaintext: receive on two threads
+ * (wss_opts.threads = 2).
+ *
+ * The Signature's Reference to the Body digests exc-c14n(Body): its
+ * start tag, its content, its end tag.  Where the content's canonical
+ * form is the plaintext itself (a sender that encrypted the canonical
+ * bytes it digested, as this one does), that digest can be made before
+ * the plaintext is parsed: the tags come from the Body as it stands,
+ * which its content does not enter, and the content is the bytes the
+ * parse reads.  So the thread hashes them while the parse runs.
+ *
+ * It is a guess, and it is taken only once proved.  After the parse,
+ * when the document keeps the very bytes that were hashed for the
+ * Body's content, the Body's canonical form is streamed as a verifier's
+ * digest streams it and compared with what was hashed: the kept bytes
+ * by their address (the document's own memory, which it has not
+ * written since), the rest byte for byte.  The digest then stands for
+ * the Body while the document does not change (dom_doc_generation),
+ * for a Reference without a PrefixList: the guess is made without one.
+ * Otherwise the Reference is digested as it would have been, so a wrong
+ * guess costs the second thread's work and never changes an answer.
+ * The thread hashes at most the plaintext the parse reads anyway, and
+ * only plaintext that decrypted.
+ * Not for: header blocks, the Signature, or a plaintext decrypted in a
+ * buffer of its own (the CipherValue not one text).
+ */
+#ifndef WSS_DIGEST_AHEAD_H
+#define WSS_DIGEST_AHEAD_H
+
+#include "dom/dom.h"
+#include "wss/crypto.h"
+
+typedef struct wss_ahead wss_ahead;
+
+/* An empty guesser, for one message's receive. */
+int wss_ahead_new(wss_ahead **out, lab_err *err);
+
+/*
+ * Prepares a guess for body, whose only child old the plaintext is
+ * about to replace: the Body's canonical tags.  When old is not alone,
+ * the plaintext is shorter than the thread is worth, or the tags cannot
+ * be had, no guess is made and the watch does nothing.  Returns the watch to hand
+ * dom_replace_parsed_held: its `parsing` starts the thread on the
+ * bytes, its `parsed` waits for it.
+ */
+const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
+				       const dom_node *old, size_t len);
+
+/* After the parse replaced old: proves the guess, or drops it. */
+void wss_ahead_check(wss_ahead *a, const dom_node *body);
+
+/* 1 and the digest when the guess stands for a Reference to target
+ * with nprefixes prefixes in its PrefixList; else 0. */
+int wss_ahead_take(const wss_ahead *a, const dom_node *target,
+		   size_t nprefixes, unsigned char out[WSS_SHA256_LEN]);
+
+/* Waits for a thread still running; frees a (NULL: nothing). */
+void wss_ahead_free(wss_ahead *a);
+
+#endif
