@@ -103,15 +103,19 @@ scenarios: $(call deps_ok,bench)
 # `domlab serve` on every preset while `domlab load --rate` sends valid
 # traffic, against the unattacked run: valid throughput, p99 and the
 # server's peak RSS into results/attack-<time>/summary.md
-# (harness/reports/attack.sh; results/attack/ is the committed run).
+# (harness/reports/attack.sh; results/attack/ is the committed run), in
+# ATTACK_ROUNDS rounds (each ratio then with the interval one more round
+# lands in; about 5 minutes a round).
 ATTACK_PRESETS := best xerces doom2010
+ATTACK_ROUNDS ?= 3
 .PHONY: attack
 attack: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@for v in $(ATTACK_PRESETS); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v domlab domlab-http || exit 1; \
 	done
-	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/attack.sh \
+	@BUILD_DIR=$(BUILD_DIR) ATTACK_ROUNDS=$(ATTACK_ROUNDS) \
+	  sh harness/reports/attack.sh \
 	  results/attack-$$(date -u +%Y%m%dT%H%M%SZ) $(ATTACK_PRESETS)
 
 # make reference: the run the documentation quotes, committed.  A whole

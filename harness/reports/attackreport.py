@@ -3,7 +3,10 @@
 (harness/reports/attack.sh): per preset, a row per attack with the valid
 clients' throughput (done requests/s), p99 and the server's peak RSS,
 each beside the unattacked run's, the valid requests that failed and
-why, and what the attack itself got from the server.
+why, and what the attack itself got from the server.  A run in rounds
+(ATTACK_ROUNDS: RUN/round.K/) adds, per preset, each ratio as the
+median over the rounds with the interval one more round lands in
+(harness/reports/spread.py).
 
 Not for: running it (attack.sh, attack.py).  Standard library only.
 
@@ -12,7 +15,10 @@ Not for: running it (attack.sh, attack.py).  Standard library only.
 import argparse
 import json
 import os
+import re
 import sys
+
+import spread
 
 ORDER = ["none", "slowloris", "bodies", "smuggle", "wrap", "cbc", "serial"]
 WHAT = {
@@ -138,6 +144,60 @@ def table(preset, by):
     return out + [""]
 
 
+def round_dirs(rundir):
+    """RUN itself (round 1), then each RUN/round.K in K's order."""
+    ks = sorted(int(m.group(1)) for m in
+                (re.fullmatch(r"round\.(\d+)", f) for f in os.listdir(rundir))
+                if m)
+    return [rundir] + [os.path.join(rundir, f"round.{k}") for k in ks]
+
+
+def metrics(by, a):
+    """(done/s, p99, RSS) of attack a over the unattacked row's, each
+    None where either is missing."""
+    base, r = by.get("none"), by.get(a)
+    if base is None or r is None:
+        return (None, None, None)
+    blv, lv = level(base), level(r)
+    out = []
+    for x, b in ((lv.get("requests_per_s"), blv.get("requests_per_s")),
+                 (lv.get("p99_ms") if lv.get("done") else None,
+                  blv.get("p99_ms") if blv.get("done") else None),
+                 (r.get("rss"), base.get("rss"))):
+        out.append(x / b if x and b else None)
+    return tuple(out)
+
+
+def over(ratios):
+    """The median and interval of one ratio over the rounds, or '-'."""
+    got = [x for x in ratios if x is not None]
+    r = spread.over_rounds(got) if len(got) == len(ratios) else None
+    if r is None:
+        return "-"
+    return f"{r.ratio:.2f}x ({r.low:.2f}-{r.high:.2f})"
+
+
+def rounds_table(preset, per_round):
+    """Each attack's ratios to the unattacked row over the rounds."""
+    attacks = [a for a in ORDER + sorted({a for by in per_round for a in by}
+                                         - set(ORDER))
+               if a != "none" and all(a in by for by in per_round)]
+    head = ["attack", "rounds", "valid done/s vs unattacked",
+            "valid p99 vs unattacked", "server peak RSS vs unattacked",
+            "valid failed, all rounds"]
+    rows = []
+    for a in attacks:
+        ms = [metrics(by, a) for by in per_round]
+        failed = sum(level(by[a]).get("errors") or 0 for by in per_round)
+        rows.append([WHAT.get(a, a), str(len(per_round))] +
+                    [over([m[i] for m in ms]) for i in range(3)] +
+                    [str(failed)])
+    out = [f"### {preset} over {len(per_round)} rounds\n",
+           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
@@ -162,10 +222,23 @@ def main():
           "include 200 for wrap was accepted; more than one distinct Fault "
           "message for cbc is an oracle.\n")
     by_preset = runs(a.dir)
+    per_round = [runs(d) for d in round_dirs(a.dir)]
+    if len(per_round) > 1:
+        print(f"The run went {len(per_round)} rounds (attack.sh's "
+              "ATTACK_ROUNDS; round K in round.K/, the presets' order turned "
+              "in even rounds).  The first table of each preset is round 1; "
+              "the second gives each ratio to the unattacked row as the "
+              "median over the rounds, and in brackets where one more "
+              "round lands 99 times in 100 (harness/reports/spread.py; "
+              f"{spread.MIN_PROCESSES} rounds at least).\n")
     order = m.get("presets", "").split()
     for preset in order + sorted(set(by_preset) - set(order)):
-        if preset in by_preset:
-            print("\n".join(table(preset, by_preset[preset])))
+        if preset not in by_preset:
+            continue
+        print("\n".join(table(preset, by_preset[preset])))
+        mine = [r[preset] for r in per_round if preset in r]
+        if len(mine) > 1:
+            print("\n".join(rounds_table(preset, mine)))
     return 0
 
 
