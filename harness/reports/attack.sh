@@ -31,10 +31,12 @@
 # GiB: ulimit -v) so that an unbounded server fails its allocations
 # instead of the machine running out of memory.  Loopback only; every
 # client is bounded in time.
-# ATTACK_ROUNDS=K runs all of it K times: round 1 into OUT, round K into
-# OUT/round.K, the presets in reverse order in even rounds; OUT/summary.md
-# then gives each ratio to the unattacked row as the median over the
-# rounds with the interval one more round lands in (attackreport.py).
+#
+# ATTACK_ROUNDS=K runs all of it K times (in_rounds.sh): round 1 into
+# OUT, round K into OUT/round.K, the presets in reverse order in even
+# rounds; OUT/summary.md then gives each ratio to the unattacked row as
+# the median over the rounds with the interval one more round lands in
+# (attackreport.py).
 #
 # Not for: correctness (tests/http.sh) or the load levels (load.sh).
 # Environment: BUILD_DIR, ATTACK_RATE (50), ATTACK_CLIENTS (8),
@@ -46,23 +48,7 @@ shift
 here=$(dirname "$0")
 rounds=${ATTACK_ROUNDS:-1}
 if [ "$rounds" -gt 1 ]; then
-	reversed=""
-	for v in "$@"; do
-		reversed="$v${reversed:+ }$reversed"
-	done
-	k=0
-	while [ "$k" -lt "$rounds" ]; do
-		k=$((k + 1))
-		dir=$out
-		[ "$k" = 1 ] || dir=$out/round.$k
-		echo "[round $k/$rounds]"
-		if [ $((k % 2)) = 1 ]; then
-			ATTACK_ROUNDS=1 sh "$0" "$dir" "$@"
-		else
-			# shellcheck disable=SC2086
-			ATTACK_ROUNDS=1 sh "$0" "$dir" $reversed
-		fi
-	done
+	sh "$here/in_rounds.sh" ATTACK_ROUNDS "$rounds" "$0" "$out" -- "$@"
 	python3 "$here/attackreport.py" --dir "$out" >"$out/summary.md"
 	cat "$out/summary.md"
 	exit 0

@@ -26,9 +26,9 @@
 # Not for: the tables (harness/reports/loadreport.py) or correctness
 # (tests/http.sh).
 #
-# LOAD_ROUNDS=K runs all of it K times: round 1 into OUT, round K into
-# OUT/round.K, the RUNs in reverse order in even rounds, so that a ratio
-# between RUNs carries the interval one more round lands in
+# LOAD_ROUNDS=K runs all of it K times (in_rounds.sh): round 1 into OUT,
+# round K into OUT/round.K, the RUNs in reverse order in even rounds, so
+# that a ratio between RUNs carries the interval one more round lands in
 # (harness/reports/loadreport.py; `make scenarios`, `make stall`).
 #
 # Environment: BUILD_DIR (default build), LOAD_HOST (the variant whose
@@ -42,23 +42,8 @@ secs=${2:?usage: load.sh OUT SECONDS RUN...}
 shift 2
 rounds=${LOAD_ROUNDS:-1}
 if [ "$rounds" -gt 1 ]; then
-	reversed=""
-	for r in "$@"; do
-		reversed="$r${reversed:+ }$reversed"
-	done
-	k=0
-	while [ "$k" -lt "$rounds" ]; do
-		k=$((k + 1))
-		dir=$out
-		[ "$k" = 1 ] || dir=$out/round.$k
-		echo "[round $k/$rounds]"
-		if [ $((k % 2)) = 1 ]; then
-			LOAD_ROUNDS=1 sh "$0" "$dir" "$secs" "$@"
-		else
-			# shellcheck disable=SC2086
-			LOAD_ROUNDS=1 sh "$0" "$dir" "$secs" $reversed
-		fi
-	done
+	sh "$(dirname "$0")/in_rounds.sh" LOAD_ROUNDS "$rounds" "$0" "$out" \
+		"$secs" -- "$@"
 	exit 0
 fi
 BUILD_DIR=${BUILD_DIR:-build}
