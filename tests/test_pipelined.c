@@ -67,10 +67,11 @@ static void free_keys(keys *k)
 	wss_cert_free(k->bob);
 }
 
-/* in sent by alice to bob on `threads` threads, serialized into out.
- * Parsed as a signing sender parses (the canonical bytes kept). */
-static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
-		   int threads, lab_buf *out)
+/* in sent by alice to bob in `layout` on `threads` threads, serialized
+ * into out.  Parsed as a signing sender parses (the canonical bytes
+ * kept). */
+static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
+		   wss_layout layout, int threads, lab_buf *out)
 {
 	dom_doc *doc = NULL;
 	wss_opts o;
@@ -80,6 +81,7 @@ static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
 	wss_opts_default(&o);
 	o.now = NOW;
 	o.cipher = c;
+	o.layout = layout;
 	o.threads = threads;
 	ok = CHECK_OK(dom_parse_signing(in->data, in->len, NULL, &doc, &err),
 		      &err) &&
@@ -89,6 +91,12 @@ static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
 	     T_SERIALIZE(dom_doc_node(doc), out);
 	dom_doc_free(doc);
 	return ok;
+}
+
+static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
+		   int threads, lab_buf *out)
+{
+	return send_as(k, in, c, WSS_SIGN_ENCRYPT, threads, out);
 }
 
 /* The Body msg gives bob's receiver on `threads` threads: the code,
@@ -243,6 +251,33 @@ static void test_pipelined_send(void)
 	free_keys(&k);
 }
 
+/* Encrypt-sign on two receiving threads: the Signature verifies the
+ * EncryptedData before the decryption, so no digest is made ahead; the
+ * Body is the one-thread receive's, and a changed Body DigestValue is
+ * refused on both. */
+static void test_pipelined_receive_encrypt_sign(void)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 300000, 0, 78};
+	lab_buf in = LAB_BUF_INIT, msg = LAB_BUF_INIT, r1 = LAB_BUF_INIT,
+		r2 = LAB_BUF_INIT;
+	lab_err err;
+	keys k;
+
+	if (load_keys(&k) && T_GEN(&g, &in) &&
+	    send_as(&k, &in, WSS_AES256_GCM, WSS_ENCRYPT_SIGN, 1, &msg) &&
+	    CHECK_OK(receive_on(&k, &msg, 0, 1, &r1, &err), &err) &&
+	    CHECK_OK(receive_on(&k, &msg, 0, 2, &r2, &err), &err)) {
+		CHECK_EQ_MEM(r2.data, r2.len, r1.data, r1.len);
+		refused_changed(&k, &msg, 0, "Reference URI=\"#Body",
+				"DigestValue>");
+	}
+	free_keys(&k);
+	lab_buf_free(&in);
+	lab_buf_free(&msg);
+	lab_buf_free(&r1);
+	lab_buf_free(&r2);
+}
+
 /* ---- the ring ---- */
 
 typedef struct sink {
@@ -385,6 +420,8 @@ static void test_pipelined_ring_cancel(void)
 
 const t_case tests_pipelined[] = {
 	{"threads_pipelined_send", test_pipelined_send},
+	{"threads_pipelined_receive_encrypt_sign",
+	 test_pipelined_receive_encrypt_sign},
 	{"threads_pipelined_ring", test_pipelined_ring},
 	{"threads_pipelined_ring_fails", test_pipelined_ring_fails},
 	{"threads_pipelined_ring_cancel", test_pipelined_ring_cancel},
