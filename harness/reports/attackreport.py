@@ -15,10 +15,10 @@ Not for: running it (attack.sh, attack.py).  Standard library only.
 import argparse
 import json
 import os
-import re
 import sys
 
 import spread
+from loadreport import round_dirs
 
 ORDER = ["none", "slowloris", "bodies", "smuggle", "wrap", "cbc", "serial"]
 WHAT = {
@@ -142,14 +142,6 @@ def table(preset, by):
     out += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |"
             for row in rows]
     return out + [""]
-
-
-def round_dirs(rundir):
-    """RUN itself (round 1), then each RUN/round.K in K's order."""
-    ks = sorted(int(m.group(1)) for m in
-                (re.fullmatch(r"round\.(\d+)", f) for f in os.listdir(rundir))
-                if m)
-    return [rundir] + [os.path.join(rundir, f"round.{k}") for k in ks]
 
 
 def metrics(by, a):

@@ -158,8 +158,8 @@ ATTACH_TEXT = ("`domlab load --attach` sends SOAP with Attachments: the "
 
 
 def round_dirs(rundir):
-    """The rounds of a scenarios run: RUN itself (round 1), then each
-    RUN/round.K in K's order."""
+    """The rounds of a run in_rounds.sh made (scenarios, stall, attack):
+    RUN itself (round 1), then each RUN/round.K in K's order."""
     if not os.path.isdir(rundir):
         return []
     ks = sorted(int(m.group(1)) for m in
