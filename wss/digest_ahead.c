@@ -82,19 +82,6 @@ static void parsed(void *ctx)
 	a->running = 0;
 }
 
-/* A watch that does nothing: no guess for this parse. */
-static void parsing_none(void *ctx, const char *p, size_t n)
-{
-	(void)ctx;
-	(void)p;
-	(void)n;
-}
-
-static void parsed_none(void *ctx)
-{
-	(void)ctx;
-}
-
 static void forget(wss_ahead *a)
 {
 	parsed(a);
@@ -107,7 +94,6 @@ static void forget(wss_ahead *a)
 const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 				       const dom_node *old, size_t len)
 {
-	static const dom_parse_watch none = {parsing_none, parsed_none, NULL};
 	wss_c14n_opts o = {1, 0, NULL, 0, old};
 	char qname[256];
 	lab_err ignored;
@@ -117,12 +103,12 @@ const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 	a->tags.len = 0;
 	if (len < AHEAD_MIN || dom_first_child(body) != old ||
 	    dom_next_sibling(old) != NULL)
-		return &none;
+		return NULL;
 	/* With old left out: the start tag, then the end tag. */
 	end = dom_qname(body, qname, sizeof qname) + 3;
 	if (wss_c14n_buf(body, &o, &a->tags, &ignored) != LAB_OK ||
 	    a->tags.len < end)
-		return &none;
+		return NULL;
 	a->split = a->tags.len - end;
 	a->body = body;
 	a->watch = (dom_parse_watch){parsing, parsed, a};

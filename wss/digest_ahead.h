@@ -41,7 +41,7 @@ int wss_ahead_new(wss_ahead **out, lab_err *err);
  * Prepares a guess for body, whose only child old the plaintext is
  * about to replace: the Body's canonical tags.  When old is not alone,
  * the plaintext is shorter than the thread is worth, or the tags cannot
- * be had, no guess is made and the watch does nothing.  Returns the watch to hand
+ * be had, no guess is made: NULL, no watch.  Else the watch to hand
  * dom_replace_parsed_held: its `parsing` starts the thread on the
  * bytes, its `parsed` waits for it.
  */
