@@ -12,7 +12,8 @@
 # every shape (tests/data/envelopes/); profile-diff's report
 # and flame graph, profile.sh's passes and heap bytes touched, the paired
 # run in several processes with its prediction intervals and recheck.py
-# against them, on inputs made up here.  Checks shape, never
+# against them, a recheck kept in the run and its reports made again
+# (remake.sh), on inputs made up here.  Checks shape, never
 # timing: a time only has to be > 0.
 #
 # Environment: DOMLAB_KEYS (tests/make-keys.sh's keys, for the floor's RSA).
@@ -264,6 +265,50 @@ mkdir -p "$T/nosummary"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q 'no side-by-side rows' "$T/err" && ok ||
 	bad "recheck.py without summary.json: exit $rc: $(cat "$T/out" "$T/err")"
+
+# recheck.py --keep keeps one more process in the run only from a
+# checkout of the code the run measured (machine.txt's commit; here a
+# repository made for the test): refused with an uncommitted change to
+# the code, taken with one to the docs.  The run's reports then count
+# it: ref / best 20, 21, 22 and the kept 25 give the logarithms' mean
+# 3.08754 and deviation 0.09581, times t(0.995, 3) = 5.841 and
+# sqrt(1 + 1/4): 11.73-40.99, and times the median of the four
+# (2,150; worked by hand).  --history holds the kept one to the three
+# processes alone (12.2-36.2).
+mkdir -p "$T/repo/docs"
+(cd "$T/repo" && git init -q && echo 'int x;' >code.c && echo a >docs/a.md &&
+	git add . && git -c user.name=t -c user.email=t@t commit -qm x) >/dev/null 2>&1
+head=$(git -C "$T/repo" rev-parse --short HEAD 2>/dev/null)
+sed "s/^commit: .*/commit: $head/" "$T/procs/machine.txt" >"$T/procs/m" &&
+	mv "$T/procs/m" "$T/procs/machine.txt"
+echo 'int y;' >>"$T/repo/code.c"
+(cd "$T/repo" && "$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" --keep) >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "cannot keep: this checkout's code differs from $head" "$T/err" &&
+	[ ! -d "$T/procs/rechecks" ] && ok ||
+	bad "recheck.py --keep from other code: exit $rc: $(cat "$T/err")"
+git -C "$T/repo" checkout -q code.c && echo b >>"$T/repo/docs/a.md"
+(cd "$T/repo" && "$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" --keep) >"$T/out" 2>"$T/err"
+rc=$?
+kept=$(ls -d "$T/procs/rechecks"/*/ 2>/dev/null | head -n 1)
+[ "$rc" -eq 0 ] && [ -f "$kept/paired.json.gz" ] &&
+	grep -q "^commit: $head$" "$kept/recheck.txt" && ok ||
+	bad "recheck.py --keep: exit $rc, kept '$kept': $(cat "$T/err")"
+printf 'best\tdomlab-bench bench\npaired\tdomlab-bench bench --ref --floor\n' \
+	>"$T/procs/commands.tsv"
+if sh "$HERE/harness/reports/remake.sh" "$T/procs" >"$T/log" 2>"$T/err"; then
+	ok
+	expect_lines "$T/procs/summary.md" \
+		'^| quakes-2k | send | 100 | 2,150 | 80\.0 | 21\.5 | 11\.73-40\.99 | ' \
+		'The command ran in 4 processes (3 in the run, 1 in the rechecks kept since'
+	expect_lines "$T/procs/recheck.md" '^## 20[0-9-]* [0-9:]*-[0-9:]* UTC$' \
+		'held to the run alone\.$' \
+		'^| send/quakes-2k | ref / best | 21\.0 | 12\.2-36\.2 | 25\.0 | yes |$'
+else
+	bad "remake.sh failed: $(cat "$T/err")"
+fi
 
 # make reference's load check (harness/reports/quiet.sh) on made-up load
 # averages: refused above the limit, unless FORCE=1; taken at or below.

@@ -91,15 +91,20 @@ def pipeline_table(nums):
             out.append("| " + " | ".join(cells) + " |")
     paired = all(r["paired"] for r in nums["pipeline"])
     k = min(r.get("processes", 1) for r in nums["pipeline"])
+    kept = min(r.get("rechecks", 0) for r in nums["pipeline"])
     if not paired:
         how = "each stack in a process of its own"
     elif all(r.get("interval_kind") == "prediction"
              for r in nums["pipeline"]):
         how = ("best, ref and the floor measured in one process, their "
                "repetitions interleaved at random (the paired run), "
-               f"that process run {k} times; times are medians over the "
-               f"{k}, and in brackets is where one more process's ratio "
-               "lands 99 times in 100 (`make recheck` runs one)")
+               f"that process run {k} times"
+               + (f" ({k - kept} in the run, {kept} by `make recheck "
+                  "KEEP=1` since: results/reference/recheck.md)"
+                  if kept else "")
+               + f"; times are medians over the {k}, and in brackets is "
+               "where one more process's ratio lands 99 times in 100 "
+               "(`make recheck` runs one)")
     else:
         how = ("best, ref and the floor measured in one process, their "
                "repetitions interleaved at random (the paired run); in "

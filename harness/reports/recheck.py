@@ -11,23 +11,42 @@ back.
   rounds (harness/reports/rounds.py): one more round of each pair,
   against the interval its rounds give (spread.Rounds).
 
+--keep keeps what was measured in the run's folder (rechecks/STAMP/:
+paired.json.gz, alternate/, recheck.txt with when, where and at which
+load), when the checkout builds the code the run measured; the run's
+reports then count it as one more process and one more round, so that
+their intervals hold the drift between runs hours or days apart, which
+the run's own processes, an hour apart at most, cannot.  --history
+prints recheck.md: each kept recheck against the intervals of the run
+and the rechecks kept before it.
+
 Exit status: 0 when every ratio lands inside its interval, 1 when one
 does not, 2 when the run cannot be checked (no side-by-side rows, no
-intervals, a command failed).
+intervals, a command failed) or a recheck cannot be kept.
 
 Not for: measuring anything else (harness/reports/compare.sh), or
 deciding what the intervals are (harness/reports/run.py, spread.py).
 Standard library only.
 """
 import argparse
+import gzip
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+import time
 
 import rounds
-from run import Run, num, us
+from run import RECHECKS, Run, num, read_facts, recheck_dirs, us
+
+# What a recheck measures is built from everything but these (the
+# documents, the tests, and how runs are made and reported: a recheck
+# runs the commands the run recorded); one kept from a checkout that
+# differs elsewhere would have measured other code.
+NOT_CODE = ("docs", "results", "tests", "harness/reports", ".ci", "*.md",
+            "mk/bench.mk")
 
 RATIOS = (("ref / best", "ref", "best", "ref_best_interval"),
           ("best / floor", "best", "floor", "best_floor_interval"))
@@ -82,6 +101,19 @@ def check_rounds(run, again):
     return out
 
 
+def published(run, rows):
+    """rows (summary.json's pipeline rows) with their times and
+    intervals as run gives them: the rows a recheck is held to when run
+    counts fewer rechecks than the published summary."""
+    out = []
+    for r in rows:
+        new = r.get("paired") and run.paired_row(r["stage"], r["dataset"])
+        if new:
+            out.append(dict(new, stage=r["stage"], dataset=r["dataset"],
+                            paired=True))
+    return out
+
+
 def report(results, kind):
     print("| case | ratio | committed | interval | again | inside |")
     print("|---|---|---|---|---|---|")
@@ -122,6 +154,100 @@ def measure(a, run, tmp):
     return err
 
 
+def same_code(commit):
+    """None when this checkout (uncommitted changes included) builds
+    what commit builds, else why not."""
+    spec = ["."] + [":!" + p for p in NOT_CODE]
+    try:
+        r = subprocess.run(["git", "diff", "--quiet", commit, "--"] + spec,
+                           check=False, capture_output=True)
+    except OSError as e:
+        return f"git: {e}"
+    if r.returncode == 0:
+        return None
+    if r.returncode == 1:
+        return f"this checkout's code differs from {commit}'s, the run's"
+    return f"git diff {commit}: {r.stderr.decode(errors='replace').strip()}"
+
+
+def gzip_to(src, dst):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(src, "rb") as f, gzip.open(dst, "wb", compresslevel=9) as g:
+        shutil.copyfileobj(f, g)
+
+
+def keep(run_dir, tmp, facts):
+    """Copies tmp's measurements (paired.json, alternate/*/*.json) into
+    run_dir/rechecks/STAMP/ with recheck.txt (facts); an error message,
+    or None."""
+    folder = os.path.join(run_dir, RECHECKS, facts["stamp"])
+    try:
+        os.makedirs(folder)
+        if os.path.exists(os.path.join(tmp, "paired.json")):
+            gzip_to(os.path.join(tmp, "paired.json"),
+                    os.path.join(folder, "paired.json.gz"))
+        alt = os.path.join(tmp, "alternate")
+        for pair in sorted(os.listdir(alt)) if os.path.isdir(alt) else ():
+            if not os.path.isdir(os.path.join(alt, pair)):
+                continue
+            for name in sorted(os.listdir(os.path.join(alt, pair))):
+                if name.endswith(".json"):
+                    gzip_to(os.path.join(alt, pair, name),
+                            os.path.join(folder, "alternate", pair,
+                                         name + ".gz"))
+        with open(os.path.join(folder, "recheck.txt"), "w",
+                  encoding="utf-8") as f:
+            f.write("".join(f"{k}: {v}\n" for k, v in facts.items()))
+    except OSError as e:
+        return f"{folder}: {e}"
+    print(f"recheck: kept in {folder}", file=sys.stderr)
+    return None
+
+
+def now_facts():
+    """When and at which load: the UTC time and the load average."""
+    return (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+def span(start, end):
+    """"2026-12-05 10:47-10:55 UTC" from two ISO times of one day, else
+    the two as they are."""
+    if len(start) == len(end) == 20 and start[:10] == end[:10]:
+        return f"{start[:10]} {start[11:16]}-{end[11:16]} UTC"
+    return f"{start} to {end}"
+
+
+def history(run_dir, rows):
+    """Prints recheck.md: every kept recheck, oldest first, against the
+    intervals of the run and the rechecks kept before it."""
+    kept = recheck_dirs(run_dir)
+    print("# make recheck against this run\n")
+    print("Each section is one `make recheck KEEP=1` of this run, kept "
+          f"in {RECHECKS}/: the paired command once more and one more "
+          "round of each pair, each ratio set against the interval of "
+          "the run and of the rechecks kept before it, as they stood "
+          "then.  Each kept recheck is then one more process and one "
+          "more round in the run's reports.  Made by "
+          "harness/reports/recheck.py --history.\n")
+    if not kept:
+        print("No recheck kept yet.")
+    for i, folder in enumerate(kept):
+        facts = read_facts(os.path.join(folder, "recheck.txt"))
+        print(f"## {span(facts.get('start', '?'), facts.get('end', '?'))}"
+              "\n")
+        print(f"Commit {facts.get('commit', '?')}, load average "
+              f"{facts.get('load at start', '?')} at the start and "
+              f"{facts.get('load at end', '?')} at the end; held to the "
+              + (f"run and the {i} recheck{'' if i == 1 else 's'} kept "
+                 "before it.\n" if i else "run alone.\n"))
+        base = Run(run_dir, [], limit=i)
+        again = Run(folder, [])
+        report(check(published(base, rows), again)
+               + check_rounds(base, again), "prediction")
+        print()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--run", required=True,
@@ -132,6 +258,11 @@ def main():
     ap.add_argument("--rounds",
                     help="a folder whose alternate/ holds one more round "
                          "already measured: check it, run nothing")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep what was measured in RUN/rechecks/")
+    ap.add_argument("--history", action="store_true",
+                    help="print recheck.md from the kept rechecks, "
+                         "measure nothing")
     a = ap.parse_args()
     try:
         with open(os.path.join(a.run, "summary.json"),
@@ -141,7 +272,22 @@ def main():
         print(f"recheck: {a.run}: no side-by-side rows: {e}",
               file=sys.stderr)
         return 2
+    if a.history:
+        history(a.run, rows)
+        return 0
+    commit = read_facts(os.path.join(a.run, "machine.txt")).get("commit")
+    if a.keep:
+        # Refused before measuring: minutes of work that could not count.
+        err = same_code(commit) if commit else \
+            f"{a.run}/machine.txt names no commit"
+        if err:
+            print(f"recheck: cannot keep: {err}; run it in a worktree at "
+                  f"{commit} (git worktree add), with RUN= this folder",
+                  file=sys.stderr)
+            return 2
     run = Run(a.run, [])
+    rows = published(run, rows)
+    start, load_start = now_facts()
     with tempfile.TemporaryDirectory() as tmp:
         err = measure(a, run, tmp)
         if err:
@@ -151,6 +297,15 @@ def main():
         # What was measured again: given one of the two, only that one.
         results = ((check(rows, again) if again.paired_procs else [])
                    + (check_rounds(run, again) if again.rounds else []))
+        if results and a.keep:
+            end, load_end = now_facts()
+            err = keep(a.run, tmp, {
+                "stamp": start.replace("-", "").replace(":", ""),
+                "start": start, "end": end, "commit": rounds.commit(),
+                "load at start": load_start, "load at end": load_end})
+            if err:
+                print(f"recheck: {err}", file=sys.stderr)
+                return 2
     if not results:
         print(f"recheck: {a.run}: no ratio with an interval to check",
               file=sys.stderr)

@@ -10,7 +10,10 @@ keeps it), the paired run (paired.json: best, ref and the floor in one
 process; paired.2.json .. paired.K.json: the same command in processes
 of its own, PAIRED_RUNS=K), instruction counts (RUN.icount.tsv), variants.txt,
 commands.tsv and the rounds of the findings' pairs (ALTERNATE=K,
-harness/reports/rounds.py: alternate/OLD..NEW/VARIANT.ROUND.json).
+harness/reports/rounds.py: alternate/OLD..NEW/VARIANT.ROUND.json).  The
+rechecks kept since (rechecks/STAMP/, `make recheck KEEP=1`) each add
+one more paired process and one more round of each pair, so that the
+intervals hold the drift between runs hours or days apart.
 Run reads them once and answers by (stage, dataset, label); the floor of
 each stage is defined here, once (docs/measuring.md derives it).
 
@@ -25,6 +28,7 @@ from statistics import median
 import spread
 
 SCALE = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+RECHECKS = "rechecks"
 
 # The floor of each stage: the floor cases (harness/bench/cases_floor.c)
 # and how many times each counts.  What the profile must do per message,
@@ -163,16 +167,31 @@ def load_commands(path):
     return cmds
 
 
+def recheck_dirs(rundir):
+    """The rechecks kept in rundir (rechecks/STAMP/, recheck.py --keep),
+    oldest first: each a folder with paired.json.gz, alternate/ and
+    recheck.txt."""
+    base = os.path.join(rundir, RECHECKS)
+    names = sorted(os.listdir(base)) if os.path.isdir(base) else []
+    return [os.path.join(base, n) for n in names
+            if os.path.isdir(os.path.join(base, n))]
+
+
+def read_facts(path):
+    """{key: value} of a file of `key: value` lines (machine.txt,
+    recheck.txt); {} when there is none."""
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return dict(line.rstrip("\n").split(": ", 1) for line in f
+                    if ": " in line)
+
+
 def run_name(rundir):
     """The run's id: machine.txt's `run:` line (a committed run keeps it
     under another folder name), else the folder's name."""
-    path = os.path.join(rundir, "machine.txt")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("run: "):
-                    return line[len("run: "):].strip()
-    return os.path.basename(os.path.normpath(rundir))
+    return (read_facts(os.path.join(rundir, "machine.txt")).get("run")
+            or os.path.basename(os.path.normpath(rundir)))
 
 
 # ---- numbers ----------------------------------------------------------------
@@ -236,9 +255,11 @@ class Run:
     process's medians and repetitions); axes: variants.txt;
     commands; rounds[old, new]: the rounds of that pair, each
     ({case: entry} of old, of new), and round_commands their commands
-    (alternate/commands.tsv)."""
+    (alternate/commands.tsv).  rechecks: how many kept rechecks the
+    paired processes and the rounds include (recheck_dirs; limit: the
+    first limit of them, None for all)."""
 
-    def __init__(self, rundir, names):
+    def __init__(self, rundir, names, limit=None):
         self.dir = rundir
         self.stages, self.datasets, self.labels = [], [], []
         self.rows, self.reps, self.icounts = {}, {}, {}
@@ -261,29 +282,41 @@ class Run:
                 os.path.join(rundir, r + ".icount.tsv"))
             for name, b in self.rows[r].items():
                 self.add(r, name, b, self.icounts[r].get(name))
-        # [(medians, repetitions)] of each paired process; paired: the
-        # median over them of each case's median.
+        # [(medians, repetitions)] of each paired process, the run's
+        # then each recheck's; paired: the median over them of each
+        # case's median.
         self.paired_procs, self.paired_dates = [], []
-        while True:
-            k = len(self.paired_procs) + 1
-            path = json_path(rundir, "paired" if k == 1 else f"paired.{k}")
-            if path is None:
-                break
-            doc = read_json(path)
-            self.paired_procs.append((medians(doc), repetitions(doc)))
-            self.paired_dates.append(doc.get("context", {}).get("date"))
+        self.rounds = {}
+        rechecks = recheck_dirs(rundir)[:limit]
+        self.rechecks = len(rechecks)
+        for folder in [rundir] + rechecks:
+            self.load_paired(folder)
+            self.load_rounds(folder)
         self.paired = merge_medians([m for m, _ in self.paired_procs])
         self.axes = load_variants(os.path.join(rundir, "variants.txt"))
         self.commands = load_commands(os.path.join(rundir, "commands.tsv"))
-        self.rounds = self.load_rounds()
         self.round_commands = load_commands(
             os.path.join(rundir, "alternate", "commands.tsv"))
 
-    def load_rounds(self):
-        """{(old, new): [({case: entry} of old, of new) per round, in
-        round order]} from rounds.py (alternate/OLD..NEW/VARIANT.K.json)."""
-        folder = os.path.join(self.dir, "alternate")
-        rounds = {}
+    def load_paired(self, folder):
+        """Appends folder's paired processes (paired.json, paired.2.json
+        .. paired.K.json) to paired_procs and paired_dates."""
+        k = 1
+        while True:
+            path = json_path(folder, "paired" if k == 1 else f"paired.{k}")
+            if path is None:
+                return
+            doc = read_json(path)
+            self.paired_procs.append((medians(doc), repetitions(doc)))
+            self.paired_dates.append(doc.get("context", {}).get("date"))
+            k += 1
+
+    def load_rounds(self, rundir):
+        """Appends rundir's rounds to rounds: {(old, new): [({case: entry}
+        of old, of new) per round, in round order]} from rounds.py
+        (alternate/OLD..NEW/VARIANT.K.json)."""
+        folder = os.path.join(rundir, "alternate")
+        rounds = self.rounds
         pairs = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
         for pair in pairs:
             old, sep, new = pair.partition("..")
@@ -298,7 +331,6 @@ class Run:
                 rounds.setdefault((old, new), []).append(
                     (load(po)[1], load(pn)[1]))
                 k += 1
-        return rounds
 
     def add(self, run, name, b, ir):
         label, stage, dataset = split_case(name)
@@ -440,7 +472,8 @@ class Run:
         fl = self.floor_sum(stage, dataset, "paired")
         row = {"best": best, "ref": ref, "floor": fl,
                "gsoap": self.paired_time(f"gsoap:{stage}/{dataset}"),
-               "processes": len(self.paired_procs)}
+               "processes": len(self.paired_procs),
+               "rechecks": self.rechecks}
         row.update(self.paired_intervals(stage, dataset))
         return row
 

@@ -163,14 +163,17 @@ def interval_text(iv):
     return "-" if iv is None else f"{iv[0]:.2f}-{iv[1]:.2f}"
 
 
-def paired_interval_text(k, dates=()):
+def paired_interval_text(k, dates=(), rechecks=0):
     """What the paired table's intervals are, for K processes started at
-    dates (Google Benchmark's context dates)."""
+    dates (Google Benchmark's context dates), the last rechecks of them
+    kept by `make recheck KEEP=1`."""
     known = sorted(d for d in dates if d)
     when = (f", started from {known[0]} to {known[-1]}"
             if len(known) >= 2 else "")
+    kept = (f" ({k - rechecks} in the run, {rechecks} in the rechecks "
+            "kept since: recheck.md)" if rechecks else "")
     if k >= spread.MIN_PROCESSES:
-        return (f"  The command ran in {k} processes{when}; each time is "
+        return (f"  The command ran in {k} processes{kept}{when}; each time is "
                 "the median over them of each "
                 "process's median.  Each ratio's interval is where the "
                 "ratio of one more process lands 99 times in 100: the "
@@ -201,7 +204,7 @@ def paired_table(run):
           "where the separate runs above sit minutes apart.  `ref / best` "
           "is how many times faster best is; `best / floor` how far above "
           "the floor (its parts as in the table above)."
-          + paired_interval_text(k, run.paired_dates)
+          + paired_interval_text(k, run.paired_dates, run.rechecks)
           + floor_note(run, ("send", "receive"), "paired") + "\n")
     cmd = run.commands.get("paired")
     if cmd:
