@@ -209,6 +209,14 @@ if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
 	awk '/^## Two cores/ {on = 1; next} /^## / {on = 0} on' "$T/pipe.md" |
 		grep -q '| above |' &&
 		bad "a variant without the two-thread cases has a two-core row" || ok
+	# summary.json keeps best's rows for the README.
+	"$PY" -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["two_cores"]
+want = [("send", 300, 240, 420, 200), ("receive", 250, 200, 330, 190)]
+got = [(r["stage"], round(r["one"]), round(r["wall"]), round(r["cpu"]),
+        round(r["floor"])) for r in rows]
+sys.exit(got != want)' "$T/under/summary.json" && ok ||
+		bad "summary.json two_cores: $(head -c 400 "$T/under/summary.json")"
 else
 	bad "summary.py (send_pipelined, receive_pipelined) failed: $(tail -n 3 "$T/err")"
 fi
@@ -919,9 +927,11 @@ else
 	bad "summary.py --plots failed: $(tail -n 3 "$T/err")"
 fi
 
-# readme_results.py: the table between the markers from a summary.json,
+# readme_results.py: the tables between the markers from a summary.json,
 # the rest of the README untouched, the same README when run again, and a
-# README without markers refused.
+# README without markers refused.  Two cores: send_pipelined's wall 4,000
+# us against one thread's 5,000 and the floor's 4,000 (0.80, 1.00),
+# receive_pipelined's 4,400 against 5,000 and 2,500 (0.88, 1.76).
 mkdir -p "$T/ref"
 cat >"$T/ref/summary.json" <<'EOF2'
 {"run": "R1", "commit": "abc1234", "mode": "default", "cases": "",
@@ -932,6 +942,10 @@ cat >"$T/ref/summary.json" <<'EOF2'
    "bytes": 2097193, "best": 5000, "ref": 100000, "floor": 4000,
    "ref_best_interval": [19.5, 20.5], "best_floor_interval": [1.2, 1.3],
    "best_instr": 1e8, "ref_instr": 1.2e9, "best_peak": 1}],
+ "two_cores": [{"stage": "send", "dataset": "quakes-2m", "label": "best",
+   "one": 5000, "wall": 4000, "cpu": 6000, "floor": 4000},
+  {"stage": "receive", "dataset": "quakes-2m", "label": "best",
+   "one": 5000, "wall": 4400, "cpu": 5300, "floor": 2500}],
  "parse": [{"dataset": "quakes-2m", "label": "best", "us": 700,
    "build": "deferred", "bytes_per_element": 291.7},
   {"dataset": "quakes-2m", "label": "best+build=direct", "us": 1900,
@@ -948,13 +962,15 @@ if "$PY" "$HERE/harness/reports/readme_results.py" --run "$T/ref" \
 		'^Run `R1` (commit abc1234, default mode, load average at start 0.25 0.50 0.75)' \
 		'^| quakes-2m (2.1 MB) | send | 5,000 | 100,000 | 20.0 (19.5-20.5) | 1.25 (1.20-1.30) | 12.0 |$' \
 		'one process, their repetitions interleaved at random' \
-		'The send floor is sha256 + rsa_sign, the receive floor sha256 + rsa_verify'
+		'The send floor is sha256 + rsa_sign, the receive floor sha256 + rsa_verify' \
+		'^| quakes-2m | send | 5,000 | 4,000 | 6,000 | 0\.80 | 1\.00 |$' \
+		'^| quakes-2m | receive | 5,000 | 4,400 | 5,300 | 0\.88 | 1\.76 |$'
 	# Whole trees first, the deferred parse last in a row that says so.
 	expect_lines "$T/README.md" \
 		'^| best+build=direct (insitu parser) | 1,900 | 286 | the whole tree |$' \
 		'^| pugixml | 2,000 | 341 | the whole tree |$' \
 		"^| best (insitu parser) | 700 | 292 | a check pass; the Body's tree is built on first use, so not a whole tree |\$"
-	order=$(grep '^| ' "$T/README.md" | sed -n '4,6p' | cut -d'|' -f2 | tr -d '\n')
+	order=$(grep '^| ' "$T/README.md" | sed -n '7,9p' | cut -d'|' -f2 | tr -d '\n')
 	[ "$order" = " best+build=direct (insitu parser)  pugixml  best (insitu parser) " ] && ok ||
 		bad "README parse table's order: '$order'"
 	if grep -q '^old table$' "$T/README.md"; then

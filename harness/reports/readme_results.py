@@ -5,7 +5,9 @@ summary.json (harness/reports/summary.py writes it; `make reference` runs this
 on results/reference/).  Everything else in the README is left as it is.
 
 The send and receive table is the paired run's (best, ref and the floor
-in one process), each ratio with its interval.  The parse table compares
+in one process), each ratio with its interval; the two-core table is
+best's own run's (send_pipelined, receive_pipelined beside send and
+receive).  The parse table compares
 like with like: whole trees against whole trees, and a deferred parse
 (build=deferred: a check pass, the Body's tree built on first use) as a
 row of its own that says so.  --parse-run takes the parse table from
@@ -184,6 +186,31 @@ def parse_table(nums, source=""):
     return out + ["", note]
 
 
+def two_cores_table(nums):
+    """best's one message on two threads (send_pipelined,
+    receive_pipelined) beside its one-thread case, from best's own run:
+    the wall time and what both threads' CPU costs."""
+    rows = nums.get("two_cores") or []
+    if not rows:
+        return []
+    out = ["", "One message on two cores, best (its own run, not the "
+           "paired run above: one thread and two interleaved in one "
+           "process):", "",
+           "| message | stage | one thread us | two threads: wall us "
+           "| CPU us | wall / one thread | wall / floor |",
+           "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['dataset']} | {r['stage']} | {num(r['one'])} "
+                   f"| {num(r['wall'])} | {num(r['cpu'])} "
+                   f"| {ratio(r['wall'], r['one'])} "
+                   f"| {ratio(r['wall'], r['floor'])} |")
+    return out + ["", "wall / floor is against the one-thread floor (its "
+                  "own run): below 1.00 is what no one-thread stack can "
+                  "reach; CPU above one thread's time is what the second "
+                  "thread costs. Below 256 KB of plaintext receive stays "
+                  "on one thread (docs/pipeline.md)."]
+
+
 def read_nums(run_dir):
     path = os.path.join(run_dir, "summary.json")
     if not os.path.exists(path):
@@ -204,6 +231,7 @@ def block(run_dir, parse_dir=None):
                 if nums.get("load_avg") else "")
              + "), written by `harness/reports/readme_results.py`.", ""]
     lines += pipeline_table(nums)
+    lines += two_cores_table(nums)
     parse = read_nums(parse_dir) if parse_dir else nums
     if parse is not None:
         source = ("" if parse is nums else

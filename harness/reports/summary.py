@@ -492,10 +492,7 @@ def pipelined_table(run):
     """One message on two threads (send_pipelined, receive_pipelined)
     beside the same variant's one-thread case and the floor: the wall
     time it saves and the CPU it costs."""
-    keys = [(st, d, lab) for st in PIPELINED for d in run.datasets
-            for lab in run.labels
-            if (PIPELINED[st], d, lab) in run.table
-            and (st, d, lab) in run.table]
+    keys = pipelined_keys(run)
     if not keys:
         return
     print("## Two cores for one message\n")
@@ -515,16 +512,36 @@ def pipelined_table(run):
     head = ["stage", "dataset", "variant", "one thread us", "wall us",
             "CPU us", "wall / one", "CPU / one", "floor us", "wall / floor"]
     rows = []
+    for r in pipelined_rows(run, keys):
+        rows.append([r["stage"], r["dataset"], r["label"], num(r["one"]),
+                     num(r["wall"]), num(r["cpu"]), ratio(r["wall"], r["one"]),
+                     ratio(r["cpu"], r["one"]), num(r["floor"]),
+                     ratio(r["wall"], r["floor"])])
+    table(head, rows)
+
+
+def pipelined_keys(run, labels=None):
+    """(stage, dataset, label) of every two-thread case (PIPELINED) that
+    ran beside its one-thread case, for labels (default: every one)."""
+    return [(st, d, lab) for st in PIPELINED for d in run.datasets
+            for lab in (labels or run.labels)
+            if (PIPELINED[st], d, lab) in run.table
+            and (st, d, lab) in run.table]
+
+
+def pipelined_rows(run, keys):
+    """The two-thread case of each key against its one-thread case and
+    the floor: {stage, dataset, label, one, wall, cpu, floor} in us."""
+    rows = []
     for st, d, lab in keys:
         b = run.table[PIPELINED[st], d, lab]
-        one = run.time(st, d, lab)
-        wall, cpu = us(b), b.get("process_cpu_time")
-        cpu = None if cpu is None else cpu * SCALE[b["time_unit"]]
-        fl = run.floor_sum(st, d)
-        rows.append([st, d, lab, num(one), num(wall), num(cpu),
-                     ratio(wall, one), ratio(cpu, one), num(fl),
-                     ratio(wall, fl)])
-    table(head, rows)
+        cpu = b.get("process_cpu_time")
+        rows.append({"stage": st, "dataset": d, "label": lab,
+                     "one": run.time(st, d, lab), "wall": us(b),
+                     "cpu": None if cpu is None
+                     else cpu * SCALE[b["time_unit"]],
+                     "floor": run.floor_sum(st, d)})
+    return rows
 
 
 def threads_table(run):
@@ -740,6 +757,7 @@ def numbers(run, a, name):
                                      "bytes_per_element":
                                          b.get("bytes_per_element")})
     out["worst"] = worst_rows(run)
+    out["two_cores"] = pipelined_rows(run, pipelined_keys(run, ["best"]))
     return out
 
 
