@@ -244,17 +244,17 @@ int dom_replace_parsed(dom_node *old, lab_buf *text, size_t at, size_t len,
 		       const dom_limits *lim, lab_err *err);
 
 /*
- * What dom_replace_parsed_held tells a caller that asks (watch not NULL):
- * `parsing` where the fragment's bytes lie once they no longer move,
- * before the parse reads them; `parsed` when the parse is over (either
- * way), before the bytes are wiped or kept.  In between the bytes are
- * only read, so another thread may read them too (wss/digest_ahead.h
- * hashes them while the parse runs); after `parsed`, they are the
- * document's again.
+ * What dom_replace_parsed_held tells a caller that asks (watch not NULL),
+ * whose other thread may be reading the fragment's bytes already (and
+ * goes on while the parse reads them: wss/digest_ahead.h hashes them):
+ * `parsing` where they lie, before the parse reads them, when they have
+ * not moved; `done` once on every path, before the bytes are written
+ * (moved forward included), wiped or kept.  From the call to `done` the
+ * fragment's bytes are only read; after it, they are the document's.
  */
 typedef struct dom_parse_watch {
 	void (*parsing)(void *ctx, const char *p, size_t n);
-	void (*parsed)(void *ctx);
+	void (*done)(void *ctx);
 	void *ctx;
 } dom_parse_watch;
 

@@ -256,20 +256,32 @@ static int apex_rendered(const dom_node *el, dom_nsdecl **out, size_t *n,
 	return LAB_OK;
 }
 
+/* The watch told its bytes are the document's again (dom/dom.h): once,
+ * then *watch is NULL. */
+static void release(const dom_parse_watch **watch)
+{
+	if (*watch != NULL)
+		(*watch)->done((*watch)->ctx);
+	*watch = NULL;
+}
+
 /*
  * Whether the fragment text[at..at+len) can be parsed where it lies, with
  * the wrapper's start tag (open bytes) in front and its end tag after:
  * an owned buffer grows at its end; the document's own bytes (cap 0)
  * cannot, so the fragment moves forward for the start tag when they hold
- * both, and *at follows it.  0: it must be copied.
+ * both (the watch released first), and *at follows it.  0: it must be
+ * copied.
  */
-static int in_place(lab_buf *text, size_t open, size_t *at, size_t len)
+static int in_place(lab_buf *text, size_t open, size_t *at, size_t len,
+		    const dom_parse_watch **watch)
 {
 	size_t close = sizeof wrapper_close;	/* with its NUL */
 
 	if (text->cap != 0)
 		return open <= *at;
 	if (open > *at && open + len + close <= text->len) {
+		release(watch);
 		memmove(text->data + open, text->data + *at, len);
 		*at = open;
 	}
@@ -279,17 +291,17 @@ static int in_place(lab_buf *text, size_t open, size_t *at, size_t len)
 	return 1;
 }
 
-/* The parse replace() runs, between the watch's two calls: the bytes
- * text[at..at+len) are only read in between. */
+/* The parse replace() runs, the watch (if still there) told before it
+ * and released after: the bytes text[at..at+len) are only read. */
 static int parse_watched(dom_node *parent, dom_node *old, lab_buf *text,
 			 size_t at, size_t len, size_t open_len, int inside,
 			 const dom_limits *l, dom_canon *ask,
-			 const dom_parse_watch *watch, lab_err *err)
+			 const dom_parse_watch **watch, lab_err *err)
 {
 	int rc;
 
-	if (watch != NULL)
-		watch->parsing(watch->ctx, text->data + at, len);
+	if (*watch != NULL)
+		(*watch)->parsing((*watch)->ctx, text->data + at, len);
 	if (!inside)
 		rc = parse_copy(parent, old, text->data + at, len, l, ask,
 				dom__build_defer(0), err);
@@ -297,8 +309,7 @@ static int parse_watched(dom_node *parent, dom_node *old, lab_buf *text,
 		rc = parse_wrapped(parent, old, text->data + at - open_len,
 				   open_len + len + sizeof wrapper_close - 1,
 				   open_len, l, ask, dom__build_defer(0), err);
-	if (watch != NULL)
-		watch->parsed(watch->ctx);
+	release(watch);
 	return rc;
 }
 
@@ -338,7 +349,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 	}
 	if (rc != LAB_OK)
 		goto out;
-	inside = in_place(text, open.len, &at, len);
+	inside = in_place(text, open.len, &at, len, &watch);
 	/* Of the document's own bytes, only those up to the fragment's end
 	 * and the wrapper's end tag were plaintext (what follows is the
 	 * rest of their old value): wiped when let go, the rest left. */
@@ -355,7 +366,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		memcpy(text->data + at - open.len, open.data, open.len);
 	}
 	rc = parse_watched(parent, old, text, at, len, open.len, inside,
-			   &l, ask, watch, err);
+			   &l, ask, &watch, err);
 	if (rc != LAB_OK)
 		goto out;
 	dom_node_free(old);
@@ -366,6 +377,7 @@ static int replace(dom_node *old, lab_buf *text, size_t at, size_t len,
 		dom__emit_keep(dom__doc(parent), parent, text, at, len, 1,
 			       ask);
 out:
+	release(&watch);
 	dom__emit_wipe(text);
 	lab_buf_free(&open);
 	lab_free(rendered);

@@ -505,14 +505,16 @@ next:
 
 /* The octets of pt[0..n) under key, decrypted by a wss_dec_stream told
  * of them `step` octets at a time (the last step what is left):
- * wss_dec_end's code, the plaintext checked where it says. */
+ * wss_dec_end's code, the plaintext checked where it says, and what
+ * wss_dec_ready said was final along the way is a prefix of it (never
+ * CBC's padding). */
 static int stream_one(wss_cipher c, const unsigned char *key,
 		      const lab_buf *octets, size_t step,
 		      const unsigned char *pt, size_t n)
 {
 	wss_dec_stream *d = NULL;
 	unsigned char *buf = malloc(octets->len + 1);
-	size_t k = 0, off = 0, len = 99;
+	size_t k = 0, off = 0, len = 99, iv = 0, ready = 0;
 	lab_err err;
 	int rc = LAB_ENOMEM;
 
@@ -521,18 +523,26 @@ static int stream_one(wss_cipher c, const unsigned char *key,
 		goto out;
 	memcpy(buf, octets->data, octets->len);
 	while (k + step < octets->len) {
+		size_t r;
+
 		k += step;
 		if (!CHECK_OK(wss_dec_more(d, buf, k, &err), &err))
 			goto out;
+		r = wss_dec_ready(d, &iv);
+		CHECK(r >= ready);
+		ready = r;
 	}
 	rc = wss_dec_end(d, buf, octets->len, &off, &len, &err);
 	if (rc == LAB_OK) {
 		CHECK_EQ_INT(off, c == WSS_AES256_GCM ? 12 : 16);
 		CHECK_EQ_MEM(buf + off, len, pt, n);
+		if (CHECK(ready <= len) && ready > 0)
+			CHECK_EQ_INT(iv, off);
 	} else {
+		/* The caller wipes buf (pass_open below checks that the
+		 * axis's choices leave nothing). */
 		CHECK_EQ_STR(err.msg, "decryption failed");
-		CHECK(len == 0 &&
-		      (n < 16 || memmem(buf, octets->len, pt, 16) == NULL));
+		CHECK(len == 0);
 	}
 out:
 	wss_dec_free(d);
@@ -598,12 +608,68 @@ next:
 		}
 }
 
+/* A watch that notes what wss_pass_open tells it (wss/pass.h). */
+typedef struct heard {
+	const char *plain;
+	size_t ready, len;
+	int wholes, stops, moved, shrank;
+} heard;
+
+static void heard_ready(void *ctx, const char *plain, size_t n)
+{
+	heard *h = ctx;
+
+	h->moved |= h->plain != NULL && h->plain != plain;
+	h->shrank |= n < h->ready;
+	h->plain = plain;
+	h->ready = n;
+}
+
+static void heard_whole(void *ctx, size_t len)
+{
+	heard *h = ctx;
+
+	h->len = len;
+	h->wholes++;
+}
+
+static void heard_stop(void *ctx)
+{
+	((heard *)ctx)->stops++;
+}
+
+/* wss_pass_open(txt, key) with a fresh watch noting into *h. */
+static int open_heard(lab_buf *txt, wss_cipher c, const unsigned char *key,
+		      heard *h, size_t *off, size_t *len, lab_err *err)
+{
+	const wss_pass_watch w = {heard_ready, heard_whole, heard_stop, h};
+
+	memset(h, 0, sizeof *h);
+	return wss_pass_open(txt->data, txt->len, 512, c, key, &w, off, len,
+			     err);
+}
+
+/* What a watch heard of a decryption that succeeded, the plaintext at
+ * txt + off: whole once with its length, no stop, and every ready a
+ * prefix of it where it lies. */
+static void heard_whole_ok(const heard *h, const lab_buf *txt, size_t off,
+			   size_t len)
+{
+	CHECK_EQ_INT(h->wholes, 1);
+	CHECK_EQ_INT(h->stops, 0);
+	CHECK_EQ_INT(h->len, len);
+	CHECK(!h->moved && !h->shrank && h->ready <= len);
+	CHECK(h->ready == 0 || h->plain == txt->data + off);
+}
+
 /*
  * wss_pass_open on the axis built: the plaintext of a CipherValue's
  * text, `room` in front of it when the text is long enough, line breaks
  * or not; without a key the octets; a changed octet the one
  * "decryption failed" with no plaintext left in the text; a character
- * not in the alphabet LAB_EMALFORMED.
+ * not in the alphabet LAB_EMALFORMED.  A watch hears ready pieces of the
+ * plaintext where it lies, then whole once; stop instead on each failure
+ * with a key; nothing without one.
  */
 static void pass_open(void)
 {
@@ -619,6 +685,7 @@ static void pass_open(void)
 				lab_buf ct = LAB_BUF_INIT, txt = LAB_BUF_INIT;
 				lab_buf keep = LAB_BUF_INIT;
 				size_t n = sizes[i], off = 0, len = 0;
+				heard h;
 				lab_err err;
 
 				t_context("%s, %zu bytes, lines of %zu",
@@ -635,36 +702,40 @@ static void pass_open(void)
 				    !CHECK_EQ_INT(lab_buf_put(&keep, txt.data,
 							      txt.len), LAB_OK))
 					goto next;
-				if (CHECK_OK(wss_pass_open(txt.data, txt.len,
-							   512, c, key, &off,
-							   &len, &err), &err)) {
+				if (CHECK_OK(open_heard(&txt, c, key, &h, &off,
+							&len, &err), &err)) {
 					CHECK_EQ_MEM(txt.data + off, len, pt, n);
 					CHECK(off >= (n > 2000 ? 512u : 0u));
+					heard_whole_ok(&h, &txt, off, len);
 				}
 				memcpy(txt.data, keep.data, keep.len);
-				if (CHECK_OK(wss_pass_open(txt.data, txt.len,
-							   512, c, NULL, &off,
-							   &len, &err), &err))
+				/* Without a key the watch hears nothing. */
+				if (CHECK_OK(open_heard(&txt, c, NULL, &h, &off,
+							&len, &err), &err))
 					CHECK_EQ_MEM(txt.data + off, len,
 						     ct.data, ct.len);
+				CHECK(h.wholes + h.stops + (h.plain != NULL) ==
+				      0);
 				memcpy(txt.data, keep.data, keep.len);
 				/* One sextet of the first ciphertext octet. */
 				txt.data[18] = txt.data[18] == 'A' ? 'B' : 'A';
-				CHECK_EQ_INT(wss_pass_open(txt.data, txt.len,
-							   512, c, key, &off,
-							   &len, &err),
+				CHECK_EQ_INT(open_heard(&txt, c, key, &h, &off,
+							&len, &err),
 					     c == WSS_AES256_GCM
 						     ? LAB_ESECURITY
 						     : LAB_OK);
 				if (c == WSS_AES256_GCM && n >= 16)
 					CHECK(memmem(txt.data, txt.len, pt,
 						     16) == NULL);
+				CHECK_EQ_INT(h.stops,
+					     c == WSS_AES256_GCM ? 1 : 0);
+				CHECK_EQ_INT(h.wholes + h.stops, 1);
 				memcpy(txt.data, keep.data, keep.len);
 				txt.data[txt.len - 5] = '*';
-				CHECK_EQ_INT(wss_pass_open(txt.data, txt.len,
-							   512, c, key, &off,
-							   &len, &err),
+				CHECK_EQ_INT(open_heard(&txt, c, key, &h, &off,
+							&len, &err),
 					     LAB_EMALFORMED);
+				CHECK(h.stops == 1 && h.wholes == 0);
 next:
 				free(pt);
 				lab_buf_free(&ct);

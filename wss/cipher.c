@@ -535,13 +535,21 @@ static int dec_finish(wss_dec_stream *d, unsigned char *buf, size_t n,
 	return pad - 1u < BLOCK;
 }
 
+size_t wss_dec_ready(const wss_dec_stream *d, size_t *iv)
+{
+	/* CBC's last block decrypted may hold the padding, up to a block. */
+	size_t held = d->c == WSS_AES256_GCM ? 0 : BLOCK;
+
+	*iv = d->c == WSS_AES256_GCM ? GCM_IV : BLOCK;
+	return d->started && d->done >= *iv + held ? d->done - *iv - held : 0;
+}
+
 int wss_dec_end(wss_dec_stream *d, unsigned char *buf, size_t n,
 		size_t *off, size_t *len, lab_err *err)
 {
 	*off = d->c == WSS_AES256_GCM ? GCM_IV : BLOCK;
 	*len = 0;
 	if (!dec_finish(d, buf, n, len)) {
-		OPENSSL_cleanse(buf, n);
 		*len = 0;
 		return quiet_fail(err, "decryption failed");
 	}

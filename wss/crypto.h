@@ -229,16 +229,22 @@ int wss_decrypt_in_place(wss_cipher c, const unsigned char *key,
  * after begin, each wss_dec_more(d, buf, k) says buf[0..k) now holds the
  * first k octets (k only grows, buf stays), and decrypts there what it
  * can: after the IV, whole blocks, and for GCM all but the last 16
- * octets, which may be the tag.  wss_dec_end, once buf[0..n) holds them
- * all, finishes as wss_decrypt_in_place: the plaintext at
- * buf[*off .. *off + *len), or the one failure with buf wiped.  Nothing
- * decrypted may be used before it returns LAB_OK.
+ * octets, which may be the tag.  wss_dec_ready says how much of that is
+ * plaintext whatever follows: buf[*iv .. *iv + n), all that was
+ * decrypted for GCM, all but the last block for CBC (which may be
+ * padding).  wss_dec_end, once buf[0..n) holds them all, finishes as
+ * wss_decrypt_in_place: the plaintext at buf[*off .. *off + *len), or
+ * the one failure, after which the caller wipes buf[0..n) (wss/pass.h's
+ * choices do, once nothing else reads it).  What was decrypted is not
+ * authentic before it returns LAB_OK: until then it may only be read by
+ * work whose result waits for that (wss/digest_ahead.h).
  */
 typedef struct wss_dec_stream wss_dec_stream;
 int wss_dec_begin(wss_dec_stream **d, wss_cipher c, const unsigned char *key,
 		  lab_err *err);
 int wss_dec_more(wss_dec_stream *d, unsigned char *buf, size_t k,
 		 lab_err *err);
+size_t wss_dec_ready(const wss_dec_stream *d, size_t *iv);
 int wss_dec_end(wss_dec_stream *d, unsigned char *buf, size_t n,
 		size_t *off, size_t *len, lab_err *err);
 void wss_dec_free(wss_dec_stream *d);

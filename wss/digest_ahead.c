@@ -1,35 +1,49 @@
 /*
  * digest_ahead.c - a decrypted Body's digest guessed on a second thread
- * during the plaintext's parse, then proved or dropped
- * (wss/digest_ahead.h).
+ * behind the plaintext's decryption and during its parse, then proved
+ * or dropped (wss/digest_ahead.h).  The decryption publishes how much
+ * plaintext is final (avail, a release store after the bytes); the
+ * thread hashes up to it, then waits for more, the whole, or a stop.
  * Not for: the digest a Reference gets otherwise (wss/dsig.c).
  */
 #include "wss/digest_ahead.h"
 
 #include <openssl/crypto.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "wss/c14n.h"
 
-/* Below this much plaintext the thread costs what its hashing saves:
- * starting it takes about 70 us here, SHA-256 runs at about 1.4 GB/s
- * against the parse's 1.8, so the parse waits for the hash's tail; on
- * 2 cores receive_pipelined/quakes-200k took about 2% longer than
- * receive, quakes-2m 12% less. */
+/* Below this much plaintext the thread costs more than its hashing
+ * saves (starting it takes about 70 us here): with the thread behind
+ * the decryption and a 64 KB threshold, receive_pipelined/quakes-200k
+ * took 9 to 13% longer than receive, while quakes-2m takes 10 to 24%
+ * less (one process each, 2 cores). */
 enum { AHEAD_MIN = 256 * 1024 };
+
+/* The most the thread hashes between two looks at whether to stop. */
+enum { AHEAD_CHUNK = 16 * 1024 };
+
+/* Where the plaintext the thread reads stands. */
+enum { FEEDING, WHOLE, STOPPED };
 
 struct wss_ahead {
 	dom_parse_watch watch;
+	wss_pass_watch pass;
 	lab_buf tags;       /* the Body's canonical start and end tags */
 	size_t split;       /* where the end tag starts in tags */
 	const char *p;      /* the plaintext hashed, in the document's bytes */
-	size_t n;
+	size_t n;           /* its length, once whole */
+	atomic_size_t avail; /* p[0..avail) final: the thread may hash it */
+	atomic_int state;   /* FEEDING, WHOLE (avail is n), STOPPED */
 	int running;        /* a thread to join */
+	int parsed_here;    /* the parse read the very bytes hashed */
 	int hashed;         /* the thread made `digest` */
 	int proved;         /* and it is the Body's, at generation `gen` */
-	const dom_node *body;
+	const dom_node *body, *old;
 	uint64_t gen;
 	pthread_t tid;
 	unsigned char digest[WSS_SHA256_LEN];
@@ -45,6 +59,36 @@ int wss_ahead_new(wss_ahead **out, lab_err *err)
 	return LAB_OK;
 }
 
+/* The plaintext as it becomes final, until it is whole or stopped;
+ * whether all of it went into h. */
+static int hash_plaintext(wss_ahead *a, wss_sha256_ctx *h)
+{
+	size_t at = 0;
+
+	for (;;) {
+		/* The state first: WHOLE is stored after the last avail. */
+		int state = atomic_load_explicit(&a->state,
+						 memory_order_acquire);
+		size_t avail = atomic_load_explicit(&a->avail,
+						    memory_order_acquire);
+
+		if (state == STOPPED)
+			return 0;
+		if (avail > at) {
+			size_t k = avail - at < AHEAD_CHUNK ? avail - at
+							    : AHEAD_CHUNK;
+
+			if (wss_sha256_update(h, a->p + at, k) != LAB_OK)
+				return 0;
+			at += k;
+		} else if (state == WHOLE) {
+			return 1;
+		} else {
+			sched_yield();
+		}
+	}
+}
+
 /* The thread: the tags around the plaintext, into a->digest. */
 static void *hash(void *arg)
 {
@@ -54,7 +98,7 @@ static void *hash(void *arg)
 
 	a->hashed = wss_sha256_new(&h, &ignored) == LAB_OK &&
 		    wss_sha256_update(h, a->tags.data, a->split) == LAB_OK &&
-		    wss_sha256_update(h, a->p, a->n) == LAB_OK &&
+		    hash_plaintext(a, h) &&
 		    wss_sha256_update(h, a->tags.data + a->split,
 				      a->tags.len - a->split) == LAB_OK &&
 		    wss_sha256_final(h, a->digest) == LAB_OK;
@@ -62,37 +106,94 @@ static void *hash(void *arg)
 	return NULL;
 }
 
-/* The watch's first call: the bytes are where they will be parsed. */
-static void parsing(void *ctx, const char *p, size_t n)
+/* Starts the thread on p[0..avail) in state; a guess without one is
+ * dropped. */
+static void start(wss_ahead *a, const char *p, size_t avail, int state)
 {
-	wss_ahead *a = ctx;
-
 	a->p = p;
-	a->n = n;
+	atomic_store_explicit(&a->avail, avail, memory_order_relaxed);
+	atomic_store_explicit(&a->state, state, memory_order_relaxed);
 	a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
+	if (!a->running)
+		a->body = NULL;
 }
 
-/* Its second: the parse is over, the bytes are the document's again. */
-static void parsed(void *ctx)
+/* Waits for the thread to finish what it was given. */
+static void join(wss_ahead *a)
 {
-	wss_ahead *a = ctx;
-
 	if (a->running)
 		pthread_join(a->tid, NULL);
 	a->running = 0;
 }
 
+/* Stops the thread where it is and drops the guess. */
 static void forget(wss_ahead *a)
 {
-	parsed(a);
+	atomic_store_explicit(&a->state, STOPPED, memory_order_release);
+	join(a);
 	a->hashed = a->proved = 0;
-	a->body = NULL;
+	a->body = a->old = NULL;
 	a->p = NULL;
 	a->n = 0;
 }
 
-const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
-				       const dom_node *old, size_t len)
+/* The decryption's watch (wss/pass.h): a piece more, the whole, a stop. */
+static void pass_ready(void *ctx, const char *plain, size_t n)
+{
+	wss_ahead *a = ctx;
+
+	if (a->running)
+		atomic_store_explicit(&a->avail, n, memory_order_release);
+	else if (a->body != NULL)
+		start(a, plain, n, FEEDING);
+}
+
+static void pass_whole(void *ctx, size_t len)
+{
+	wss_ahead *a = ctx;
+
+	a->n = len;
+	if (!a->running)
+		return;
+	atomic_store_explicit(&a->avail, len, memory_order_release);
+	atomic_store_explicit(&a->state, WHOLE, memory_order_release);
+}
+
+static void pass_stop(void *ctx)
+{
+	forget(ctx);
+}
+
+/* The parse's watch (dom/dom.h): where the bytes are parsed, and when
+ * they are the document's again. */
+static void parsing(void *ctx, const char *p, size_t n)
+{
+	wss_ahead *a = ctx;
+
+	if (a->running && (p != a->p || n != a->n))
+		forget(a);
+	else if (!a->running && a->body != NULL) {
+		a->n = n;
+		start(a, p, n, WHOLE);
+	}
+	a->parsed_here = a->running;
+}
+
+/* Without `parsing` first, the bytes moved or were never parsed: what
+ * was hashed is not what the document holds. */
+static void done(void *ctx)
+{
+	wss_ahead *a = ctx;
+
+	join(a);
+	if (!a->parsed_here)
+		forget(a);
+}
+
+/* The Body's canonical tags with old left out: the start tag, then the
+ * end tag.  0: no guess. */
+static int prepare(wss_ahead *a, const dom_node *body, const dom_node *old,
+		   size_t len)
 {
 	wss_c14n_opts o = {1, 0, NULL, 0, old};
 	char qname[256];
@@ -103,15 +204,38 @@ const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 	a->tags.len = 0;
 	if (len < AHEAD_MIN || dom_first_child(body) != old ||
 	    dom_next_sibling(old) != NULL)
-		return NULL;
-	/* With old left out: the start tag, then the end tag. */
+		return 0;
 	end = dom_qname(body, qname, sizeof qname) + 3;
 	if (wss_c14n_buf(body, &o, &a->tags, &ignored) != LAB_OK ||
 	    a->tags.len < end)
-		return NULL;
+		return 0;
 	a->split = a->tags.len - end;
 	a->body = body;
-	a->watch = (dom_parse_watch){parsing, parsed, a};
+	a->old = old;
+	return 1;
+}
+
+const wss_pass_watch *wss_ahead_decrypting(wss_ahead *a, const dom_node *body,
+					   const dom_node *old, size_t len)
+{
+	if (!prepare(a, body, old, len / 4 * 3))
+		return NULL;
+	a->pass = (wss_pass_watch){pass_ready, pass_whole, pass_stop, a};
+	return &a->pass;
+}
+
+const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
+				       const dom_node *old, size_t len)
+{
+	/* The guess the decryption prepared goes on, and its thread with
+	 * it, when it is for these bytes; else one made afresh. */
+	int same_guess = a->body == body && a->old == old &&
+			 len >= AHEAD_MIN && (!a->running || a->n == len);
+
+	if (!same_guess && !prepare(a, body, old, len))
+		return NULL;
+	a->parsed_here = 0;
+	a->watch = (dom_parse_watch){parsing, done, a};
 	return &a->watch;
 }
 
@@ -166,6 +290,9 @@ void wss_ahead_check(wss_ahead *a, const dom_node *body)
 	size_t len, ndeps;
 	lab_err ignored;
 
+	/* A thread still running was never told the parse was done. */
+	if (a->running)
+		forget(a);
 	a->proved = 0;
 	if (!a->hashed || body != a->body ||
 	    dom_canonical_content_peek(body, &len, &ndeps) == NULL)

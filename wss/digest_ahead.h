@@ -9,7 +9,9 @@
  * bytes it digested, as this one does), that digest can be made before
  * the plaintext is parsed: the tags come from the Body as it stands,
  * which its content does not enter, and the content is the bytes the
- * parse reads.  So the thread hashes them while the parse runs.
+ * parse reads.  So the thread hashes them as they are decrypted, piece
+ * by piece behind the decryption (wss/pass.h's watch), and on while the
+ * parse runs.
  *
  * It is a guess, and it is taken only once proved.  After the parse,
  * when the document keeps the very bytes that were hashed for the
@@ -21,8 +23,11 @@
  * for a Reference without a PrefixList: the guess is made without one.
  * Otherwise the Reference is digested as it would have been, so a wrong
  * guess costs the second thread's work and never changes an answer.
- * The thread hashes at most the plaintext the parse reads anyway, and
- * only plaintext that decrypted.
+ * The thread hashes at most the plaintext the parse reads anyway.  It
+ * reads plaintext before GCM's tag or CBC's padding is checked, which
+ * only a proved digest, after both, can use; a failed decryption stops
+ * it before the bytes are wiped, and the failure costs no more than the
+ * hashing of what was decrypted.
  * Not for: header blocks, the Signature, or a plaintext decrypted in a
  * buffer of its own (the CipherValue not one text).
  */
@@ -31,6 +36,7 @@
 
 #include "dom/dom.h"
 #include "wss/crypto.h"
+#include "wss/pass.h"
 
 typedef struct wss_ahead wss_ahead;
 
@@ -38,13 +44,20 @@ typedef struct wss_ahead wss_ahead;
 int wss_ahead_new(wss_ahead **out, lab_err *err);
 
 /*
- * Prepares a guess for body, whose only child old the plaintext is
- * about to replace: the Body's canonical tags.  When old is not alone,
- * the plaintext is shorter than the thread is worth, or the tags cannot
- * be had, no guess is made: NULL, no watch.  Else the watch to hand
- * dom_replace_parsed_held: its `parsing` starts the thread on the
- * bytes, its `parsed` waits for it.
+ * Prepares a guess for body, whose only child old a plaintext of about
+ * len bytes is about to replace: the Body's canonical tags.  When old
+ * is not alone, the plaintext is shorter than the thread is worth, or
+ * the tags cannot be had, no guess is made: NULL, no watch.
+ * wss_ahead_decrypting is called before the decryption (len: what the
+ * CipherValue's characters decode to at most), and its watch, handed to
+ * wss_pass_open, starts the thread on the first plaintext decrypted.
+ * wss_ahead_begin is called before the parse, with the plaintext's
+ * length: its watch, handed to dom_replace_parsed_held, goes on with
+ * the thread the decryption started (or starts it) at `parsing` and
+ * waits for it at `done`.
  */
+const wss_pass_watch *wss_ahead_decrypting(wss_ahead *a, const dom_node *body,
+					   const dom_node *old, size_t len);
 const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 				       const dom_node *old, size_t len);
 

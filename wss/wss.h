@@ -73,7 +73,9 @@ typedef struct wss_opts {
 	int allow_cbc;
 	/* send: 2 encrypts the Body's content on a second thread while this
 	 * one digests and signs (wss/seal.h), where it is sealed; the same
-	 * bytes as 1. */
+	 * bytes as 1.  receive: 2 digests the Body on a second thread as
+	 * this one decrypts and parses it (wss/digest_ahead.h); the same
+	 * answers as 1. */
 	int threads;
 } wss_opts;
 

@@ -407,9 +407,12 @@ typedef struct ciphertext {
  * ciphertext, then the plaintext, take their place instead of a buffer
  * the size of the message.  Otherwise in c->owned.  A ciphertext that
  * does not decrypt is not an error here: the caller gives its one
- * message for every way the rest can fail.
+ * message for every way the rest can fail.  The Body's (body_old: what
+ * its plaintext replaces), on two threads, is digested as it is
+ * decrypted (wss/digest_ahead.h).
  */
-static int take_plaintext(const wss_msg *m, dom_node *ed, ciphertext *c,
+static int take_plaintext(const wss_msg *m, dom_node *ed,
+			  const dom_node *body_old, ciphertext *c,
 			  wss_cipher cipher, const unsigned char *key,
 			  lab_err *err)
 {
@@ -419,8 +422,14 @@ static int take_plaintext(const wss_msg *m, dom_node *ed, ciphertext *c,
 
 	c->held = t != NULL ? dom_text_take(t, &c->nheld) : NULL;
 	if (c->held != NULL) {
+		const wss_pass_watch *w =
+			m->ahead != NULL && body_old != NULL && key != NULL
+				? wss_ahead_decrypting(m->ahead, m->body,
+						       body_old, c->nheld)
+				: NULL;
+
 		rc = wss_pass_open(c->held, c->nheld, PARSE_ROOM, cipher, key,
-				   &off, &len, err);
+				   w, &off, &len, err);
 		c->p = c->held + off;
 		if (rc == LAB_EMALFORMED)
 			return lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
@@ -443,8 +452,8 @@ static int take_plaintext(const wss_msg *m, dom_node *ed, ciphertext *c,
 }
 
 /* The plaintext p[0..len) parsed in place of old; the document takes
- * the bytes it lies in.  The Body's, on two threads, is digested while
- * it is parsed (wss/digest_ahead.h). */
+ * the bytes it lies in.  The Body's, on two threads, goes on being
+ * digested while it is parsed (wss/digest_ahead.h). */
 static int parse_plaintext(const wss_msg *m, ciphertext *c, dom_node *old,
 			   const char *p, size_t len, const dom_limits *lim,
 			   lab_err *err)
@@ -598,7 +607,9 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 				alg != NULL ? alg : "(none)");
 	/* A key that cannot be this cipher's still has the text decoded:
 	 * its failure is then the one below, as for any other key. */
-	rc = take_plaintext(m, ed, &c, cipher,
+	rc = take_plaintext(m, ed,
+			    kind == REF_BODY && parent == m->body ? old : NULL,
+			    &c, cipher,
 			    bad || keylen != wss_cipher_key_len(cipher) ? NULL
 									: key,
 			    err);
