@@ -282,7 +282,8 @@ rc=$?
 # 3.08754 and deviation 0.09581, times t(0.995, 3) = 5.841 and
 # sqrt(1 + 1/4): 11.73-40.99, and times the median of the four
 # (2,150; worked by hand).  --history holds the kept one to the three
-# processes alone (12.2-36.2).
+# processes alone (12.2-36.2), between recheck.md's markers, below what
+# the file held before.
 mkdir -p "$T/repo/docs"
 (cd "$T/repo" && git init -q && echo 'int x;' >code.c && echo a >docs/a.md &&
 	git add . && git -c user.name=t -c user.email=t@t commit -qm x) >/dev/null 2>&1
@@ -306,12 +307,14 @@ kept=$(ls -d "$T/procs/rechecks"/*/ 2>/dev/null | head -n 1)
 	bad "recheck.py --keep: exit $rc, kept '$kept': $(cat "$T/err")"
 printf 'best\tdomlab-bench bench\npaired\tdomlab-bench bench --ref --floor\n' \
 	>"$T/procs/commands.tsv"
+printf '# make recheck against this run\n\n## Written before\n' >"$T/procs/recheck.md"
 if sh "$HERE/harness/reports/remake.sh" "$T/procs" >"$T/log" 2>"$T/err"; then
 	ok
 	expect_lines "$T/procs/summary.md" \
 		'^| quakes-2k | send | 100 | 2,150 | 80\.0 | 21\.5 | 11\.73-40\.99 | ' \
 		'The command ran in 4 processes (3 in the run, 1 in the rechecks kept since'
-	expect_lines "$T/procs/recheck.md" '^## 20[0-9-]* [0-9:]*-[0-9:]* UTC$' \
+	expect_lines "$T/procs/recheck.md" '^## Written before$' \
+		'^<!-- kept:begin -->$' '^## 20[0-9-]* [0-9:]*-[0-9:]* UTC$' \
 		'held to the run alone\.$' \
 		'^| send/quakes-2k | ref / best | 21\.0 | 12\.2-36\.2 | 25\.0 | yes |$'
 else

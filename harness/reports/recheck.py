@@ -17,8 +17,10 @@ load), when the checkout builds the code the run measured; the run's
 reports then count it as one more process and one more round, so that
 their intervals hold the drift between runs hours or days apart, which
 the run's own processes, an hour apart at most, cannot.  --history
-prints recheck.md: each kept recheck against the intervals of the run
-and the rechecks kept before it.
+writes them into recheck.md, between its <!-- kept:begin --> and
+<!-- kept:end --> markers (what was written there before any recheck
+was kept stays above them): each kept recheck against the intervals of
+the run and the rechecks kept before it.
 
 Exit status: 0 when every ratio lands inside its interval, 1 when one
 does not, 2 when the run cannot be checked (no side-by-side rows, no
@@ -29,7 +31,9 @@ deciding what the intervals are (harness/reports/run.py, spread.py).
 Standard library only.
 """
 import argparse
+import contextlib
 import gzip
+import io
 import json
 import os
 import shutil
@@ -218,20 +222,42 @@ def span(start, end):
     return f"{start} to {end}"
 
 
+BEGIN = "<!-- kept:begin -->"
+END = "<!-- kept:end -->"
+
+
+def history_into(path, text):
+    """Writes text between recheck.md's markers, the rest (rechecks
+    written before any was kept) left as it is; a file without them gets
+    its heading and the markers at its end."""
+    old = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+    if BEGIN not in old or END not in old:
+        old = (old or "# make recheck against this run\n") + \
+            f"\n{BEGIN}\n{END}\n"
+    head, rest = old.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + BEGIN + "\n" + text + END + tail)
+
+
 def history(run_dir, rows):
-    """Prints recheck.md: every kept recheck, oldest first, against the
-    intervals of the run and the rechecks kept before it."""
+    """Prints the kept rechecks' sections: every kept recheck, oldest
+    first, against the intervals of the run and the rechecks kept
+    before it."""
     kept = recheck_dirs(run_dir)
-    print("# make recheck against this run\n")
+    print("## Kept rechecks\n")
     print("Each section is one `make recheck KEEP=1` of this run, kept "
           f"in {RECHECKS}/: the paired command once more and one more "
           "round of each pair, each ratio set against the interval of "
           "the run and of the rechecks kept before it, as they stood "
           "then.  Each kept recheck is then one more process and one "
-          "more round in the run's reports.  Made by "
+          "more round in the run's reports.  Written by "
           "harness/reports/recheck.py --history.\n")
     if not kept:
-        print("No recheck kept yet.")
+        print("No recheck kept yet.\n")
     for i, folder in enumerate(kept):
         facts = read_facts(os.path.join(folder, "recheck.txt"))
         print(f"## {span(facts.get('start', '?'), facts.get('end', '?'))}"
@@ -261,8 +287,8 @@ def main():
     ap.add_argument("--keep", action="store_true",
                     help="keep what was measured in RUN/rechecks/")
     ap.add_argument("--history", action="store_true",
-                    help="print recheck.md from the kept rechecks, "
-                         "measure nothing")
+                    help="write the kept rechecks into RUN/recheck.md "
+                         "(between its kept markers), measure nothing")
     a = ap.parse_args()
     try:
         with open(os.path.join(a.run, "summary.json"),
@@ -273,7 +299,10 @@ def main():
               file=sys.stderr)
         return 2
     if a.history:
-        history(a.run, rows)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            history(a.run, rows)
+        history_into(os.path.join(a.run, "recheck.md"), out.getvalue())
         return 0
     commit = read_facts(os.path.join(a.run, "machine.txt")).get("commit")
     if a.keep:

@@ -25,8 +25,7 @@ mv "$run/summary.md.tmp" "$run/summary.md"
 # shellcheck disable=SC2086
 "$python" harness/reports/findings.py --dir "$run" $runs >"$run/FINDINGS.md.tmp"
 mv "$run/FINDINGS.md.tmp" "$run/FINDINGS.md"
-"$python" harness/reports/recheck.py --run "$run" --history >"$run/recheck.md.tmp"
-mv "$run/recheck.md.tmp" "$run/recheck.md"
+"$python" harness/reports/recheck.py --run "$run" --history
 [ -z "$readme" ] ||
 	"$python" harness/reports/readme_results.py --run "$run" --readme "$readme"
 if [ -n "$readme" ]; then
