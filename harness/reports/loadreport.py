@@ -159,7 +159,7 @@ ATTACH_TEXT = ("`domlab load --attach` sends SOAP with Attachments: the "
 
 def round_dirs(rundir):
     """The rounds of a run in_rounds.sh made (scenarios, stall, attack):
-    RUN itself (round 1), then each RUN/round.K in K's order."""
+    RUN itself first, then each RUN/round.K in K's order."""
     if not os.path.isdir(rundir):
         return []
     ks = sorted(int(m.group(1)) for m in
