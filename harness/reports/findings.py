@@ -32,8 +32,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import http_findings  # noqa: E402  (the scenarios over HTTP)
 import loadreport  # noqa: E402  (the load scenario's JSON)
 import spread  # noqa: E402
-from run import (Run, count, input_bytes, num, ratio, run_name,  # noqa: E402
-                 us)
+from run import (Run, count, input_bytes, num, ratio,  # noqa: E402
+                 read_facts, run_name, us)
 
 NOT_MEASURED = "not measured in this run"
 
@@ -503,12 +503,9 @@ def intro(run):
 def rounds_context(rundir):
     """alternate/rounds.txt as a sentence: on which commit, and when and
     at which load average the rounds started."""
-    path = os.path.join(rundir, "alternate", "rounds.txt")
-    if not os.path.exists(path):
+    kv = read_facts(os.path.join(rundir, "alternate", "rounds.txt"))
+    if not kv:
         return ""
-    with open(path, encoding="utf-8") as f:
-        kv = dict(line.rstrip("\n").split(": ", 1) for line in f
-                  if ": " in line)
     starts = [kv[k] for k in sorted((k for k in kv if k.startswith("round ")),
                                     key=lambda k: int(k.split()[1]))]
     if not starts:

@@ -175,8 +175,12 @@ def same_code(commit):
 
 
 def gzip_to(src, dst):
+    """src gzipped into dst as `make reference` does (gzip -9n: no
+    name, no time, so the same file gzips to the same bytes)."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
-    with open(src, "rb") as f, gzip.open(dst, "wb", compresslevel=9) as g:
+    with open(src, "rb") as f, open(dst, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", compresslevel=9,
+                          fileobj=raw, mtime=0) as g:
         shutil.copyfileobj(f, g)
 
 
@@ -304,9 +308,10 @@ def main():
             history(a.run, rows)
         history_into(os.path.join(a.run, "recheck.md"), out.getvalue())
         return 0
-    commit = read_facts(os.path.join(a.run, "machine.txt")).get("commit")
     if a.keep:
         # Refused before measuring: minutes of work that could not count.
+        commit = read_facts(os.path.join(a.run, "machine.txt")).get(
+            "commit")
         err = same_code(commit) if commit else \
             f"{a.run}/machine.txt names no commit"
         if err:

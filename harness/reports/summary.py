@@ -28,7 +28,7 @@ from axes import AXES
 import loadreport
 import spread
 from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, floor_text,
-                 input_bytes, num, ratio, us, us_real)
+                 input_bytes, num, ratio, read_facts, us, us_real)
 
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
@@ -781,9 +781,7 @@ def machine(run, a):
     committed files) keeps the facts recorded when it ran."""
     path = os.path.join(a.dir, "machine.txt")
     if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            return dict(line.rstrip("\n").split(": ", 1) for line in f
-                        if ": " in line)
+        return read_facts(path)
     ctx = run.context
     return {
         "run": os.path.basename(os.path.normpath(a.dir)),

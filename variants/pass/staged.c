@@ -25,10 +25,12 @@ int wss_pass_open(char *s, size_t n, size_t room, wss_cipher c,
 		rc = wss_decrypt_in_place(c, key, (unsigned char *)s + at,
 					  octets, &ivoff, len, err);
 	*off = at + ivoff;
-	if (w != NULL && rc == LAB_OK) {
+	if (w == NULL)
+		return rc;
+	if (rc == LAB_OK) {
 		w->ready(w->ctx, s + *off, *len);
 		w->whole(w->ctx, *len);
-	} else if (w != NULL) {
+	} else {
 		w->stop(w->ctx);
 	}
 	return rc;
