@@ -128,7 +128,11 @@ attack: $(call deps_ok,bench)
 # what is committed, and the README's results table is rewritten from its
 # summary.json (results/README.md).  It refuses to start above a load of
 # REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
-# records the load it started at and whether it was forced.  The
+# records the load it started at and whether it was forced.  Once
+# measured, the run is published only when it is steady
+# (harness/reports/steady.py): every interval of the paired run's ratios
+# at most REFERENCE_SPREAD times as high as it is low and no number under
+# its floor, unless FORCE=1; a refused run stays in results/.  The
 # side-by-side run goes REFERENCE_PAIRED_RUNS times, and the pairs
 # FINDINGS.md compares REFERENCE_ROUNDS rounds (ALTERNATE), so that each
 # ratio the README and FINDINGS.md quote has the interval a rerun lands
@@ -136,6 +140,7 @@ attack: $(call deps_ok,bench)
 REFERENCE_DIR := results/reference
 REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
+REFERENCE_SPREAD := 1.35
 REFERENCE_PAIRED_RUNS := 5
 REFERENCE_ROUNDS := 5
 FORCE ?=
@@ -145,6 +150,8 @@ reference:
 	  ALTERNATE=$(REFERENCE_ROUNDS) PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
+	  FORCE=$(FORCE) python3 harness/reports/steady.py --run $$run \
+	    --limit $(REFERENCE_SPREAD) >$(BUILD_DIR)/.reference-steady && \
 	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR)/load && \
 	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
 	    $$run/machine.txt $$run/variants.txt $$run/commands.tsv \
@@ -158,7 +165,8 @@ reference:
 	  find $(REFERENCE_DIR)/alternate -name '*.json' -exec gzip -9n {} + && \
 	  sed 's/^load average: /load average when make reference started: /' \
 	    $(BUILD_DIR)/.reference-load >>$(REFERENCE_DIR)/machine.txt && \
-	  rm -f $(BUILD_DIR)/.reference-load
+	  cat $(BUILD_DIR)/.reference-steady >>$(REFERENCE_DIR)/machine.txt && \
+	  rm -f $(BUILD_DIR)/.reference-load $(BUILD_DIR)/.reference-steady
 	@python3 harness/reports/readme_results.py --run $(REFERENCE_DIR) --readme README.md
 	@echo "reference: $(REFERENCE_DIR)/ and README.md's results table; commit them together"
 

@@ -339,6 +339,57 @@ LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/ou
 	grep -qx 'forced above the limit: no' "$T/out" && ok ||
 	bad "quiet.sh at 1.00: $(cat "$T/out" "$T/err")"
 
+# make reference's steadiness check (harness/reports/steady.py) on
+# made-up summaries: intervals within the limit pass and the widest is
+# named; one wider, or a number under its floor, is refused unless
+# FORCE=1; a run without intervals cannot be judged.
+steady_run() { # folder, pipeline rows, below_floor list
+	mkdir -p "$T/$1"
+	printf '{"pipeline": [%s], "below_floor": [%s]}\n' "$2" "$3" \
+		>"$T/$1/summary.json"
+}
+steady_row() { # stage, ref / best low, high[, best / floor low, high]
+	fl=null
+	[ $# -lt 5 ] || fl="[$4, $5]"
+	printf '{"dataset": "d", "stage": "%s", "ref_best_interval": [%s, %s], "best_floor_interval": %s}' \
+		"$1" "$2" "$3" "$fl"
+}
+steady_run steady "$(steady_row send 10 12), $(steady_row receive 9 10 1.1 1.3)" ""
+FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/steady" --limit 1.35 >"$T/out" 2>"$T/err" &&
+	grep -qx 'widest interval: 1.20 (send/d ref / best 10.00-12.00; limit 1.35)' "$T/out" &&
+	grep -qx 'forced past the steadiness check: no' "$T/out" && ok ||
+	bad "steady.py on a steady run: $(cat "$T/out" "$T/err")"
+steady_run wide "$(steady_row send 10 12 1.0 1.5)" ""
+FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/wide" --limit 1.35 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] &&
+	grep -q 'send/d best / floor 1.00-1.50 is 1.50 times as high' "$T/err" &&
+	! grep -q 'ref / best' "$T/err" && ok ||
+	bad "steady.py on a wide interval: exit $rc: $(cat "$T/err")"
+FORCE=1 "$PY" "$HERE/harness/reports/steady.py" --run "$T/wide" --limit 1.35 >"$T/out" 2>"$T/err" &&
+	grep -qx 'forced past the steadiness check: yes' "$T/out" && ok ||
+	bad "steady.py FORCE=1 on a wide interval: $(cat "$T/out" "$T/err")"
+steady_run under "$(steady_row send 10 12 1.0 1.1)" '"send/d best: 9 us"'
+FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/under" --limit 1.35 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'below the floor: send/d best: 9 us' "$T/err" && ok ||
+	bad "steady.py under the floor: exit $rc: $(cat "$T/err")"
+steady_run none '{"dataset": "d", "stage": "send"}' ""
+FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/none" --limit 1.35 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no interval to judge' "$T/err" && ok ||
+	bad "steady.py without intervals: exit $rc: $(cat "$T/err")"
+# The committed reference passes the check make reference applies,
+# unless its machine.txt says it was forced past it.
+limit=$(sed -n 's/^REFERENCE_SPREAD := //p' "$HERE/mk/bench.mk")
+if grep -qx 'forced past the steadiness check: yes' "$HERE/results/reference/machine.txt"; then
+	ok
+else
+	FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$HERE/results/reference" \
+		--limit "$limit" >"$T/out" 2>"$T/err" && ok ||
+		bad "the committed reference fails steady.py at $limit: $(cat "$T/err")"
+fi
+
 # The gSOAP peer in the paired run, when domlab-bench has it: its
 # columns in the "Side by side" table (tests/gsoap.sh checks the peer).
 if ! "$BENCH" gsoap --help >/dev/null 2>&1; then

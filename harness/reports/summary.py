@@ -718,7 +718,7 @@ def numbers(run, a, name):
     from (summary.json): send and receive per dataset, from the paired
     run when it ran (with the intervals of its ratios), else from the
     separate runs; every parse with the variant's build choice; the worst
-    cases."""
+    cases; every number under its floor (floor_breaches)."""
     out = {"run": name,
            "commit": a.commit, "mode": a.mode, "cases": a.cases,
            "instructions": run.has_icount(),
@@ -726,7 +726,8 @@ def numbers(run, a, name):
            "floor": {s: floor_text(s) for s in ("send", "receive")},
            "floor_stand_ins": run.stand_ins(
                ("send", "receive"), "paired" if run.paired else "time"),
-           "pipeline": [], "parse": []}
+           "pipeline": [], "parse": [],
+           "below_floor": floor_breaches(run)}
     for d in run.datasets:
         for s in ("send", "receive"):
             if run.time(s, d, "best") is None:
