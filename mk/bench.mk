@@ -131,8 +131,10 @@ attack: $(call deps_ok,bench)
 # records the load it started at and whether it was forced.  Once
 # measured, the run is published only when it is steady
 # (harness/reports/steady.py): every interval of the paired run's ratios
-# at most REFERENCE_SPREAD times as high as it is low and no number under
-# its floor, unless FORCE=1; a refused run stays in results/.  The
+# at most REFERENCE_SPREAD times as high as it is low, no paired process
+# whose cases' repetitions varied by a median coefficient of variation
+# above REFERENCE_NOISE, and no number under its floor, unless FORCE=1;
+# a refused run stays in results/.  The
 # side-by-side run goes REFERENCE_PAIRED_RUNS times, and the pairs
 # FINDINGS.md compares REFERENCE_ROUNDS rounds (ALTERNATE), so that each
 # ratio the README and FINDINGS.md quote has the interval a rerun lands
@@ -141,6 +143,7 @@ REFERENCE_DIR := results/reference
 REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
 REFERENCE_SPREAD := 1.35
+REFERENCE_NOISE := 0.03
 REFERENCE_PAIRED_RUNS := 5
 REFERENCE_ROUNDS := 5
 FORCE ?=
@@ -151,7 +154,8 @@ reference:
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  FORCE=$(FORCE) python3 harness/reports/steady.py --run $$run \
-	    --limit $(REFERENCE_SPREAD) >$(BUILD_DIR)/.reference-steady && \
+	    --limit $(REFERENCE_SPREAD) --noise $(REFERENCE_NOISE) \
+	    >$(BUILD_DIR)/.reference-steady && \
 	  rm -rf $(REFERENCE_DIR) && mkdir -p $(REFERENCE_DIR)/load && \
 	  cp $$run/summary.md $$run/summary.json $$run/FINDINGS.md \
 	    $$run/machine.txt $$run/variants.txt $$run/commands.tsv \
@@ -176,7 +180,9 @@ reference:
 # each ratio set against the interval RUN gives it; exits 1 when one
 # lands outside (harness/reports/recheck.py).  KEEP=1 keeps what it
 # measured in RUN/rechecks/ (only from a checkout of the code RUN
-# measured) and makes RUN's reports again (harness/reports/remake.sh),
+# measured, and only when its process was no noisier than
+# REFERENCE_NOISE, unless FORCE=1) and makes RUN's reports again
+# (harness/reports/remake.sh),
 # the README's results table too when RUN is the reference, so that
 # their intervals count it, landed inside or not.
 RUN ?= $(REFERENCE_DIR)
@@ -187,8 +193,8 @@ recheck: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
 	@for v in $$(python3 harness/reports/rounds.py --dir $(RUN) --variants); do \
 	  $(MAKE) --no-print-directory VARIANT=$$v domlab-bench || exit 1; done
-	@status=0; python3 harness/reports/recheck.py --run $(RUN) \
-	  $(if $(KEEP),--keep) || status=$$?; \
+	@status=0; FORCE=$(FORCE) python3 harness/reports/recheck.py --run $(RUN) \
+	  $(if $(KEEP),--keep --noise $(REFERENCE_NOISE)) || status=$$?; \
 	if [ -n "$(KEEP)" ] && [ $$status -lt 2 ]; then \
 	  sh harness/reports/remake.sh $(RUN) \
 	    $(if $(filter $(REFERENCE_DIR),$(RUN:%/=%)),README.md) || exit 2; \

@@ -22,6 +22,11 @@ writes them into recheck.md, between its <!-- kept:begin --> and
 was kept stays above them): each kept recheck against the intervals of
 the run and the rechecks kept before it.
 
+--noise (with --keep) keeps nothing from a paired process whose cases'
+repetitions varied by a median coefficient of variation above it
+(run.py's noise), unless FORCE=1: what a machine that moved that much
+measured would widen the run's intervals for good.
+
 Exit status: 0 when every ratio lands inside its interval, 1 when one
 does not, 2 when the run cannot be checked (no side-by-side rows, no
 intervals, a command failed) or a recheck cannot be kept.
@@ -43,7 +48,7 @@ import tempfile
 import time
 
 import rounds
-from run import RECHECKS, Run, num, read_facts, recheck_dirs, us
+from run import RECHECKS, Run, noise, num, read_facts, recheck_dirs, us
 
 # What a recheck measures is built from everything but these (the
 # documents, the tests, and how runs are made and reported: a recheck
@@ -212,6 +217,23 @@ def keep(run_dir, tmp, facts):
     return None
 
 
+def too_noisy(again, limit):
+    """Why the paired process measured again is too noisy to keep (its
+    noise, run.noise, above limit), printed either way; None when it is
+    not, when no limit is given, or FORCE=1."""
+    procs = again.paired_procs
+    x = noise(procs[0][1]) if procs else None
+    if x is None:
+        return None
+    print(f"recheck: the paired process's repetitions varied by a median "
+          f"{100 * x:.1f}% (the run's processes: see its summary.md)",
+          file=sys.stderr)
+    if limit is None or x <= limit or os.environ.get("FORCE") == "1":
+        return None
+    return f"its repetitions varied by {100 * x:.1f}%, above " \
+        f"{100 * limit:.1f}%"
+
+
 def now_facts():
     """When and at which load: the UTC time and the load average."""
     return (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -290,6 +312,10 @@ def main():
                          "already measured: check it, run nothing")
     ap.add_argument("--keep", action="store_true",
                     help="keep what was measured in RUN/rechecks/")
+    ap.add_argument("--noise", type=float,
+                    help="with --keep: keep nothing whose paired process "
+                         "varied more than this (a coefficient of "
+                         "variation, 0.03: 3%%) unless FORCE=1")
     ap.add_argument("--history", action="store_true",
                     help="write the kept rechecks into RUN/recheck.md "
                          "(between its kept markers), measure nothing")
@@ -331,7 +357,14 @@ def main():
         # What was measured again: given one of the two, only that one.
         results = ((check(rows, again) if again.paired_procs else [])
                    + (check_rounds(run, again) if again.rounds else []))
-        if results and a.keep:
+        noisy = too_noisy(again, a.noise)
+        if results and a.keep and noisy:
+            print(f"recheck: not kept: {noisy}; a recheck kept from a "
+                  "machine that moved this much would widen every "
+                  "interval of the run for good.  Run it again on a "
+                  "quieter machine, or FORCE=1 to keep it anyway",
+                  file=sys.stderr)
+        elif results and a.keep:
             end, load_end = now_facts()
             err = keep(a.run, tmp, {
                 "stamp": start.replace("-", "").replace(":", ""),
@@ -345,8 +378,9 @@ def main():
               file=sys.stderr)
         return 2
     kinds = {r.get("interval_kind", "repetitions") for r in rows}
-    return 1 if report(results, "prediction" if kinds == {"prediction"}
-                       else "repetitions") else 0
+    outside = report(results, "prediction" if kinds == {"prediction"}
+                     else "repetitions")
+    return 2 if a.keep and noisy else 1 if outside else 0
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ Not for: laying out tables or charts, or running anything
 import gzip
 import json
 import os
-from statistics import median
+from statistics import mean, median, stdev
 
 import spread
 
@@ -110,6 +110,17 @@ def repetitions(doc):
         reps.setdefault(b["run_name"], []).append(
             b["cpu_time"] * SCALE[b["time_unit"]])
     return reps
+
+
+def noise(reps):
+    """How much the machine moved while one process ran: the median over
+    its cases ({case: [CPU us of each repetition]}) of each case's
+    coefficient of variation (standard deviation over mean), None
+    without a case of two repetitions or more.  A quiet host gives well
+    under 0.02, one whose neighbours come and go ten times that."""
+    cvs = [stdev(xs) / mean(xs) for xs in reps.values()
+           if len(xs) > 1 and mean(xs) > 0]
+    return median(cvs) if cvs else None
 
 
 def merge_medians(procs):

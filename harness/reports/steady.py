@@ -7,10 +7,12 @@ disagree.
 
 A run is steady when, in its summary.json, every ratio the README quotes
 (ref / best and best / floor, send and receive, each dataset) has an
-interval whose high is at most LIMIT times its low, and no number is
-under its floor (`below_floor`, summary.py's floor_breaches).  Prints
-what machine.txt records (the widest interval, whether the limit was
-forced) and exits 0; exits 1 saying why when the run is not steady,
+interval whose high is at most LIMIT times its low, no paired process's
+noise (`paired_noise`: its cases' median coefficient of variation,
+run.py's noise) is above NOISE, and no number is under its floor
+(`below_floor`, summary.py's floor_breaches).  Prints what machine.txt
+records (the widest interval, the noisiest process, whether the check
+was forced) and exits 0; exits 1 saying why when the run is not steady,
 unless FORCE=1, which lets it through and says so; exits 2 when the run
 cannot be judged (no summary.json, or no interval to judge).
 
@@ -42,11 +44,22 @@ def widths(summary):
     return sorted(out, reverse=True)
 
 
-def faults(summary, limit):
+def noises(summary):
+    """[(noise, process number)] of the paired processes that have one,
+    noisiest first."""
+    return sorted(((x, i + 1) for i, x in
+                   enumerate(summary.get("paired_noise") or [])
+                   if x is not None), reverse=True)
+
+
+def faults(summary, limit, noise_limit):
     """Why the run is not steady: [] when it is."""
     out = [f"interval {what} is {w:.2f} times as high as it is low "
            f"(limit {limit:.2f})" for w, what in widths(summary)
            if w > limit]
+    out += [f"paired process {i}: its cases' repetitions varied by a "
+            f"median {100 * x:.1f}% (limit {100 * noise_limit:.1f}%)"
+            for x, i in noises(summary) if x > noise_limit]
     out += [f"below the floor: {b}" for b in summary.get("below_floor", [])]
     return out
 
@@ -56,6 +69,9 @@ def main():
     ap.add_argument("--run", required=True, help="a compare run's folder")
     ap.add_argument("--limit", type=float, required=True,
                     help="widest interval allowed, as high / low")
+    ap.add_argument("--noise", type=float, required=True,
+                    help="most noise allowed in a paired process, as a "
+                         "coefficient of variation (0.03: 3%%)")
     a = ap.parse_args()
     path = os.path.join(a.run, "summary.json")
     try:
@@ -71,7 +87,11 @@ def main():
         return 2
     print(f"widest interval: {ws[0][0]:.2f} ({ws[0][1]}; limit "
           f"{a.limit:.2f})")
-    bad = faults(summary, a.limit)
+    ns = noises(summary)
+    if ns:
+        print(f"noisiest paired process: {100 * ns[0][0]:.1f}% (process "
+              f"{ns[0][1]}; limit {100 * a.noise:.1f}%)")
+    bad = faults(summary, a.limit, a.noise)
     forced = "yes" if bad and os.environ.get("FORCE") == "1" else "no"
     print(f"forced past the steadiness check: {forced}")
     for line in bad:

@@ -28,7 +28,7 @@ from axes import AXES
 import loadreport
 import spread
 from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, floor_text,
-                 input_bytes, num, ratio, read_facts, us, us_real)
+                 input_bytes, noise, num, ratio, read_facts, us, us_real)
 
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
@@ -234,11 +234,33 @@ def paired_table(run):
                 row[8:8] = [ratio(r["gsoap"], r["best"])]
             out.append(row)
     table(head, out)
+    quiet = noise_text(run)
+    if quiet:
+        print(quiet + "\n")
     if has_gsoap:
         print("gsoap: gSOAP 2.8's wsse plugin on the quakes records; its "
               "key transport is RSA PKCS#1 v1.5, not RSA-OAEP, and its "
               "allocations are not in the alloc counters "
               "(docs/measuring.md, \"The gSOAP peer\").\n")
+
+
+def paired_noise(run):
+    """Each paired process's noise (run.noise), the rechecks' after the
+    run's own: None for a process without repetitions."""
+    return [noise(reps) for _, reps in run.paired_procs]
+
+
+def noise_text(run):
+    """How much the machine moved within each paired process, in words;
+    "" when none had repetitions."""
+    xs = [x for x in paired_noise(run) if x is not None]
+    if not xs:
+        return ""
+    return ("Within each process, a case's repetitions varied by a median "
+            f"coefficient of variation of {100 * min(xs):.1f}-"
+            f"{100 * max(xs):.1f}% (the median over its cases): how "
+            "much the machine moved while the process ran, which "
+            "`make reference` holds to a limit (docs/measuring.md).")
 
 
 def floor_breaches(run):
@@ -727,7 +749,8 @@ def numbers(run, a, name):
            "floor_stand_ins": run.stand_ins(
                ("send", "receive"), "paired" if run.paired else "time"),
            "pipeline": [], "parse": [],
-           "below_floor": floor_breaches(run)}
+           "below_floor": floor_breaches(run),
+           "paired_noise": paired_noise(run)}
     for d in run.datasets:
         for s in ("send", "receive"):
             if run.time(s, d, "best") is None:
