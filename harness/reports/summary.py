@@ -291,10 +291,9 @@ def floor_breaches(run):
     return out
 
 
-def floor_warning(run):
+def floor_warning(below):
     """A loud section (and lines on stderr) for every number under its
-    floor; nothing when there is none."""
-    below = floor_breaches(run)
+    floor (floor_breaches); nothing when there is none."""
     if not below:
         return
     for line in below:
@@ -735,12 +734,12 @@ def plots(run, rundir):
     return charts.plots(run, rundir, plt)
 
 
-def numbers(run, a, name):
+def numbers(run, a, name, below):
     """What the README's results table and the headline chart are made
     from (summary.json): send and receive per dataset, from the paired
     run when it ran (with the intervals of its ratios), else from the
     separate runs; every parse with the variant's build choice; the worst
-    cases; every number under its floor (floor_breaches)."""
+    cases; every number under its floor (below, floor_breaches)."""
     out = {"run": name,
            "commit": a.commit, "mode": a.mode, "cases": a.cases,
            "instructions": run.has_icount(),
@@ -749,7 +748,7 @@ def numbers(run, a, name):
            "floor_stand_ins": run.stand_ins(
                ("send", "receive"), "paired" if run.paired else "time"),
            "pipeline": [], "parse": [],
-           "below_floor": floor_breaches(run),
+           "below_floor": below,
            "paired_noise": paired_noise(run)}
     for d in run.datasets:
         for s in ("send", "receive"):
@@ -851,14 +850,15 @@ def main():
         print("summary.py: --commit, --flags and --elapsed are needed for "
               "a run without machine.txt", file=sys.stderr)
         return 1
+    below = floor_breaches(run)
     with open(os.path.join(a.dir, "summary.json"), "w",
               encoding="utf-8") as f:
-        json.dump(numbers(run, a, facts["run"]), f, indent=1)
+        json.dump(numbers(run, a, facts["run"], below), f, indent=1)
     with open(os.path.join(a.dir, "machine.txt"), "w",
               encoding="utf-8") as f:
         f.write("".join(f"{k}: {v}\n" for k, v in facts.items()))
     header(run, a, facts)
-    floor_warning(run)
+    floor_warning(below)
     if a.plots:
         made = plots(run, a.dir)
         if made is None:
