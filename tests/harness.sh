@@ -380,9 +380,10 @@ LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/ou
 	bad "quiet.sh at 1.00: $(cat "$T/out" "$T/err")"
 
 # make reference's steadiness check (harness/reports/steady.py) on
-# made-up summaries: intervals within the limit pass and the widest is
-# named; one wider, or a number under its floor, is refused unless
-# FORCE=1; a run without intervals cannot be judged.
+# made-up summaries: intervals within the limit pass and the widest and
+# the noisiest process are named; a wider interval, a noisier process or
+# a number under its floor is refused unless FORCE=1; a run without
+# intervals cannot be judged.
 steady_run() { # folder, pipeline rows, below_floor list[, paired_noise]
 	mkdir -p "$T/$1"
 	printf '{"pipeline": [%s], "below_floor": [%s], "paired_noise": [%s]}\n' \
@@ -394,35 +395,39 @@ steady_row() { # stage, ref / best low, high[, best / floor low, high]
 	printf '{"dataset": "d", "stage": "%s", "ref_best_interval": [%s, %s], "best_floor_interval": %s}' \
 		"$1" "$2" "$3" "$fl"
 }
+steady_check() { # FORCE's value, folder: steady.py at 1.35 and 3%
+	FORCE=$1 "$PY" "$HERE/harness/reports/steady.py" --run "$T/$2" \
+		--limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err"
+}
 steady_run steady "$(steady_row send 10 12), $(steady_row receive 9 10 1.1 1.3)" ""
-FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/steady" --limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err" &&
+steady_check "" steady &&
 	grep -qx 'widest interval: 1.20 (send/d ref / best 10.00-12.00; limit 1.35)' "$T/out" &&
 	grep -qx 'noisiest paired process: 2.0% (process 3; limit 3.0%)' "$T/out" &&
 	grep -qx 'forced past the steadiness check: no' "$T/out" && ok ||
 	bad "steady.py on a steady run: $(cat "$T/out" "$T/err")"
 steady_run wide "$(steady_row send 10 12 1.0 1.5)" ""
-FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/wide" --limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err"
+steady_check "" wide
 rc=$?
 [ "$rc" -eq 1 ] &&
 	grep -q 'send/d best / floor 1.00-1.50 is 1.50 times as high' "$T/err" &&
 	! grep -q 'ref / best' "$T/err" && ok ||
 	bad "steady.py on a wide interval: exit $rc: $(cat "$T/err")"
-FORCE=1 "$PY" "$HERE/harness/reports/steady.py" --run "$T/wide" --limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err" &&
+steady_check 1 wide &&
 	grep -qx 'forced past the steadiness check: yes' "$T/out" && ok ||
 	bad "steady.py FORCE=1 on a wide interval: $(cat "$T/out" "$T/err")"
 steady_run under "$(steady_row send 10 12 1.0 1.1)" '"send/d best: 9 us"'
-FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/under" --limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err"
+steady_check "" under
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'below the floor: send/d best: 9 us' "$T/err" && ok ||
 	bad "steady.py under the floor: exit $rc: $(cat "$T/err")"
 steady_run noisy "$(steady_row send 10 12 1.0 1.1)" "" "0.01, 0.05"
-FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/noisy" --limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err"
+steady_check "" noisy
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'paired process 2: .* by a median 5.0% (limit 3.0%)' "$T/err" &&
 	! grep -q 'paired process 1' "$T/err" && ok ||
 	bad "steady.py on a noisy process: exit $rc: $(cat "$T/err")"
 steady_run none '{"dataset": "d", "stage": "send"}' ""
-FORCE= "$PY" "$HERE/harness/reports/steady.py" --run "$T/none" --limit 1.35 --noise 0.03 >"$T/out" 2>"$T/err"
+steady_check "" none
 rc=$?
 [ "$rc" -eq 2 ] && grep -q 'no interval to judge' "$T/err" && ok ||
 	bad "steady.py without intervals: exit $rc: $(cat "$T/err")"
