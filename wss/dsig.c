@@ -22,6 +22,7 @@
 #include "wss/digest_ahead.h"
 #include "wss/hop.h"
 #include "wss/seal.h"
+#include "wss/send_ahead.h"
 #include "wss/wsse.h"
 
 enum { MAX_PREFIXES = 32 };
@@ -31,8 +32,19 @@ static int to_digest(void *ctx, const char *p, size_t n)
 	return wss_sha256_update(ctx, p, n);
 }
 
-/* One try of digest_tee; WSS_C14N_AGAIN: what the sink and the content
- * took does not count. */
+/* One walk of top's canonical form into sink, its content appended to
+ * content and sealed (seal not NULL); WSS_C14N_AGAIN: what the sink and
+ * the content took does not count. */
+static int walk_once(const dom_node *top, const wss_c14n_opts *o,
+		     wss_sink_fn sink, void *ctx, lab_buf *content,
+		     struct wss_seal *seal, lab_err *err)
+{
+	int rc = wss_c14n_pieces(top, o, sink, ctx, content, err);
+
+	return rc == LAB_OK && seal != NULL ? wss_seal_end(seal, err) : rc;
+}
+
+/* One try of digest_tee; WSS_C14N_AGAIN as walk_once. */
 static int digest_once(const dom_node *top, const wss_c14n_opts *o,
 		       lab_buf *content, struct wss_seal *seal,
 		       unsigned char out[WSS_SHA256_LEN], lab_err *err)
@@ -41,13 +53,28 @@ static int digest_once(const dom_node *top, const wss_c14n_opts *o,
 	int rc = wss_sha256_new(&h, err);
 
 	if (rc == LAB_OK)
-		rc = wss_c14n_pieces(top, o, to_digest, h, content, err);
-	if (rc == LAB_OK && seal != NULL)
-		rc = wss_seal_end(seal, err);
+		rc = walk_once(top, o, to_digest, h, content, seal, err);
 	if (rc == LAB_OK && wss_sha256_final(h, out) != LAB_OK)
 		rc = lab_fail(err, LAB_ENOMEM, "digest failed");
 	wss_sha256_free(h);
 	return rc;
+}
+
+/* The first try for a Body whose digest a second thread guessed
+ * (wss/send_ahead.h): the walk proves the guess instead of hashing, and
+ * captures the content; the guess's digest when it held, else one made
+ * by a walk that captures nothing again. */
+static int guessed_once(const dom_node *top, const wss_c14n_opts *o,
+			struct wss_send_ahead *a, lab_buf *content,
+			struct wss_seal *seal,
+			unsigned char out[WSS_SHA256_LEN], lab_err *err)
+{
+	int rc = walk_once(top, o, wss_send_ahead_match, a, content, seal,
+			   err);
+
+	if (rc != LAB_OK || wss_send_ahead_take(a, out))
+		return rc;
+	return digest_once(top, o, NULL, NULL, out, err);
 }
 
 /*
@@ -68,8 +95,12 @@ static int digest_tee(const dom_node *top, const char *const *prefixes,
 					content == &m->seal->window
 				? m->seal
 				: NULL;
+	struct wss_send_ahead *a =
+		m != NULL && top == m->body && nprefixes == 0 ? m->send_ahead
+							       : NULL;
 	size_t start = content != NULL ? content->len : 0;
-	int rc = digest_once(top, &o, content, seal, out, err);
+	int rc = a != NULL ? guessed_once(top, &o, a, content, seal, out, err)
+			   : digest_once(top, &o, content, seal, out, err);
 
 	if (rc != WSS_C14N_AGAIN)
 		return rc;

@@ -15,6 +15,7 @@
 struct wss_ahead;
 struct wss_attachment;
 struct wss_seal;
+struct wss_send_ahead;
 
 enum { WSS_ID_CAP = 32, WSS_DRAWN_MAX = 5 };
 
@@ -35,6 +36,9 @@ typedef struct wss_msg {
 	/* Sending: the Body's CipherValue made while signing digests the
 	 * content (wss/seal.h); then content is the seal's. */
 	struct wss_seal *seal;
+	/* Sending on two threads: the Body's digest guessed from the
+	 * message's bytes during the parse (wss/send_ahead.h); NULL: none. */
+	struct wss_send_ahead *send_ahead;
 	/* Receiving on two threads: a decrypted Body's digest made while
 	 * its plaintext is parsed (wss/digest_ahead.h); NULL: one thread. */
 	struct wss_ahead *ahead;

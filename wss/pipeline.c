@@ -18,6 +18,7 @@
 #include "wss/msg.h"
 #include "wss/pass.h"
 #include "wss/seal.h"
+#include "wss/send_ahead.h"
 #include "wss/wsse.h"
 #include "wss/xenc.h"
 
@@ -174,7 +175,8 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
  * digested (wss/seal.h, pass=fused): no whole copy of the plaintext or
  * of the ciphertext.  Else signing captures them whole.  With two
  * threads the sealing, and the key's wrapping, run on the second
- * (wss/seal.h's wss_seal_pipeline).
+ * (wss/seal.h's wss_seal_pipeline), unless that one is digesting the
+ * Body already (wss/send_ahead.h): then this one seals.
  */
 static int capture(wss_msg *m, const wss_opts *o, const wss_cert *peer,
 		   lab_buf *content, wss_seal *seal, lab_err *err)
@@ -188,14 +190,16 @@ static int capture(wss_msg *m, const wss_opts *o, const wss_cert *peer,
 	    dom_canonical_content_peek(m->body, &n, &ndeps) == NULL || n == 0)
 		return wss_msg_content_room(m, content, err);
 	rc = wss_seal_begin(seal, m, o->cipher, n, err);
-	return rc == LAB_OK && o->threads > 1
+	return rc == LAB_OK && o->threads > 1 && m->send_ahead == NULL
 		       ? wss_seal_pipeline(seal, peer, err)
 		       : rc;
 }
 
 /* The five IDs are drawn from the untouched tree, one ID index build. */
-int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
-		 const wss_cert *peer, const wss_opts *o, lab_err *err)
+int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
+		       const wss_cert *cert, const wss_cert *peer,
+		       const wss_opts *o, struct wss_send_ahead *ahead,
+		       lab_err *err)
 {
 	static const char *const bases[] = {"Body", "X509", "TS", "ED", "EK"};
 	lab_buf content = LAB_BUF_INIT;
@@ -216,6 +220,7 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		rc = header_block(&m, o->encrypt_header, &parts[nparts++], err);
 	m.att = o->att;
 	m.natt = o->natt;
+	m.send_ahead = ahead;
 	if (rc == LAB_OK)
 		rc = wss_hop_prepare(&m, o, err);
 	if (rc == LAB_OK)
@@ -233,6 +238,28 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		OPENSSL_cleanse(content.data, content.len);
 	lab_buf_free(&content);
 	wss_seal_free(&seal);
+	return rc;
+}
+
+int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
+		 const wss_cert *peer, const wss_opts *o, lab_err *err)
+{
+	return wss_send_doc_ahead(doc, key, cert, peer, o, NULL, err);
+}
+
+int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
+		   const wss_cert *cert, const wss_cert *peer,
+		   const wss_opts *o, dom_doc **out, lab_err *err)
+{
+	wss_send_ahead *ahead;
+	int rc;
+
+	*out = NULL;
+	wss_send_ahead_start(&ahead, buf, len, o);
+	rc = dom_parse_signing(buf, len, &o->lim, out, err);
+	if (rc == LAB_OK)
+		rc = wss_send_doc_ahead(*out, key, cert, peer, o, ahead, err);
+	wss_send_ahead_free(ahead);
 	return rc;
 }
 

@@ -72,8 +72,10 @@ typedef struct wss_opts {
 	 * 0 refuses it. */
 	int allow_cbc;
 	/* send: 2 encrypts the Body's content on a second thread while this
-	 * one digests and signs (wss/seal.h), where it is sealed; the same
-	 * bytes as 1.  receive: 2 digests the Body on a second thread as
+	 * one digests and signs (wss/seal.h), where it is sealed; given the
+	 * message's bytes (wss_send_bytes), the second thread digests the
+	 * Body during the parse instead, and this one encrypts
+	 * (wss/send_ahead.h).  The same bytes as 1.  receive: 2 digests the Body on a second thread as
 	 * this one decrypts and parses it (wss/digest_ahead.h); the same
 	 * answers as 1. */
 	int threads;
@@ -115,6 +117,21 @@ int wss_decrypt_doc(dom_doc *doc, const wss_privkey *key, const wss_opts *o,
  * receiver takes. */
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err);
+/* wss_send_doc of a document dom_parse_signing parsed from bytes that
+ * ahead, a guess at the Body's digest, was started on before the parse
+ * (wss/send_ahead.h); the guess is taken only where proved.  NULL:
+ * wss_send_doc. */
+struct wss_send_ahead;
+int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
+		       const wss_cert *cert, const wss_cert *peer,
+		       const wss_opts *o, struct wss_send_ahead *ahead,
+		       lab_err *err);
+/* The bytes buf[0..len) parsed for signing within o->lim into *out (the
+ * caller frees it, on failure too), then sent: with o->threads 2 the
+ * Body's digest guessed on the second thread during the parse. */
+int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
+		   const wss_cert *cert, const wss_cert *peer,
+		   const wss_opts *o, dom_doc **out, lab_err *err);
 /* Timestamp, decrypt, check the message kept its shape, verify: on
  * LAB_OK the document is the plaintext message whose Body and Timestamp
  * trust signed; a decrypted header block stands where its

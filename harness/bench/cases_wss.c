@@ -32,9 +32,13 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 	dom_doc *doc = NULL;
 	int rc = wss_keys_acquire(paths, &ks, &handle, err);
 
-	/* A sender that signs the Body says so to the parse. */
-	if (rc == LAB_OK)
-		rc = stage == LAB_STAGE_SIGN || stage == LAB_STAGE_SEND
+	/* A sender that signs the Body says so to the parse; send parses
+	 * its bytes itself (on two threads, it digests them meanwhile). */
+	if (rc == LAB_OK && stage == LAB_STAGE_SEND)
+		rc = wss_send_bytes(bytes, len, ks.key, ks.cert, ks.peer_cert,
+				    o, &doc, err);
+	else if (rc == LAB_OK)
+		rc = stage == LAB_STAGE_SIGN
 			     ? dom_parse_signing(bytes, len, NULL, &doc, err)
 			     : dom_parse(bytes, len, NULL, &doc, err);
 	if (rc != LAB_OK)
@@ -57,7 +61,6 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 		rc = wss_decrypt_doc(doc, ks.key, o, err);
 		break;
 	case LAB_STAGE_SEND:
-		rc = wss_send_doc(doc, ks.key, ks.cert, ks.peer_cert, o, err);
 		break;
 	default:
 		rc = wss_receive_doc(doc, ks.key, ks.trust, o, err);

@@ -116,15 +116,20 @@ typedef struct lab_msg {
 	int mime;              /* the input was multipart */
 	lab_buf att_file;      /* --attach FILE's bytes */
 	dom_doc *doc;
+	/* send of plain XML: the Body's digest guessed during the parse
+	 * (wss/send_ahead.h), or NULL. */
+	struct wss_send_ahead *ahead;
 	wss_attachment att[WSS_MIME_MAX_PARTS];
 	size_t natt;
 } lab_msg;
 
 /* Reads io's input: multipart (through the io axis) when allow_mime and
  * it starts with MIME headers, else XML; parses the envelope, with
- * dom_parse_signing when `signing` (the Body is signed next). */
-int lab_msg_load(const lab_io *io, int allow_mime, int signing, lab_msg *m,
-		 lab_err *err);
+ * dom_parse_signing when `signing` (the Body is signed next).  send not
+ * NULL: the message is sent next with these options, and plain XML has
+ * the Body's digest guessed during its parse (m->ahead). */
+int lab_msg_load(const lab_io *io, int allow_mime, int signing,
+		 const wss_opts *send, lab_msg *m, lab_err *err);
 /* Reads a multipart message from fd through the io axis, after the npre
  * bytes at pre the caller already took from it, within lim (max_input
  * bounds the parts); parses its root part as the envelope. */

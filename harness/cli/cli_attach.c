@@ -15,6 +15,7 @@
 #include "harness/cli/cli.h"
 #include "wss/attach.h"
 #include "wss/io.h"
+#include "wss/send_ahead.h"
 
 /* The Content-IDs `send --attach` writes. */
 static const char root_id[] = "soap-envelope@domlab";
@@ -22,6 +23,9 @@ static const char attach_id[] = "attachment-1@domlab";
 
 void lab_msg_free(lab_msg *m)
 {
+	/* Its thread reads m->in. */
+	wss_send_ahead_free(m->ahead);
+	m->ahead = NULL;
 	wss_multipart_free(&m->mp);
 	lab_buf_free(&m->in);
 	lab_buf_free(&m->att_file);
@@ -59,8 +63,8 @@ int lab_msg_read_mime(int fd, const char *pre, size_t npre,
 	return dom_parse(root->body.data, root->body.len, lim, &m->doc, err);
 }
 
-int lab_msg_load(const lab_io *io, int allow_mime, int signing, lab_msg *m,
-		 lab_err *err)
+int lab_msg_load(const lab_io *io, int allow_mime, int signing,
+		 const wss_opts *send, lab_msg *m, lab_err *err)
 {
 	int fd = io->in != NULL ? open(io->in, O_RDONLY) : STDIN_FILENO;
 	unsigned char first;
@@ -87,6 +91,8 @@ int lab_msg_load(const lab_io *io, int allow_mime, int signing, lab_msg *m,
 	rc = lab_buf_put(&m->in, &first, (size_t)n) == LAB_OK
 		     ? lab_read_fd(fd, io->in, io->lim.max_input, &m->in, err)
 		     : lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && send != NULL)
+		wss_send_ahead_start(&m->ahead, m->in.data, m->in.len, send);
 	if (rc == LAB_OK)
 		rc = (signing ? dom_parse_signing : dom_parse)(
 			m->in.data, m->in.len, &io->lim, &m->doc, err);

@@ -109,7 +109,9 @@ static const lab_opt send_opts[] = {
 	 "message (SOAP with Attachments)"},
 	{"--threads", "1|2", 0,
 	 "2: encrypt the Body's content on a second thread while this one "
-	 "digests and signs it (the same bytes; docs/pipeline.md)"},
+	 "digests and signs it, or, where the content is canonical as it "
+	 "stands, digest it there during the parse (the same bytes; "
+	 "docs/pipeline.md)"},
 	TO_SIGN, END};
 static const lab_opt receive_opts[] = {
 	RECIPIENT_KEY, OWN_CERT, TRUST, NOW_CHECK, DSIG_CAPS, XENC_CAPS,
@@ -149,9 +151,11 @@ const lab_opt *lab_wss_options(const char *op)
 }
 
 /* to: where forward leaves the wsa:To it read. */
-static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
+static int run(const char *op, const lab_msg *msg, const wss_keyset *ks,
 	       wss_opts *o, lab_buf *to, lab_err *err)
 {
+	dom_doc *doc = msg->doc;
+
 	if (strcmp(op, "sign") == 0)
 		return wss_sign_doc(doc, ks->key, ks->cert, o, err);
 	if (strcmp(op, "verify") == 0)
@@ -161,8 +165,8 @@ static int run(const char *op, dom_doc *doc, const wss_keyset *ks,
 	if (strcmp(op, "decrypt") == 0)
 		return wss_decrypt_doc(doc, ks->key, o, err);
 	if (strcmp(op, "send") == 0)
-		return wss_send_doc(doc, ks->key, ks->cert, ks->peer_cert, o,
-				    err);
+		return wss_send_doc_ahead(doc, ks->key, ks->cert,
+					  ks->peer_cert, o, msg->ahead, err);
 	if (strcmp(op, "forward") == 0)
 		return wss_forward_doc(doc, ks->trust, o, to, err);
 	o->self = ks->cert;
@@ -398,7 +402,8 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 		rc = lab_msg_load(&io, strcmp(op, "receive") == 0,
 				  strcmp(op, "sign") == 0 ||
 					  strcmp(op, "send") == 0,
-				  &msg, err);
+				  strcmp(op, "send") == 0 ? &o : NULL, &msg,
+				  err);
 	if (rc == LAB_OK && attach != NULL)
 		rc = lab_msg_attach_file(attach, &msg, err);
 	o.att = msg.att;
@@ -406,7 +411,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK)
 		rc = get_keys(op, &paths, &ks, &handle, &own, err);
 	if (rc == LAB_OK)
-		rc = run(op, msg.doc, &ks, &o, &to, err);
+		rc = run(op, &msg, &ks, &o, &to, err);
 	if (rc == LAB_OK)
 		rc = write_result(op, &msg, &io, att_out, err);
 	if (rc == LAB_OK && strcmp(op, "forward") == 0)

@@ -269,11 +269,10 @@ int load_secure(const load_cfg *cfg, const lab_buf *plain,
 	}
 	out->body.len = 0;
 	out->ctype.len = 0;
-	rc = dom_parse_signing(plain->data, plain->len, &o.lim, &doc, err);
+	rc = wss_keys_acquire(&cfg->paths, &ks, &handle, err);
 	if (rc == LAB_OK)
-		rc = wss_keys_acquire(&cfg->paths, &ks, &handle, err);
-	if (rc == LAB_OK)
-		rc = wss_send_doc(doc, ks.key, ks.cert, ks.peer_cert, &o, err);
+		rc = wss_send_bytes(plain->data, plain->len, ks.key, ks.cert,
+				    ks.peer_cert, &o, &doc, err);
 	if (rc == LAB_OK)
 		rc = dom_serialize(dom_doc_node(doc), att != NULL ? &env
 								 : &out->body,

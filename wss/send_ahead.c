@@ -1,0 +1,435 @@
+/*
+ * send_ahead.c - a sent Body's digest guessed from the message's bytes
+ * on a second thread while this one parses them, then proved or dropped
+ * (wss/send_ahead.h).  The guess is read off the bytes with a light
+ * scan -- the root's prefix and its binding, the Body's tags -- that
+ * needs to be right only as often as senders write `<soap:Body>`: the
+ * proof, not the scan, decides whether the digest is taken.
+ * Not for: the digest a Reference gets otherwise (wss/dsig.c).
+ */
+#include "wss/send_ahead.h"
+
+#include <openssl/crypto.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "wss/profile.h"
+
+/* Below this much content the thread costs more than its hashing saves
+ * (wss/digest_ahead.c's threshold, for the same thread and digest). */
+enum { AHEAD_MIN = 256 * 1024 };
+
+/* The most the thread hashes between two looks at whether to stop. */
+enum { AHEAD_CHUNK = 16 * 1024 };
+
+/* The longest prefix and namespace name the guess is made with. */
+enum { PREFIX_MAX = 64, URI_MAX = 512 };
+
+struct wss_send_ahead {
+	const char *p;       /* the Body's content, in the caller's bytes */
+	size_t n;
+	lab_buf tags;        /* the guessed start tag, then the end tag */
+	size_t split;        /* where the end tag starts in tags */
+	size_t at;           /* bytes of the stream the proof has seen */
+	int mismatch;        /* the proof saw a byte the guess lacks */
+	atomic_int stop;     /* the thread stops at its next chunk */
+	int running;         /* a thread to join */
+	int hashed;          /* the thread made `digest` */
+	int taken;           /* and wss_send_ahead_take gave it */
+	pthread_t tid;
+	unsigned char digest[WSS_SHA256_LEN];
+};
+
+/* ---- the guess ---- */
+
+/* Where lit first stands in s[from..n); n when nowhere. */
+static size_t find(const char *s, size_t n, size_t from, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	while (from + k <= n) {
+		const char *c = memchr(s + from, lit[0], n - from - k + 1);
+
+		if (c == NULL)
+			break;
+		from = (size_t)(c - s);
+		if (memcmp(c, lit, k) == 0)
+			return from;
+		from++;
+	}
+	return n;
+}
+
+/* Where lit last stands in s[from..n); n when nowhere. */
+static size_t find_last(const char *s, size_t n, size_t from, const char *lit)
+{
+	size_t k = strlen(lit), i;
+
+	if (n < k || n - k < from)
+		return n;
+	for (i = n - k + 1; i-- > from;)
+		if (s[i] == lit[0] && memcmp(s + i, lit, k) == 0)
+			return i;
+	return n;
+}
+
+/* Past the XML declaration, comments and white space in front of the
+ * root element: where its '<' stands, or n. */
+static size_t root_at(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')
+			i++;
+		else if (n - i >= 2 && memcmp(s + i, "<?", 2) == 0)
+			i = find(s, n, i, "?>") + 2;
+		else if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0)
+			i = find(s, n, i, "-->") + 3;
+		else
+			return s[i] == '<' ? i : n;
+	}
+	return n;
+}
+
+/* A byte a namespace name is copied with as it stands in a canonical
+ * attribute value (no character C14N would write as a reference). */
+static int plain_value_byte(char c)
+{
+	return c != '&' && c != '<' && c != '"' && c != '\t' && c != '\n' &&
+	       c != '\r' && c != '\0';
+}
+
+/* The binding of prefix (empty: the default namespace) that the root's
+ * start tag s[from..end) declares: uri[0..*len).  0: none found. */
+static int root_binding(const char *s, size_t from, size_t end,
+			const char *prefix, const char **uri, size_t *len)
+{
+	char decl[PREFIX_MAX + 8];
+	size_t at, v;
+	char q;
+
+	snprintf(decl, sizeof decl, prefix[0] ? " xmlns:%s=" : " xmlns=",
+		 prefix);
+	at = find(s, end, from, decl);
+	if (at == end || at + strlen(decl) >= end)
+		return 0;
+	q = s[at + strlen(decl)];
+	v = at + strlen(decl) + 1;
+	if (q != '"' && q != '\'')
+		return 0;
+	*uri = s + v;
+	for (*len = 0; v + *len < end && s[v + *len] != q; ++*len)
+		if (!plain_value_byte(s[v + *len]) || *len == URI_MAX)
+			return 0;
+	return v + *len < end;
+}
+
+/* The Body's canonical start tag as the sender will make it, with the
+ * wsu:Id "Body-1" and the two bindings it renders in prefix order, then
+ * its end tag. */
+static int put_tags(wss_send_ahead *a, const char *prefix, const char *uri,
+		    size_t ulen)
+{
+	char soap[PREFIX_MAX + 16], wsu[sizeof WSS_NS_WSU + 16];
+	const char *colon = prefix[0] ? ":" : "";
+	int wsu_first = prefix[0] && strcmp("wsu", prefix) < 0;
+	lab_buf *t = &a->tags;
+	int rc;
+
+	snprintf(soap, sizeof soap, " xmlns%s%s=\"", colon, prefix);
+	snprintf(wsu, sizeof wsu, " xmlns:wsu=\"%s\"", WSS_NS_WSU);
+	rc = lab_buf_printf(t, "<%s%sBody%s", prefix, colon,
+			    wsu_first ? wsu : "");
+	if (rc == LAB_OK)
+		rc = lab_buf_puts(t, soap);
+	if (rc == LAB_OK)
+		rc = lab_buf_put(t, uri, ulen);
+	if (rc == LAB_OK)
+		rc = lab_buf_printf(t, "\"%s wsu:Id=\"Body-1\">",
+				    wsu_first ? "" : wsu);
+	a->split = t->len;
+	if (rc == LAB_OK)
+		rc = lab_buf_printf(t, "</%s%sBody>", prefix, colon);
+	return rc == LAB_OK;
+}
+
+/* What tag_canonical found. */
+enum { TAG_NOT = -1, TAG_CUT = -2 };
+
+/* Whether the attribute name b[0..lb) comes after a[0..la) in C14N's
+ * order (unprefixed names: bytewise, a prefix of a name first). */
+static int after(const char *a, size_t la, const char *b, size_t lb)
+{
+	int d = memcmp(a, b, la < lb ? la : lb);
+
+	return d < 0 || (d == 0 && la < lb);
+}
+
+/* The start tag's attributes at s[0..n), just past its name: each
+ * " name=\"value\"", declarations first, the rest in C14N's order
+ * (unprefixed names).  Where its '>' stands; TAG_NOT when it is not
+ * so; TAG_CUT when it runs past n. */
+static long tag_canonical(const char *s, size_t n)
+{
+	const char *last = NULL;
+	size_t i = 0, lastlen = 0;
+
+	while (i < n && s[i] == ' ') {
+		const char *name = s + i + 1;
+		const char *eq = memchr(name, '=', n - i - 1), *q;
+		size_t k;
+		int decl;
+
+		if (eq == NULL || (size_t)(eq - s) + 1 >= n)
+			return TAG_CUT;
+		k = (size_t)(eq - name);
+		decl = k >= 5 && memcmp(name, "xmlns", 5) == 0 &&
+		       (k == 5 || name[5] == ':');
+		if (k == 0 || eq[1] != '"' || memchr(name, ' ', k) != NULL ||
+		    memchr(name, '>', k) != NULL || (decl && last != NULL) ||
+		    (!decl && memchr(name, ':', k) != NULL) ||
+		    (!decl && last != NULL && !after(last, lastlen, name, k)))
+			return TAG_NOT;
+		if (!decl) {
+			last = name;
+			lastlen = k;
+		}
+		q = memchr(eq + 2, '"', n - (size_t)(eq + 2 - s));
+		if (q == NULL)
+			return TAG_CUT;
+		i = (size_t)(q - s) + 1;
+	}
+	if (i == n)
+		return TAG_CUT;
+	return s[i] == '>' ? (long)i : TAG_NOT;
+}
+
+/* Whether the first PEEK bytes of the content s[0..n) read as their own
+ * canonical form: start tags as tag_canonical wants them, no comment,
+ * CDATA section or processing instruction, no '>' or CR in text.  The
+ * thread starts only then, so that a message whose content the parse
+ * puts in order (quakes: id before depth) does not pay for it; the
+ * proof still reads every byte. */
+enum { PEEK = 4096 };
+
+static int looks_canonical(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n > PEEK)
+		n = PEEK;
+	while (i < n) {
+		long k;
+
+		if (s[i] == '>' || s[i] == '\r')
+			return 0;
+		if (s[i++] != '<')
+			continue;
+		if (i == n)
+			break;
+		if (s[i] == '!' || s[i] == '?')
+			return 0;
+		if (s[i] == '/') {
+			const char *gt = memchr(s + i, '>', n - i);
+
+			if (gt == NULL)
+				break;
+			i = (size_t)(gt - s) + 1;
+			continue;
+		}
+		while (i < n && strchr(" \t\r\n/>", s[i]) == NULL)
+			i++;
+		if (i == n)
+			break;
+		if (s[i] != ' ' && s[i] != '>')
+			return 0;
+		k = tag_canonical(s + i, n - i);
+		if (k == TAG_CUT)
+			break;
+		if (k == TAG_NOT)
+			return 0;
+		i += (size_t)k + 1;
+	}
+	return 1;
+}
+
+/* The guess from s[0..n): the tags, and the content between the Body's
+ * tags.  0: none, the bytes not shaped as the guess needs. */
+static int guess(wss_send_ahead *a, const char *s, size_t n)
+{
+	char prefix[PREFIX_MAX + 1], open[PREFIX_MAX + 8], close[PREFIX_MAX + 9];
+	size_t root = root_at(s, n), name, end, colon, local, plen, from, to;
+	size_t ulen;
+	const char *uri;
+
+	if (root == n)
+		return 0;
+	name = root + 1;
+	for (end = name; end < n && strchr(" \t\r\n/>", s[end]) == NULL; end++)
+		;
+	colon = find(s, end, name, ":");
+	plen = colon == end ? 0 : colon - name;
+	local = colon == end ? name : colon + 1;
+	if (plen > PREFIX_MAX || end - local != 8 ||
+	    memcmp(s + local, "Envelope", 8) != 0)
+		return 0;
+	memcpy(prefix, s + name, plen);
+	prefix[plen] = '\0';
+	if (strcmp(prefix, "wsu") == 0)
+		return 0;
+	from = find(s, n, end, ">");
+	if (from == n || !root_binding(s, end, from, prefix, &uri, &ulen))
+		return 0;
+	snprintf(open, sizeof open, "<%s%sBody>", prefix, prefix[0] ? ":" : "");
+	snprintf(close, sizeof close, "</%s%sBody>", prefix,
+		 prefix[0] ? ":" : "");
+	from = find(s, n, from, open);
+	if (from == n)
+		return 0;
+	from += strlen(open);
+	to = find_last(s, n, from, close);
+	if (to == n || to - from < AHEAD_MIN ||
+	    !looks_canonical(s + from, to - from))
+		return 0;
+	a->p = s + from;
+	a->n = to - from;
+	return put_tags(a, prefix, uri, ulen);
+}
+
+/* ---- the thread ---- */
+
+/* The content, chunk by chunk, until done or told to stop. */
+static int hash_content(wss_send_ahead *a, wss_sha256_ctx *h)
+{
+	size_t at, k;
+
+	for (at = 0; at < a->n; at += k) {
+		if (atomic_load_explicit(&a->stop, memory_order_relaxed))
+			return 0;
+		k = a->n - at < AHEAD_CHUNK ? a->n - at : AHEAD_CHUNK;
+		if (wss_sha256_update(h, a->p + at, k) != LAB_OK)
+			return 0;
+	}
+	return 1;
+}
+
+static void *hash(void *arg)
+{
+	wss_send_ahead *a = arg;
+	wss_sha256_ctx *h = NULL;
+	lab_err ignored;
+
+	a->hashed = wss_sha256_new(&h, &ignored) == LAB_OK &&
+		    wss_sha256_update(h, a->tags.data, a->split) == LAB_OK &&
+		    hash_content(a, h) &&
+		    wss_sha256_update(h, a->tags.data + a->split,
+				      a->tags.len - a->split) == LAB_OK &&
+		    wss_sha256_final(h, a->digest) == LAB_OK;
+	wss_sha256_free(h);
+	return NULL;
+}
+
+static void join(wss_send_ahead *a)
+{
+	if (a->running)
+		pthread_join(a->tid, NULL);
+	a->running = 0;
+}
+
+void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
+			  const wss_opts *o)
+{
+	wss_send_ahead *a = NULL;
+
+	*out = NULL;
+	if (o->threads < 2 || o->layout != WSS_SIGN_ENCRYPT ||
+	    o->headers_only || len < AHEAD_MIN)
+		return;
+	a = lab_calloc(1, sizeof *a);
+	if (a == NULL)
+		return;
+	a->tags = (lab_buf)LAB_BUF_INIT;
+	atomic_init(&a->stop, 0);
+	if (guess(a, buf, len))
+		a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
+	if (a->running)
+		*out = a;
+	else
+		wss_send_ahead_free(a);
+}
+
+/* ---- the proof ---- */
+
+/* The guessed stream's bytes at offset `at`, and how many follow in the
+ * same part (the start tag, the content, the end tag). */
+static const char *expected(const wss_send_ahead *a, size_t at, size_t *run)
+{
+	if (at < a->split) {
+		*run = a->split - at;
+		return a->tags.data + at;
+	}
+	at -= a->split;
+	if (at < a->n) {
+		*run = a->n - at;
+		return a->p + at;
+	}
+	at -= a->n;
+	*run = a->tags.len - a->split - at;
+	return a->tags.data + a->split + at;
+}
+
+int wss_send_ahead_match(void *ctx, const char *p, size_t n)
+{
+	wss_send_ahead *a = ctx;
+
+	while (n > 0 && !a->mismatch) {
+		size_t run;
+		const char *want = expected(a, a->at, &run);
+		size_t k = n < run ? n : run;
+
+		if (run == 0 || memcmp(want, p, k) != 0) {
+			/* A guess proved wrong needs no more hashing. */
+			a->mismatch = 1;
+			atomic_store_explicit(&a->stop, 1,
+					      memory_order_relaxed);
+			break;
+		}
+		a->at += k;
+		p += k;
+		n -= k;
+	}
+	return LAB_OK;
+}
+
+int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
+{
+	if (a == NULL || a->mismatch || a->at != a->tags.len + a->n)
+		return 0;
+	join(a);
+	if (!a->hashed)
+		return 0;
+	memcpy(out, a->digest, WSS_SHA256_LEN);
+	a->taken = 1;
+	return 1;
+}
+
+int wss_send_ahead_taken(const wss_send_ahead *a)
+{
+	return a != NULL && a->taken;
+}
+
+void wss_send_ahead_free(wss_send_ahead *a)
+{
+	if (a == NULL)
+		return;
+	atomic_store_explicit(&a->stop, 1, memory_order_relaxed);
+	join(a);
+	OPENSSL_cleanse(a->digest, sizeof a->digest);
+	lab_buf_free(&a->tags);
+	lab_free(a);
+}

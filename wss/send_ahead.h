@@ -1,0 +1,63 @@
+/*
+ * send_ahead.h - a sent Body's digest made on a second thread while
+ * this one parses the message: send on two threads (wss_opts.threads =
+ * 2) with the sign-then-encrypt layout.
+ *
+ * The Body's Reference digests exc-c14n(Body): its start tag (which
+ * gains the wsu:Id the sender draws), its content and its end tag.
+ * Where the content in the message's bytes is already its canonical
+ * form, that digest can be made from the bytes before they are parsed:
+ * the thread hashes a guess of the start tag ("Body-1", the Id the
+ * sender draws when no other element has it), the bytes between the
+ * Body's tags as they stand, and the end tag, while this thread parses,
+ * and then encrypts.  So on two cores the parse and SHA-256 overlap,
+ * and SHA-256 and AES-GCM, where wss/send_pipelined.h overlaps only the
+ * last two.
+ *
+ * It is a guess, taken only once proved: when the Body is digested, its
+ * canonical form is streamed past the guessed one (wss_send_ahead_match)
+ * and compared byte for byte; only when every byte matched does the
+ * digest stand (wss_send_ahead_take).  Otherwise the Body is digested
+ * as it would have been, so a wrong guess costs the second thread's
+ * work and never changes an answer.  The thread reads only the caller's
+ * bytes, which stay unchanged until wss_send_ahead_free, and at most
+ * all of them once.
+ * Not for: header blocks, a Body with attributes of its own, the
+ * encrypt-then-sign layout, or receive (wss/digest_ahead.h).
+ */
+#ifndef WSS_SEND_AHEAD_H
+#define WSS_SEND_AHEAD_H
+
+#include <stddef.h>
+
+#include "wss/crypto.h"
+#include "wss/wss.h"
+
+typedef struct wss_send_ahead wss_send_ahead;
+
+/*
+ * Before the parse of buf[0..len): starts the thread on a guess when o
+ * asks for two threads and sign-then-encrypt of the Body, and the bytes
+ * hold a Body, with no attributes, long enough for the thread to pay
+ * for itself.  *out is NULL when no guess is made: never an error.
+ * buf must stay as it is until wss_send_ahead_free.
+ */
+void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
+			  const wss_opts *o);
+
+/* A wss_sink_fn (wss/c14n.h) for the Body's canonical bytes, in order:
+ * compares them with the guess; always LAB_OK, so that the walk goes on
+ * capturing the content whatever the guess. */
+int wss_send_ahead_match(void *a, const char *p, size_t n);
+
+/* After the Body's walk: 1 and the thread's digest (waited for) when
+ * the walk gave exactly the guessed stream; else 0. */
+int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN]);
+
+/* 1 when wss_send_ahead_take gave the thread's digest (NULL: 0). */
+int wss_send_ahead_taken(const wss_send_ahead *a);
+
+/* Stops the thread where it is, waits for it, frees a (NULL: nothing). */
+void wss_send_ahead_free(wss_send_ahead *a);
+
+#endif
