@@ -73,10 +73,13 @@ static void free_keys(keys *k)
 
 /* in sent by alice to bob in `layout` on `threads` threads, serialized
  * into out.  Parsed as a signing sender parses (the canonical bytes
- * kept). */
+ * kept).  taken not NULL: the Body's digest guessed from in during the
+ * parse, as wss_send_bytes does, and *taken says what became of the
+ * guess: -1 none made, 0 made and not taken, 1 taken. */
 static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
-		   wss_layout layout, int threads, lab_buf *out)
+		   wss_layout layout, int threads, lab_buf *out, int *taken)
 {
+	wss_send_ahead *a = NULL;
 	dom_doc *doc = NULL;
 	wss_opts o;
 	lab_err err;
@@ -87,12 +90,17 @@ static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
 	o.cipher = c;
 	o.layout = layout;
 	o.threads = threads;
+	if (taken != NULL)
+		wss_send_ahead_start(&a, in->data, in->len, &o);
 	ok = CHECK_OK(dom_parse_signing(in->data, in->len, NULL, &doc, &err),
 		      &err) &&
-	     CHECK_OK(wss_send_doc(doc, k->alice_key, k->alice, k->bob, &o,
-				   &err),
+	     CHECK_OK(wss_send_doc_ahead(doc, k->alice_key, k->alice, k->bob,
+					 &o, a, &err),
 		      &err) &&
 	     T_SERIALIZE(dom_doc_node(doc), out);
+	if (taken != NULL)
+		*taken = a == NULL ? -1 : wss_send_ahead_taken(a);
+	wss_send_ahead_free(a);
 	dom_doc_free(doc);
 	return ok;
 }
@@ -100,7 +108,7 @@ static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
 static int send_on(const keys *k, const lab_buf *in, wss_cipher c,
 		   int threads, lab_buf *out)
 {
-	return send_as(k, in, c, WSS_SIGN_ENCRYPT, threads, out);
+	return send_as(k, in, c, WSS_SIGN_ENCRYPT, threads, out, NULL);
 }
 
 /* The Body msg gives bob's receiver on `threads` threads: the code,
@@ -154,6 +162,23 @@ static int blank_ciphers(const lab_buf *s, lab_buf *out, lab_buf *lens)
 	return CHECK(ok) && CHECK_EQ_INT(n, 2);
 }
 
+/* one and two the same message but for their CipherValues' texts, of
+ * the same lengths. */
+static void same_but_ciphers(const lab_buf *one, const lab_buf *two)
+{
+	lab_buf b1 = LAB_BUF_INIT, b2 = LAB_BUF_INIT, l1 = LAB_BUF_INIT,
+		l2 = LAB_BUF_INIT;
+
+	if (blank_ciphers(one, &b1, &l1) && blank_ciphers(two, &b2, &l2)) {
+		CHECK_EQ_MEM(l2.data, l2.len, l1.data, l1.len);
+		CHECK_EQ_MEM(b2.data, b2.len, b1.data, b1.len);
+	}
+	lab_buf_free(&b1);
+	lab_buf_free(&b2);
+	lab_buf_free(&l1);
+	lab_buf_free(&l2);
+}
+
 /* Flips one base64 digit in the middle of the first text after `after`
  * that follows `within`. */
 static void flip_after(lab_buf *b, const char *within, const char *after)
@@ -197,8 +222,7 @@ static void one_size(const keys *k, size_t size, wss_cipher c)
 {
 	lab_gen_opts g = {LAB_GEN_QUAKES, size, 0, 77};
 	lab_buf in = LAB_BUF_INIT, one = LAB_BUF_INIT, two = LAB_BUF_INIT;
-	lab_buf b1 = LAB_BUF_INIT, b2 = LAB_BUF_INIT, l1 = LAB_BUF_INIT,
-		l2 = LAB_BUF_INIT, r1 = LAB_BUF_INIT, r2 = LAB_BUF_INIT;
+	lab_buf r1 = LAB_BUF_INIT, r2 = LAB_BUF_INIT;
 	lab_err err;
 
 	t_context("%zu bytes, %s", size,
@@ -206,10 +230,7 @@ static void one_size(const keys *k, size_t size, wss_cipher c)
 	if (!T_GEN(&g, &in) || !send_on(k, &in, c, 1, &one) ||
 	    !send_on(k, &in, c, 2, &two))
 		goto out;
-	if (blank_ciphers(&one, &b1, &l1) && blank_ciphers(&two, &b2, &l2)) {
-		CHECK_EQ_MEM(l2.data, l2.len, l1.data, l1.len);
-		CHECK_EQ_MEM(b2.data, b2.len, b1.data, b1.len);
-	}
+	same_but_ciphers(&one, &two);
 	if (CHECK_OK(receive_on(k, &one, c == WSS_AES128_CBC, 1, &r1, &err),
 		     &err) &&
 	    CHECK_OK(receive_on(k, &two, c == WSS_AES128_CBC, 1, &r2, &err),
@@ -230,10 +251,6 @@ out:
 	lab_buf_free(&in);
 	lab_buf_free(&one);
 	lab_buf_free(&two);
-	lab_buf_free(&b1);
-	lab_buf_free(&b2);
-	lab_buf_free(&l1);
-	lab_buf_free(&l2);
 	lab_buf_free(&r1);
 	lab_buf_free(&r2);
 }
@@ -268,7 +285,7 @@ static void test_pipelined_receive_encrypt_sign(void)
 	keys k;
 
 	if (load_keys(&k) && T_GEN(&g, &in) &&
-	    send_as(&k, &in, WSS_AES256_GCM, WSS_ENCRYPT_SIGN, 1, &msg) &&
+	    send_as(&k, &in, WSS_AES256_GCM, WSS_ENCRYPT_SIGN, 1, &msg, NULL) &&
 	    CHECK_OK(receive_on(&k, &msg, 0, 1, &r1, &err), &err) &&
 	    CHECK_OK(receive_on(&k, &msg, 0, 2, &r2, &err), &err)) {
 		CHECK_EQ_MEM(r2.data, r2.len, r1.data, r1.len);
@@ -323,52 +340,20 @@ static int canonical_quakes(size_t size, const char *open,
 #define SOAP_ROOT "<Envelope xmlns=\"" WSS_NS_SOAP "\">"
 #define SOAP_NS_OF(p) "<" p ":Envelope xmlns:" p "=\"" WSS_NS_SOAP "\">"
 
-/* in sent on two threads as wss_send_bytes sends it, with the guess
- * kept to ask: -1 no guess made, 0 made and not taken, 1 taken. */
-static int send_guessed(const keys *k, const lab_buf *in, int threads,
-			lab_buf *out, int *taken)
-{
-	wss_send_ahead *a;
-	dom_doc *doc = NULL;
-	wss_opts o;
-	lab_err err;
-	int ok;
-
-	wss_opts_default(&o);
-	o.now = NOW;
-	o.threads = threads;
-	wss_send_ahead_start(&a, in->data, in->len, &o);
-	ok = CHECK_OK(dom_parse_signing(in->data, in->len, NULL, &doc, &err),
-		      &err) &&
-	     CHECK_OK(wss_send_doc_ahead(doc, k->alice_key, k->alice, k->bob,
-					 &o, a, &err),
-		      &err) &&
-	     T_SERIALIZE(dom_doc_node(doc), out);
-	*taken = a == NULL ? -1 : wss_send_ahead_taken(a);
-	wss_send_ahead_free(a);
-	dom_doc_free(doc);
-	return ok;
-}
-
-/* in sent on two threads with its guess `want` (as send_guessed's
+/* in sent on two threads with its guess `want` (as send_as's
  * taken): the one-thread send's bytes but for the ciphers, received as
  * that one is, and a changed Body DigestValue refused. */
 static void guessed_as(const keys *k, const lab_buf *in, int want)
 {
-	lab_buf one = LAB_BUF_INIT, two = LAB_BUF_INIT, b1 = LAB_BUF_INIT,
-		b2 = LAB_BUF_INIT, l1 = LAB_BUF_INIT, l2 = LAB_BUF_INIT,
-		r1 = LAB_BUF_INIT, r2 = LAB_BUF_INIT;
+	lab_buf one = LAB_BUF_INIT, two = LAB_BUF_INIT, r1 = LAB_BUF_INIT,
+		r2 = LAB_BUF_INIT;
 	lab_err err;
 	int taken = -2;
 
 	if (send_on(k, in, WSS_AES256_GCM, 1, &one) &&
-	    send_guessed(k, in, 2, &two, &taken)) {
+	    send_as(k, in, WSS_AES256_GCM, WSS_SIGN_ENCRYPT, 2, &two, &taken)) {
 		CHECK_EQ_INT(taken, want);
-		if (blank_ciphers(&one, &b1, &l1) &&
-		    blank_ciphers(&two, &b2, &l2)) {
-			CHECK_EQ_MEM(l2.data, l2.len, l1.data, l1.len);
-			CHECK_EQ_MEM(b2.data, b2.len, b1.data, b1.len);
-		}
+		same_but_ciphers(&one, &two);
 		if (CHECK_OK(receive_on(k, &one, 0, 1, &r1, &err), &err) &&
 		    CHECK_OK(receive_on(k, &two, 0, 2, &r2, &err), &err))
 			CHECK_EQ_MEM(r2.data, r2.len, r1.data, r1.len);
@@ -377,10 +362,6 @@ static void guessed_as(const keys *k, const lab_buf *in, int want)
 	}
 	lab_buf_free(&one);
 	lab_buf_free(&two);
-	lab_buf_free(&b1);
-	lab_buf_free(&b2);
-	lab_buf_free(&l1);
-	lab_buf_free(&l2);
 	lab_buf_free(&r1);
 	lab_buf_free(&r2);
 }
@@ -478,7 +459,8 @@ static void test_send_ahead_one_thread(void)
 	if (load_keys(&k) &&
 	    canonical_quakes(300000, SOAP_NS_OF("soap"), "<soap:Body>",
 			     "</soap:Body></soap:Envelope>", &in) &&
-	    send_guessed(&k, &in, 1, &out, &taken))
+	    send_as(&k, &in, WSS_AES256_GCM, WSS_SIGN_ENCRYPT, 1, &out,
+		    &taken))
 		CHECK_EQ_INT(taken, -1);
 	free_keys(&k);
 	lab_buf_free(&in);

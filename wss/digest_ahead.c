@@ -16,6 +16,7 @@
 
 #include "util/alloc.h"
 #include "wss/c14n.h"
+#include "wss/guess.h"
 
 /* Below this much plaintext the thread costs more than its hashing
  * saves (starting it takes about 70 us here): with the thread behind
@@ -33,10 +34,9 @@ enum { FEEDING, WHOLE, STOPPED };
 struct wss_ahead {
 	dom_parse_watch watch;
 	wss_pass_watch pass;
-	lab_buf tags;       /* the Body's canonical start and end tags */
-	size_t split;       /* where the end tag starts in tags */
-	const char *p;      /* the plaintext hashed, in the document's bytes */
-	size_t n;           /* its length, once whole */
+	/* The Body's canonical tags around the plaintext hashed (in the
+	 * document's bytes; its length once whole). */
+	wss_guess g;
 	atomic_size_t avail; /* p[0..avail) final: the thread may hash it */
 	atomic_int state;   /* FEEDING, WHOLE (avail is n), STOPPED */
 	int running;        /* a thread to join */
@@ -61,8 +61,9 @@ int wss_ahead_new(wss_ahead **out, lab_err *err)
 
 /* The plaintext as it becomes final, until it is whole or stopped;
  * whether all of it went into h. */
-static int hash_plaintext(wss_ahead *a, wss_sha256_ctx *h)
+static int hash_plaintext(void *ctx, wss_sha256_ctx *h)
 {
+	wss_ahead *a = ctx;
 	size_t at = 0;
 
 	for (;;) {
@@ -78,7 +79,7 @@ static int hash_plaintext(wss_ahead *a, wss_sha256_ctx *h)
 			size_t k = avail - at < AHEAD_CHUNK ? avail - at
 							    : AHEAD_CHUNK;
 
-			if (wss_sha256_update(h, a->p + at, k) != LAB_OK)
+			if (wss_sha256_update(h, a->g.p + at, k) != LAB_OK)
 				return 0;
 			at += k;
 		} else if (state == WHOLE) {
@@ -93,16 +94,8 @@ static int hash_plaintext(wss_ahead *a, wss_sha256_ctx *h)
 static void *hash(void *arg)
 {
 	wss_ahead *a = arg;
-	wss_sha256_ctx *h = NULL;
-	lab_err ignored;
 
-	a->hashed = wss_sha256_new(&h, &ignored) == LAB_OK &&
-		    wss_sha256_update(h, a->tags.data, a->split) == LAB_OK &&
-		    hash_plaintext(a, h) &&
-		    wss_sha256_update(h, a->tags.data + a->split,
-				      a->tags.len - a->split) == LAB_OK &&
-		    wss_sha256_final(h, a->digest) == LAB_OK;
-	wss_sha256_free(h);
+	a->hashed = wss_guess_hash(&a->g, hash_plaintext, a, a->digest);
 	return NULL;
 }
 
@@ -110,7 +103,7 @@ static void *hash(void *arg)
  * dropped. */
 static void start(wss_ahead *a, const char *p, size_t avail, int state)
 {
-	a->p = p;
+	a->g.p = p;
 	atomic_store_explicit(&a->avail, avail, memory_order_relaxed);
 	atomic_store_explicit(&a->state, state, memory_order_relaxed);
 	a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
@@ -133,8 +126,8 @@ static void forget(wss_ahead *a)
 	join(a);
 	a->hashed = a->proved = 0;
 	a->body = a->old = NULL;
-	a->p = NULL;
-	a->n = 0;
+	a->g.p = NULL;
+	a->g.n = 0;
 }
 
 /* The decryption's watch (wss/pass.h): a piece more, the whole, a stop. */
@@ -152,7 +145,7 @@ static void pass_whole(void *ctx, size_t len)
 {
 	wss_ahead *a = ctx;
 
-	a->n = len;
+	a->g.n = len;
 	if (!a->running)
 		return;
 	atomic_store_explicit(&a->avail, len, memory_order_release);
@@ -170,10 +163,10 @@ static void parsing(void *ctx, const char *p, size_t n)
 {
 	wss_ahead *a = ctx;
 
-	if (a->running && (p != a->p || n != a->n))
+	if (a->running && (p != a->g.p || n != a->g.n))
 		forget(a);
 	else if (!a->running && a->body != NULL) {
-		a->n = n;
+		a->g.n = n;
 		start(a, p, n, WHOLE);
 	}
 	a->parsed_here = a->running;
@@ -201,15 +194,15 @@ static int prepare(wss_ahead *a, const dom_node *body, const dom_node *old,
 	size_t end;
 
 	forget(a);
-	a->tags.len = 0;
+	a->g.tags.len = 0;
 	if (len < AHEAD_MIN || dom_first_child(body) != old ||
 	    dom_next_sibling(old) != NULL)
 		return 0;
 	end = dom_qname(body, qname, sizeof qname) + 3;
-	if (wss_c14n_buf(body, &o, &a->tags, &ignored) != LAB_OK ||
-	    a->tags.len < end)
+	if (wss_c14n_buf(body, &o, &a->g.tags, &ignored) != LAB_OK ||
+	    a->g.tags.len < end)
 		return 0;
-	a->split = a->tags.len - end;
+	a->g.split = a->g.tags.len - end;
 	a->body = body;
 	a->old = old;
 	return 1;
@@ -230,7 +223,7 @@ const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 	/* The guess the decryption prepared goes on, and its thread with
 	 * it, when it is for these bytes; else one made afresh. */
 	int same_guess = a->body == body && a->old == old &&
-			 len >= AHEAD_MIN && (!a->running || a->n == len);
+			 len >= AHEAD_MIN && (!a->running || a->g.n == len);
 
 	if (!same_guess && !prepare(a, body, old, len))
 		return NULL;
@@ -245,24 +238,6 @@ typedef struct compare {
 	size_t at; /* bytes of the stream seen */
 } compare;
 
-/* The expected stream's bytes at offset `at`, and how many follow in
- * the same part (tags before, plaintext, tags after). */
-static const char *expected(const wss_ahead *a, size_t at, size_t *run)
-{
-	if (at < a->split) {
-		*run = a->split - at;
-		return a->tags.data + at;
-	}
-	at -= a->split;
-	if (at < a->n) {
-		*run = a->n - at;
-		return a->p + at;
-	}
-	at -= a->n;
-	*run = a->tags.len - a->split - at;
-	return a->tags.data + a->split + at;
-}
-
 /* The sink: each piece the same bytes as the hashed stream's, in order;
  * bytes at the same address within the plaintext are the same bytes. */
 static int same(void *ctx, const char *p, size_t n)
@@ -271,7 +246,7 @@ static int same(void *ctx, const char *p, size_t n)
 
 	while (n > 0) {
 		size_t run;
-		const char *want = expected(c->a, c->at, &run);
+		const char *want = wss_guess_at(&c->a->g, c->at, &run);
 		size_t k = n < run ? n : run;
 
 		if (run == 0 || (want != p && memcmp(want, p, k) != 0))
@@ -299,7 +274,7 @@ void wss_ahead_check(wss_ahead *a, const dom_node *body)
 		return;
 	a->proved = wss_c14n_pieces(body, &o, same, &c, NULL, &ignored) ==
 			    LAB_OK &&
-		    c.at == a->tags.len + a->n;
+		    c.at == a->g.tags.len + a->g.n;
 	a->gen = dom_doc_generation(dom_node_doc(body));
 }
 
@@ -320,6 +295,6 @@ void wss_ahead_free(wss_ahead *a)
 	forget(a);
 	/* The tags are the Body's, not plaintext; the digest is of it. */
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
-	lab_buf_free(&a->tags);
+	lab_buf_free(&a->g.tags);
 	lab_free(a);
 }

@@ -17,6 +17,7 @@
 
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "wss/guess.h"
 #include "wss/profile.h"
 
 /* Below this much content the thread costs more than its hashing saves
@@ -30,10 +31,9 @@ enum { AHEAD_CHUNK = 16 * 1024 };
 enum { PREFIX_MAX = 64, URI_MAX = 512 };
 
 struct wss_send_ahead {
-	const char *p;       /* the Body's content, in the caller's bytes */
-	size_t n;
-	lab_buf tags;        /* the guessed start tag, then the end tag */
-	size_t split;        /* where the end tag starts in tags */
+	/* The guessed tags around the Body's content, in the caller's
+	 * bytes. */
+	wss_guess g;
 	size_t at;           /* bytes of the stream the proof has seen */
 	int mismatch;        /* the proof saw a byte the guess lacks */
 	atomic_int stop;     /* the thread stops at its next chunk */
@@ -138,7 +138,7 @@ static int put_tags(wss_send_ahead *a, const char *prefix, const char *uri,
 	char soap[PREFIX_MAX + 16], wsu[sizeof WSS_NS_WSU + 16];
 	const char *colon = prefix[0] ? ":" : "";
 	int wsu_first = prefix[0] && strcmp("wsu", prefix) < 0;
-	lab_buf *t = &a->tags;
+	lab_buf *t = &a->g.tags;
 	int rc;
 
 	snprintf(soap, sizeof soap, " xmlns%s%s=\"", colon, prefix);
@@ -152,7 +152,7 @@ static int put_tags(wss_send_ahead *a, const char *prefix, const char *uri,
 	if (rc == LAB_OK)
 		rc = lab_buf_printf(t, "\"%s wsu:Id=\"Body-1\">",
 				    wsu_first ? "" : wsu);
-	a->split = t->len;
+	a->g.split = t->len;
 	if (rc == LAB_OK)
 		rc = lab_buf_printf(t, "</%s%sBody>", prefix, colon);
 	return rc == LAB_OK;
@@ -296,23 +296,24 @@ static int guess(wss_send_ahead *a, const char *s, size_t n)
 	if (to == n || to - from < AHEAD_MIN ||
 	    !looks_canonical(s + from, to - from))
 		return 0;
-	a->p = s + from;
-	a->n = to - from;
+	a->g.p = s + from;
+	a->g.n = to - from;
 	return put_tags(a, prefix, uri, ulen);
 }
 
 /* ---- the thread ---- */
 
 /* The content, chunk by chunk, until done or told to stop. */
-static int hash_content(wss_send_ahead *a, wss_sha256_ctx *h)
+static int hash_content(void *ctx, wss_sha256_ctx *h)
 {
+	wss_send_ahead *a = ctx;
 	size_t at, k;
 
-	for (at = 0; at < a->n; at += k) {
+	for (at = 0; at < a->g.n; at += k) {
 		if (atomic_load_explicit(&a->stop, memory_order_relaxed))
 			return 0;
-		k = a->n - at < AHEAD_CHUNK ? a->n - at : AHEAD_CHUNK;
-		if (wss_sha256_update(h, a->p + at, k) != LAB_OK)
+		k = a->g.n - at < AHEAD_CHUNK ? a->g.n - at : AHEAD_CHUNK;
+		if (wss_sha256_update(h, a->g.p + at, k) != LAB_OK)
 			return 0;
 	}
 	return 1;
@@ -321,16 +322,8 @@ static int hash_content(wss_send_ahead *a, wss_sha256_ctx *h)
 static void *hash(void *arg)
 {
 	wss_send_ahead *a = arg;
-	wss_sha256_ctx *h = NULL;
-	lab_err ignored;
 
-	a->hashed = wss_sha256_new(&h, &ignored) == LAB_OK &&
-		    wss_sha256_update(h, a->tags.data, a->split) == LAB_OK &&
-		    hash_content(a, h) &&
-		    wss_sha256_update(h, a->tags.data + a->split,
-				      a->tags.len - a->split) == LAB_OK &&
-		    wss_sha256_final(h, a->digest) == LAB_OK;
-	wss_sha256_free(h);
+	a->hashed = wss_guess_hash(&a->g, hash_content, a, a->digest);
 	return NULL;
 }
 
@@ -353,7 +346,7 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 	a = lab_calloc(1, sizeof *a);
 	if (a == NULL)
 		return;
-	a->tags = (lab_buf)LAB_BUF_INIT;
+	a->g.tags = (lab_buf)LAB_BUF_INIT;
 	atomic_init(&a->stop, 0);
 	if (guess(a, buf, len))
 		a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
@@ -365,31 +358,13 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 
 /* ---- the proof ---- */
 
-/* The guessed stream's bytes at offset `at`, and how many follow in the
- * same part (the start tag, the content, the end tag). */
-static const char *expected(const wss_send_ahead *a, size_t at, size_t *run)
-{
-	if (at < a->split) {
-		*run = a->split - at;
-		return a->tags.data + at;
-	}
-	at -= a->split;
-	if (at < a->n) {
-		*run = a->n - at;
-		return a->p + at;
-	}
-	at -= a->n;
-	*run = a->tags.len - a->split - at;
-	return a->tags.data + a->split + at;
-}
-
 int wss_send_ahead_match(void *ctx, const char *p, size_t n)
 {
 	wss_send_ahead *a = ctx;
 
 	while (n > 0 && !a->mismatch) {
 		size_t run;
-		const char *want = expected(a, a->at, &run);
+		const char *want = wss_guess_at(&a->g, a->at, &run);
 		size_t k = n < run ? n : run;
 
 		if (run == 0 || memcmp(want, p, k) != 0) {
@@ -408,7 +383,7 @@ int wss_send_ahead_match(void *ctx, const char *p, size_t n)
 
 int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 {
-	if (a == NULL || a->mismatch || a->at != a->tags.len + a->n)
+	if (a == NULL || a->mismatch || a->at != a->g.tags.len + a->g.n)
 		return 0;
 	join(a);
 	if (!a->hashed)
@@ -430,6 +405,6 @@ void wss_send_ahead_free(wss_send_ahead *a)
 	atomic_store_explicit(&a->stop, 1, memory_order_relaxed);
 	join(a);
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
-	lab_buf_free(&a->tags);
+	lab_buf_free(&a->g.tags);
 	lab_free(a);
 }

@@ -1,0 +1,37 @@
+/*
+ * guess.h - the stream a Body's digest is guessed over on a second
+ * thread (wss/digest_ahead.h on receive, wss/send_ahead.h on send): the
+ * Body's canonical start tag, its content as bytes that stand somewhere
+ * already, and its end tag; where each byte of it stands, and its
+ * SHA-256.
+ * Not for: when a guess is made, or how it is proved (the two callers).
+ */
+#ifndef WSS_GUESS_H
+#define WSS_GUESS_H
+
+#include <stddef.h>
+
+#include "util/buf.h"
+#include "wss/crypto.h"
+
+typedef struct wss_guess {
+	lab_buf tags;   /* the start tag, then the end tag */
+	size_t split;   /* where the end tag starts in tags */
+	const char *p;  /* the content */
+	size_t n;
+} wss_guess;
+
+/* The stream's bytes at offset at, and how many follow in the same part
+ * (the start tag, the content, the end tag); *run is 0 past the end. */
+const char *wss_guess_at(const wss_guess *g, size_t at, size_t *run);
+
+/* Hashes g->p[0..g->n) into h as it becomes final; 1 when all of it
+ * went in. */
+typedef int (*wss_guess_content_fn)(void *ctx, wss_sha256_ctx *h);
+
+/* SHA-256 of the stream into out, content hashing its middle part; 1
+ * when made. */
+int wss_guess_hash(const wss_guess *g, wss_guess_content_fn content,
+		   void *ctx, unsigned char out[WSS_SHA256_LEN]);
+
+#endif
