@@ -467,6 +467,40 @@ static void test_send_ahead_one_thread(void)
 	lab_buf_free(&out);
 }
 
+/* A malformed message whose guess started: wss_send_bytes fails as the
+ * parse does, the thread stopped and joined on the way out. */
+static void test_send_ahead_malformed(void)
+{
+	wss_send_ahead *a = NULL;
+	lab_buf in = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+	char *at;
+	keys k;
+
+	wss_opts_default(&o);
+	o.threads = 2;
+	if (load_keys(&k) &&
+	    canonical_quakes(300000, SOAP_NS_OF("soap"), "<soap:Body>",
+			     "</soap:Body></soap:Envelope>", &in) &&
+	    CHECK((at = memmem(in.data + 200000, in.len - 200000, "</",
+			       2)) != NULL)) {
+		at[1] = '<';
+		/* The guess is made: the break lies past what the start
+		 * reads. */
+		wss_send_ahead_start(&a, in.data, in.len, &o);
+		CHECK(a != NULL);
+		wss_send_ahead_free(a);
+		CHECK_EQ_INT(wss_send_bytes(in.data, in.len, k.alice_key,
+					    k.alice, k.bob, &o, &doc, &err),
+			     LAB_EMALFORMED);
+	}
+	dom_doc_free(doc);
+	free_keys(&k);
+	lab_buf_free(&in);
+}
+
 /* ---- the ring ---- */
 
 typedef struct sink {
@@ -613,6 +647,7 @@ const t_case tests_pipelined[] = {
 	 test_pipelined_receive_encrypt_sign},
 	{"threads_send_ahead", test_send_ahead},
 	{"threads_send_ahead_one_thread", test_send_ahead_one_thread},
+	{"threads_send_ahead_malformed", test_send_ahead_malformed},
 	{"threads_pipelined_ring", test_pipelined_ring},
 	{"threads_pipelined_ring_fails", test_pipelined_ring_fails},
 	{"threads_pipelined_ring_cancel", test_pipelined_ring_cancel},
