@@ -127,8 +127,11 @@ attack: $(call deps_ok,bench)
 # JSON) replace results/reference/, so its reports can be made again from
 # what is committed, and the README's results table is rewritten from its
 # summary.json (results/README.md).  It refuses to start above a load of
-# REFERENCE_LOAD (harness/reports/quiet.sh) unless FORCE=1, and machine.txt
-# records the load it started at and whether it was forced.  Once
+# REFERENCE_LOAD (harness/reports/quiet.sh), or when a short process of
+# REFERENCE_PREFLIGHT's cases in random order is noisier than
+# REFERENCE_NOISE (harness/reports/preflight.py), unless FORCE=1, and
+# machine.txt records the load it started at, that process's noise and
+# whether it was forced.  Once
 # measured, the run is published only when it is steady
 # (harness/reports/steady.py): every interval of the paired run's ratios
 # at most REFERENCE_SPREAD times as high as it is low, no paired process
@@ -144,11 +147,25 @@ REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
 REFERENCE_SPREAD := 1.35
 REFERENCE_NOISE := 0.03
+REFERENCE_PREFLIGHT := ^(send|receive|floor:sha256|floor:aes256gcm)/quakes-200k$$
 REFERENCE_PAIRED_RUNS := 5
 REFERENCE_ROUNDS := 5
 FORCE ?=
-reference:
+reference: $(call deps_ok,bench)
 	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
+	@$(MAKE) --no-print-directory keys
+	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
+	@GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432 \
+	  $(BUILD_DIR)/best/domlab-bench bench --floor --keys $(KEYS_DIR) \
+	  --benchmark_filter='$(REFERENCE_PREFLIGHT)' --benchmark_repetitions=9 \
+	  --benchmark_min_time=0.1 --benchmark_enable_random_interleaving=true \
+	  --benchmark_display_aggregates_only=true \
+	  --benchmark_out=$(BUILD_DIR)/.reference-preflight.json \
+	  --benchmark_out_format=json >/dev/null \
+	  2>$(BUILD_DIR)/.reference-preflight.log && \
+	  FORCE=$(FORCE) python3 harness/reports/preflight.py \
+	    --json $(BUILD_DIR)/.reference-preflight.json --noise $(REFERENCE_NOISE) \
+	    >>$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
 	  ALTERNATE=$(REFERENCE_ROUNDS) PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare

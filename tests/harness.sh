@@ -431,6 +431,52 @@ steady_check "" none
 rc=$?
 [ "$rc" -eq 2 ] && grep -q 'no interval to judge' "$T/err" && ok ||
 	bad "steady.py without intervals: exit $rc: $(cat "$T/err")"
+# make reference's check before it starts (harness/reports/preflight.py)
+# on made-up processes: repetitions 99, 100, 101 and 1980, 2000, 2020
+# vary by 1.0%, which starts; 90, 100, 110 and 2000, 2100, 2200 by a
+# median 7.4% (10% and 4.8%), refused unless FORCE=1; one repetition
+# each cannot be judged.
+preflight_json() { # file, then each case's repetitions as "a b c"
+	f=$1
+	shift
+	{
+		printf '{"context": {}, "benchmarks": ['
+		sep=
+		k=0
+		for reps in "$@"; do
+			k=$((k + 1))
+			for x in $reps; do
+				printf '%s{"run_name": "c%s", "run_type": "iteration", "cpu_time": %s, "time_unit": "us"}' \
+					"$sep" "$k" "$x"
+				sep=', '
+			done
+		done
+		printf ']}\n'
+	} >"$f"
+}
+preflight() { # FORCE's value, file
+	FORCE=$1 "$PY" "$HERE/harness/reports/preflight.py" --json "$2" \
+		--noise 0.03 >"$T/out" 2>"$T/err"
+}
+preflight_json "$T/quiet.json" "99 100 101" "1980 2000 2020"
+preflight "" "$T/quiet.json" &&
+	grep -qx 'noise before the run: 1.0% (limit 3.0%)' "$T/out" &&
+	grep -qx 'forced past the check before the run: no' "$T/out" && ok ||
+	bad "preflight.py on a quiet process: $(cat "$T/out" "$T/err")"
+preflight_json "$T/noisy.json" "90 100 110" "2000 2100 2200"
+preflight "" "$T/noisy.json"
+rc=$?
+[ "$rc" -eq 1 ] && grep -qx 'noise before the run: 7.4% (limit 3.0%)' "$T/out" &&
+	grep -q 'varied by a median 7.4% between repetitions' "$T/err" && ok ||
+	bad "preflight.py on a noisy process: exit $rc: $(cat "$T/out" "$T/err")"
+preflight 1 "$T/noisy.json" && grep -q 'going on as FORCE=1 asks' "$T/err" &&
+	grep -qx 'forced past the check before the run: yes' "$T/out" && ok ||
+	bad "preflight.py FORCE=1 on a noisy process: $(cat "$T/out" "$T/err")"
+preflight_json "$T/once.json" "100" "2000"
+preflight "" "$T/once.json"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no case with two repetitions' "$T/err" && ok ||
+	bad "preflight.py on single repetitions: exit $rc: $(cat "$T/err")"
 # The committed reference passes the check make reference applies,
 # unless its machine.txt says it was forced past it.
 limit=$(sed -n 's/^REFERENCE_SPREAD := //p' "$HERE/mk/bench.mk")
