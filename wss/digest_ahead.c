@@ -18,16 +18,6 @@
 #include "wss/c14n.h"
 #include "wss/guess.h"
 
-/* Below this much plaintext the thread costs more than its hashing
- * saves (starting it takes about 70 us here): with the thread behind
- * the decryption and a 64 KB threshold, receive_pipelined/quakes-200k
- * took 9 to 13% longer than receive, while quakes-2m takes 10 to 24%
- * less (one process each, 2 cores). */
-enum { AHEAD_MIN = 256 * 1024 };
-
-/* The most the thread hashes between two looks at whether to stop. */
-enum { AHEAD_CHUNK = 16 * 1024 };
-
 /* Where the plaintext the thread reads stands. */
 enum { FEEDING, WHOLE, STOPPED };
 
@@ -76,8 +66,8 @@ static int hash_plaintext(void *ctx, wss_sha256_ctx *h)
 		if (state == STOPPED)
 			return 0;
 		if (avail > at) {
-			size_t k = avail - at < AHEAD_CHUNK ? avail - at
-							    : AHEAD_CHUNK;
+			size_t k = avail - at < WSS_GUESS_CHUNK ? avail - at
+							    : WSS_GUESS_CHUNK;
 
 			if (wss_sha256_update(h, a->g.p + at, k) != LAB_OK)
 				return 0;
@@ -195,7 +185,7 @@ static int prepare(wss_ahead *a, const dom_node *body, const dom_node *old,
 
 	forget(a);
 	a->g.tags.len = 0;
-	if (len < AHEAD_MIN || dom_first_child(body) != old ||
+	if (len < WSS_GUESS_MIN || dom_first_child(body) != old ||
 	    dom_next_sibling(old) != NULL)
 		return 0;
 	end = dom_qname(body, qname, sizeof qname) + 3;
@@ -223,7 +213,8 @@ const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 	/* The guess the decryption prepared goes on, and its thread with
 	 * it, when it is for these bytes; else one made afresh. */
 	int same_guess = a->body == body && a->old == old &&
-			 len >= AHEAD_MIN && (!a->running || a->g.n == len);
+			 len >= WSS_GUESS_MIN &&
+			 (!a->running || a->g.n == len);
 
 	if (!same_guess && !prepare(a, body, old, len))
 		return NULL;

@@ -14,6 +14,17 @@
 #include "util/buf.h"
 #include "wss/crypto.h"
 
+/*
+ * WSS_GUESS_MIN: below this much content the thread costs more than its
+ * hashing saves (starting it takes about 70 us here): with the receive's
+ * thread behind the decryption and a 64 KB threshold,
+ * receive_pipelined/quakes-200k took 9 to 13% longer than receive,
+ * while quakes-2m takes 10 to 24% less (one process each, 2 cores); the
+ * send's thread starts and hashes alike.  WSS_GUESS_CHUNK: the most a
+ * thread hashes between two looks at whether to stop.
+ */
+enum { WSS_GUESS_MIN = 256 * 1024, WSS_GUESS_CHUNK = 16 * 1024 };
+
 typedef struct wss_guess {
 	lab_buf tags;   /* the start tag, then the end tag */
 	size_t split;   /* where the end tag starts in tags */

@@ -20,13 +20,6 @@
 #include "wss/guess.h"
 #include "wss/profile.h"
 
-/* Below this much content the thread costs more than its hashing saves
- * (wss/digest_ahead.c's threshold, for the same thread and digest). */
-enum { AHEAD_MIN = 256 * 1024 };
-
-/* The most the thread hashes between two looks at whether to stop. */
-enum { AHEAD_CHUNK = 16 * 1024 };
-
 /* The longest prefix and namespace name the guess is made with. */
 enum { PREFIX_MAX = 64, URI_MAX = 512 };
 
@@ -49,19 +42,10 @@ struct wss_send_ahead {
 /* Where lit first stands in s[from..n); n when nowhere. */
 static size_t find(const char *s, size_t n, size_t from, const char *lit)
 {
-	size_t k = strlen(lit);
+	const char *at = from < n ? memmem(s + from, n - from, lit, strlen(lit))
+				  : NULL;
 
-	while (from + k <= n) {
-		const char *c = memchr(s + from, lit[0], n - from - k + 1);
-
-		if (c == NULL)
-			break;
-		from = (size_t)(c - s);
-		if (memcmp(c, lit, k) == 0)
-			return from;
-		from++;
-	}
-	return n;
+	return at != NULL ? (size_t)(at - s) : n;
 }
 
 /* Where lit last stands in s[from..n); n when nowhere. */
@@ -262,7 +246,8 @@ static int looks_canonical(const char *s, size_t n)
  * tags.  0: none, the bytes not shaped as the guess needs. */
 static int guess(wss_send_ahead *a, const char *s, size_t n)
 {
-	char prefix[PREFIX_MAX + 1], open[PREFIX_MAX + 8], close[PREFIX_MAX + 9];
+	char prefix[PREFIX_MAX + 1], open[PREFIX_MAX + 8];
+	char close[PREFIX_MAX + 9];
 	size_t root = root_at(s, n), name, end, colon, local, plen, from, to;
 	size_t ulen;
 	const char *uri;
@@ -293,7 +278,7 @@ static int guess(wss_send_ahead *a, const char *s, size_t n)
 		return 0;
 	from += strlen(open);
 	to = find_last(s, n, from, close);
-	if (to == n || to - from < AHEAD_MIN ||
+	if (to == n || to - from < WSS_GUESS_MIN ||
 	    !looks_canonical(s + from, to - from))
 		return 0;
 	a->g.p = s + from;
@@ -312,7 +297,8 @@ static int hash_content(void *ctx, wss_sha256_ctx *h)
 	for (at = 0; at < a->g.n; at += k) {
 		if (atomic_load_explicit(&a->stop, memory_order_relaxed))
 			return 0;
-		k = a->g.n - at < AHEAD_CHUNK ? a->g.n - at : AHEAD_CHUNK;
+		k = a->g.n - at < WSS_GUESS_CHUNK ? a->g.n - at
+						  : WSS_GUESS_CHUNK;
 		if (wss_sha256_update(h, a->g.p + at, k) != LAB_OK)
 			return 0;
 	}
@@ -341,7 +327,7 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 
 	*out = NULL;
 	if (o->threads < 2 || o->layout != WSS_SIGN_ENCRYPT ||
-	    o->headers_only || len < AHEAD_MIN)
+	    o->headers_only || len < WSS_GUESS_MIN)
 		return;
 	a = lab_calloc(1, sizeof *a);
 	if (a == NULL)
