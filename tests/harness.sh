@@ -437,22 +437,14 @@ rc=$?
 # median 7.4% (10% and 4.8%), refused unless FORCE=1; one repetition
 # each cannot be judged.
 preflight_json() { # file, then each case's repetitions as "a b c"
-	f=$1
-	shift
-	{
-		printf '{"context": {}, "benchmarks": ['
-		sep=
-		k=0
-		for reps in "$@"; do
-			k=$((k + 1))
-			for x in $reps; do
-				printf '%s{"run_name": "c%s", "run_type": "iteration", "cpu_time": %s, "time_unit": "us"}' \
-					"$sep" "$k" "$x"
-				sep=', '
-			done
-		done
-		printf ']}\n'
-	} >"$f"
+	"$PY" - "$HERE/tests" "$@" <<'EOF2'
+import sys
+sys.path.insert(0, sys.argv[1])
+from fake_bench import case, write
+write(sys.argv[2], [case(f"c{k}", float(us))
+                    for k, reps in enumerate(sys.argv[3:])
+                    for us in reps.split()])
+EOF2
 }
 preflight() { # FORCE's value, file
 	FORCE=$1 "$PY" "$HERE/harness/reports/preflight.py" --json "$2" \
