@@ -155,7 +155,7 @@ reference: $(call deps_ok,bench)
 	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory keys
 	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
-	@GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432 \
+	@. harness/reports/tunables.sh && GLIBC_TUNABLES=$$lab_tunables \
 	  $(BUILD_DIR)/best/domlab-bench bench --floor --keys $(KEYS_DIR) \
 	  --benchmark_filter='$(REFERENCE_PREFLIGHT)' --benchmark_repetitions=9 \
 	  --benchmark_min_time=0.1 --benchmark_enable_random_interleaving=true \

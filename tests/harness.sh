@@ -450,6 +450,16 @@ preflight() { # FORCE's value, file
 	FORCE=$1 "$PY" "$HERE/harness/reports/preflight.py" --json "$2" \
 		--noise 0.03 >"$T/out" 2>"$T/err"
 }
+# The settings the scripts give GLIBC_TUNABLES are the ones the bench
+# gives mallopt().
+define() { # the value of bench.h's #define $1
+	expr=$(sed -n "s/^#define $1 //p" "$HERE/harness/bench/bench.h" |
+		sed 's/(size_t)//g')
+	echo $(($expr))
+}
+. "$HERE/harness/reports/tunables.sh"
+[ "$lab_tunables" = "glibc.malloc.trim_threshold=$(define LAB_BENCH_TRIM_THRESHOLD):glibc.malloc.mmap_threshold=$(define LAB_BENCH_MMAP_THRESHOLD)" ] &&
+	ok || bad "tunables.sh ($lab_tunables) differs from bench.h's mallopt() settings"
 preflight_json "$T/quiet.json" "99 100 101" "1980 2000 2020"
 preflight "" "$T/quiet.json" &&
 	grep -qx 'noise before the run: 1.0% (limit 3.0%)' "$T/out" &&

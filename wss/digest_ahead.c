@@ -50,7 +50,11 @@ int wss_ahead_new(wss_ahead **out, lab_err *err)
 }
 
 /* The plaintext as it becomes final, until it is whole or stopped;
- * whether all of it went into h. */
+ * whether all of it went into h.  It waits by yielding, not sleeping:
+ * the decryption runs ahead of SHA-256 (in the floor's parts, AES-GCM
+ * takes under half SHA-256's time), so the thread waits for little
+ * more than the first piece, and a sleep would cost a wake-up for
+ * every piece it did wait for. */
 static int hash_plaintext(void *ctx, wss_sha256_ctx *h)
 {
 	wss_ahead *a = ctx;

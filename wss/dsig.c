@@ -63,7 +63,8 @@ static int digest_once(const dom_node *top, const wss_c14n_opts *o,
 /* The first try for a Body whose digest a second thread guessed
  * (wss/send_ahead.h): the walk proves the guess instead of hashing, and
  * captures the content; the guess's digest when it held, else one made
- * by a walk that captures nothing again. */
+ * by a walk that captures nothing again.  A walk that does not finish
+ * stops the thread: the restart digests without it. */
 static int guessed_once(const dom_node *top, const wss_c14n_opts *o,
 			struct wss_send_ahead *a, lab_buf *content,
 			struct wss_seal *seal,
@@ -72,7 +73,11 @@ static int guessed_once(const dom_node *top, const wss_c14n_opts *o,
 	int rc = walk_once(top, o, wss_send_ahead_match, a, content, seal,
 			   err);
 
-	if (rc != LAB_OK || wss_send_ahead_take(a, out))
+	if (rc != LAB_OK) {
+		wss_send_ahead_drop(a);
+		return rc;
+	}
+	if (wss_send_ahead_take(a, out))
 		return rc;
 	return digest_once(top, o, NULL, NULL, out, err);
 }

@@ -356,8 +356,7 @@ int wss_send_ahead_match(void *ctx, const char *p, size_t n)
 		if (run == 0 || memcmp(want, p, k) != 0) {
 			/* A guess proved wrong needs no more hashing. */
 			a->mismatch = 1;
-			atomic_store_explicit(&a->stop, 1,
-					      memory_order_relaxed);
+			wss_send_ahead_drop(a);
 			break;
 		}
 		a->at += k;
@@ -367,10 +366,19 @@ int wss_send_ahead_match(void *ctx, const char *p, size_t n)
 	return LAB_OK;
 }
 
+void wss_send_ahead_drop(wss_send_ahead *a)
+{
+	atomic_store_explicit(&a->stop, 1, memory_order_relaxed);
+}
+
 int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 {
-	if (a == NULL || a->mismatch || a->at != a->g.tags.len + a->g.n)
+	if (a == NULL)
 		return 0;
+	if (a->mismatch || a->at != a->g.tags.len + a->g.n) {
+		wss_send_ahead_drop(a);
+		return 0;
+	}
 	join(a);
 	if (!a->hashed)
 		return 0;
@@ -388,7 +396,7 @@ void wss_send_ahead_free(wss_send_ahead *a)
 {
 	if (a == NULL)
 		return;
-	atomic_store_explicit(&a->stop, 1, memory_order_relaxed);
+	wss_send_ahead_drop(a);
 	join(a);
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
 	lab_buf_free(&a->g.tags);

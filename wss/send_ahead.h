@@ -51,8 +51,14 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 int wss_send_ahead_match(void *a, const char *p, size_t n);
 
 /* After the Body's walk: 1 and the thread's digest (waited for) when
- * the walk gave exactly the guessed stream; else 0. */
+ * the walk gave exactly the guessed stream; else 0, and the thread
+ * stops at its next chunk, its work no longer wanted. */
 int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN]);
+
+/* A walk that did not finish (an error, or WSS_C14N_AGAIN's restart,
+ * which digests without a guess): the thread stops at its next chunk,
+ * so that it does not hash on beside the restart. */
+void wss_send_ahead_drop(wss_send_ahead *a);
 
 /* 1 when wss_send_ahead_take gave the thread's digest (NULL: 0). */
 int wss_send_ahead_taken(const wss_send_ahead *a);

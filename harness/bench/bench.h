@@ -21,9 +21,10 @@ extern "C" {
 #endif
 
 /*
- * glibc malloc settings for the whole run (harness/bench/memhooks.c; compare.sh
- * sets the same through GLIBC_TUNABLES).  Freed memory stays in the heap
- * so every iteration after the first reuses pages already faulted in.
+ * glibc malloc settings for the whole run (harness/bench/memhooks.c; the
+ * scripts set the same through GLIBC_TUNABLES, harness/reports/tunables.sh,
+ * which a test holds to these).  Freed memory stays in the heap so every
+ * iteration after the first reuses pages already faulted in.
  * 32 MiB is the largest mmap threshold glibc accepts on 64-bit.
  */
 #define LAB_BENCH_TRIM_THRESHOLD ((size_t)1 << 30)

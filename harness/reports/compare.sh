@@ -98,8 +98,8 @@ mkdir -p "$out"
 
 # The malloc settings harness/bench/memhooks.c applies with mallopt(), here from
 # the process's first allocation on (Google Benchmark's static set-up).
-tunables=glibc.malloc.trim_threshold=1073741824
-tunables=$tunables:glibc.malloc.mmap_threshold=33554432
+. harness/reports/tunables.sh
+tunables=$lab_tunables
 
 # Quick: 3 x 0.1 s per case keeps 9 variants near 5 minutes on 2 cores.
 mode=default

@@ -63,7 +63,8 @@ $bench --benchmark_list_tests=true | grep -qx "$stage/$dataset" || {
 	echo "profile: no case $stage/$dataset (domlab-bench bench --benchmark_list_tests=true lists them)" >&2
 	exit 1
 }
-export GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432
+. harness/reports/tunables.sh
+export GLIBC_TUNABLES="$lab_tunables"
 
 echo "[1/4] gperftools CPU profile of $stage/$dataset ($variant)"
 LD_PRELOAD=$profiler CPUPROFILE=$out/cpu.prof CPUPROFILE_FREQUENCY=1000 \

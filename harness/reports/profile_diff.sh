@@ -42,7 +42,8 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
 run=${RUN_ID:-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
 out=results/$run/profile-diff/$a-vs-$b
 mkdir -p "$out"
-export GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432
+. harness/reports/tunables.sh
+export GLIBC_TUNABLES="$lab_tunables"
 
 # count SIDE VARIANT: the case's instructions on one side, $out/SIDE.*
 count() {
