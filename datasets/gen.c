@@ -40,6 +40,7 @@ struct gen {
 	uint64_t s; /* splitmix64 state */
 	lab_buf *b;
 	int rc;
+	int canonical; /* lab_gen_opts.canonical */
 };
 
 enum esc { RAW, TEXT, ATTR };
@@ -201,7 +202,54 @@ static void quakes_head(struct gen *g, size_t n)
 {
 	put_su(g, ENV_OPEN "    <q:getEventsResponse xmlns:q=\"urn:example:seismic:quakes:v1\">\n"
 	      "     <q:results count=\"", n, 1);
-	put_s(g, "\" source=\"domlab-gen\" generated=\"2024-03-31T00:00:00Z\">\n");
+	put_s(g, g->canonical
+		 ? "\" generated=\"2024-03-31T00:00:00Z\" source=\"domlab-gen\">\n"
+		 : "\" source=\"domlab-gen\" generated=\"2024-03-31T00:00:00Z\">\n");
+}
+
+/* A quake's attributes, drawn before any is written so that both
+ * orders write the same values. */
+struct quake {
+	const char *net;
+	uint32_t id, day, hour, min, sec, ms, depth, mag;
+	int64_t lat, lon;
+};
+
+/* The attribute `name` of q, with its leading space. */
+static void put_quake_attr(struct gen *g, const struct quake *q, char name)
+{
+	switch (name) {
+	case 'i':
+		put_s(g, " id=\"");
+		put_s(g, q->net);
+		put_u(g, q->id, 8);
+		break;
+	case 't':
+		put_su(g, " time=\"2024-03-", q->day, 2);
+		put_su(g, "T", q->hour, 2);
+		put_su(g, ":", q->min, 2);
+		put_su(g, ":", q->sec, 2);
+		put_su(g, ".", q->ms, 3);
+		put_s(g, "Z");
+		break;
+	case 'a':
+		put_s(g, " lat=\"");
+		put_fixed(g, q->lat, 4);
+		break;
+	case 'o':
+		put_s(g, " lon=\"");
+		put_fixed(g, q->lon, 4);
+		break;
+	case 'd':
+		put_s(g, " depth=\"");
+		put_fixed(g, q->depth, 2);
+		break;
+	default:
+		put_s(g, " magnitude=\"");
+		put_fixed(g, q->mag, 1);
+		break;
+	}
+	put_s(g, "\"");
 }
 
 static void quakes_item(struct gen *g)
@@ -216,23 +264,25 @@ static void quakes_item(struct gen *g)
 		"Tokyo, Japan", "Santiago, Chile", "Reykjavik, Iceland",
 		"Ridgecrest, CA", "Padang, Indonesia", "Izmir, Turkey", "Petrolia, CA"};
 
-	put_s(g, "      <q:quake id=\"");
-	put_s(g, PICK(g, net));
-	put_u(g, below(g, 100000000), 8);
-	put_su(g, "\" time=\"2024-03-", range(g, 1, 31), 2);
-	put_su(g, "T", below(g, 24), 2);
-	put_su(g, ":", below(g, 60), 2);
-	put_su(g, ":", below(g, 60), 2);
-	put_su(g, ".", below(g, 1000), 3);
-	put_s(g, "Z\" lat=\"");
-	put_fixed(g, (int64_t)below(g, 1800001) - 900000, 4);
-	put_s(g, "\" lon=\"");
-	put_fixed(g, (int64_t)below(g, 3600001) - 1800000, 4);
-	put_s(g, "\" depth=\"");
-	put_fixed(g, below(g, 70001), 2);
-	put_s(g, "\" magnitude=\"");
-	put_fixed(g, range(g, 10, 79), 1);
-	put_su(g, "\"><q:region>", range(g, 1, 300), 1);
+	/* Written in this order, or in C14N's (by name) when canonical. */
+	const char *order = g->canonical ? "diaomt" : "itaodm";
+	struct quake q;
+
+	q.net = PICK(g, net);
+	q.id = below(g, 100000000);
+	q.day = range(g, 1, 31);
+	q.hour = below(g, 24);
+	q.min = below(g, 60);
+	q.sec = below(g, 60);
+	q.ms = below(g, 1000);
+	q.lat = (int64_t)below(g, 1800001) - 900000;
+	q.lon = (int64_t)below(g, 3600001) - 1800000;
+	q.depth = below(g, 70001);
+	q.mag = range(g, 10, 79);
+	put_s(g, "      <q:quake");
+	for (; *order != '\0'; order++)
+		put_quake_attr(g, &q, *order);
+	put_su(g, "><q:region>", range(g, 1, 300), 1);
 	put_s(g, " km ");
 	put_s(g, PICK(g, dir));
 	put_s(g, " of ");
@@ -874,9 +924,13 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 	if (o->kind == LAB_GEN_DEEP && o->count > DEEP_MAX)
 		return lab_fail(err, LAB_EUSAGE, "gen: deep: depth %zu is over %d",
 				o->count, DEEP_MAX);
+	if (o->canonical && o->kind != LAB_GEN_QUAKES)
+		return lab_fail(err, LAB_EUSAGE, "gen: canonical is for quakes, not %s",
+				kind_name[o->kind]);
 	g.s = o->seed;
 	g.b = out;
 	g.rc = LAB_OK;
+	g.canonical = o->canonical;
 	start = out->len;
 	if (o->kind > LAB_GEN_BYTES || (o->kind == LAB_GEN_DEEP && o->size != 0)) {
 		g.rc = lab_gen_hostile(o->kind, o->size, o->count, o->seed, out);

@@ -37,6 +37,10 @@ typedef struct lab_gen_opts {
 	size_t size;   /* target bytes (quakes, ints, strings, wide); 0 = use count */
 	size_t count;  /* records, items, elements, depth or nodes; 0 = default */
 	uint64_t seed; /* same opts => same bytes, on every machine */
+	/* quakes only: each start tag's attributes in C14N's order, so
+	 * that the Body's content is its own exclusive canonical form
+	 * (the same records, the same values) */
+	int canonical;
 } lab_gen_opts;
 
 /* "quakes", "ints", "strings", "wide", "deep", "random", "bytes",

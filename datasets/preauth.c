@@ -49,7 +49,7 @@ static int base_message(const lab_hostile_opts *o, lab_buf *s, lab_err *err)
 	/* The oracle shapes are a typical message of o->size bytes. */
 	int timed = o->kind >= LAB_HOSTILE_ORACLE_DECRYPT;
 	int cbc = o->kind >= LAB_HOSTILE_ORACLE_CBC_PARSES;
-	lab_gen_opts g = {LAB_GEN_QUAKES, timed ? o->size : 0, 0, 1};
+	lab_gen_opts g = {LAB_GEN_QUAKES, timed ? o->size : 0, 0, 1, 0};
 	lab_buf xml = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts w;

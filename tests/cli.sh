@@ -51,6 +51,31 @@ done
 "$DOMLAB" gen quakes --size 200000 >"$T/q.xml"
 size=$(wc -c <"$T/q.xml")
 [ "$size" -gt 199000 ] && [ "$size" -lt 201000 ] && ok || bad "gen quakes --size 200000 gave $size bytes"
+# --canonical: the same length and records (exclusive C14N of the Body
+# equal), each Body's content its own canonical form, the bytes changed.
+"$DOMLAB" gen quakes --size 200000 --canonical >"$T/qc.xml" && ok || bad "gen quakes --canonical"
+body='{http://schemas.xmlsoap.org/soap/envelope/}Body'
+if "$DOMLAB" c14n --exclusive --apex "$body" "$T/q.xml" >"$T/q.c14n" &&
+	"$DOMLAB" c14n --exclusive --apex "$body" "$T/qc.xml" >"$T/qc.c14n"; then
+	cmp -s "$T/q.c14n" "$T/qc.c14n" && ok || bad "gen --canonical changed the records"
+	# between(FILE, OPEN, CLOSE): the bytes between OPEN's first end
+	# and CLOSE's last start.
+	between() {
+		from=$(($(grep -bo "$2" "$1" | head -n 1 | cut -d: -f1) + ${#2}))
+		to=$(grep -bo "$3" "$1" | tail -n 1 | cut -d: -f1)
+		tail -c +$((from + 1)) "$1" | head -c $((to - from))
+	}
+	between "$T/qc.xml" '<soap:Body>' '</soap:Body>' >"$T/qc.content"
+	between "$T/qc.c14n" '<soap:Body xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' \
+		'</soap:Body>' >"$T/qc.canon"
+	[ -s "$T/qc.content" ] && cmp -s "$T/qc.content" "$T/qc.canon" && ok ||
+		bad "gen --canonical's Body content is not its canonical form"
+else
+	bad "c14n of gen quakes failed"
+fi
+[ "$(wc -c <"$T/qc.xml")" -eq "$(wc -c <"$T/q.xml")" ] && ! cmp -s "$T/q.xml" "$T/qc.xml" && ok ||
+	bad "gen --canonical: not the same length in another order"
+expect 1 "gen ints --canonical" "$DOMLAB" gen ints --canonical
 expect 1 "gen unknown kind" "$DOMLAB" gen nonsense
 expect 1 "gen bad count" "$DOMLAB" gen ints --count x
 expect 1 "gen too deep" "$DOMLAB" gen deep --count 1000

@@ -42,7 +42,7 @@ static void reset(void)
 
 static void parse_and_free(void)
 {
-	lab_gen_opts o = {LAB_GEN_QUAKES, 20480, 0, 1};
+	lab_gen_opts o = {LAB_GEN_QUAKES, 20480, 0, 1, 0};
 	lab_buf in = LAB_BUF_INIT;
 	lab_mem_stats s;
 	dom_doc *doc;

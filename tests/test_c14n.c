@@ -80,7 +80,7 @@ static void random_docs(void)
 	size_t seed;
 
 	for (seed = 1; seed <= RANDOM_DOCS; seed++) {
-		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 20 + seed % 80, seed};
+		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 20 + seed % 80, seed, 0};
 		lab_buf b = LAB_BUF_INIT;
 
 		t_context("random seed %zu", seed);

@@ -156,7 +156,7 @@ static void random_seeds(void)
 	uint64_t seed;
 
 	for (seed = 5000; seed < 5050; seed++) {
-		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 0, seed};
+		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 0, seed, 0};
 		lab_buf in = LAB_BUF_INIT;
 
 		o.count = 20 + (size_t)(seed % 7) * 40;

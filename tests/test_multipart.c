@@ -326,7 +326,7 @@ static int alice(keys *k)
 static dom_doc *signed_with(const keys *k, const wss_attachment *atts,
 			    size_t n)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts o;

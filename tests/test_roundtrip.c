@@ -49,7 +49,7 @@ static void random_seeds(void)
 	uint64_t seed;
 
 	for (seed = 1000; seed < 1200; seed++) {
-		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 0, seed};
+		lab_gen_opts o = {LAB_GEN_RANDOM, 0, 0, seed, 0};
 		lab_buf in = LAB_BUF_INIT;
 
 		/* Sizes from a handful of nodes to a few hundred. */

@@ -31,9 +31,9 @@ enum { THREADS = 4, ROUNDS = 2, NDOCS = 3 };
 #define NOW 1796000000
 
 static const lab_gen_opts docs[NDOCS] = {
-	{LAB_GEN_QUAKES, 2048, 0, 11},
-	{LAB_GEN_INTS, 0, 200, 12},
-	{LAB_GEN_STRINGS, 0, 200, 13},
+	{LAB_GEN_QUAKES, 2048, 0, 11, 0},
+	{LAB_GEN_INTS, 0, 200, 12, 0},
+	{LAB_GEN_STRINGS, 0, 200, 13, 0},
 };
 
 /* What every thread reads and nothing writes once the threads start. */

@@ -81,7 +81,7 @@ static void opts_at(wss_opts *o, time_t now, wss_cipher c)
 /* A quakes message signed by `key`/`cert` at NOW; NULL on failure. */
 static dom_doc *signed_msg(const wss_privkey *key, const wss_cert *cert)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts o;
@@ -261,7 +261,7 @@ out:
 static void send_then_receive(void)
 {
 	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	keys k;
 	size_t i;
@@ -309,7 +309,7 @@ out:
  */
 static void send_receive_in_pieces(void)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 65536, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 65536, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts o;
@@ -852,7 +852,7 @@ out:
 static dom_doc *sent_as(const keys *k, wss_cipher c, wss_layout layout,
 			wss_key_id id, const wss_cert *peer)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts o;
@@ -2076,7 +2076,7 @@ static void el_c14n(dom_doc *doc, const char *local, lab_buf *out)
  * block's c14n in to (NULL: not wanted). */
 static dom_doc *to_msg(lab_buf *to)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	dom_node *block;
@@ -2537,7 +2537,7 @@ out:
 static int wrap_base(const keys *k, int v12, wss_layout layout, int sig,
 		     lab_buf *out)
 {
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 42, 0};
 	lab_buf text = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	char *ns;

@@ -11,16 +11,18 @@
 #include <unistd.h>
 
 const t_gen_case t_gen_cases[] = {
-	{"quakes-2k", {LAB_GEN_QUAKES, 2048, 0, 1}},
-	{"quakes-20k", {LAB_GEN_QUAKES, 20480, 0, 2}},
-	{"quakes-200k", {LAB_GEN_QUAKES, 204800, 0, 3}},
-	{"ints", {LAB_GEN_INTS, 0, 0, 4}},
-	{"strings", {LAB_GEN_STRINGS, 0, 0, 5}},
-	{"wide", {LAB_GEN_WIDE, 0, 50, 6}},
-	{"deep", {LAB_GEN_DEEP, 0, 0, 7}},
-	{"deep-240", {LAB_GEN_DEEP, 0, 240, 8}},
-	{"random", {LAB_GEN_RANDOM, 0, 0, 9}},
-	{"random-400", {LAB_GEN_RANDOM, 0, 400, 10}},
+	{"quakes-2k", {LAB_GEN_QUAKES, 2048, 0, 1, 0}},
+	{"quakes-20k", {LAB_GEN_QUAKES, 20480, 0, 2, 0}},
+	{"quakes-200k", {LAB_GEN_QUAKES, 204800, 0, 3, 0}},
+	/* Its Body's content its own canonical form (no reordering). */
+	{"quakes-canon-20k", {LAB_GEN_QUAKES, 20480, 0, 2, 1}},
+	{"ints", {LAB_GEN_INTS, 0, 0, 4, 0}},
+	{"strings", {LAB_GEN_STRINGS, 0, 0, 5, 0}},
+	{"wide", {LAB_GEN_WIDE, 0, 50, 6, 0}},
+	{"deep", {LAB_GEN_DEEP, 0, 0, 7, 0}},
+	{"deep-240", {LAB_GEN_DEEP, 0, 240, 8, 0}},
+	{"random", {LAB_GEN_RANDOM, 0, 0, 9, 0}},
+	{"random-400", {LAB_GEN_RANDOM, 0, 400, 10, 0}},
 };
 
 const size_t t_gen_ncases = sizeof t_gen_cases / sizeof t_gen_cases[0];

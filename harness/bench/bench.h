@@ -39,6 +39,7 @@ typedef struct lab_dataset {
 	/* 1: left out by --quick unless the filter names it; 2 (full-only):
 	 * left out unless --full is given or the filter names it. */
 	int big;
+	int canonical;     /* lab_gen_opts.canonical */
 } lab_dataset;
 
 extern const lab_dataset lab_datasets[];

@@ -21,63 +21,67 @@
 #endif
 
 const lab_dataset lab_datasets[] = {
-	{"quakes-2k", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"quakes-20k", LAB_GEN_QUAKES, 20480, 0, 0},
-	{"quakes-200k", LAB_GEN_QUAKES, 204800, 0, 0},
-	{"quakes-2m", LAB_GEN_QUAKES, 2097152, 0, 1},
-	{"quakes-20m", LAB_GEN_QUAKES, 20971520, 0, 2},
-	{"ints-200", LAB_GEN_INTS, 0, 200, 0},
-	{"ints-400", LAB_GEN_INTS, 0, 400, 0},
-	{"ints-800", LAB_GEN_INTS, 0, 800, 0},
-	{"strings-200", LAB_GEN_STRINGS, 0, 200, 0},
-	{"strings-400", LAB_GEN_STRINGS, 0, 400, 0},
-	{"strings-800", LAB_GEN_STRINGS, 0, 800, 0},
-	{"wide", LAB_GEN_WIDE, 0, 200, 0},
-	{"deep", LAB_GEN_DEEP, 0, 128, 0},
+	{"quakes-2k", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"quakes-20k", LAB_GEN_QUAKES, 20480, 0, 0, 0},
+	{"quakes-200k", LAB_GEN_QUAKES, 204800, 0, 0, 0},
+	{"quakes-2m", LAB_GEN_QUAKES, 2097152, 0, 1, 0},
+	/* quakes-2m's records with each start tag's attributes in C14N's
+	 * order: its Body's content is its own canonical form, so the
+	 * two-thread send digests it during the parse (wss/send_ahead.h). */
+	{"quakes-canon-2m", LAB_GEN_QUAKES, 2097152, 0, 1, 1},
+	{"quakes-20m", LAB_GEN_QUAKES, 20971520, 0, 2, 0},
+	{"ints-200", LAB_GEN_INTS, 0, 200, 0, 0},
+	{"ints-400", LAB_GEN_INTS, 0, 400, 0, 0},
+	{"ints-800", LAB_GEN_INTS, 0, 800, 0, 0},
+	{"strings-200", LAB_GEN_STRINGS, 0, 200, 0, 0},
+	{"strings-400", LAB_GEN_STRINGS, 0, 400, 0, 0},
+	{"strings-800", LAB_GEN_STRINGS, 0, 800, 0, 0},
+	{"wide", LAB_GEN_WIDE, 0, 200, 0, 0},
+	{"deep", LAB_GEN_DEEP, 0, 128, 0, 0},
 	/* tokens/<R>: the message each of R requests sends (tokens_lookup/<R>
 	 * uses only the name). */
-	{"100", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"200", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"300", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"400", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"500", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"600", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"700", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"1000", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"2000", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"5000", LAB_GEN_QUAKES, 2048, 0, 0},
-	{"10000", LAB_GEN_QUAKES, 2048, 0, 0},
+	{"100", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"200", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"300", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"400", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"500", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"600", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"700", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"1000", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"2000", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"5000", LAB_GEN_QUAKES, 2048, 0, 0, 0},
+	{"10000", LAB_GEN_QUAKES, 2048, 0, 0, 0},
 	/* attachment*: the attachment's bytes. */
-	{"150k", LAB_GEN_BYTES, 153600, 0, 0},
-	{"4m", LAB_GEN_BYTES, 4194304, 0, 0},
+	{"150k", LAB_GEN_BYTES, 153600, 0, 0, 0},
+	{"4m", LAB_GEN_BYTES, 4194304, 0, 0, 0},
 	/* worst/<shape>: the hostile shapes at quakes-200k's size
 	 * (domlab-bench --worst-size changes it), so parse/quakes-200k and
 	 * receive/quakes-200k are the typical input beside them.  wide-ns
 	 * declares the most prefixes the default --max-ns lets through; the
 	 * preauth shapes' bytes give only their size (bench.h). */
-	{"collide-names", LAB_GEN_COLLIDE_NAMES, LAB_WORST_SIZE, 0, 0},
-	{"collide-attrs", LAB_GEN_COLLIDE_ATTRS, LAB_WORST_SIZE, 0, 0},
-	{"wide-ns", LAB_GEN_WIDE_NS, LAB_WORST_SIZE, 256, 0},
-	{"deep-chains", LAB_GEN_DEEP, LAB_WORST_SIZE, 0, 0},
-	{"many-attrs", LAB_GEN_MANY_ATTRS, LAB_WORST_SIZE, 0, 0},
-	{"collide-ids", LAB_GEN_COLLIDE_IDS, LAB_WORST_SIZE, 0, 0},
-	{"many-enc", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
-	{"signedinfo-junk", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
-	{"oracle-decrypt", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
-	{"oracle-signature", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0},
+	{"collide-names", LAB_GEN_COLLIDE_NAMES, LAB_WORST_SIZE, 0, 0, 0},
+	{"collide-attrs", LAB_GEN_COLLIDE_ATTRS, LAB_WORST_SIZE, 0, 0, 0},
+	{"wide-ns", LAB_GEN_WIDE_NS, LAB_WORST_SIZE, 256, 0, 0},
+	{"deep-chains", LAB_GEN_DEEP, LAB_WORST_SIZE, 0, 0, 0},
+	{"many-attrs", LAB_GEN_MANY_ATTRS, LAB_WORST_SIZE, 0, 0, 0},
+	{"collide-ids", LAB_GEN_COLLIDE_IDS, LAB_WORST_SIZE, 0, 0, 0},
+	{"many-enc", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0, 0},
+	{"signedinfo-junk", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0, 0},
+	{"oracle-decrypt", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0, 0},
+	{"oracle-signature", LAB_GEN_BYTES, LAB_WORST_SIZE, 0, 0, 0},
 	/* oracle/<shape>-<size>: what an oracle attacker sends
 	 * (datasets/preauth.h, oracle-<shape>), one changed octet whose
 	 * plaintext would parse or not; the bytes give only the size. */
-	{"gcm-parses-2k", LAB_GEN_BYTES, 2048, 0, 0},
-	{"gcm-garbled-2k", LAB_GEN_BYTES, 2048, 0, 0},
-	{"cbc-parses-2k", LAB_GEN_BYTES, 2048, 0, 0},
-	{"cbc-garbled-2k", LAB_GEN_BYTES, 2048, 0, 0},
-	{"cbc-refused-2k", LAB_GEN_BYTES, 2048, 0, 0},
-	{"gcm-parses-200k", LAB_GEN_BYTES, 204800, 0, 0},
-	{"gcm-garbled-200k", LAB_GEN_BYTES, 204800, 0, 0},
-	{"cbc-parses-200k", LAB_GEN_BYTES, 204800, 0, 0},
-	{"cbc-garbled-200k", LAB_GEN_BYTES, 204800, 0, 0},
-	{"cbc-refused-200k", LAB_GEN_BYTES, 204800, 0, 0},
+	{"gcm-parses-2k", LAB_GEN_BYTES, 2048, 0, 0, 0},
+	{"gcm-garbled-2k", LAB_GEN_BYTES, 2048, 0, 0, 0},
+	{"cbc-parses-2k", LAB_GEN_BYTES, 2048, 0, 0, 0},
+	{"cbc-garbled-2k", LAB_GEN_BYTES, 2048, 0, 0, 0},
+	{"cbc-refused-2k", LAB_GEN_BYTES, 2048, 0, 0, 0},
+	{"gcm-parses-200k", LAB_GEN_BYTES, 204800, 0, 0, 0},
+	{"gcm-garbled-200k", LAB_GEN_BYTES, 204800, 0, 0, 0},
+	{"cbc-parses-200k", LAB_GEN_BYTES, 204800, 0, 0, 0},
+	{"cbc-garbled-200k", LAB_GEN_BYTES, 204800, 0, 0, 0},
+	{"cbc-refused-200k", LAB_GEN_BYTES, 204800, 0, 0, 0},
 };
 
 const size_t lab_ndatasets = sizeof lab_datasets / sizeof lab_datasets[0];
@@ -353,7 +357,8 @@ static const char *const attrlist_sets[] = {"quakes-200k", "wide", "deep",
 static const char *const userdata_sets[] = {"quakes-200k", NULL};
 /* The message sizes the pipeline's history is about, small to large. */
 static const char *const pipeline_sets[] = {
-	"quakes-2k", "quakes-20k", "quakes-200k", "quakes-2m", "quakes-20m",
+	"quakes-2k", "quakes-20k", "quakes-200k", "quakes-2m",
+	"quakes-canon-2m", "quakes-20m",
 	"ints-200", "ints-400", "ints-800",
 	"strings-200", "strings-400", "strings-800",
 	"wide", "deep", NULL};
@@ -361,6 +366,11 @@ static const char *const pipeline_sets[] = {
 static const char *const pipeline_core[] = {"quakes-2k", "quakes-200k",
 					     "quakes-2m", "quakes-20m",
 					     "ints-800", NULL};
+/* send and the parts of its floor keep quakes-canon-2m too, the
+ * one-thread case and the floor its two-thread send is set against. */
+static const char *const send_core[] = {"quakes-2k", "quakes-200k",
+					 "quakes-2m", "quakes-canon-2m",
+					 "quakes-20m", "ints-800", NULL};
 /* The old SOAP latency comparison's calls: getInt and getStr. */
 static const char *const latency_sets[] = {
 	"ints-200", "ints-400", "ints-800",
@@ -376,6 +386,13 @@ static const char *const pipelined_sets[] = {"quakes-20k", "quakes-200k",
 					     "quakes-2m", "quakes-20m", NULL};
 static const char *const pipelined_core[] = {"quakes-200k", "quakes-2m",
 					     NULL};
+/* The send's also where its Body's content is canonical as it stands:
+ * only there is the digest made during the parse. */
+static const char *const send_pipelined_sets[] = {
+	"quakes-20k", "quakes-200k", "quakes-2m", "quakes-canon-2m",
+	"quakes-20m", NULL};
+static const char *const send_pipelined_core[] = {
+	"quakes-200k", "quakes-2m", "quakes-canon-2m", NULL};
 /* The layouts besides the default: one mid-size message. */
 static const char *const layout_sets[] = {"quakes-200k", NULL};
 
@@ -455,7 +472,7 @@ const lab_case lab_cases[] = {
 	{"decrypt", pipeline_sets, 0, lab_wss_setup_encrypted,
 	 lab_stage_run_decrypt, NULL, lab_stage_teardown, pipeline_core},
 	{"send", pipeline_sets, 0, lab_wss_setup_input, lab_stage_run_send, NULL,
-	 lab_stage_teardown, pipeline_core},
+	 lab_stage_teardown, send_core},
 	{"receive", pipeline_sets, 0, lab_wss_setup_sent, lab_stage_run_receive,
 	 NULL, lab_stage_teardown, pipeline_core},
 	/* send and receive with the whole output in one buffer (send and
@@ -464,10 +481,12 @@ const lab_case lab_cases[] = {
 	 lab_stage_run_send_whole, NULL, lab_stage_teardown, NULL},
 	{"receive_whole", whole_sets, 0, lab_wss_setup_sent,
 	 lab_stage_run_receive_whole, NULL, lab_stage_teardown, NULL},
-	/* send with the Body encrypted on a second thread (wss/seal.h):
-	 * timed by the wall clock, its CPU time that of both threads. */
-	{"send_pipelined", pipelined_sets, 0, pipe_in, lab_stage_run_send, NULL,
-	 lab_stage_teardown, pipelined_core},
+	/* send on two threads: the Body encrypted on the second
+	 * (wss/seal.h), or digested there during the parse where its
+	 * content is canonical as it stands (wss/send_ahead.h); timed by
+	 * the wall clock, its CPU time that of both threads. */
+	{"send_pipelined", send_pipelined_sets, 0, pipe_in, lab_stage_run_send,
+	 NULL, lab_stage_teardown, send_pipelined_core},
 	/* receive with the decrypted Body digested on a second thread while
 	 * it is parsed (wss/digest_ahead.h), timed the same way. */
 	{"receive_pipelined", pipelined_sets, 0, pipe_sent,
@@ -577,22 +596,22 @@ const lab_case lab_cases[] = {
 	{"floor:memchr", parse_sets, 0, lab_floor_setup_bytes,
 	 lab_floor_run_memchr, NULL, lab_floor_teardown, NULL},
 	{"floor:sha256", pipeline_sets, 0, lab_floor_setup_canonical,
-	 lab_floor_run_sha256, NULL, lab_floor_teardown, pipeline_core},
+	 lab_floor_run_sha256, NULL, lab_floor_teardown, send_core},
 	{"floor:sha256_small", pipeline_sets, 0, lab_floor_setup_small,
-	 lab_floor_run_sha256_small, NULL, lab_floor_teardown, pipeline_core},
+	 lab_floor_run_sha256_small, NULL, lab_floor_teardown, send_core},
 	{"floor:aes256gcm", pipeline_sets, 0, lab_floor_setup_body,
-	 lab_floor_run_aes256gcm, NULL, lab_floor_teardown, pipeline_core},
+	 lab_floor_run_aes256gcm, NULL, lab_floor_teardown, send_core},
 	{"floor:aes256gcm_decrypt", pipeline_sets, 0, lab_floor_setup_sealed,
 	 lab_floor_run_aes256gcm_decrypt, NULL, lab_floor_teardown,
 	 pipeline_core},
 	{"floor:aes128cbc", pipeline_sets, 0, lab_floor_setup_body,
 	 lab_floor_run_aes128cbc, NULL, lab_floor_teardown, pipeline_core},
 	{"floor:rsa_sign", pipeline_sets, 0, lab_floor_setup_rsa,
-	 lab_floor_run_rsa_sign, NULL, lab_floor_teardown, pipeline_core},
+	 lab_floor_run_rsa_sign, NULL, lab_floor_teardown, send_core},
 	{"floor:rsa_verify", pipeline_sets, 0, lab_floor_setup_rsa,
 	 lab_floor_run_rsa_verify, NULL, lab_floor_teardown, pipeline_core},
 	{"floor:rsa_oaep_wrap", pipeline_sets, 0, lab_floor_setup_rsa,
-	 lab_floor_run_oaep_wrap, NULL, lab_floor_teardown, pipeline_core},
+	 lab_floor_run_oaep_wrap, NULL, lab_floor_teardown, send_core},
 	{"floor:rsa_oaep_unwrap", pipeline_sets, 0, lab_floor_setup_rsa,
 	 lab_floor_run_oaep_unwrap, NULL, lab_floor_teardown, pipeline_core},
 };

@@ -346,7 +346,7 @@ int lab_scen_lookup_info(void *ctx, lab_case_info *out, lab_err *err)
 static int make_message(scen_ctx *c, lab_err *err)
 {
 	wss_key_paths paths = {c->k.key, c->k.cert, c->k.peer_cert, NULL};
-	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 0};
+	lab_gen_opts g = {LAB_GEN_QUAKES, 2048, 0, 0, 0};
 	wss_attachment a = {att_id, (const unsigned char *)c->d->bytes,
 			    c->d->len};
 	lab_buf env = LAB_BUF_INIT, xml = LAB_BUF_INIT;

@@ -234,6 +234,7 @@ static int gen_datasets(const bench_opts *o, lab_buf *bufs, lab_err *err)
 							   : d->size;
 		g.count = d->count;
 		g.seed = o->seed;
+		g.canonical = d->canonical;
 		rc = lab_gen(&g, &bufs[i], err);
 		if (rc != LAB_OK)
 			return rc;

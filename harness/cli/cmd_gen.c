@@ -20,6 +20,10 @@ const lab_opt lab_gen_options[] = {
 	 "levels (deep), about that many nodes (random), prefixes "
 	 "declared (wide-ns)"},
 	{"--seed", "S", 0, "the generator's seed: the same seed, the same bytes"},
+	{"--canonical", NULL, 0,
+	 "quakes: each start tag's attributes in C14N's order, so that the "
+	 "Body's content is its own exclusive canonical form (the same "
+	 "records and values)"},
 	{"--key", "K.pem", 0,
 	 "many-enc, many-enc-body, signedinfo-junk: the sender's private "
 	 "key the base message is signed with"},
@@ -177,7 +181,7 @@ int lab_cmd_gen(int argc, char **argv, lab_err *err)
 
 		if (argv[i][0] != '-' && lab_hostile_kind_parse(argv[i], &hk))
 			return gen_hostile(hk, i, argc, argv, err);
-		if (argv[i][0] == '-')
+		if (argv[i][0] == '-' && strcmp(argv[i], "--canonical") != 0)
 			i++;
 	}
 	memset(&o, 0, sizeof o);
@@ -192,6 +196,8 @@ int lab_cmd_gen(int argc, char **argv, lab_err *err)
 			rc = lab_parse_size(a, argv[++i], &seed, err);
 		else if (i + 1 < argc && strcmp(a, "-o") == 0)
 			out = argv[++i];
+		else if (strcmp(a, "--canonical") == 0)
+			o.canonical = 1;
 		else if (!have_kind && a[0] != '-') {
 			rc = lab_gen_kind_parse(a, &o.kind);
 			if (rc != LAB_OK)

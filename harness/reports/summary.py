@@ -519,7 +519,10 @@ def pipelined_table(run):
     print("## Two cores for one message\n")
     print("`send_pipelined/<ds>` is `send/<ds>` with `wss_opts.threads = 2` "
           "(docs/pipeline.md): the Body encrypted and encoded on a second "
-          "thread while the first digests and signs.  "
+          "thread while the first digests and signs; on quakes-canon-2m, "
+          "whose Body is canonical as it stands, the second thread makes "
+          "the digest during the parse instead and the first seals "
+          "(wss/send_ahead.h).  "
           "`receive_pipelined/<ds>` is `receive/<ds>` with the same "
           "option: the Body digested on a second thread behind its "
           "decryption and during its parse, the digest taken once proved "
