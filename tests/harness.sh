@@ -43,6 +43,12 @@ tally_checks() {
 	fi
 }
 
+# This machine's CPU as run.py's cpu_id gives it (machine.txt's `cpu:`).
+run_cpu() {
+	"$PY" -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; print(run.cpu_id())' \
+		"$HERE/harness/reports"
+}
+
 # expect_lines FILE PATTERN...: one check per grep pattern, each passing
 # when a line of FILE matches it.
 expect_lines() {
@@ -267,6 +273,24 @@ rc=$?
 rc=$?
 [ "$rc" -eq 1 ] && grep -q '^| send/quakes-2k | ref / best | 21\.0 | 12\.2-36\.2 | 40\.0 | \*\*no\*\* |$' "$T/out" && ok ||
 	bad "recheck.py outside: exit $rc: $(cat "$T/out" "$T/err")"
+# On the CPU the run recorded, no word about it; on another, or where
+# the run recorded none, a warning that names both, the exit as before.
+grep -q 'is not the one the run measured on' "$T/err" &&
+	bad "recheck.py on the run's own CPU: $(cat "$T/err")" || ok
+cp "$T/procs/machine.txt" "$T/machine.keep"
+sed 's/^cpu: .*/cpu: Other CPU (family 1, model 1; none)/' "$T/machine.keep" \
+	>"$T/procs/machine.txt"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "^recheck: this CPU, $(run_cpu), is not the one the run measured on (Other CPU (family 1, model 1; none))" "$T/err" && ok ||
+	bad "recheck.py on another CPU: exit $rc: $(cat "$T/err")"
+grep -v '^cpu: ' "$T/machine.keep" >"$T/procs/machine.txt"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+grep -q 'is not the one the run measured on (not recorded)' "$T/err" && ok ||
+	bad "recheck.py on a run without its CPU: $(cat "$T/err")"
+cp "$T/machine.keep" "$T/procs/machine.txt"
 mkdir -p "$T/nosummary"
 "$PY" "$HERE/harness/reports/recheck.py" --run "$T/nosummary" \
 	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
@@ -343,7 +367,8 @@ fi
 rc=$?
 kept=$(ls -d "$T/procs/rechecks"/*/ 2>/dev/null | head -n 1)
 [ "$rc" -eq 0 ] && [ -f "$kept/paired.json.gz" ] &&
-	grep -q "^commit: $head$" "$kept/recheck.txt" && ok ||
+	grep -q "^commit: $head$" "$kept/recheck.txt" &&
+	grep -qxF "cpu: $(run_cpu)" "$kept/recheck.txt" && ok ||
 	bad "recheck.py --keep: exit $rc, kept '$kept': $(cat "$T/err")"
 printf 'best\tdomlab-bench bench\npaired\tdomlab-bench bench --ref --floor\n' \
 	>"$T/procs/commands.tsv"
@@ -450,6 +475,25 @@ preflight() { # FORCE's value, file
 	FORCE=$1 "$PY" "$HERE/harness/reports/preflight.py" --json "$2" \
 		--noise 0.03 >"$T/out" 2>"$T/err"
 }
+# cpu_id: the first processor's model name, family and model, and the
+# crypto flags it has, in CRYPTO_FLAGS' order; "?" without a model name
+# or a file.
+printf 'processor\t: 0\nvendor_id\t: X\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: Made Up CPU 9\nflags\t\t: fpu vaes sse2 avx2 sha_ni\n\nprocessor\t: 1\nmodel name\t: Second\n' \
+	>"$T/cpuinfo"
+printf 'processor\t: 0\nflags\t\t: avx2\n' >"$T/cpuinfo.bare"
+printf 'model name\t: Old\nflags\t\t: fpu sse2\n' >"$T/cpuinfo.old"
+"$PY" - "$HERE/harness/reports" "$T" >"$T/out" 2>"$T/err" <<'EOF2'
+import sys
+sys.path.insert(0, sys.argv[1])
+from run import cpu_id
+t = sys.argv[2]
+for f in ("cpuinfo", "cpuinfo.bare", "cpuinfo.old", "missing"):
+    print(cpu_id(f"{t}/{f}"))
+EOF2
+printf '%s\n' 'Made Up CPU 9 (family 25, model 1; avx2 sha_ni vaes)' '?' \
+	'Old (family ?, model ?; none of avx2 sha_ni vaes vpclmulqdq avx512ifma)' '?' |
+	cmp -s - "$T/out" && ok || bad "cpu_id: $(cat "$T/out" "$T/err")"
+
 # The settings the scripts give GLIBC_TUNABLES are the ones the bench
 # gives mallopt().
 define() { # the value of bench.h's #define $1
@@ -1077,7 +1121,7 @@ if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/run" --commit test \
 		"$T/run/summary.json"; then ok; else
 		bad "summary.json: $(head -c 200 "$T/run/summary.json")"
 	fi
-	expect_lines "$T/run/machine.txt" '^commit: test$' '^cpus: '
+	expect_lines "$T/run/machine.txt" '^commit: test$' '^cpus: ' '^cpu: '
 else
 	bad "summary.py --plots failed: $(tail -n 3 "$T/err")"
 fi

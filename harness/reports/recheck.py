@@ -48,7 +48,8 @@ import tempfile
 import time
 
 import rounds
-from run import RECHECKS, Run, noise, num, read_facts, recheck_dirs, us
+from run import (RECHECKS, Run, cpu_id, noise, num, read_facts,
+                 recheck_dirs, us)
 
 # What a recheck measures is built from everything but these (the
 # documents, the tests, and how runs are made and reported: a recheck
@@ -240,6 +241,18 @@ def now_facts():
             " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
+def other_cpu(run_dir, cpu):
+    """Why the run's ratios need not hold on this CPU, cpu, when the run
+    measured on another (machine.txt's `cpu:`) or did not record it;
+    None when it is the same."""
+    then = read_facts(os.path.join(run_dir, "machine.txt")).get("cpu")
+    if then == cpu:
+        return None
+    return (f"this CPU, {cpu}, is not the one the run measured on "
+            f"({then or 'not recorded'}): the floor's parts, and every "
+            "ratio with them, need not land in their intervals here")
+
+
 def span(start, end):
     """"2026-12-05 10:47-10:55 UTC" from two ISO times of one day, else
     the two as they are."""
@@ -288,7 +301,8 @@ def history(run_dir, rows):
         facts = read_facts(os.path.join(folder, "recheck.txt"))
         print(f"## {span(facts.get('start', '?'), facts.get('end', '?'))}"
               "\n")
-        print(f"Commit {facts.get('commit', '?')}, load average "
+        where = f" on {facts['cpu']}" if "cpu" in facts else ""
+        print(f"Commit {facts.get('commit', '?')}{where}, load average "
               f"{facts.get('load at start', '?')} at the start and "
               f"{facts.get('load at end', '?')} at the end; held to the "
               + (f"run and the {i} recheck{'' if i == 1 else 's'} kept "
@@ -347,6 +361,10 @@ def main():
             return 2
     run = Run(a.run, [])
     rows = published(run, rows)
+    cpu = cpu_id()
+    elsewhere = other_cpu(a.run, cpu)
+    if elsewhere:
+        print(f"recheck: {elsewhere}", file=sys.stderr)
     start, load_start = now_facts()
     with tempfile.TemporaryDirectory() as tmp:
         err = measure(a, run, tmp)
@@ -369,7 +387,8 @@ def main():
             err = keep(a.run, tmp, {
                 "stamp": start.replace("-", "").replace(":", ""),
                 "start": start, "end": end, "commit": rounds.commit(),
-                "load at start": load_start, "load at end": load_end})
+                "cpu": cpu, "load at start": load_start,
+                "load at end": load_end})
             if err:
                 print(f"recheck: {err}", file=sys.stderr)
                 return 2

@@ -188,6 +188,36 @@ def recheck_dirs(rundir):
             if os.path.isdir(os.path.join(base, n))]
 
 
+# The CPU features that change how fast OpenSSL's SHA-256 (SHA-NI),
+# AES-GCM (AVX2, VAES and VPCLMULQDQ) and RSA (AVX-512 IFMA) run: two
+# machines that differ in them differ in the floor's parts.
+CRYPTO_FLAGS = ("avx2", "sha_ni", "vaes", "vpclmulqdq", "avx512ifma")
+
+
+def cpu_id(path="/proc/cpuinfo"):
+    """The CPU a run measures on, as machine.txt and recheck.txt record
+    it: "AMD EPYC (family 26, model 2; avx2 sha_ni vaes vpclmulqdq
+    avx512ifma)", the flags those of CRYPTO_FLAGS it has; "?" where path
+    does not say."""
+    facts = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                facts[key.strip()] = value.strip()
+    except OSError:
+        return "?"
+    if "model name" not in facts:
+        return "?"
+    flags = facts.get("flags", "").split()
+    have = " ".join(x for x in CRYPTO_FLAGS if x in flags) or "none of " \
+        + " ".join(CRYPTO_FLAGS)
+    return (f"{facts['model name']} (family {facts.get('cpu family', '?')}, "
+            f"model {facts.get('model', '?')}; {have})")
+
+
 def read_facts(path):
     """{key: value} of a file of `key: value` lines (machine.txt,
     recheck.txt); {} when there is none."""

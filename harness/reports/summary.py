@@ -27,8 +27,9 @@ import datafiles
 from axes import AXES
 import loadreport
 import spread
-from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, floor_text,
-                 input_bytes, noise, num, ratio, read_facts, us, us_real)
+from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, cpu_id,
+                 floor_text, input_bytes, noise, num, ratio, read_facts, us,
+                 us_real)
 
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
@@ -70,8 +71,9 @@ def header(run, a, facts):
     ctx = run.context
     print(f"# bench run {facts['run']}\n")
     print(f"- date: {ctx['date']}")
+    cpu = f"{facts['cpu']}, " if "cpu" in facts else ""
     print(f"- machine: {facts['cpus'].split()[0]} CPUs "
-          f"({ctx['num_cpus']} at {ctx['mhz_per_cpu']} MHz), "
+          f"({cpu}{ctx['num_cpus']} at {ctx['mhz_per_cpu']} MHz), "
           f"kernel {facts['kernel']}, {facts['compiler']}, "
           f"libxml2 {ctx.get('libxml2', '?')}, "
           "load average at start "
@@ -815,6 +817,7 @@ def machine(run, a):
         "date": ctx["date"],
         "cpus": f"{len(os.sched_getaffinity(0))} usable, {ctx['num_cpus']} "
                 f"at {ctx['mhz_per_cpu']} MHz",
+        "cpu": cpu_id(),
         "kernel": platform.release(),
         "compiler": gcc_version(),
         "libxml2": ctx.get("libxml2", "?"),
