@@ -215,7 +215,8 @@ struct quake {
 	int64_t lat, lon;
 };
 
-/* The attribute `name` of q, with its leading space. */
+/* The attribute of q its letter names (i: id, t: time, a: lat, o: lon,
+ * d: depth, m: magnitude), with its leading space. */
 static void put_quake_attr(struct gen *g, const struct quake *q, char name)
 {
 	switch (name) {
@@ -264,7 +265,8 @@ static void quakes_item(struct gen *g)
 		"Tokyo, Japan", "Santiago, Chile", "Reykjavik, Iceland",
 		"Ridgecrest, CA", "Padang, Indonesia", "Izmir, Turkey", "Petrolia, CA"};
 
-	/* Written in this order, or in C14N's (by name) when canonical. */
+	/* put_quake_attr's letters in quakes' order, or in C14N's (by
+	 * name) when canonical. */
 	const char *order = g->canonical ? "diaomt" : "itaodm";
 	struct quake q;
 
