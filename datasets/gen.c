@@ -910,24 +910,24 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 	size_t start;
 
 	if (o == NULL || out == NULL)
-		return lab_fail(err, LAB_EUSAGE, "gen: no options or no output buffer");
+		return lab_fail(err, LAB_EUSAGE, "no options or no output buffer");
 	if ((size_t)o->kind >= NELEM(kind_name))
-		return lab_fail(err, LAB_EUSAGE, "gen: unknown kind %d", (int)o->kind);
+		return lab_fail(err, LAB_EUSAGE, "unknown kind %d", (int)o->kind);
 	if (o->kind == LAB_GEN_BYTES && o->count != 0)
-		return lab_fail(err, LAB_EUSAGE, "gen: bytes takes a size, not a count");
+		return lab_fail(err, LAB_EUSAGE, "bytes takes a size, not a count");
 	if (o->kind == LAB_GEN_RANDOM && o->size != 0)
-		return lab_fail(err, LAB_EUSAGE, "gen: %s takes a count, not a size",
+		return lab_fail(err, LAB_EUSAGE, "%s takes a count, not a size",
 				kind_name[o->kind]);
 	if ((o->kind == LAB_GEN_DEEP && o->size != 0 && o->count != 0) ||
 	    (o->kind > LAB_GEN_BYTES && o->kind != LAB_GEN_WIDE_NS &&
 	     o->count != 0))
-		return lab_fail(err, LAB_EUSAGE, "gen: %s takes a size, not a count",
+		return lab_fail(err, LAB_EUSAGE, "%s takes a size, not a count",
 				kind_name[o->kind]);
 	if (o->kind == LAB_GEN_DEEP && o->count > DEEP_MAX)
-		return lab_fail(err, LAB_EUSAGE, "gen: deep: depth %zu is over %d",
+		return lab_fail(err, LAB_EUSAGE, "deep: depth %zu is over %d",
 				o->count, DEEP_MAX);
 	if (o->canonical && o->kind != LAB_GEN_QUAKES)
-		return lab_fail(err, LAB_EUSAGE, "gen: canonical is for quakes, not %s",
+		return lab_fail(err, LAB_EUSAGE, "canonical is for quakes, not %s",
 				kind_name[o->kind]);
 	g.s = o->seed;
 	g.b = out;
@@ -954,7 +954,7 @@ int lab_gen(const lab_gen_opts *o, lab_buf *out, lab_err *err)
 		out->len = start;
 		if (out->data != NULL)
 			out->data[start] = '\0';
-		return lab_fail(err, g.rc, "gen: %s: out of memory", kind_name[o->kind]);
+		return lab_fail(err, g.rc, "%s: out of memory", kind_name[o->kind]);
 	}
 	return LAB_OK;
 }

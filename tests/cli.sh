@@ -76,6 +76,9 @@ fi
 [ "$(wc -c <"$T/qc.xml")" -eq "$(wc -c <"$T/q.xml")" ] && ! cmp -s "$T/q.xml" "$T/qc.xml" && ok ||
 	bad "gen --canonical: not the same length in another order"
 expect 1 "gen ints --canonical" "$DOMLAB" gen ints --canonical
+# The generator's own refusal, prefixed once with the command.
+grep -qx "domlab: gen: canonical is for quakes, not ints" "$T/err" && ok ||
+	bad "gen ints --canonical said: $(head -c 300 "$T/err")"
 expect 1 "gen unknown kind" "$DOMLAB" gen nonsense
 expect 1 "gen bad count" "$DOMLAB" gen ints --count x
 expect 1 "gen too deep" "$DOMLAB" gen deep --count 1000
