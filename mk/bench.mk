@@ -31,9 +31,13 @@ BENCH_VARIANTS := doom2010 xerces best \
 # interval one more process lands in (docs/measuring.md).  The rounds
 # and the paired processes run spread across the variants' runs, so
 # their intervals hold the machine's drift over the whole run.
+# PAIRED_NOISE=X: stop the run after the first paired process whose
+# cases' repetitions vary by a median coefficient of variation above X
+# (0.03: 3%), unless FORCE=1; `make reference` sets it.
 FULL ?=
 ALTERNATE ?= 0
 PAIRED_RUNS ?= 1
+PAIRED_NOISE ?=
 ICOUNT ?=
 ICOUNT_CASES ?=
 CASES ?=
@@ -55,7 +59,8 @@ compare bench: $(call deps_ok,bench)
 	@$(MAKE) --no-print-directory keys
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
-	  ALTERNATE=$(ALTERNATE) PAIRED_RUNS=$(PAIRED_RUNS) DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  ALTERNATE=$(ALTERNATE) PAIRED_RUNS=$(PAIRED_RUNS) \
+	  PAIRED_NOISE=$(PAIRED_NOISE) FORCE=$(FORCE) DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make stall [STALL_SECONDS=5] [STALL_ROUNDS=3]: the socket-read stall
@@ -127,11 +132,13 @@ attack: $(call deps_ok,bench)
 # JSON) replace results/reference/, so its reports can be made again from
 # what is committed, and the README's results table is rewritten from its
 # summary.json (results/README.md).  It refuses to start above a load of
-# REFERENCE_LOAD (harness/reports/quiet.sh), or when a short process of
-# REFERENCE_PREFLIGHT's cases in random order is noisier than
-# REFERENCE_NOISE (harness/reports/preflight.py), unless FORCE=1, and
-# machine.txt records the load it started at, that process's noise and
-# whether it was forced.  Once
+# REFERENCE_LOAD (harness/reports/quiet.sh), or when the paired process
+# (harness/reports/paired.sh's cases, without the 2 MB message) is
+# noisier than REFERENCE_NOISE (harness/reports/preflight.py), unless
+# FORCE=1, and machine.txt records the load it started at, that
+# process's noise and whether it was forced.  A host can turn noisy
+# later: the run stops after the first paired process noisier than
+# REFERENCE_NOISE (compare.sh's PAIRED_NOISE), unless FORCE=1.  Once
 # measured, the run is published only when it is steady
 # (harness/reports/steady.py): every interval of the paired run's ratios
 # at most REFERENCE_SPREAD times as high as it is low, no paired process
@@ -147,7 +154,6 @@ REFERENCE_ICOUNT := ^((ref|gsoap|pugi):)?(send|receive|c14n)/|^floor:
 REFERENCE_LOAD := 1.0
 REFERENCE_SPREAD := 1.35
 REFERENCE_NOISE := 0.03
-REFERENCE_PREFLIGHT := ^(send|receive|floor:sha256|floor:aes256gcm)/quakes-200k$$
 REFERENCE_PAIRED_RUNS := 5
 REFERENCE_ROUNDS := 5
 FORCE ?=
@@ -155,9 +161,11 @@ reference: $(call deps_ok,bench)
 	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory keys
 	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
-	@. harness/reports/tunables.sh && GLIBC_TUNABLES=$$lab_tunables \
-	  $(BUILD_DIR)/best/domlab-bench bench --floor --keys $(KEYS_DIR) \
-	  --benchmark_filter='$(REFERENCE_PREFLIGHT)' --benchmark_repetitions=9 \
+	@. harness/reports/tunables.sh && . harness/reports/paired.sh && \
+	  GLIBC_TUNABLES=$$lab_tunables \
+	  $(BUILD_DIR)/best/domlab-bench bench --ref --floor --keys $(KEYS_DIR) \
+	  --benchmark_filter="^($$lab_paired_cases)/($$lab_paired_preflight_datasets)\$$" \
+	  --benchmark_repetitions=9 \
 	  --benchmark_min_time=0.1 --benchmark_enable_random_interleaving=true \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD_DIR)/.reference-preflight.json \
@@ -168,6 +176,7 @@ reference: $(call deps_ok,bench)
 	    >>$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
 	  ALTERNATE=$(REFERENCE_ROUNDS) PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
+	  PAIRED_NOISE=$(REFERENCE_NOISE) \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  FORCE=$(FORCE) python3 harness/reports/steady.py --run $$run \

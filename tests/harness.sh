@@ -518,6 +518,23 @@ rc=$?
 preflight 1 "$T/noisy.json" && grep -q 'going on as FORCE=1 asks' "$T/err" &&
 	grep -qx 'forced past the check before the run: yes' "$T/out" && ok ||
 	bad "preflight.py FORCE=1 on a noisy process: $(cat "$T/out" "$T/err")"
+# The same check after each paired process of the run (--during): one
+# line naming the process; a noisy one stops the run unless FORCE=1.
+FORCE= "$PY" "$HERE/harness/reports/preflight.py" --json "$T/quiet.json" \
+	--noise 0.03 --during "paired process 2/5" >"$T/out" 2>"$T/err" &&
+	printf 'paired process 2/5: noise 1.0%% (limit 3.0%%)\n' | cmp -s - "$T/out" &&
+	[ ! -s "$T/err" ] && ok ||
+	bad "preflight.py --during on a quiet process: $(cat "$T/out" "$T/err")"
+FORCE= "$PY" "$HERE/harness/reports/preflight.py" --json "$T/noisy.json" \
+	--noise 0.03 --during "paired process 2/5" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -qx 'paired process 2/5: noise 7.4% (limit 3.0%)' "$T/out" &&
+	grep -q '^preflight: paired process 2/5 varied by a median 7.4% .*stopping it now' "$T/err" && ok ||
+	bad "preflight.py --during on a noisy process: exit $rc: $(cat "$T/out" "$T/err")"
+FORCE=1 "$PY" "$HERE/harness/reports/preflight.py" --json "$T/noisy.json" \
+	--noise 0.03 --during "paired process 2/5" >"$T/out" 2>"$T/err" &&
+	grep -q 'going on as FORCE=1 asks' "$T/err" && ok ||
+	bad "preflight.py --during FORCE=1 on a noisy process: $(cat "$T/out" "$T/err")"
 preflight_json "$T/once.json" "100" "2000"
 preflight "" "$T/once.json"
 rc=$?
@@ -548,6 +565,28 @@ elif paired 'gsoap:send|ref:send'; then
 else
 	bad "paired run with gsoap: $(tail -n 3 "$T/log" "$T/err" 2>/dev/null)"
 fi
+
+# The paired process's cases (harness/reports/paired.sh) are the bench's:
+# each name on each dataset is one case domlab-bench lists (gSOAP's only
+# when it was built in, and on the quakes datasets: it binds quake
+# records), so a renamed case cannot drop out of the paired
+# run or the check before the reference unnoticed; the check's datasets
+# are the paired run's without quakes-2m.
+. "$HERE/harness/reports/paired.sh"
+"$BENCH" bench --ref --floor --keys "$K" --benchmark_list_tests=true \
+	>"$T/listed" 2>"$T/err"
+missing=""
+for c in $(echo "$lab_paired_cases" | tr '|' ' '); do
+	case $c in gsoap:*) [ -z "${gsoap_notrun:-}" ] || continue ;; esac
+	for d in $(echo "$lab_paired_datasets" | tr '|' ' '); do
+		case $c/$d in gsoap:*/ints-*) continue ;; esac
+		grep -qxF "$c/$d" "$T/listed" || missing="$missing $c/$d"
+	done
+done
+[ -z "$missing" ] &&
+	[ "$lab_paired_preflight_datasets" = "$(echo "$lab_paired_datasets" |
+		sed 's/|quakes-2m//')" ] && ok ||
+	bad "paired.sh names cases domlab-bench does not list:$missing $(cat "$T/err")"
 
 # The intermediary: forward and ref:forward in summary.md's table, and
 # FINDINGS.md's deferred-tree row from a run whose second variant is the

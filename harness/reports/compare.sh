@@ -52,6 +52,12 @@
 #               interval one more process lands in (summary.py)
 #               The paired processes and the rounds run spread evenly
 #               across the variants' runs (see the slots below).
+#   PAIRED_NOISE  the most noise a paired process may show (0.03: its
+#               cases' repetitions vary by a median coefficient of
+#               variation of 3%; harness/reports/preflight.py --during):
+#               a noisier one stops the run there, exit 1, unless FORCE=1
+#               (`make reference` sets it: steady.py would refuse the run
+#               at its end); unset, no process is judged
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -72,6 +78,7 @@ ICOUNT_CASES=${ICOUNT_CASES:-}
 MIN_TIME=${MIN_TIME:-0.1}
 ALTERNATE=${ALTERNATE:-0}
 PAIRED_RUNS=${PAIRED_RUNS:-1}
+PAIRED_NOISE=${PAIRED_NOISE:-}
 DATA=${DATA:-}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
@@ -132,8 +139,10 @@ flags="$flags --benchmark_display_aggregates_only=true"
 # machine does meanwhile falls on all three alike; the runs sit minutes
 # apart, and drift between them goes straight into a ratio.  summary.py's
 # "Side by side" table.  Only in a run that has all three; with CASES,
-# the cases of these that CASES matches.
-paired_filter='^(ref:send|ref:receive|gsoap:send|gsoap:receive|send|receive|floor:sha256|floor:sha256_small|floor:aes256gcm|floor:aes256gcm_decrypt|floor:rsa_sign|floor:rsa_verify|floor:rsa_oaep_wrap|floor:rsa_oaep_unwrap)/(quakes-2k|ints-800|quakes-200k|quakes-2m)$'
+# the cases of these that CASES matches.  harness/reports/paired.sh
+# names them.
+. harness/reports/paired.sh
+paired_filter="^($lab_paired_cases)/($lab_paired_datasets)\$"
 paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
 paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
 paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
@@ -411,6 +420,16 @@ done
 # and round i where there are that many.  Their spread then holds the
 # machine's drift over the whole run, as a rerun hours later meets it,
 # not only over the minutes they would take one after the other.
+# judge_paired P: with PAIRED_NOISE, stops the run when the P-th paired
+# process was noisier (preflight.py; FORCE=1 goes on).
+judge_paired() {
+	[ -n "$PAIRED_NOISE" ] || return 0
+	if ! "$python" harness/reports/preflight.py --json "$out/$pname.json" \
+		--noise "$PAIRED_NOISE" --during "paired process $1/$npaired"; then
+		echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
+		exit 1
+	fi
+}
 nslots=$npaired
 if [ "$ALTERNATE" -gt "$nslots" ]; then
 	nslots=$ALTERNATE
@@ -419,6 +438,7 @@ slot() {
 	if [ "$1" -le "$npaired" ]; then
 		paired_name "$1"
 		bench paired "$nruns" "$pname"
+		judge_paired "$1"
 	fi
 	if [ "$1" -le "$ALTERNATE" ]; then
 		echo "[round $1/$ALTERNATE] ($(elapsed) s)"
