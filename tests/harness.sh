@@ -275,8 +275,8 @@ rc=$?
 	bad "recheck.py outside: exit $rc: $(cat "$T/out" "$T/err")"
 # On the CPU the run recorded, no word about it; on another, or where
 # the run recorded none, a warning that names both, the exit as before.
-grep -q 'is not the one the run measured on' "$T/err" &&
-	bad "recheck.py on the run's own CPU: $(cat "$T/err")" || ok
+grep -q 'the run measured on' "$T/err" &&
+	bad "recheck.py on the run's own machine: $(cat "$T/err")" || ok
 cp "$T/procs/machine.txt" "$T/machine.keep"
 sed 's/^cpu: .*/cpu: Other CPU (family 1, model 1; none)/' "$T/machine.keep" \
 	>"$T/procs/machine.txt"
@@ -290,6 +290,20 @@ grep -v '^cpu: ' "$T/machine.keep" >"$T/procs/machine.txt"
 	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
 grep -q 'is not the one the run measured on (not recorded)' "$T/err" && ok ||
 	bad "recheck.py on a run without its CPU: $(cat "$T/err")"
+# The kernel's mitigations likewise, and only they when only they differ.
+sed 's/^mitigations: .*/mitigations: meltdown (Mitigation: Other)/' \
+	"$T/machine.keep" >"$T/procs/machine.txt"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c 'the run measured on' "$T/err")" -eq 1 ] &&
+	grep -q "^recheck: this kernel's mitigations, .*, are not those the run measured on (meltdown (Mitigation: Other)): what a system call costs differs" "$T/err" && ok ||
+	bad "recheck.py under other mitigations: exit $rc: $(cat "$T/err")"
+grep -v '^mitigations: ' "$T/machine.keep" >"$T/procs/machine.txt"
+"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+grep -q "mitigations, .*, are not those the run measured on (not recorded)" "$T/err" && ok ||
+	bad "recheck.py on a run without its mitigations: $(cat "$T/err")"
 cp "$T/machine.keep" "$T/procs/machine.txt"
 mkdir -p "$T/nosummary"
 "$PY" "$HERE/harness/reports/recheck.py" --run "$T/nosummary" \
@@ -493,6 +507,24 @@ EOF2
 printf '%s\n' 'Made Up CPU 9 (family 25, model 1; avx2 sha_ni vaes)' '?' \
 	'Old (family ?, model ?; none of avx2 sha_ni vaes vpclmulqdq avx512ifma)' '?' |
 	cmp -s - "$T/out" && ok || bad "cpu_id: $(cat "$T/out" "$T/err")"
+# mitigations_id: of a made-up vulnerabilities folder, each file not
+# "Not affected", in name order, with its value's first clause; "none"
+# when all are; "?" without the folder.
+mkdir -p "$T/vuln" "$T/vuln.none"
+printf 'Mitigation: Retpolines; STIBP: disabled; RSB filling\n' >"$T/vuln/spectre_v2"
+printf 'Mitigation: PTI\n' >"$T/vuln/meltdown"
+printf 'Not affected\n' >"$T/vuln/mds"
+printf 'Not affected\n' >"$T/vuln.none/mds"
+"$PY" - "$HERE/harness/reports" "$T" >"$T/out" 2>"$T/err" <<'EOF2'
+import sys
+sys.path.insert(0, sys.argv[1])
+from run import mitigations_id
+t = sys.argv[2]
+for f in ("vuln", "vuln.none", "missing"):
+    print(mitigations_id(f"{t}/{f}"))
+EOF2
+printf '%s\n' 'meltdown (Mitigation: PTI), spectre_v2 (Mitigation: Retpolines)' \
+	none '?' | cmp -s - "$T/out" && ok || bad "mitigations_id: $(cat "$T/out" "$T/err")"
 
 # The settings the scripts give GLIBC_TUNABLES are the ones the bench
 # gives mallopt().

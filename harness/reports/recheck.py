@@ -41,6 +41,7 @@ import gzip
 import io
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -48,8 +49,8 @@ import tempfile
 import time
 
 import rounds
-from run import (RECHECKS, Run, cpu_id, noise, num, read_facts,
-                 recheck_dirs, us)
+from run import (RECHECKS, Run, cpu_id, mitigations_id, noise, num,
+                 read_facts, recheck_dirs, us)
 
 # What a recheck measures is built from everything but these (the
 # documents, the tests, and how runs are made and reported: a recheck
@@ -241,16 +242,29 @@ def now_facts():
             " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
-def other_cpu(run_dir, cpu):
-    """Why the run's ratios need not hold on this CPU, cpu, when the run
-    measured on another (machine.txt's `cpu:`) or did not record it;
-    None when it is the same."""
-    then = read_facts(os.path.join(run_dir, "machine.txt")).get("cpu")
-    if then == cpu:
-        return None
-    return (f"this CPU, {cpu}, is not the one the run measured on "
-            f"({then or 'not recorded'}): the floor's parts, and every "
-            "ratio with them, need not land in their intervals here")
+# What of the machine a recheck compares with the run's machine.txt: the
+# key, how it is named, and what differs with it.
+MACHINE = (
+    ("cpu", "this CPU, {}, is not the one",
+     "the floor's parts, and every ratio with them, need not land in "
+     "their intervals here"),
+    ("kernel", "this kernel, {}, is not the one",
+     "what a system call costs may differ, and with it every ratio of a "
+     "case that makes many"),
+    ("mitigations", "this kernel's mitigations, {}, are not those",
+     "what a system call costs differs, and with it every ratio of a "
+     "case that makes many (io=unbuffered makes one a byte)"))
+
+
+def elsewhere(run_dir, here):
+    """Why the run's ratios need not hold on this machine, here ({key:
+    value} of MACHINE's keys as this machine has them): one line for each
+    the run recorded otherwise (machine.txt) or did not record; [] when
+    all are the same."""
+    then = read_facts(os.path.join(run_dir, "machine.txt"))
+    return [f"{name.format(here[key])} the run measured on "
+            f"({then.get(key) or 'not recorded'}): {why}"
+            for key, name, why in MACHINE if then.get(key) != here[key]]
 
 
 def span(start, end):
@@ -302,6 +316,9 @@ def history(run_dir, rows):
         print(f"## {span(facts.get('start', '?'), facts.get('end', '?'))}"
               "\n")
         where = f" on {facts['cpu']}" if "cpu" in facts else ""
+        if "kernel" in facts:
+            where += (f", kernel {facts['kernel']} (mitigations: "
+                      f"{facts.get('mitigations', '?')})")
         print(f"Commit {facts.get('commit', '?')}{where}, load average "
               f"{facts.get('load at start', '?')} at the start and "
               f"{facts.get('load at end', '?')} at the end; held to the "
@@ -361,10 +378,10 @@ def main():
             return 2
     run = Run(a.run, [])
     rows = published(run, rows)
-    cpu = cpu_id()
-    elsewhere = other_cpu(a.run, cpu)
-    if elsewhere:
-        print(f"recheck: {elsewhere}", file=sys.stderr)
+    here = {"cpu": cpu_id(), "kernel": platform.release(),
+            "mitigations": mitigations_id()}
+    for line in elsewhere(a.run, here):
+        print(f"recheck: {line}", file=sys.stderr)
     start, load_start = now_facts()
     with tempfile.TemporaryDirectory() as tmp:
         err = measure(a, run, tmp)
@@ -387,7 +404,9 @@ def main():
             err = keep(a.run, tmp, {
                 "stamp": start.replace("-", "").replace(":", ""),
                 "start": start, "end": end, "commit": rounds.commit(),
-                "cpu": cpu, "load at start": load_start,
+                "cpu": here["cpu"], "kernel": here["kernel"],
+                "mitigations": here["mitigations"],
+                "load at start": load_start,
                 "load at end": load_end})
             if err:
                 print(f"recheck: {err}", file=sys.stderr)

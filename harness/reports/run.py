@@ -218,6 +218,37 @@ def cpu_id(path="/proc/cpuinfo"):
             f"model {facts.get('model', '?')}; {have})")
 
 
+VULNERABILITIES = "/sys/devices/system/cpu/vulnerabilities"
+
+
+def mitigations_id(folder=VULNERABILITIES):
+    """The kernel's mitigations of speculative execution, as machine.txt
+    and recheck.txt record them: "meltdown (Mitigation: PTI),
+    spectre_v2 (Mitigation: Retpolines)", each file of folder whose
+    value is not "Not affected", in name order, with its value's first
+    clause.  Several run on every entry into the kernel (page-table
+    isolation, buffer and return-stack flushes) and so set what a system
+    call costs: a case that makes one per byte (io=unbuffered) moves by
+    several times between two kernels that differ here, on one CPU.
+    "none" when every file says "Not affected"; "?" where folder cannot
+    be read."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return "?"
+    out = []
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8",
+                      errors="replace") as f:
+                value = f.read().strip()
+        except OSError:
+            continue
+        if value and value != "Not affected":
+            out.append(f"{name} ({value.split(';')[0].strip()})")
+    return ", ".join(out) or "none"
+
+
 def read_facts(path):
     """{key: value} of a file of `key: value` lines (machine.txt,
     recheck.txt); {} when there is none."""

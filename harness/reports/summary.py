@@ -28,8 +28,8 @@ from axes import AXES
 import loadreport
 import spread
 from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, cpu_id,
-                 floor_text, input_bytes, noise, num, ratio, read_facts, us,
-                 us_real)
+                 floor_text, input_bytes, mitigations_id, noise, num, ratio,
+                 read_facts, us, us_real)
 
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
@@ -819,6 +819,7 @@ def machine(run, a):
                 f"at {ctx['mhz_per_cpu']} MHz",
         "cpu": cpu_id(),
         "kernel": platform.release(),
+        "mitigations": mitigations_id(),
         "compiler": gcc_version(),
         "libxml2": ctx.get("libxml2", "?"),
         "xmlsec1": version(["pkg-config", "--modversion", "xmlsec1"]),
