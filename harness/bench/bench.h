@@ -30,15 +30,20 @@ extern "C" {
 #define LAB_BENCH_TRIM_THRESHOLD ((size_t)1 << 30)
 #define LAB_BENCH_MMAP_THRESHOLD ((size_t)32 << 20)
 
+/* Which runs make a dataset when the filter does not name it. */
+typedef enum lab_dataset_reach {
+	LAB_DATASET_ALWAYS = 0,
+	LAB_DATASET_NOT_QUICK, /* left out by --quick */
+	LAB_DATASET_FULL_ONLY  /* only with --full */
+} lab_dataset_reach;
+
 /* One generated document, named as the case names show it. */
 typedef struct lab_dataset {
 	const char *name;  /* "quakes-2k" */
 	lab_gen_kind kind;
 	size_t size;       /* lab_gen_opts.size */
 	size_t count;      /* lab_gen_opts.count */
-	/* 1: left out by --quick unless the filter names it; 2 (full-only):
-	 * left out unless --full is given or the filter names it. */
-	int big;
+	lab_dataset_reach reach;
 	int canonical;     /* lab_gen_opts.canonical */
 } lab_dataset;
 

@@ -194,9 +194,9 @@ static int wanted(const lab_dataset *d, const bench_opts *o)
 		return 0;
 	if (o->filter != NULL && strstr(o->filter, d->name) != NULL)
 		return 1;
-	if (d->big >= 2)
+	if (d->reach == LAB_DATASET_FULL_ONLY)
 		return o->full;
-	return !d->big || !o->quick;
+	return d->reach == LAB_DATASET_ALWAYS || !o->quick;
 }
 
 static int is_floor(const lab_case *c)
