@@ -278,30 +278,26 @@ rc=$?
 grep -q 'the run measured on' "$T/err" &&
 	bad "recheck.py on the run's own machine: $(cat "$T/err")" || ok
 cp "$T/procs/machine.txt" "$T/machine.keep"
-sed 's/^cpu: .*/cpu: Other CPU (family 1, model 1; none)/' "$T/machine.keep" \
-	>"$T/procs/machine.txt"
-"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
-	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+recheck_on() { # COMMAND...: recheck.py on the run whose machine.txt
+	# COMMAND makes of the run's own
+	"$@" "$T/machine.keep" >"$T/procs/machine.txt"
+	"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
+		--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+}
+recheck_on sed 's/^cpu: .*/cpu: Other CPU (family 1, model 1; none)/'
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "^recheck: this CPU, $(run_cpu), is not the one the run measured on (Other CPU (family 1, model 1; none))" "$T/err" && ok ||
 	bad "recheck.py on another CPU: exit $rc: $(cat "$T/err")"
-grep -v '^cpu: ' "$T/machine.keep" >"$T/procs/machine.txt"
-"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
-	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+recheck_on grep -v '^cpu: '
 grep -q 'is not the one the run measured on (not recorded)' "$T/err" && ok ||
 	bad "recheck.py on a run without its CPU: $(cat "$T/err")"
 # The kernel's mitigations likewise, and only they when only they differ.
-sed 's/^mitigations: .*/mitigations: meltdown (Mitigation: Other)/' \
-	"$T/machine.keep" >"$T/procs/machine.txt"
-"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
-	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+recheck_on sed 's/^mitigations: .*/mitigations: meltdown (Mitigation: Other)/'
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(grep -c 'the run measured on' "$T/err")" -eq 1 ] &&
 	grep -q "^recheck: this kernel's mitigations, .*, are not those the run measured on (meltdown (Mitigation: Other)): what a system call costs differs" "$T/err" && ok ||
 	bad "recheck.py under other mitigations: exit $rc: $(cat "$T/err")"
-grep -v '^mitigations: ' "$T/machine.keep" >"$T/procs/machine.txt"
-"$PY" "$HERE/harness/reports/recheck.py" --run "$T/procs" \
-	--result "$T/procs/again.json" >"$T/out" 2>"$T/err"
+recheck_on grep -v '^mitigations: '
 grep -q "mitigations, .*, are not those the run measured on (not recorded)" "$T/err" && ok ||
 	bad "recheck.py on a run without its mitigations: $(cat "$T/err")"
 cp "$T/machine.keep" "$T/procs/machine.txt"
