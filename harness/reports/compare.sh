@@ -414,22 +414,23 @@ while [ "$p" -lt "$npaired" ]; do
 	record paired "$pname"
 done
 
+# judge_paired P NAME: with PAIRED_NOISE, stops the run when the P-th
+# paired process, NAME, was noisier (preflight.py; FORCE=1 goes on).
+judge_paired() {
+	[ -n "$PAIRED_NOISE" ] || return 0
+	if ! "$python" harness/reports/preflight.py --json "$out/$2.json" \
+		--noise "$PAIRED_NOISE" --during "paired process $1/$npaired"; then
+		echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
+		exit 1
+	fi
+}
+
 # The paired processes and the rounds (ALTERNATE;
 # harness/reports/rounds.py) in slots spread evenly across the runs:
 # slot i after run ceil(i * nruns / slots), holding paired process i
 # and round i where there are that many.  Their spread then holds the
 # machine's drift over the whole run, as a rerun hours later meets it,
 # not only over the minutes they would take one after the other.
-# judge_paired P: with PAIRED_NOISE, stops the run when the P-th paired
-# process was noisier (preflight.py; FORCE=1 goes on).
-judge_paired() {
-	[ -n "$PAIRED_NOISE" ] || return 0
-	if ! "$python" harness/reports/preflight.py --json "$out/$pname.json" \
-		--noise "$PAIRED_NOISE" --during "paired process $1/$npaired"; then
-		echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
-		exit 1
-	fi
-}
 nslots=$npaired
 if [ "$ALTERNATE" -gt "$nslots" ]; then
 	nslots=$ALTERNATE
@@ -438,7 +439,7 @@ slot() {
 	if [ "$1" -le "$npaired" ]; then
 		paired_name "$1"
 		bench paired "$nruns" "$pname"
-		judge_paired "$1"
+		judge_paired "$1" "$pname"
 	fi
 	if [ "$1" -le "$ALTERNATE" ]; then
 		echo "[round $1/$ALTERNATE] ($(elapsed) s)"

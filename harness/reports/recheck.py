@@ -41,7 +41,6 @@ import gzip
 import io
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -49,8 +48,8 @@ import tempfile
 import time
 
 import rounds
-from run import (RECHECKS, Run, cpu_id, mitigations_id, noise, num,
-                 read_facts, recheck_dirs, us)
+from run import (RECHECKS, Run, machine_id, noise, num, read_facts,
+                 recheck_dirs, us)
 
 # What a recheck measures is built from everything but these (the
 # documents, the tests, and how runs are made and reported: a recheck
@@ -378,8 +377,7 @@ def main():
             return 2
     run = Run(a.run, [])
     rows = published(run, rows)
-    here = {"cpu": cpu_id(), "kernel": platform.release(),
-            "mitigations": mitigations_id()}
+    here = machine_id()
     for line in elsewhere(a.run, here):
         print(f"recheck: {line}", file=sys.stderr)
     start, load_start = now_facts()
@@ -404,9 +402,7 @@ def main():
             err = keep(a.run, tmp, {
                 "stamp": start.replace("-", "").replace(":", ""),
                 "start": start, "end": end, "commit": rounds.commit(),
-                "cpu": here["cpu"], "kernel": here["kernel"],
-                "mitigations": here["mitigations"],
-                "load at start": load_start,
+                **here, "load at start": load_start,
                 "load at end": load_end})
             if err:
                 print(f"recheck: {err}", file=sys.stderr)

@@ -23,6 +23,7 @@ Not for: laying out tables or charts, or running anything
 import gzip
 import json
 import os
+import platform
 from statistics import mean, median, stdev
 
 import spread
@@ -247,6 +248,14 @@ def mitigations_id(folder=VULNERABILITIES):
         if value and value != "Not affected":
             out.append(f"{name} ({value.split(';')[0].strip()})")
     return ", ".join(out) or "none"
+
+
+def machine_id():
+    """What of this machine decides whether a run's ratios hold here, as
+    machine.txt and recheck.txt record it: the CPU, the kernel and its
+    mitigations."""
+    return {"cpu": cpu_id(), "kernel": platform.release(),
+            "mitigations": mitigations_id()}
 
 
 def read_facts(path):

@@ -19,7 +19,6 @@ cases in any file are the reference, `pugi:` cases the pugixml peer
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 
@@ -27,9 +26,9 @@ import datafiles
 from axes import AXES
 import loadreport
 import spread
-from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, cpu_id,
-                 floor_text, input_bytes, mitigations_id, noise, num, ratio,
-                 read_facts, us, us_real)
+from run import (FLOOR_PARTS, FLOORS, SCALE, Run, count, floor_text,
+                 input_bytes, machine_id, noise, num, ratio, read_facts, us,
+                 us_real)
 
 AXIS_DATASET = "quakes-200k"  # send and receive in the per-axis table
 
@@ -817,9 +816,7 @@ def machine(run, a):
         "date": ctx["date"],
         "cpus": f"{len(os.sched_getaffinity(0))} usable, {ctx['num_cpus']} "
                 f"at {ctx['mhz_per_cpu']} MHz",
-        "cpu": cpu_id(),
-        "kernel": platform.release(),
-        "mitigations": mitigations_id(),
+        **machine_id(),
         "compiler": gcc_version(),
         "libxml2": ctx.get("libxml2", "?"),
         "xmlsec1": version(["pkg-config", "--modversion", "xmlsec1"]),
