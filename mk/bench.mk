@@ -165,9 +165,7 @@ reference: $(call deps_ok,bench)
 	  GLIBC_TUNABLES=$$lab_tunables \
 	  $(BUILD_DIR)/best/domlab-bench bench --ref --floor --keys $(KEYS_DIR) \
 	  --benchmark_filter="^($$lab_paired_cases)/($$lab_paired_preflight_datasets)\$$" \
-	  --benchmark_repetitions=9 \
-	  --benchmark_min_time=0.1 --benchmark_enable_random_interleaving=true \
-	  --benchmark_display_aggregates_only=true \
+	  $$(lab_paired_flags 0.1) \
 	  --benchmark_out=$(BUILD_DIR)/.reference-preflight.json \
 	  --benchmark_out_format=json >/dev/null \
 	  2>$(BUILD_DIR)/.reference-preflight.log && \

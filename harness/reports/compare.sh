@@ -143,9 +143,7 @@ flags="$flags --benchmark_display_aggregates_only=true"
 # names them.
 . harness/reports/paired.sh
 paired_filter="^($lab_paired_cases)/($lab_paired_datasets)\$"
-paired_flags="--benchmark_min_time=$MIN_TIME --benchmark_repetitions=9"
-paired_flags="$paired_flags --benchmark_display_aggregates_only=true"
-paired_flags="$paired_flags --benchmark_enable_random_interleaving=true"
+paired_flags=$(lab_paired_flags "$MIN_TIME")
 
 names=""
 for v in "$@"; do
