@@ -1503,6 +1503,58 @@ expect 1 "profile_report.py on a callgrind.out without events" \
 	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100
 grep -q "callgrind-passes.out: no 'events:' line" "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
 
+# Code in a library without a symbol table (symbols.py): a library built
+# here and stripped, with a function `hidden` between two exports.  pprof
+# names a sample in hidden by the export before it (`first`): the report
+# names it by its address range instead, keeps `first` for the sample
+# inside first, and keeps a name that is no export (debug symbols).
+# callgrind's address of hidden is named by library and address, with
+# the named function that calls it.
+mkdir -p "$T/sym"
+cat >"$T/sym/x.c" <<'C'
+int first(int x) { return x * 3 + 1; }
+static int __attribute__((noinline)) hidden(int x) { return x * x - 7; }
+int second(int x) { return hidden(x) + 2; }
+C
+if ${CC:-cc} -shared -fPIC -O1 -fno-toplevel-reorder -o "$T/sym/libx.so" \
+	"$T/sym/x.c" 2>"$T/err" &&
+	hid=$(nm "$T/sym/libx.so" | awk '$3 == "hidden" { print $1 }') &&
+	fst=$(nm "$T/sym/libx.so" | awk '$3 == "first" { print $1 }') &&
+	strip --strip-all "$T/sym/libx.so" 2>>"$T/err" && [ -n "$hid" ]; then
+	base=$((0x7f0000000000))
+	{
+		printf '%x-%x r--p 00000000 00:00 1      %s\n' $base $((base + 4096)) "$T/sym/libx.so"
+		printf '%x-%x r-xp 00001000 00:00 1      %s\n' $((base + 4096)) $((base + 65536)) "$T/sym/libx.so"
+	} >"$T/sym/cpu.prof"
+	printf 'Total: 10 samples\n       8  80.0%%  80.0%%        8  80.0%% first\n       2  20.0%% 100.0%%        2  20.0%% fromdebug\n' \
+		>"$T/sym/pprof.txt"
+	{
+		echo 'Total: 10 samples'
+		printf '       5  50.0%%  50.0%%        5  50.0%% %016x first ??:0\n' $((base + 0x$hid + 1))
+		printf '       3  30.0%%  80.0%%        3  30.0%% %016x first ??:0\n' $((base + 0x$fst))
+		printf '       2  20.0%% 100.0%%        2  20.0%% %016x fromdebug ??:0\n' $((base + 0x$hid + 2))
+	} >"$T/sym/pprof-addresses.txt"
+	a=$(printf '0x%016x' $((0x$hid)))
+	printf 'version: 1\nevents: Ir\nsummary: 100\nob=(1) /bin/x\nfl=(1) x.c\nfn=(1) icount_loop\n1 10\nfn=(2) second\n2 10\ncob=(2) %s\ncfn=(3) %s\ncalls=4 0\n3 80\nob=(2)\nfn=(3)\n0 80\n' \
+		"$T/sym/libx.so" "$a" >"$T/sym/callgrind.out"
+	printf '%s\n' '--------' '80 (80.00%)  ???:'"$a"' [libx.so]' \
+		'10 (10.00%)  x.c:second [/bin/x]' >"$T/sym/callgrind.txt"
+	if "$PY" "$HERE/harness/reports/profile_report.py" --variant v \
+		--case send/x --runfn icount_loop --dir "$T/sym" \
+		>"$T/sym/profile.md" 2>"$T/err"; then
+		ok
+		expect_lines "$T/sym/profile.md" \
+			"^| \`libx.so+0x$(printf %x $((0x$hid))), called from second\` | 80.0% |" \
+			"^| 50.0% | - | \`libx.so+0x$(printf %x $((0x$hid + 1)))\` |\$" \
+			'^| 30.0% | 30.0% | `first` |$' \
+			'^| 20.0% | 20.0% | `fromdebug` |$'
+	else
+		bad "profile_report.py on a stripped library failed: $(tail -n 3 "$T/err")"
+	fi
+else
+	bad "could not build and strip a library: $(tail -n 3 "$T/err")"
+fi
+
 # profile_record.py: the tables from a record of that one profile.
 mkdir -p "$T/rec/profiles/v/send-x"
 cp "$T/pt/traffic.json" "$T/rec/profiles/v/send-x/" 2>/dev/null

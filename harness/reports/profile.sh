@@ -3,6 +3,7 @@
 # `domlab-bench bench` (STAGE/DATASET, e.g. send/quakes-200k) profiled four
 # ways into results/<run-id>/profiles/<variant>/<stage>-<dataset>/:
 #   cpu.prof, pprof.txt, callgraph.svg   gperftools' sampling CPU profiler
+#   pprof-addresses.txt                  its samples by address
 #   callgrind.out, callgrind.txt         instructions inside the case
 #                                        (--icount, ITERS iterations)
 #   callgrind-passes.out                 the same with data accesses,
@@ -71,6 +72,9 @@ echo "[1/4] gperftools CPU profile of $stage/$dataset ($variant)"
 LD_PRELOAD=$profiler CPUPROFILE=$out/cpu.prof CPUPROFILE_FREQUENCY=1000 \
 	$bench --benchmark_min_time=2 >"$out/bench.txt" 2>&1
 google-pprof --text "$bin" "$out/cpu.prof" >"$out/pprof.txt" 2>/dev/null
+# By address too: pprof misnames code in libraries without symbols.
+google-pprof --text --addresses "$bin" "$out/cpu.prof" \
+	>"$out/pprof-addresses.txt" 2>/dev/null
 google-pprof --svg "$bin" "$out/cpu.prof" >"$out/callgraph.svg" 2>/dev/null
 
 # cache LEVEL TYPE: --D1/--LL's "size,associativity,line" for that cache

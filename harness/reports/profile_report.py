@@ -15,6 +15,7 @@ import re
 import sys
 
 import passes
+import symbols
 
 # Inclusive shares worth reading off every profile.  A function that does
 # not run in the case is left out of the table.
@@ -53,6 +54,22 @@ DOM = [
     ("dom__names_intern", "name interning"),
     ("dom_text_content", "text content"),
 ]
+
+# What the two top tables say of code in a library without symbols.
+UNNAMED = ("A library without a symbol table (Debian's libcrypto.so.3) "
+           "names only its exported functions; callgrind names the others "
+           "by their address in the library, written here as "
+           "`lib+0xADDR`, with the nearest named function on their most "
+           "frequent call path (harness/reports/symbols.py). Under "
+           "valgrind, OpenSSL runs without SHA-NI and AVX-512: its code "
+           "paths and shares are not the native ones.")
+UNSAMPLED = ("pprof names a sample in such a library by the nearest exported "
+             "function below its address, which is another function where "
+             "the sample lies past that function's end: those samples are "
+             "named `lib+0xLO-0xHI` instead, the range of addresses they "
+             "fell on, to set beside callgrind's addresses above (a range "
+             "may span several functions without names, so it has no "
+             "with-callees share).")
 
 LINE = re.compile(r"^\s*([\d,]+)\s+\(\s*([\d.]+)%\)\s+(.*)$")
 
@@ -118,18 +135,35 @@ def massif_peak(path):
     return peak
 
 
-def pprof_top(path, n=15):
-    rows = []
+def pprof_top(d, n=15):
+    """[(own %, with callees %, function)]: pprof.txt's top, where code in
+    a library without symbols is named by its addresses (symbols.py)."""
+    rows, total = {}, 0
+    path = os.path.join(d, "pprof.txt")
     if not os.path.exists(path):
-        return rows
+        return []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 6 and parts[1].endswith("%"):
-                rows.append((parts[1], parts[4], " ".join(parts[5:])))
-            if len(rows) == n:
-                break
-    return rows
+            if line.startswith("Total:"):
+                total = int(parts[1])
+            elif len(parts) >= 6 and parts[1].endswith("%"):
+                rows[" ".join(parts[5:])] = [int(parts[0]), int(parts[3])]
+    addresses = os.path.join(d, "pprof-addresses.txt")
+    if os.path.exists(addresses):
+        moved, kept, _ = symbols.pprof_regroup(addresses,
+                                               os.path.join(d, "cpu.prof"))
+        for name, r in kept.items():
+            if r[0] == 0:
+                rows.pop(name, None)
+            else:
+                rows[name] = r
+        rows.update((name, [own, None]) for name, own in moved.items())
+    top = sorted(rows.items(), key=lambda kv: (-kv[1][0], kv[0]))[:n]
+    total = max(total, 1)
+    return [(f"{100.0 * own / total:.1f}%",
+             "-" if cum is None else f"{100.0 * cum / total:.1f}%", name)
+            for name, (own, cum) in top]
 
 
 def share_table(title, items, incl, total, calls):
@@ -224,20 +258,26 @@ def main():
         sys.exit(f"profile_report: {e}")
     out += share_table("DOM functions", DOM, incl, total, calls)
     out += ["## Top functions by own instructions (callgrind)", "",
+            UNNAMED, "",
             "| function | share | Ir per iteration |", "|---|---|---|"]
+    where, callers = symbols.callgrind_graph(
+        os.path.join(a.dir, "callgrind.out"))
     for fn, ir in sorted(self_.items(), key=lambda kv: -kv[1])[:15]:
-        out.append(f"| `{fn}` | {100.0 * ir / total:.1f}% | "
-                   f"{ir // max(calls, 1):,} |")
+        out.append(f"| `{symbols.callgrind_label(fn, where, callers)}` | "
+                   f"{100.0 * ir / total:.1f}% | {ir // max(calls, 1):,} |")
     out += ["", "## Top functions by CPU samples (gperftools, 1 kHz)", "",
+            UNSAMPLED, "",
             "| own samples | with callees | function |", "|---|---|---|"]
-    for own, cum, fn in pprof_top(os.path.join(a.dir, "pprof.txt")):
+    for own, cum, fn in pprof_top(a.dir):
         out.append(f"| {own} | {cum} | `{fn}` |")
     peak = massif_peak(os.path.join(a.dir, "massif.out"))
     out += ["", "## Heap", "",
             f"massif's peak for the whole run (data generation included): "
             f"{peak:,} bytes. The per-iteration peak of the case is in the "
             "benchmark's `peak_bytes` counter.", "",
-            "Files: `pprof.txt` and `callgraph.svg` (gperftools), "
+            "Files: `pprof.txt`, `pprof-addresses.txt` and "
+            "`callgraph.svg` (gperftools; the call graph names code "
+            "without symbols as pprof does), "
             "`callgrind.out` (open with kcachegrind or callgrind_annotate), "
             "`callgrind.txt` / `callgrind-inclusive.txt`, `massif.txt`."]
     print("\n".join(out))
