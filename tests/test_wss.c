@@ -21,6 +21,8 @@
 #include "wss/crypto.h"
 #include "wss/dsig.h"
 #include "wss/msg.h"
+#include "wss/pass.h"
+#include "wss/soapnames.h"
 #include "wss/wss.h"
 #include "wss/xenc.h"
 
@@ -2680,6 +2682,105 @@ out:
 }
 
 /*
+ * wss_soap_scan on its own: a plaintext whose only use of the three words
+ * is one "Envelope", at every offset across a piece's end that readies
+ * come at; the same with its last bytes reaching the scan with no ready
+ * (CBC's last block); a plaintext without the words, which needs no
+ * second pass; and a stop, after which the whole is scanned again.
+ */
+static void soap_scan(void)
+{
+	static const char word[] = "<e:Envelope/>";
+	char plain[96];
+	size_t at, cut;
+
+	for (at = 0; at + sizeof word <= sizeof plain; at++)
+		for (cut = 1; cut < sizeof plain; cut += 1 + (cut > 40) * 7) {
+			wss_soap_scan s;
+
+			t_context("the word at %zu, a ready at %zu", at, cut);
+			memset(plain, 'a', sizeof plain);
+			memcpy(plain + at, word, sizeof word - 1);
+			wss_soap_scan_init(&s, NULL);
+			s.watch.ready(s.watch.ctx, plain, cut);
+			if (cut + 16 < sizeof plain)
+				s.watch.ready(s.watch.ctx, plain,
+					      sizeof plain - 16);
+			s.watch.whole(s.watch.ctx, sizeof plain);
+			CHECK_EQ_INT(wss_soap_scan_names(&s, plain,
+							 sizeof plain),
+				     1);
+		}
+	{
+		wss_soap_scan s;
+
+		t_context("no word; then a stop");
+		memset(plain, 'a', sizeof plain);
+		wss_soap_scan_init(&s, NULL);
+		s.watch.ready(s.watch.ctx, plain, sizeof plain);
+		CHECK_EQ_INT(wss_soap_scan_names(&s, plain, sizeof plain), 0);
+		CHECK_EQ_INT(s.done, sizeof plain);
+		s.watch.stop(s.watch.ctx);
+		memcpy(plain + 40, word, sizeof word - 1);
+		CHECK_EQ_INT(wss_soap_scan_names(&s, plain, sizeof plain), 1);
+	}
+}
+
+/*
+ * The check for SOAP's element names runs on each piece of plaintext as
+ * pass=fused decrypts it (wss/soapnames.h): a soap:Body, the plaintext's
+ * only use of the word, at every offset from well before the end of the
+ * first piece to past it, so that some straddle that end; and in the
+ * plaintext's last bytes, which may come only with the tag's check.
+ * Refused each time, as on pass=staged, which checks the whole.
+ */
+static void decrypt_wrapping_pieces(void)
+{
+	/* The octets of the first piece, IV and all. */
+	enum { FIRST = WSS_PASS_PIECE / 4 * 3, BEFORE = 96, PAST = 16 };
+	static const char head[] =
+		"<x:W xmlns:x=\"urn:x\" xmlns:s=\"" WSS_NS_SOAP "\">";
+	static const char tail[] = "<s:Body/></x:W>";
+	const size_t at = sizeof head - 1 + 3; /* where "Body" starts */
+	lab_buf base = LAB_BUF_INIT;
+	char *plain = NULL;
+	size_t fill;
+	keys k;
+
+	if (!load_keys(&k))
+		goto out;
+	plain = malloc(sizeof head + FIRST + PAST + sizeof tail);
+	if (!CHECK(plain != NULL) ||
+	    !wrap_base(&k, 0, WSS_SIGN_ENCRYPT, 0, &base))
+		goto out;
+	for (fill = FIRST - BEFORE - at; fill <= FIRST + PAST - at; fill++) {
+		lab_hostile_opts h;
+		lab_buf att = LAB_BUF_INIT;
+		lab_err err;
+
+		t_context("a Body at plaintext offset %zu", fill + at);
+		memcpy(plain, head, sizeof head - 1);
+		memset(plain + sizeof head - 1, 'a', fill);
+		memcpy(plain + sizeof head - 1 + fill, tail, sizeof tail);
+		memset(&h, 0, sizeof h);
+		h.kind = LAB_HOSTILE_DECRYPT_WRAP;
+		h.peer = k.bob;
+		h.message = base.data;
+		h.message_len = base.len;
+		h.plain = plain;
+		if (CHECK_OK(lab_hostile(&h, &att, &err), &err))
+			received_as(T_PARSE_N(att.data, att.len), k.bob_key,
+				    k.bob, &k, NULL,
+				    "decrypted content adds a <Body>");
+		lab_buf_free(&att);
+	}
+out:
+	free(plain);
+	lab_buf_free(&base);
+	free_keys(&k);
+}
+
+/*
  * Decrypted plaintext is wiped before its memory is freed (SECURITY.md,
  * "decrypted plaintext left in freed memory"): every block lab_free lets
  * go of during a receive or decrypt, and the freeing of its document, is
@@ -2850,6 +2951,8 @@ const t_case tests_wss[] = {
 	{"wss/parts_tampered", parts_tampered},
 	{"wss/parts_refused", parts_refused},
 	{"wss/decrypt_wrapping", decrypt_wrapping},
+	{"wss/decrypt_wrapping_pieces", decrypt_wrapping_pieces},
+	{"wss/soap_scan", soap_scan},
 	{"wss/field_caps", field_caps},
 	{"wss/plaintext_wiped", plaintext_wiped},
 	{NULL, NULL},

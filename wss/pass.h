@@ -16,9 +16,10 @@
  *
  * Both decrypt in place and refuse the same input with the same error;
  * nothing decrypted is used before the whole ciphertext authenticated
- * (GCM) or unpadded (CBC).  A watch (wss/digest_ahead.h) may read the
- * plaintext as it is decrypted, for work whose result waits for that:
- * fused tells it after each piece, staged once at the end.  Not for: the
+ * (GCM) or unpadded (CBC).  A watch (wss/digest_ahead.h, and the search
+ * for SOAP's element names, wss/soapnames.h) may read the plaintext as it
+ * is decrypted, for work whose result waits for that: fused tells it
+ * after each piece, staged once at the end.  Not for: the
  * digest itself, which the signature's verification takes once the
  * plaintext is parsed and the guess proved.
  */

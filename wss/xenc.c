@@ -22,11 +22,11 @@
 
 #include "util/alloc.h"
 #include "util/base64.h"
-#include "util/wordscan.h"
 #include "wss/c14n.h"
 #include "wss/digest_ahead.h"
 #include "wss/pass.h"
 #include "wss/seal.h"
+#include "wss/soapnames.h"
 #include "wss/wsse.h"
 
 /* MAX_KEY: the longest session key; PARSE_ROOM: see take_ciphertext. */
@@ -414,7 +414,7 @@ typedef struct ciphertext {
 static int take_plaintext(const wss_msg *m, dom_node *ed,
 			  const dom_node *body_old, ciphertext *c,
 			  wss_cipher cipher, const unsigned char *key,
-			  lab_err *err)
+			  wss_soap_scan *scan, lab_err *err)
 {
 	dom_node *t = cipher_text(m, ed);
 	size_t off = 0, len = 0;
@@ -422,14 +422,13 @@ static int take_plaintext(const wss_msg *m, dom_node *ed,
 
 	c->held = t != NULL ? dom_text_take(t, &c->nheld) : NULL;
 	if (c->held != NULL) {
-		const wss_pass_watch *w =
-			m->ahead != NULL && body_old != NULL && key != NULL
-				? wss_ahead_decrypting(m->ahead, m->body,
-						       body_old, c->nheld)
-				: NULL;
-
+		wss_soap_scan_init(
+			scan, m->ahead != NULL && body_old != NULL && key != NULL
+				      ? wss_ahead_decrypting(m->ahead, m->body,
+							     body_old, c->nheld)
+				      : NULL);
 		rc = wss_pass_open(c->held, c->nheld, PARSE_ROOM, cipher, key,
-				   w, &off, &len, err);
+				   &scan->watch, &off, &len, err);
 		c->p = c->held + off;
 		if (rc == LAB_EMALFORMED)
 			return lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
@@ -470,46 +469,6 @@ static int parse_plaintext(const wss_msg *m, ciphertext *c, dom_node *old,
 		watch = wss_ahead_begin(m->ahead, m->body, old, len);
 	return dom_replace_parsed_held(old, held, c->nheld, (size_t)(p - held),
 				       len, lim, watch, err);
-}
-
-/* SOAP's own element names, which decrypted content may not add. */
-static const lab_words soap_words = {
-	{"Envelope", "Header", "Body"}, {8, 6, 4}, 3};
-
-/* Whether p[0..n) may name one of SOAP's own elements: a tag whose name,
- * or a part of it after a ':', starts with "Envelope", "Header" or
- * "Body".  An element's name follows its '<' at once and cannot come
- * from an entity or a character reference, so bytes without one parse
- * into no such element, and the tree is walked only when they have one.
- * Bytes that do not spell one of the three words anywhere name none
- * (util/wordscan.h tells, 32 bytes at a time); else memchr skips to
- * each '<', and only the name after it is read, up to the first byte
- * that cannot be in one. */
-static int names_soap(const char *p, size_t n)
-{
-	/* The bytes that end a name, and the one that ends a part of it. */
-	enum { NAME_END = 1, PART_END = 2 };
-	static const unsigned char stop[256] = {
-		[' '] = NAME_END, ['\t'] = NAME_END, ['\r'] = NAME_END,
-		['\n'] = NAME_END, ['/'] = NAME_END, ['>'] = NAME_END,
-		['<'] = NAME_END, [':'] = PART_END};
-	const char *q = p, *end = p + n;
-
-	if (!lab_words_any(p, n, &soap_words))
-		return 0;
-	while (q < end && (q = memchr(q, '<', (size_t)(end - q))) != NULL) {
-		q++;
-		if (q < end && *q == '/')
-			q++;
-		if (lab_words_at(q, (size_t)(end - q), &soap_words))
-			return 1;
-		for (; q < end && stop[(unsigned char)*q] != NAME_END; q++)
-			if (stop[(unsigned char)*q] == PART_END &&
-			    lab_words_at(q + 1, (size_t)(end - q - 1),
-					 &soap_words))
-				return 1;
-	}
-	return 0;
 }
 
 /* The first SOAP Envelope, Header or Body (either version's namespace)
@@ -593,6 +552,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			int *failed, dom_node **top, lab_err *err)
 {
 	ciphertext c = {LAB_BUF_INIT, NULL, 0, NULL, 0, 0};
+	wss_soap_scan scan;
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(old), *prev = dom_prev_sibling(old);
 	dom_node *next = dom_next_sibling(old), *first;
@@ -612,14 +572,16 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			    &c, cipher,
 			    bad || keylen != wss_cipher_key_len(cipher) ? NULL
 									: key,
-			    err);
+			    &scan, err);
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
 	 * decrypted where its ciphertext lies: one buffer, not two, which
-	 * the document takes (and wipes) once it parses it. */
+	 * the document takes (and wipes) once it parses it.  Whether it
+	 * may name SOAP's elements, the scan found while it decrypted. */
 	if (!c.opened ||
-	    (suspect = names_soap(c.p, c.n),
+	    (suspect = c.held != NULL ? wss_soap_scan_names(&scan, c.p, c.n)
+				      : wss_names_soap(c.p, c.n),
 	     parse_plaintext(m, &c, old, c.p, c.n, lim, &ignored)) != LAB_OK ||
 	    (kind != REF_BODY &&
 	     !one_element(prev != NULL ? dom_next_sibling(prev)
