@@ -2575,6 +2575,29 @@ static int wrap_base(const keys *k, int v12, wss_layout layout, int sig,
 	return ok;
 }
 
+/* The decrypt-wrap attack on base (datasets/preauth.h): an EncryptedKey
+ * for bob, first in the Security header or after the Signature, and an
+ * EncryptedHeader of `plain`; received by bob as received_as says. */
+static void wrapped_received(const keys *k, const lab_buf *base,
+			     const char *plain, int after, const char *reason)
+{
+	lab_hostile_opts h;
+	lab_buf att = LAB_BUF_INIT;
+	lab_err err;
+
+	memset(&h, 0, sizeof h);
+	h.kind = LAB_HOSTILE_DECRYPT_WRAP;
+	h.peer = k->bob;
+	h.message = base->data;
+	h.message_len = base->len;
+	h.plain = plain;
+	h.after_signature = after;
+	if (CHECK_OK(lab_hostile(&h, &att, &err), &err))
+		received_as(T_PARSE_N(att.data, att.len), k->bob_key, k->bob,
+			    k, NULL, reason);
+	lab_buf_free(&att);
+}
+
 /*
  * The attack, made with bob's certificate alone (datasets/preauth.h,
  * decrypt-wrap): an EncryptedKey for bob, first in the Security header
@@ -2645,10 +2668,7 @@ static void decrypt_wrapping(void)
 			for (after = 0; after < 2 - layouts[l].sig; after++)
 				for (p = 0; p < sizeof plains / sizeof plains[0];
 				     p++) {
-					lab_hostile_opts h;
-					lab_buf att = LAB_BUF_INIT;
 					char plain[512];
-					lab_err err;
 
 					t_context("SOAP 1.%d, %s, %s, %s",
 						  v12 ? 2 : 1, layouts[l].name,
@@ -2659,21 +2679,9 @@ static void decrypt_wrapping(void)
 						 plains[p].plain,
 						 v12 ? WSS_NS_SOAP12
 						     : WSS_NS_SOAP);
-					memset(&h, 0, sizeof h);
-					h.kind = LAB_HOSTILE_DECRYPT_WRAP;
-					h.peer = k.bob;
-					h.message = base.data;
-					h.message_len = base.len;
-					h.plain = plain;
-					h.after_signature = after;
-					if (CHECK_OK(lab_hostile(&h, &att, &err),
-						     &err))
-						received_as(T_PARSE_N(att.data,
-								      att.len),
-							    k.bob_key, k.bob,
-							    &k, NULL,
-							    plains[p].reason);
-					lab_buf_free(&att);
+					wrapped_received(&k, &base, plain,
+							 after,
+							 plains[p].reason);
 				}
 			lab_buf_free(&base);
 		}
@@ -2754,25 +2762,12 @@ static void decrypt_wrapping_pieces(void)
 	    !wrap_base(&k, 0, WSS_SIGN_ENCRYPT, 0, &base))
 		goto out;
 	for (fill = FIRST - BEFORE - at; fill <= FIRST + PAST - at; fill++) {
-		lab_hostile_opts h;
-		lab_buf att = LAB_BUF_INIT;
-		lab_err err;
-
 		t_context("a Body at plaintext offset %zu", fill + at);
 		memcpy(plain, head, sizeof head - 1);
 		memset(plain + sizeof head - 1, 'a', fill);
 		memcpy(plain + sizeof head - 1 + fill, tail, sizeof tail);
-		memset(&h, 0, sizeof h);
-		h.kind = LAB_HOSTILE_DECRYPT_WRAP;
-		h.peer = k.bob;
-		h.message = base.data;
-		h.message_len = base.len;
-		h.plain = plain;
-		if (CHECK_OK(lab_hostile(&h, &att, &err), &err))
-			received_as(T_PARSE_N(att.data, att.len), k.bob_key,
-				    k.bob, &k, NULL,
-				    "decrypted content adds a <Body>");
-		lab_buf_free(&att);
+		wrapped_received(&k, &base, plain, 0,
+				 "decrypted content adds a <Body>");
 	}
 out:
 	free(plain);
