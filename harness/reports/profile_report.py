@@ -59,8 +59,8 @@ DOM = [
 UNNAMED = ("A library without a symbol table (Debian's libcrypto.so.3) "
            "names only its exported functions; callgrind names the others "
            "by their address in the library, written here as "
-           "`lib+0xADDR`, with the nearest named function on their most "
-           "frequent call path (harness/reports/symbols.py). Under "
+           "`lib+0xADDR`, with the nearest named function on their "
+           "costliest call path (harness/reports/symbols.py). Under "
            "valgrind, OpenSSL runs without SHA-NI and AVX-512: its code "
            "paths and shares are not the native ones.")
 UNSAMPLED = ("pprof names a sample in such a library by the nearest exported "
@@ -151,8 +151,8 @@ def pprof_top(d, n=15):
                 rows[" ".join(parts[5:])] = [int(parts[0]), int(parts[3])]
     addresses = os.path.join(d, "pprof-addresses.txt")
     if os.path.exists(addresses):
-        moved, kept, _ = symbols.pprof_regroup(addresses,
-                                               os.path.join(d, "cpu.prof"))
+        moved, kept = symbols.pprof_regroup(addresses,
+                                            os.path.join(d, "cpu.prof"))
         for name, r in kept.items():
             if r[0] == 0:
                 rows.pop(name, None)

@@ -18,6 +18,8 @@ import os
 import re
 import subprocess
 
+import passes
+
 HEX = re.compile(r"^0x[0-9a-f]+$")
 # One line of /proc/self/maps, as gperftools appends them to its profile.
 MAPS = re.compile(rb"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) ([0-9a-f]+) \S+ \d+\s+(/\S+)$",
@@ -28,44 +30,32 @@ ADDR_ROW = re.compile(r"^\s*(\d+)\s+[\d.]+%\s+[\d.]+%\s+(\d+)\s+[\d.]+%\s+"
 
 
 def callgrind_graph(path):
-    """({address name: {object paths}}, {callee: Counter(caller:
-    calls)}) from a callgrind.out file, its name compression undone."""
-    names, objs = {}, {}
+    """({address name: {object paths}}, {callee: Counter(caller: Ir)})
+    from a callgrind.out file (passes.read_callgrind parses it), a
+    caller weighed by the instructions its calls cost."""
     where = collections.defaultdict(set)
     callers = collections.defaultdict(collections.Counter)
-    ob = cob = fn = cfn = None
-    spec = re.compile(r"^(ob|cob|fn|cfn)=(?:\((\d+)\))?\s*(.*)$")
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = spec.match(line.rstrip("\n"))
-            if m is None:
-                if line.startswith("calls="):
-                    if fn and cfn:
-                        callers[cfn][fn] += int(line[6:].split()[0])
-                    cfn, cob = None, ob  # cob= holds for one call
-                continue
-            key, ref, text = m.groups()
-            table = objs if key in ("ob", "cob") else names
-            if ref is not None and text:
-                table[(key[-2:], ref)] = text
-            value = table.get((key[-2:], ref), text) if ref else text
-            if key == "ob":
-                ob = cob = value
-            elif key == "cob":
-                cob = value
-            elif key == "fn":
-                fn, cob = value, ob
-                if HEX.match(fn or ""):
-                    where[fn].add(ob)
-            else:
-                cfn = value
-                if HEX.match(cfn or ""):
-                    where[cfn].add(cob)
+    try:
+        events, _, self_, edges = passes.read_callgrind(path)
+    except ValueError:  # no events: no costs, and no graph to read
+        return where, callers
+    ir = events.index("Ir") if "Ir" in events else 0
+
+    def split(k):  # passes' key: "name@object:file"
+        name, _, at = k.partition("@")
+        return name, at.rpartition(":")[0]
+
+    for k in list(self_) + [k for edge in edges for k in edge]:
+        name, ob = split(k)
+        if HEX.match(name):
+            where[name].add(ob)
+    for (caller, callee), costs in edges.items():
+        callers[split(callee)[0]][split(caller)[0]] += costs[ir]
     return where, callers
 
 
 def named_caller(fn, callers, depth=8):
-    """The first function with a name on fn's most frequent call path
+    """The first function with a name on fn's costliest call path
     upwards, or None."""
     seen = {fn}
     for _ in range(depth):
@@ -141,19 +131,17 @@ def stripped_maps(prof):
 def pprof_regroup(addresses, prof):
     """What `pprof --text --addresses` output says of the libraries
     without symbols: ({name: own samples}, {pprof's name: [own, with
-    callees]}, total samples).  The first holds the samples that lie
-    outside the exported function pprof names them by, grouped under
-    `lib+0xLO-0xHI` (the addresses sampled past that export); the second,
-    for each such name, the samples that do lie inside it.  A name that
-    is not one of the library's exports came from its debug symbols and
-    stands.  A group has no with-callees count: its addresses may be
-    several functions on one stack, which a sum would count twice."""
+    callees]}).  The first holds the samples that lie outside the
+    exported function pprof names them by, grouped under `lib+0xLO-0xHI`
+    (the addresses sampled past that export); the second, for each such
+    name, the samples that do lie inside it.  A name that is not one of
+    the library's exports came from its debug symbols and stands.  A
+    group has no with-callees count: its addresses may be several
+    functions on one stack, which a sum would count twice."""
     maps = stripped_maps(prof)
-    moved, kept, spans, total = {}, {}, {}, 0
+    moved, kept = {}, {}  # moved: (lib, name) -> [own, lo, hi]
     with open(addresses, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith("Total:"):
-                total = int(line.split()[1])
             m = ADDR_ROW.match(line.rstrip("\n"))
             if m is None:
                 continue
@@ -166,19 +154,18 @@ def pprof_regroup(addresses, prof):
                 export = exports.get(name.split("@", 1)[0])
                 if export is None:
                     break  # a name from elsewhere (debug symbols): kept
-                key = (os.path.basename(lib), name)
                 if export[0] <= at < export[0] + export[1]:
                     r = kept.setdefault(name, [0, 0])
+                    r[0] += own
+                    r[1] += cum
                 else:
-                    lo, hi = spans.get(key, (at, at))
-                    spans[key] = (min(lo, at), max(hi, at))
-                    r = moved.setdefault(key, [0, 0])
-                r[0] += own
-                r[1] += cum
+                    r = moved.setdefault((os.path.basename(lib), name),
+                                         [0, at, at])
+                    r[0] += own
+                    r[1], r[2] = min(r[1], at), max(r[2], at)
                 break
     named = {}
-    for key, r in moved.items():
-        lo, hi = spans[key]
+    for (lib, _), (own, lo, hi) in moved.items():
         span = f"0x{lo:x}" if lo == hi else f"0x{lo:x}-0x{hi:x}"
-        named[f"{key[0]}+{span}"] = r[0]
-    return named, {n: kept.get(n, [0, 0]) for _, n in moved}, total
+        named[f"{lib}+{span}"] = own
+    return named, {n: kept.get(n, [0, 0]) for _, n in moved}
