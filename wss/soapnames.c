@@ -56,10 +56,11 @@ int wss_names_soap(const char *p, size_t n)
  * word that started in the bytes filtered before. */
 static void filter_to(wss_soap_scan *s, size_t n)
 {
-	size_t from = s->done > LONGEST - 1 ? s->done - (LONGEST - 1) : 0;
+	size_t from;
 
 	if (n <= s->done)
 		return;
+	from = s->done > LONGEST - 1 ? s->done - (LONGEST - 1) : 0;
 	if (!s->seen)
 		s->seen = lab_words_any(s->plain + from, n - from, &soap_words);
 	s->done = n;

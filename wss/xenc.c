@@ -388,7 +388,8 @@ static dom_node *cipher_text(const wss_msg *m, const dom_node *el)
 
 /* Where a ciphertext lies: in the document's bytes of its CipherValue
  * (held[0..nheld)), or in an owned buffer after PARSE_ROOM bytes; and,
- * once opened, its plaintext p[0..n) there. */
+ * once opened, its plaintext p[0..n) there, and what the search for
+ * SOAP's names saw of it while it was decrypted. */
 typedef struct ciphertext {
 	lab_buf owned;
 	char *held;
@@ -396,6 +397,7 @@ typedef struct ciphertext {
 	char *p;
 	size_t n;
 	int opened;
+	wss_soap_scan scan;
 } ciphertext;
 
 /*
@@ -414,7 +416,7 @@ typedef struct ciphertext {
 static int take_plaintext(const wss_msg *m, dom_node *ed,
 			  const dom_node *body_old, ciphertext *c,
 			  wss_cipher cipher, const unsigned char *key,
-			  wss_soap_scan *scan, lab_err *err)
+			  lab_err *err)
 {
 	dom_node *t = cipher_text(m, ed);
 	size_t off = 0, len = 0;
@@ -423,17 +425,19 @@ static int take_plaintext(const wss_msg *m, dom_node *ed,
 	c->held = t != NULL ? dom_text_take(t, &c->nheld) : NULL;
 	if (c->held != NULL) {
 		wss_soap_scan_init(
-			scan, m->ahead != NULL && body_old != NULL && key != NULL
-				      ? wss_ahead_decrypting(m->ahead, m->body,
-							     body_old, c->nheld)
-				      : NULL);
+			&c->scan,
+			m->ahead != NULL && body_old != NULL && key != NULL
+				? wss_ahead_decrypting(m->ahead, m->body,
+						       body_old, c->nheld)
+				: NULL);
 		rc = wss_pass_open(c->held, c->nheld, PARSE_ROOM, cipher, key,
-				   &scan->watch, &off, &len, err);
+				   &c->scan.watch, &off, &len, err);
 		c->p = c->held + off;
 		if (rc == LAB_EMALFORMED)
 			return lab_fail(err, LAB_ESECURITY, "<%s> is not base64",
 					dom_local_name(dom_parent(t)));
 	} else {
+		wss_soap_scan_init(&c->scan, NULL); /* sees nothing */
 		if (lab_buf_reserve(&c->owned, PARSE_ROOM) != LAB_OK)
 			return lab_fail(err, LAB_ENOMEM, "out of memory");
 		c->owned.len = PARSE_ROOM;
@@ -551,8 +555,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			size_t keylen, int bad, const dom_limits *lim,
 			int *failed, dom_node **top, lab_err *err)
 {
-	ciphertext c = {LAB_BUF_INIT, NULL, 0, NULL, 0, 0};
-	wss_soap_scan scan;
+	ciphertext c = {.owned = LAB_BUF_INIT};
 	const char *alg = method_of(m, ed);
 	dom_node *parent = dom_parent(old), *prev = dom_prev_sibling(old);
 	dom_node *next = dom_next_sibling(old), *first;
@@ -572,7 +575,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 			    &c, cipher,
 			    bad || keylen != wss_cipher_key_len(cipher) ? NULL
 									: key,
-			    &scan, err);
+			    err);
 	if (rc != LAB_OK)
 		goto out;
 	/* One message for every way the rest can fail.  The plaintext is
@@ -580,8 +583,7 @@ static int decrypt_data(wss_msg *m, dom_node *ed, dom_node *old,
 	 * the document takes (and wipes) once it parses it.  Whether it
 	 * may name SOAP's elements, the scan found while it decrypted. */
 	if (!c.opened ||
-	    (suspect = c.held != NULL ? wss_soap_scan_names(&scan, c.p, c.n)
-				      : wss_names_soap(c.p, c.n),
+	    (suspect = wss_soap_scan_names(&c.scan, c.p, c.n),
 	     parse_plaintext(m, &c, old, c.p, c.n, lim, &ignored)) != LAB_OK ||
 	    (kind != REF_BODY &&
 	     !one_element(prev != NULL ? dom_next_sibling(prev)
