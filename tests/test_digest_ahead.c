@@ -1,21 +1,24 @@
 /*
- * test_digest_ahead.c - the Body's digest made on a second thread while
- * its plaintext is parsed (wss/digest_ahead.h), taken only when proved.
+ * test_digest_ahead.c - the Body's digest made behind its decryption
+ * (wss/digest_ahead.h), on a second thread or on this one, taken only
+ * when proved.
  *
  * A Body whose only child is replaced, through dom_replace_parsed_held
  * with the guesser's watch, by plaintext lying in the child's text's
- * bytes (as a decrypted CipherValue's do):
+ * bytes (as a decrypted CipherValue's do), either decrypted there from
+ * base64 (GCM, CBC) with the guesser's decryption watch, or, for the
+ * thread, put there (the thread then hashes during the parse):
  * - canonical plaintext: the guess is taken, where the variant keeps
  *   the bytes, and is the digest wss_digest makes;
  * - plaintext whose canonical form differs (an empty-element tag, an
  *   attribute in single quotes): never taken, so a signature over the
  *   plaintext's own bytes does not verify;
  * - not taken for another element, a Reference with a PrefixList, after
- *   the document changes, below the thread's threshold, when the child
- *   is not alone, or after a parse that failed;
- * - plaintext decrypted in place from base64 (GCM, CBC) with the thread
- *   hashing behind the decryption: taken as above; after a ciphertext
- *   that fails, stopped before the wipe and never taken.
+ *   the document changes, below the threshold, when the child is not
+ *   alone, for bytes that move before the parse, after a parse that
+ *   failed, or on this thread for plaintext not decrypted behind it;
+ * - after a ciphertext that fails, stopped before the wipe and never
+ *   taken.
  * Whenever a guess is taken it must be wss_digest's.  Named threads_* so
  * that `make test` runs it under ThreadSanitizer too.
  */
@@ -52,6 +55,15 @@ typedef struct scene {
 	int kept; /* the variant keeps the Body's canonical bytes */
 } scene;
 
+/* Both ways of hashing: the guesser's wss_ahead_new argument. */
+static const int on_threads[] = {1, 0};
+
+static void mode_context(int on_thread, const char *more)
+{
+	t_context("%s%s%s", on_thread ? "on a second thread" : "on this thread",
+		  more != NULL ? ", " : "", more != NULL ? more : "");
+}
+
 /* How replaced() sets the scene: a text beside the Body's child, the
  * Body changed between the parse and the check, or the plaintext at the
  * start of its bytes, so that it moves for the wrapper's start tag. */
@@ -59,7 +71,8 @@ enum { ALONE, SPACED, CHANGED, MOVED };
 
 /* The scene's document, its Body's only child x (beside a space when
  * SPACED) holding a text of size bytes, taken (dom_text_take) into *b. */
-static int stage_scene(scene *s, int how, size_t size, dom_node **x, char **b)
+static int stage_scene(scene *s, int how, int on_thread, size_t size,
+		       dom_node **x, char **b)
 {
 	lab_buf in = LAB_BUF_INIT;
 	size_t got = 0;
@@ -67,7 +80,7 @@ static int stage_scene(scene *s, int how, size_t size, dom_node **x, char **b)
 	int ok;
 
 	memset(s, 0, sizeof *s);
-	ok = CHECK_OK(wss_ahead_new(&s->a, &err), &err) &&
+	ok = CHECK_OK(wss_ahead_new(&s->a, on_thread, &err), &err) &&
 	     CHECK(lab_buf_printf(&in,
 				  "<s:Envelope xmlns:s=\"urn:s\" xmlns:w=\"urn:w\"><s:Body "
 				  "xmlns:u=\"urn:u\" u:Id=\"b\">%s<x>%0*d</x>"
@@ -106,14 +119,14 @@ static int checked(scene *s, int how, int rc)
  * The document with plain in place of the Body's child, through the
  * guesser's watch, then the guess checked.  The code of the replace.
  */
-static int replaced(scene *s, const lab_buf *plain, int how)
+static int replaced(scene *s, const lab_buf *plain, int how, int on_thread)
 {
 	size_t size = ROOM + plain->len + 32, at;
 	dom_node *x;
 	char *b;
 	lab_err err;
 
-	if (!stage_scene(s, how, size, &x, &b))
+	if (!stage_scene(s, how, on_thread, size, &x, &b))
 		return LAB_EUSAGE;
 	at = how == MOVED ? 0 : ROOM;
 	memset(b, ' ', size);
@@ -125,19 +138,29 @@ static int replaced(scene *s, const lab_buf *plain, int how)
 			       &err));
 }
 
+/* How decrypted() treats the ciphertext. */
+typedef struct crypt {
+	wss_cipher cipher;
+	int tamper;  /* one octet changed so that the decryption fails */
+	size_t room; /* in front of the plaintext for the wrapper's tag */
+} crypt;
+
+static const crypt gcm = {WSS_AES256_GCM, 0, ROOM};
+
 /*
  * The same with plain arriving as xenc.c has it: encrypted under
- * cipher, in base64 in the child's text, decrypted in place with the
- * guesser's decryption watch (the thread hashing behind it), then
- * parsed with its parse watch.  With `tamper` one ciphertext octet is
- * changed so that the decryption fails (GCM's tag, CBC's padding;
- * LAB_ESECURITY) after the thread hashed what came before.  With no
- * room in front, the plaintext moves for the wrapper's start tag while
- * the thread may still be reading it.
+ * k->cipher, in base64 in the child's text, decrypted in place with the
+ * guesser's decryption watch (hashing behind it), then parsed with its
+ * parse watch; `how` as for replaced() but MOVED.  With `tamper` one
+ * ciphertext octet is changed so that the decryption fails (GCM's tag,
+ * CBC's padding; LAB_ESECURITY) after what came before was hashed.
+ * With no room in front, the plaintext moves for the wrapper's start
+ * tag while the thread may still be reading it.
  */
-static int decrypted(scene *s, const lab_buf *plain, wss_cipher c,
-		     int tamper, size_t room)
+static int decrypted(scene *s, const lab_buf *plain, const crypt *k, int how,
+		     int on_thread)
 {
+	wss_cipher c = k->cipher;
 	unsigned char key[WSS_MAX_KEY_LEN];
 	lab_buf ct = LAB_BUF_INIT, txt = LAB_BUF_INIT;
 	size_t off = 0, len = 0, size;
@@ -151,23 +174,23 @@ static int decrypted(scene *s, const lab_buf *plain, wss_cipher c,
 				  plain->len, &ct, &err), &err))
 		goto out;
 	/* GCM: any octet; CBC: the one that sets the pad count to 0. */
-	if (tamper && c == WSS_AES256_GCM)
+	if (k->tamper && c == WSS_AES256_GCM)
 		ct.data[ct.len / 2] ^= 0x01;
-	else if (tamper)
+	else if (k->tamper)
 		ct.data[ct.len - 17] ^= (char)(16 - plain->len % 16);
 	if (!CHECK_EQ_INT(lab_base64_encode(ct.data, ct.len, 76, &txt),
 			  LAB_OK))
 		goto out;
 	size = txt.len + 32;
-	if (!stage_scene(s, ALONE, size, &x, &b))
+	if (!stage_scene(s, how, on_thread, size, &x, &b))
 		goto out;
 	memset(b, ' ', size);
 	memcpy(b, txt.data, txt.len);
-	rc = wss_pass_open(b, size, room, c, key,
+	rc = wss_pass_open(b, size, k->room, c, key,
 			   wss_ahead_decrypting(s->a, s->body, x, size), &off,
 			   &len, &err);
 	if (rc == LAB_OK)
-		rc = checked(s, ALONE,
+		rc = checked(s, how,
 			     dom_replace_parsed_held(
 				     x, b, size, off, len, NULL,
 				     wss_ahead_begin(s->a, s->body, x, len),
@@ -199,30 +222,57 @@ static int taken(const scene *s, const dom_node *target, size_t nprefixes)
 	return 1;
 }
 
+/* What a taken guess must still refuse: another element, a
+ * PrefixList, and any change to the document after it was proved. */
+static void not_beyond(scene *s)
+{
+	lab_err err;
+
+	CHECK(!taken(s, dom_doc_element(s->doc), 0));
+	CHECK(!taken(s, s->body, 1));
+	CHECK_OK(dom_attr_set(dom_doc_element(s->doc), NULL, "z", "1", 1,
+			      &err),
+		 &err);
+	CHECK(!taken(s, s->body, 0));
+}
+
+/* Canonical plaintext: taken where the variant keeps the bytes (else
+ * there is nothing to prove), decrypted behind either hashing; put in
+ * place without a decryption, only by the thread, which hashes during
+ * the parse. */
 static void test_ahead_canonical(void)
 {
 	lab_buf plain = LAB_BUF_INIT;
-	lab_err err;
-	scene s = {NULL, NULL, NULL, 0};
+	size_t i;
 
-	if (payload(&plain, BIG, "") &&
-	    CHECK_OK(replaced(&s, &plain, ALONE), NULL)) {
-		/* Where the bytes are not kept there is nothing to prove. */
-		CHECK_EQ_INT(taken(&s, s.body, 0), s.kept);
-		CHECK(!taken(&s, dom_doc_element(s.doc), 0));
-		CHECK(!taken(&s, s.body, 1));
-		/* A change anywhere ends the guess's standing. */
-		CHECK_OK(dom_attr_set(dom_doc_element(s.doc), NULL, "z", "1",
-				      1, &err),
-			 &err);
-		CHECK(!taken(&s, s.body, 0));
+	if (!payload(&plain, BIG, ""))
+		return;
+	for (i = 0; i < 2; i++) {
+		scene s = {NULL, NULL, NULL, 0};
+
+		mode_context(on_threads[i], "decrypted");
+		if (CHECK_OK(decrypted(&s, &plain, &gcm, ALONE, on_threads[i]),
+			     NULL)) {
+			CHECK_EQ_INT(taken(&s, s.body, 0), s.kept);
+			not_beyond(&s);
+		}
+		scene_free(&s);
+		mode_context(on_threads[i], "not decrypted");
+		if (CHECK_OK(replaced(&s, &plain, ALONE, on_threads[i]),
+			     NULL)) {
+			CHECK_EQ_INT(taken(&s, s.body, 0),
+				     s.kept && on_threads[i]);
+			not_beyond(&s);
+		}
+		scene_free(&s);
 	}
-	scene_free(&s);
+	t_context(NULL);
 	lab_buf_free(&plain);
 }
 
 /* Plaintext that is not its own canonical form: the bytes hashed are
- * not the Body's digest, and are never taken for it. */
+ * not the Body's digest, and are never taken for it, decrypted behind
+ * either hashing or (for the thread) put in place. */
 static void test_ahead_not_canonical(void)
 {
 	/* The last uses a prefix the Envelope binds, which the Body's
@@ -230,15 +280,24 @@ static void test_ahead_not_canonical(void)
 	static const char *const tails[] = {"<q:e/>", "<q:e a='1'></q:e>",
 					    "<q:e  a=\"1\"></q:e>",
 					    "<w:e></w:e>"};
-	size_t i;
+	size_t i, m;
 
 	for (i = 0; i < sizeof tails / sizeof tails[0]; i++) {
 		lab_buf plain = LAB_BUF_INIT;
 		scene s = {NULL, NULL, NULL, 0};
 
-		t_context("tail %s", tails[i]);
-		if (payload(&plain, BIG, tails[i]) &&
-		    CHECK_OK(replaced(&s, &plain, ALONE), NULL))
+		if (!payload(&plain, BIG, tails[i]))
+			continue;
+		for (m = 0; m < 2; m++) {
+			mode_context(on_threads[m], tails[i]);
+			if (CHECK_OK(decrypted(&s, &plain, &gcm, ALONE,
+					       on_threads[m]),
+				     NULL))
+				CHECK(!taken(&s, s.body, 0));
+			scene_free(&s);
+		}
+		mode_context(1, tails[i]);
+		if (CHECK_OK(replaced(&s, &plain, ALONE, 1), NULL))
 			CHECK(!taken(&s, s.body, 0));
 		scene_free(&s);
 		lab_buf_free(&plain);
@@ -251,74 +310,112 @@ static void test_ahead_not_canonical(void)
 static void test_ahead_changed(void)
 {
 	lab_buf plain = LAB_BUF_INIT;
-	scene s = {NULL, NULL, NULL, 0};
-
-	if (payload(&plain, BIG, "") &&
-	    CHECK_OK(replaced(&s, &plain, CHANGED), NULL))
-		CHECK(!taken(&s, s.body, 0));
-	scene_free(&s);
-	lab_buf_free(&plain);
-}
-
-/* Decrypted as xenc.c decrypts, the hash following the decryption:
- * taken where the variant keeps the bytes, and wss_digest's; bytes that
- * move before the parse, and a ciphertext that fails, stop the thread
- * first (ThreadSanitizer sees the order), and nothing is taken. */
-static void test_ahead_decrypted(void)
-{
-	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
-	lab_buf plain = LAB_BUF_INIT;
 	size_t i;
 
 	if (!payload(&plain, BIG, ""))
 		return;
 	for (i = 0; i < 2; i++) {
 		scene s = {NULL, NULL, NULL, 0};
-		int rc;
 
-		t_context("%s", wss_cipher_uri(ciphers[i]));
-		if (CHECK_OK(decrypted(&s, &plain, ciphers[i], 0, ROOM), NULL))
-			CHECK_EQ_INT(taken(&s, s.body, 0), s.kept);
-		scene_free(&s);
-		/* Joined before the move, the guess dropped. */
-		if (CHECK_OK(decrypted(&s, &plain, ciphers[i], 0, 0), NULL))
+		mode_context(on_threads[i], NULL);
+		if (CHECK_OK(decrypted(&s, &plain, &gcm, CHANGED,
+				       on_threads[i]),
+			     NULL))
 			CHECK(!taken(&s, s.body, 0));
 		scene_free(&s);
-		rc = decrypted(&s, &plain, ciphers[i], 1, ROOM);
-		CHECK_EQ_INT(rc, LAB_ESECURITY);
-		if (s.a != NULL && s.body != NULL) {
-			wss_ahead_check(s.a, s.body);
+	}
+	mode_context(1, "not decrypted");
+	{
+		scene s = {NULL, NULL, NULL, 0};
+
+		if (CHECK_OK(replaced(&s, &plain, CHANGED, 1), NULL))
 			CHECK(!taken(&s, s.body, 0));
-		}
 		scene_free(&s);
 	}
 	t_context(NULL);
 	lab_buf_free(&plain);
 }
 
-/* No guess: below the threshold, beside another node, for bytes that
- * moved before the parse (what was hashed is no longer there), after a
- * failed parse (checked all the same). */
+/* Decrypted as xenc.c decrypts, under both ciphers (CBC's last block
+ * and GCM's tag are held back until the end): taken where the variant
+ * keeps the bytes, and wss_digest's; bytes that move before the parse,
+ * and a ciphertext that fails, stop the hashing first (ThreadSanitizer
+ * sees the order on the thread), and nothing is taken. */
+static void test_ahead_decrypted(void)
+{
+	static const wss_cipher ciphers[] = {WSS_AES256_GCM, WSS_AES128_CBC};
+	lab_buf plain = LAB_BUF_INIT;
+	size_t i, m;
+
+	if (!payload(&plain, BIG, ""))
+		return;
+	for (i = 0; i < 2; i++)
+		for (m = 0; m < 2; m++) {
+			crypt ok = {ciphers[i], 0, ROOM},
+			      moved = {ciphers[i], 0, 0},
+			      bad = {ciphers[i], 1, ROOM};
+			scene s = {NULL, NULL, NULL, 0};
+			int rc;
+
+			mode_context(on_threads[m], wss_cipher_uri(ciphers[i]));
+			if (CHECK_OK(decrypted(&s, &plain, &ok, ALONE,
+					       on_threads[m]),
+				     NULL))
+				CHECK_EQ_INT(taken(&s, s.body, 0), s.kept);
+			scene_free(&s);
+			/* Joined before the move, the guess dropped. */
+			if (CHECK_OK(decrypted(&s, &plain, &moved, ALONE,
+					       on_threads[m]),
+				     NULL))
+				CHECK(!taken(&s, s.body, 0));
+			scene_free(&s);
+			rc = decrypted(&s, &plain, &bad, ALONE, on_threads[m]);
+			CHECK_EQ_INT(rc, LAB_ESECURITY);
+			if (s.a != NULL && s.body != NULL) {
+				wss_ahead_check(s.a, s.body);
+				CHECK(!taken(&s, s.body, 0));
+			}
+			scene_free(&s);
+		}
+	t_context(NULL);
+	lab_buf_free(&plain);
+}
+
+/* No guess: below the threshold, beside another node, after a failed
+ * parse (checked all the same). */
 static void test_ahead_none(void)
 {
 	lab_buf small = LAB_BUF_INIT, big = LAB_BUF_INIT, bad = LAB_BUF_INIT;
-	scene s = {NULL, NULL, NULL, 0};
+	size_t i;
 
-	if (payload(&small, 1000, "") && CHECK_OK(replaced(&s, &small, ALONE), NULL))
-		CHECK(!taken(&s, s.body, 0));
-	scene_free(&s);
-	if (payload(&big, BIG, "") && CHECK_OK(replaced(&s, &big, SPACED), NULL))
-		CHECK(!taken(&s, s.body, 0));
-	scene_free(&s);
-	if (CHECK_OK(replaced(&s, &big, MOVED), NULL))
-		CHECK(!taken(&s, s.body, 0));
-	scene_free(&s);
-	if (payload(&bad, BIG, "<q:open>") &&
-	    CHECK_EQ_INT(replaced(&s, &bad, ALONE), LAB_EMALFORMED)) {
-		wss_ahead_check(s.a, s.body);
-		CHECK(!taken(&s, s.body, 0));
+	if (!payload(&small, 1000, "") || !payload(&big, BIG, "") ||
+	    !payload(&bad, BIG, "<q:open>"))
+		goto out;
+	for (i = 0; i < 2; i++) {
+		scene s = {NULL, NULL, NULL, 0};
+
+		mode_context(on_threads[i], NULL);
+		if (CHECK_OK(decrypted(&s, &small, &gcm, ALONE, on_threads[i]),
+			     NULL))
+			CHECK(!taken(&s, s.body, 0));
+		scene_free(&s);
+		if (CHECK_OK(decrypted(&s, &big, &gcm, SPACED, on_threads[i]),
+			     NULL))
+			CHECK(!taken(&s, s.body, 0));
+		scene_free(&s);
+		if (CHECK_EQ_INT(decrypted(&s, &bad, &gcm, ALONE,
+					   on_threads[i]),
+				 LAB_EMALFORMED)) {
+			wss_ahead_check(s.a, s.body);
+			CHECK(!taken(&s, s.body, 0));
+		}
+		scene_free(&s);
+		if (CHECK_OK(replaced(&s, &big, MOVED, on_threads[i]), NULL))
+			CHECK(!taken(&s, s.body, 0));
+		scene_free(&s);
 	}
-	scene_free(&s);
+	t_context(NULL);
+out:
 	lab_buf_free(&small);
 	lab_buf_free(&big);
 	lab_buf_free(&bad);

@@ -1,7 +1,9 @@
 /*
- * digest_ahead.h - a decrypted Body's digest made on a second thread
- * while this one parses the plaintext: receive on two threads
- * (wss_opts.threads = 2).
+ * digest_ahead.h - a decrypted Body's digest made behind its
+ * decryption: on a second thread, which goes on while this one parses
+ * the plaintext (receive on two threads, wss_opts.threads = 2), or on
+ * this thread, each piece hashed as soon as it is decrypted, while it
+ * is still in the first-level cache (one thread with pass=fused).
  *
  * The Signature's Reference to the Body digests exc-c14n(Body): its
  * start tag, its content, its end tag.  Where the content's canonical
@@ -9,9 +11,11 @@
  * bytes it digested, as this one does), that digest can be made before
  * the plaintext is parsed: the tags come from the Body as it stands,
  * which its content does not enter, and the content is the bytes the
- * parse reads.  So the thread hashes them as they are decrypted, piece
- * by piece behind the decryption (wss/pass.h's watch), and on while the
- * parse runs.
+ * parse reads.  So they are hashed as they are decrypted, piece by
+ * piece behind the decryption (wss/pass.h's watch): on a second thread
+ * that goes on while the parse runs, or on this one before the next
+ * piece is decoded, which saves the digest's own pass over a plaintext
+ * larger than the caches.
  *
  * It is a guess, and it is taken only once proved.  After the parse,
  * when the document keeps the very bytes that were hashed for the
@@ -22,12 +26,12 @@
  * the Body while the document does not change (dom_doc_generation),
  * for a Reference without a PrefixList: the guess is made without one.
  * Otherwise the Reference is digested as it would have been, so a wrong
- * guess costs the second thread's work and never changes an answer.
- * The thread hashes at most the plaintext the parse reads anyway.  It
- * reads plaintext before GCM's tag or CBC's padding is checked, which
- * only a proved digest, after both, can use; a failed decryption stops
- * it before the bytes are wiped, and the failure costs no more than the
- * hashing of what was decrypted.
+ * guess costs the hashing and never changes an answer.  The guess hashes
+ * at most the plaintext the parse reads anyway.  It reads plaintext
+ * before GCM's tag or CBC's padding is checked, which only a proved
+ * digest, after both, can use; a failed decryption stops it before the
+ * bytes are wiped, and the failure costs no more than the hashing of
+ * what was decrypted.
  * Not for: header blocks, the Signature, or a plaintext decrypted in a
  * buffer of its own (the CipherValue not one text).
  */
@@ -40,21 +44,23 @@
 
 typedef struct wss_ahead wss_ahead;
 
-/* An empty guesser, for one message's receive. */
-int wss_ahead_new(wss_ahead **out, lab_err *err);
+/* An empty guesser, for one message's receive: hashing on a second
+ * thread (on_thread), or on the one that decrypts. */
+int wss_ahead_new(wss_ahead **out, int on_thread, lab_err *err);
 
 /*
  * Prepares a guess for body, whose only child old a plaintext of about
  * len bytes is about to replace: the Body's canonical tags.  When old
- * is not alone, the plaintext is shorter than the thread is worth, or
+ * is not alone, the plaintext is shorter than the guess is worth, or
  * the tags cannot be had, no guess is made: NULL, no watch.
  * wss_ahead_decrypting is called before the decryption (len: what the
  * CipherValue's characters decode to at most), and its watch, handed to
- * wss_pass_open, starts the thread on the first plaintext decrypted.
+ * wss_pass_open, starts the hashing on the first plaintext decrypted.
  * wss_ahead_begin is called before the parse, with the plaintext's
  * length: its watch, handed to dom_replace_parsed_held, goes on with
  * the thread the decryption started (or starts it) at `parsing` and
- * waits for it at `done`.
+ * waits for it at `done`.  On this thread the guess is the one the
+ * decryption hashed whole, or none.
  */
 const wss_pass_watch *wss_ahead_decrypting(wss_ahead *a, const dom_node *body,
 					   const dom_node *old, size_t len);

@@ -12,7 +12,9 @@
  *           its octets decrypted where they landed before the next run
  *           is read; on send the content is encrypted and encoded as it
  *           is digested (wss/seal.h), where the document keeps the
- *           content's canonical bytes, whose length is then known first.
+ *           content's canonical bytes, whose length is then known first;
+ *           on receive the Body's plaintext is digested piece by piece
+ *           behind the decryption as well (wss/digest_ahead.h).
  *
  * Both decrypt in place and refuse the same input with the same error;
  * nothing decrypted is used before the whole ciphertext authenticated
@@ -64,8 +66,10 @@ int wss_pass_open(char *s, size_t n, size_t room, wss_cipher c,
 		  const unsigned char *key, const wss_pass_watch *w,
 		  size_t *off, size_t *len, lab_err *err);
 
-/* 1 when send seals the content as it is digested (wss/seal.h). */
-int wss_pass_seal(void);
+/* 1 for fused: send seals the content as it is digested (wss/seal.h),
+ * and receive digests the Body's plaintext as it is decrypted, on one
+ * thread too (wss/digest_ahead.h). */
+int wss_pass_fused(void);
 
 extern const char wss__pass_choice[];   /* "staged" / "fused" */
 

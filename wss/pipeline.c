@@ -186,7 +186,7 @@ static int capture(wss_msg *m, const wss_opts *o, const wss_cert *peer,
 
 	if (o->layout != WSS_SIGN_ENCRYPT || o->headers_only)
 		return LAB_OK;
-	if (!wss_pass_seal() ||
+	if (!wss_pass_fused() ||
 	    dom_canonical_content_peek(m->body, &n, &ndeps) == NULL || n == 0)
 		return wss_msg_content_room(m, content, err);
 	rc = wss_seal_begin(seal, m, o->cipher, n, err);
@@ -353,8 +353,8 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	m.natt = o->natt;
 	m.caps = &o->caps;
 	m.allow_cbc = o->allow_cbc;
-	if (rc == LAB_OK && o->threads > 1)
-		rc = wss_ahead_new(&m.ahead, err);
+	if (rc == LAB_OK && (o->threads > 1 || wss_pass_fused()))
+		rc = wss_ahead_new(&m.ahead, o->threads > 1, err);
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)

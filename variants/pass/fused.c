@@ -73,7 +73,7 @@ int wss_pass_open(char *s, size_t n, size_t room, wss_cipher c,
 	return rc;
 }
 
-int wss_pass_seal(void)
+int wss_pass_fused(void)
 {
 	return 1;
 }
