@@ -98,5 +98,6 @@ extern const t_case tests_digest_ahead[];
 extern const t_case tests_writer[];
 extern const t_case tests_hist[];
 extern const t_case tests_wordscan[];
+extern const t_case tests_textruns[];
 
 #endif

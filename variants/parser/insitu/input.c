@@ -3,13 +3,25 @@
  * input in the document's arena (the tree's strings point into it, so it
  * lives as long as the document), NUL-terminated so scanning loops need
  * no bounds test, in UTF-8 whatever it came in (UTF-16 with a BOM,
- * ISO-8859-1 as declared).  And positions: the parser rewrites the copy
+ * ISO-8859-1 as declared), with the long runs of plain text in UTF-8
+ * input noted as it is made (insitu.h).  And positions: the parser rewrites the copy
  * behind its cursor, so lines and columns are counted, only when an
  * error needs them, in bytes nobody changes (the caller's buffer, or our
  * own transcoding).
  * Not for: parsing the XML declaration beyond its encoding.
  */
 #include <string.h>
+
+#include "util/alloc.h"
+#include "util/cpu.h"
+
+#if defined(__x86_64__) && defined(__SSE2__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define COPY_X86 1
+#include <immintrin.h>
+#else
+#define COPY_X86 0
+#endif
 
 #include "variants/parser/insitu/insitu.h"
 
@@ -71,6 +83,121 @@ static int declared(const char *buf, size_t len, const char **name,
 	    ieq(p, *nlen, "US-ASCII") || ieq(p, *nlen, "ASCII"))
 		return ENC_UTF8;
 	return -1;
+}
+
+/* Notes the run from..to when it is long; 0: no memory. */
+static int note_run(dom_insitu_input *in, size_t from, size_t to)
+{
+	if (to - from < DOM_INSITU_LONG_RUN)
+		return 1;
+	if (in->nruns == in->caprun) {
+		size_t cap = in->caprun != 0 ? 2 * in->caprun : 16;
+		dom_insitu_run *r = lab_realloc(in->runs, cap * sizeof *r);
+
+		if (r == NULL)
+			return 0;
+		in->runs = r;
+		in->caprun = cap;
+	}
+	in->runs[in->nruns].from = from;
+	in->runs[in->nruns].to = to;
+	in->nruns++;
+	return 1;
+}
+
+#if COPY_X86
+/*
+ * The copy's loop, STEP bytes a step with the vector type T and its
+ * intrinsics: each step's bytes go through a register, where their stops
+ * are found, the stops of dom__insitu_skip_run with '>' (below 0x20 but
+ * TAB and LF, 0x80 and above, '&', '<', '>', ']'), and the long runs
+ * between them noted.  Ends with *from after the last stop before *at.
+ */
+#define COPY_STEPS(STEP, T, LOAD, STORE, SET1, LT, EQ, OR, ANDNOT, MASK)     \
+	do {                                                                 \
+		const T sp_ = SET1(0x20), tab_ = SET1('\t'), lf_ = SET1('\n'), \
+			amp_ = SET1('&'), lt_ = SET1('<'), gt_ = SET1('>'),    \
+			rb_ = SET1(']');                                     \
+		size_t i_;                                                   \
+									     \
+		for (i_ = 0; i_ + (STEP) <= len; i_ += (STEP)) {             \
+			T v_ = LOAD((const T *)(const void *)(buf + i_));    \
+			T m_;                                                \
+			uint32_t bits_;                                      \
+									     \
+			STORE((T *)(void *)(in->text + i_), v_);             \
+			/* Signed: 0x80 and above compare below 0x20. */     \
+			m_ = OR(OR(ANDNOT(OR(EQ(v_, tab_), EQ(v_, lf_)),     \
+					  LT(v_, sp_)),                      \
+				   OR(EQ(v_, amp_), EQ(v_, lt_))),           \
+				OR(EQ(v_, gt_), EQ(v_, rb_)));               \
+			bits_ = (uint32_t)MASK(m_);                          \
+			if (bits_ == 0)                                      \
+				continue;                                    \
+			if (i_ + (size_t)__builtin_ctz(bits_) - *from >=     \
+				    DOM_INSITU_LONG_RUN &&                   \
+			    !note_run(in, *from,                             \
+				      i_ + (size_t)__builtin_ctz(bits_)))    \
+				return 0;                                    \
+			*from = i_ + 32 - (size_t)__builtin_clz(bits_);      \
+		}                                                            \
+		*at = i_;                                                    \
+	} while (0)
+
+#define LT16(a, b) _mm_cmplt_epi8(a, b)
+#define LT32(a, b) _mm256_cmpgt_epi8(b, a)
+#define LOAD16(q) _mm_loadu_si128(q)
+#define LOAD32(q) _mm256_loadu_si256(q)
+
+static int steps16(dom_insitu_input *in, const char *buf, size_t len,
+		   size_t *at, size_t *from)
+{
+	COPY_STEPS(16, __m128i, LOAD16, _mm_storeu_si128, _mm_set1_epi8,
+		   LT16, _mm_cmpeq_epi8, _mm_or_si128, _mm_andnot_si128,
+		   _mm_movemask_epi8);
+	return 1;
+}
+
+__attribute__((target("avx2"))) static int
+steps32(dom_insitu_input *in, const char *buf, size_t len, size_t *at,
+	size_t *from)
+{
+	COPY_STEPS(32, __m256i, LOAD32, _mm256_storeu_si256, _mm256_set1_epi8,
+		   LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
+		   _mm256_andnot_si256, _mm256_movemask_epi8);
+	return 1;
+}
+#endif
+
+/*
+ * buf[0..len) into in->text, with the long runs of text noted as the
+ * bytes pass through registers (COPY_STEPS): the scans of text then
+ * read a long run's bytes no more, so a large text, such as a
+ * CipherValue's, is read from memory once, not twice.  The copy's NUL
+ * and padding are there already.  0: no memory.
+ */
+static int copy_noting_runs(dom_insitu_input *in, const char *buf, size_t len)
+{
+	size_t at = 0, from = 0, i;
+
+#if COPY_X86
+	if (!(lab_cpu_has(LAB_CPU_AVX2) ? steps32(in, buf, len, &at, &from)
+					: steps16(in, buf, len, &at, &from)))
+		return 0;
+#endif
+	/* The tail byte by byte, under the same test (the table's
+	 * IS_TEXT, less '>'); the NUL at len ends the last run. */
+	memcpy(in->text + at, buf + at, len - at);
+	for (i = at; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (dom__is(c, IS_TEXT) && c != '>')
+			continue;
+		if (!note_run(in, from, i))
+			return 0;
+		from = i + 1;
+	}
+	return note_run(in, from, len);
 }
 
 static size_t put_utf8(uint32_t c, char *o)
@@ -165,8 +292,9 @@ int dom__insitu_input(dom_doc *doc, const char *buf, size_t len,
 		in->text = dom__arena_alloc(&doc->arena, len + DOM_INSITU_PAD);
 		if (in->text == NULL)
 			return lab_fail(err, LAB_ENOMEM, "out of memory");
-		memcpy(in->text, buf, len);
 		memset(in->text + len, 0, DOM_INSITU_PAD);
+		if (!copy_noting_runs(in, buf, len))
+			return lab_fail(err, LAB_ENOMEM, "out of memory");
 		in->len = len;
 		in->orig = buf;
 		return LAB_OK;
@@ -204,6 +332,9 @@ void dom__insitu_input_done(dom_insitu_input *in)
 		explicit_bzero(in->owned, in->owned_cap);
 	lab_free(in->owned);
 	in->owned = NULL;
+	lab_free(in->runs);
+	in->runs = NULL;
+	in->nruns = in->caprun = in->run_at = 0;
 }
 
 void dom__insitu_position(const dom_insitu_input *in, size_t off,

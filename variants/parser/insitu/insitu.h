@@ -119,6 +119,14 @@ int dom__insitu_uri_chars(const char *s, size_t n);
  * (or, for dom__insitu_skip_text, 16 bytes) from any byte of it. */
 #define DOM_INSITU_PAD 16
 
+/* text[from..to): bytes that end no run of text ('>' included), at
+ * least DOM_INSITU_LONG_RUN of them. */
+typedef struct dom_insitu_run {
+	size_t from, to;
+} dom_insitu_run;
+
+enum { DOM_INSITU_LONG_RUN = 4096 };
+
 typedef struct dom_insitu_input {
 	char *text;        /* UTF-8, NUL-padded, mutable, in the arena */
 	size_t len;
@@ -126,7 +134,32 @@ typedef struct dom_insitu_input {
 	char *owned;       /* orig when it is a transcoding of ours */
 	size_t owned_cap;  /* its size, wiped before it is freed */
 	int transcoded;    /* read from UTF-16 or ISO-8859-1 */
+	/* The long runs of text, in order, found as the input was copied
+	 * (input.c): a scan of text that starts in one can go to its end
+	 * at once, so its bytes are read once, by the copy, not again from
+	 * memory.  Valid while no byte at or after the scan is written:
+	 * the parser writes behind it.  None for a deferred build. */
+	dom_insitu_run *runs;
+	size_t nruns, caprun;
+	size_t run_at;     /* the first run a scan may still start in */
 } dom_insitu_input;
+
+/*
+ * Where a scan of text from q may go straight to: the end of the long
+ * run q lies in (a stop: dom__insitu_skip_run returns at once), or q.
+ * Scans come in the order of the text, so the runs are walked once.
+ */
+static inline const char *dom__insitu_skip_long(dom_insitu_input *in,
+						const char *q)
+{
+	size_t off = (size_t)(q - in->text);
+
+	while (in->run_at < in->nruns && in->runs[in->run_at].to <= off)
+		in->run_at++;
+	if (in->run_at < in->nruns && in->runs[in->run_at].from <= off)
+		return in->text + in->runs[in->run_at].to;
+	return q;
+}
 
 /*
  * Makes in->text from buf: UTF-8 as is (a UTF-8 BOM dropped), UTF-16 with

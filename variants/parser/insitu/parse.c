@@ -63,7 +63,9 @@ static int text(parser *ps, char **pp)
 	int rc;
 
 	for (;;) {
-		char *q = r + (dom__insitu_skip_text(r) - r);
+		char *q = r + (dom__insitu_skip_text(
+				       dom__insitu_skip_long(&ps->in, r)) -
+			       r);
 		unsigned char c;
 
 		/* Most runs end at markup: no table look for that. */

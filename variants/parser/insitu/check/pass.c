@@ -176,7 +176,8 @@ static const char *text_slow(checker *c, const char *p)
  * that need no look, no '>', and not near the limit. */
 static inline const char *text(checker *c, const char *p)
 {
-	const char *q = dom__insitu_skip_run(p, 1);
+	const char *q =
+		dom__insitu_skip_run(dom__insitu_skip_long(&c->ps->in, p), 1);
 
 	if (*q == '<' && (size_t)(q - p) <= c->max_text)
 		return q;
