@@ -10,7 +10,8 @@
 # readme_results.py on a summary.json written here; `bench --data` on a
 # folder of one envelope and one file that is none, and on envelopes of
 # every shape (tests/data/envelopes/); profile-diff's report
-# and flame graph, profile.sh's passes and heap bytes touched, the paired
+# and flame graph, profile.sh's passes and heap bytes touched and the
+# caches it simulates (cachegeom.sh), the paired
 # run in several processes with its prediction intervals and recheck.py
 # against them, a recheck kept in the run and its reports made again
 # (remake.sh), on inputs made up here.  Checks shape, never
@@ -1502,6 +1503,45 @@ expect 1 "profile_report.py on a callgrind.out without events" \
 	"$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
 	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100
 grep -q "callgrind-passes.out: no 'events:' line" "$T/err" && ok || bad "no reason given: $(cat "$T/err")"
+
+# The caches profile.sh simulates (cachegeom.sh): from a /sys folder made
+# up here, a Data cache at level 1 and a Unified one at 2, in the
+# kernel's K and M sizes; with /sys empty, from getconf, here a script
+# first on PATH; nothing where getconf has no associativity (a level-3
+# cache some CPUs report as 0-way), nor for a level nobody knows.
+mkdir -p "$T/cg/sys/index0" "$T/cg/sys/index1" "$T/cg/sys/index2" \
+	"$T/cg/empty" "$T/cg/bin"
+cg_index() { # DIR LEVEL TYPE SIZE WAYS LINE
+	echo "$2" >"$1/level"
+	echo "$3" >"$1/type"
+	echo "$4" >"$1/size"
+	echo "$5" >"$1/ways_of_associativity"
+	echo "$6" >"$1/coherency_line_size"
+}
+cg_index "$T/cg/sys/index0" 1 Data 48K 12 64
+cg_index "$T/cg/sys/index1" 1 Instruction 32K 8 64
+cg_index "$T/cg/sys/index2" 2 Unified 1M 16 64
+cat >"$T/cg/bin/getconf" <<'GETCONF'
+#!/bin/sh
+case $1 in
+LEVEL1_DCACHE_SIZE) echo 32768 ;; LEVEL1_DCACHE_ASSOC) echo 8 ;;
+LEVEL2_CACHE_SIZE) echo 524288 ;; LEVEL2_CACHE_ASSOC) echo 8 ;;
+LEVEL3_CACHE_SIZE) echo 532676608 ;; LEVEL3_CACHE_ASSOC) echo 0 ;;
+*_LINESIZE) echo 64 ;; *) echo ;;
+esac
+GETCONF
+chmod +x "$T/cg/bin/getconf"
+cg() { # SYSFS LEVEL TYPE WANT
+	got=$(CACHEGEOM_SYSFS="$1" PATH="$T/cg/bin:$PATH" \
+		sh "$HERE/harness/reports/cachegeom.sh" "$2" "$3")
+	[ "$got" = "$4" ] && ok || bad "cachegeom.sh $2 $3 from ${1##*/}: '$got', want '$4'"
+}
+cg "$T/cg/sys" 1 Data 49152,12,64
+cg "$T/cg/sys" 2 Unified 1048576,16,64
+cg "$T/cg/empty" 1 Data 32768,8,64
+cg "$T/cg/empty" 2 Unified 524288,8,64
+cg "$T/cg/empty" 3 Unified ""
+cg "$T/cg/empty" 4 Unified ""
 
 # Code in a library without a symbol table (symbols.py): a library built
 # here and stripped, with a function `hidden` between two exports.  pprof

@@ -19,7 +19,8 @@
 #                                        input byte, heap bytes touched
 # Environment: PROFILE_ITERS (default 3) iterations counted; PROFILE_LL
 # (default 2) the cache level simulated as cachegrind's LL, read with the
-# D1's geometry from /sys (valgrind's own guess when /sys has none).
+# D1's geometry from /sys or getconf (cachegeom.sh; valgrind's own guess,
+# with a warning, when neither says).
 # Not for: comparing variants (make compare does that).
 set -eu
 variant=${1:?usage: profile.sh VARIANT DATASET STAGE}
@@ -77,23 +78,16 @@ google-pprof --text --addresses "$bin" "$out/cpu.prof" \
 	>"$out/pprof-addresses.txt" 2>/dev/null
 google-pprof --svg "$bin" "$out/cpu.prof" >"$out/callgraph.svg" 2>/dev/null
 
-# cache LEVEL TYPE: --D1/--LL's "size,associativity,line" for that cache
-# of cpu0, from /sys; nothing when /sys does not say.
-cache() {
-	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
-		[ "$(cat "$d/level" 2>/dev/null)" = "$1" ] || continue
-		case $(cat "$d/type") in "$2" | Unified) ;; *) continue ;; esac
-		size=$(sed 's/K$/*1024/; s/M$/*1048576/' "$d/size")
-		# $size is an expression ("32*1024"): dash needs it expanded
-		# shellcheck disable=SC2004
-		echo "$(($size)),$(cat "$d/ways_of_associativity"),$(cat "$d/coherency_line_size")"
-		return
-	done
-}
+# The caches valgrind simulates: this CPU's (cachegeom.sh).
+d1=$(sh harness/reports/cachegeom.sh 1 Data)
+ll=$(sh harness/reports/cachegeom.sh "${PROFILE_LL:-2}" Unified)
 geometry=""
-d1=$(cache 1 Data) ll=$(cache "${PROFILE_LL:-2}" Unified)
 [ -n "$d1" ] && geometry="--D1=$d1"
 [ -n "$ll" ] && geometry="$geometry --LL=$ll"
+[ -n "$d1" ] && [ -n "$ll" ] ||
+	echo "profile: neither /sys nor getconf gives this CPU's L1 data and" \
+		"level-${PROFILE_LL:-2} caches; valgrind guesses them, and profile.md" \
+		"records what it simulated: check it before reading the misses" >&2
 
 # Only icount_loop is measured (--icount: ITERS calls after an untimed
 # warm-up), so set-up and Google Benchmark's own work stay out.
