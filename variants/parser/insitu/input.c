@@ -4,10 +4,10 @@
  * lives as long as the document), NUL-terminated so scanning loops need
  * no bounds test, in UTF-8 whatever it came in (UTF-16 with a BOM,
  * ISO-8859-1 as declared), with the long runs of plain text in UTF-8
- * input noted as it is made (insitu.h).  And positions: the parser rewrites the copy
- * behind its cursor, so lines and columns are counted, only when an
- * error needs them, in bytes nobody changes (the caller's buffer, or our
- * own transcoding).
+ * input noted as it is made (insitu.h).  And positions: the parser
+ * rewrites the copy behind its cursor, so lines and columns are counted,
+ * only when an error needs them, in bytes nobody changes (the caller's
+ * buffer, or our own transcoding).
  * Not for: parsing the XML declaration beyond its encoding.
  */
 #include <string.h>
