@@ -9,14 +9,19 @@
  * length and the text's ends, at several alignments, as a root's
  * content and deeper (where build=deferred's check pass reads them):
  * accepted ones must read back as the text the byte stands for, refused
- * ones must be refused.  Every variant runs it; for libxml2 it is a
- * check of the same answers.
+ * ones must be refused.  And in a Body parsed for signing, where the
+ * parser answers whether content is its own canonical form (a '>' in
+ * text is not: exc-c14n writes "&gt;"), the Body's exclusive C14N must
+ * be the same bytes whether it takes what the parse kept or walks the
+ * nodes.  Every variant runs it; for libxml2 it is a check of the same
+ * answers.
  * Not tested here: texts of every shape (test_roundtrip.c), or how
  * errors are worded (test_errors.c).
  */
 #include <stdio.h>
 
 #include "tests/util.h"
+#include "wss/c14n.h"
 
 enum { TEXT_LEN = 2 * 4096 + 40 };
 
@@ -145,8 +150,58 @@ static void test_plain_runs(void)
 	t_context(NULL);
 }
 
+/* The Body's exc-c14n, then again once a change (a comment added and
+ * taken away) ends what the parse kept, so the second walks the nodes. */
+static void canonical_both_ways(const insert *ins, size_t at)
+{
+	lab_buf doc = LAB_BUF_INIT, text = LAB_BUF_INIT;
+	lab_buf kept = LAB_BUF_INIT, walked = LAB_BUF_INIT;
+	const wss_c14n_opts exc = {1, 0, NULL, 0, NULL};
+	dom_doc *d = NULL;
+	dom_node *body, *c;
+	lab_err err;
+
+	if (!CHECK_OK(lab_buf_puts(&doc, "<e:Env xmlns:e=\"urn:e\"><e:Body>"),
+		      NULL) ||
+	    !make_doc(&doc, &text, ins, at, 0, 1) ||
+	    !CHECK_OK(lab_buf_puts(&doc, "</e:Body></e:Env>"), NULL) ||
+	    !CHECK_OK(dom_parse_signing(doc.data, doc.len, NULL, &d, &err),
+		      &err))
+		goto out;
+	body = t_find(dom_doc_element(d), "Body");
+	if (CHECK_OK(wss_c14n_buf(body, &exc, &kept, &err), &err) &&
+	    CHECK_OK(dom_create_comment(d, "c", 1, &c, &err), &err) &&
+	    CHECK_OK(dom_append(body, c, &err), &err)) {
+		dom_node_free(c);
+		if (CHECK_OK(wss_c14n_buf(body, &exc, &walked, &err), &err))
+			CHECK_EQ_MEM(kept.data, kept.len, walked.data,
+				     walked.len);
+	}
+out:
+	dom_doc_free(d);
+	lab_buf_free(&doc);
+	lab_buf_free(&text);
+	lab_buf_free(&kept);
+	lab_buf_free(&walked);
+}
+
+static void test_canonical_runs(void)
+{
+	size_t i, p;
+
+	for (i = 0; i < sizeof inserts / sizeof inserts[0]; i++)
+		for (p = 0; p < sizeof places / sizeof places[0]; p++) {
+			if (inserts[i].reads == NULL)
+				continue;
+			t_context("%s at %zu", inserts[i].in, places[p]);
+			canonical_both_ways(&inserts[i], places[p]);
+		}
+	t_context(NULL);
+}
+
 const t_case tests_textruns[] = {
 	{"textruns/long_runs", test_long_runs},
 	{"textruns/plain_runs", test_plain_runs},
+	{"textruns/canonical_runs", test_canonical_runs},
 	{NULL, NULL},
 };

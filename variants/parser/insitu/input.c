@@ -107,39 +107,46 @@ static int note_run(dom_insitu_input *in, size_t from, size_t to)
 
 #if COPY_X86
 /*
- * The copy's loop, STEP bytes a step with the vector type T and its
- * intrinsics: each step's bytes go through a register, where their stops
- * are found, the stops of dom__insitu_skip_run with '>' (below 0x20 but
- * TAB and LF, 0x80 and above, '&', '<', '>', ']'), and the long runs
- * between them noted.  Ends with *from after the last stop before *at.
+ * The copy's loop, two vectors of STEP bytes a step (type T and its
+ * intrinsics): the bytes go through registers, where a superset of the
+ * stops of dom__insitu_skip_run with '>' is found -- every byte below
+ * '(' (controls, TAB and LF among them, space, quotes, '&', and from
+ * 0x80, which compare below as signed), '<' and '>' (one compare, bit 1
+ * masked off), and ']' -- and the long runs between them noted.  A
+ * superset only shortens runs, and base64 has none of the extra bytes.
+ * Ends with *from after the last stop before *at.
  */
-#define COPY_STEPS(STEP, T, LOAD, STORE, SET1, LT, EQ, OR, ANDNOT, MASK)     \
+#define COPY_STEPS(STEP, T, LOAD, STORE, SET1, LT, EQ, OR, AND, MASK)        \
 	do {                                                                 \
-		const T sp_ = SET1(0x20), tab_ = SET1('\t'), lf_ = SET1('\n'), \
-			amp_ = SET1('&'), lt_ = SET1('<'), gt_ = SET1('>'),    \
-			rb_ = SET1(']');                                     \
+		const T below_ = SET1('('), bit1_ = SET1((char)0xfd),          \
+			ltgt_ = SET1('<'), rb_ = SET1(']');                    \
 		size_t i_;                                                   \
 									     \
-		for (i_ = 0; i_ + (STEP) <= len; i_ += (STEP)) {             \
-			T v_ = LOAD((const T *)(const void *)(buf + i_));    \
-			T m_;                                                \
-			uint32_t bits_;                                      \
+		for (i_ = 0; i_ + 2 * (STEP) <= len; i_ += 2 * (STEP)) {     \
+			T a_ = LOAD((const T *)(const void *)(buf + i_));    \
+			T b_ = LOAD((const T *)(const void *)(buf + i_ +     \
+							      (STEP)));      \
+			uint64_t bits_;                                      \
 									     \
-			STORE((T *)(void *)(in->text + i_), v_);             \
-			/* Signed: 0x80 and above compare below 0x20. */     \
-			m_ = OR(OR(ANDNOT(OR(EQ(v_, tab_), EQ(v_, lf_)),     \
-					  LT(v_, sp_)),                      \
-				   OR(EQ(v_, amp_), EQ(v_, lt_))),           \
-				OR(EQ(v_, gt_), EQ(v_, rb_)));               \
-			bits_ = (uint32_t)MASK(m_);                          \
+			STORE((T *)(void *)(in->text + i_), a_);             \
+			STORE((T *)(void *)(in->text + i_ + (STEP)), b_);    \
+			bits_ = (uint32_t)MASK(OR(                           \
+					OR(LT(a_, below_),                   \
+					   EQ(AND(a_, bit1_), ltgt_)),       \
+					EQ(a_, rb_))) |                      \
+				(uint64_t)(uint32_t)MASK(OR(                 \
+					OR(LT(b_, below_),                   \
+					   EQ(AND(b_, bit1_), ltgt_)),       \
+					EQ(b_, rb_)))                        \
+					<< (STEP);                           \
 			if (bits_ == 0)                                      \
 				continue;                                    \
-			if (i_ + (size_t)__builtin_ctz(bits_) - *from >=     \
+			if (i_ + (size_t)__builtin_ctzll(bits_) - *from >=   \
 				    DOM_INSITU_LONG_RUN &&                   \
 			    !note_run(in, *from,                             \
-				      i_ + (size_t)__builtin_ctz(bits_)))    \
+				      i_ + (size_t)__builtin_ctzll(bits_)))  \
 				return 0;                                    \
-			*from = i_ + 32 - (size_t)__builtin_clz(bits_);      \
+			*from = i_ + 64 - (size_t)__builtin_clzll(bits_);    \
 		}                                                            \
 		*at = i_;                                                    \
 	} while (0)
@@ -153,7 +160,7 @@ static int steps16(dom_insitu_input *in, const char *buf, size_t len,
 		   size_t *at, size_t *from)
 {
 	COPY_STEPS(16, __m128i, LOAD16, _mm_storeu_si128, _mm_set1_epi8,
-		   LT16, _mm_cmpeq_epi8, _mm_or_si128, _mm_andnot_si128,
+		   LT16, _mm_cmpeq_epi8, _mm_or_si128, _mm_and_si128,
 		   _mm_movemask_epi8);
 	return 1;
 }
@@ -163,8 +170,8 @@ steps32(dom_insitu_input *in, const char *buf, size_t len, size_t *at,
 	size_t *from)
 {
 	COPY_STEPS(32, __m256i, LOAD32, _mm256_storeu_si256, _mm256_set1_epi8,
-		   LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
-		   _mm256_andnot_si256, _mm256_movemask_epi8);
+		   LT32, _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_and_si256,
+		   _mm256_movemask_epi8);
 	return 1;
 }
 #endif
@@ -185,8 +192,9 @@ static int copy_noting_runs(dom_insitu_input *in, const char *buf, size_t len)
 					: steps16(in, buf, len, &at, &from)))
 		return 0;
 #endif
-	/* The tail byte by byte, under the same test (the table's
-	 * IS_TEXT, less '>'); the NUL at len ends the last run. */
+	/* The tail byte by byte, under the exact test (the table's
+	 * IS_TEXT, less '>'): the superset above only cuts runs shorter,
+	 * so the two may meet anywhere.  The NUL at len ends the last run. */
 	memcpy(in->text + at, buf + at, len - at);
 	for (i = at; i < len; i++) {
 		unsigned char c = (unsigned char)buf[i];
