@@ -15,13 +15,6 @@
  */
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SER_AVX2 1
-#include <immintrin.h>
-#else
-#define SER_AVX2 0
-#endif
-
 #include "dom/emit.h"
 #include "util/cpu.h"
 #include "util/escscan.h"
@@ -63,7 +56,7 @@ static const unsigned char esc_attr[256] = {
  * 2 MB value does not reserve 12 MB, with one room check per chunk. */
 enum { ESC_DIRECT = 4096 };
 
-#if SER_AVX2
+#if LAB_X86_VECTORS
 #define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define STORE32(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 
@@ -110,7 +103,7 @@ static inline __attribute__((always_inline)) int escape_long(
 {
 	const unsigned char *t = attr ? esc_attr : esc_text;
 	const char *end = s + len;
-#if SER_AVX2
+#if LAB_X86_VECTORS
 	int wide = lab_cpu_has(LAB_CPU_AVX2);
 #endif
 	const char *stop;
@@ -134,7 +127,7 @@ static inline __attribute__((always_inline)) int escape_long(
 			return LAB_ENOMEM;
 		o = b->data + b->len;
 		stop = s + n;
-#if SER_AVX2
+#if LAB_X86_VECTORS
 		if (wide)
 			o = attr ? blocks32_attr(o, &s, stop)
 				 : blocks32_text(o, &s, stop);

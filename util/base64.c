@@ -34,13 +34,6 @@
 
 #include "util/cpu.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define B64_X86 1
-#include <immintrin.h>
-#else
-#define B64_X86 0
-#endif
-
 static const char enc[64] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -94,13 +87,13 @@ static void make_tables(void)
 			sextets[k][i] = dec[i] < 64
 						? (uint32_t)dec[i] << (18 - 6 * k)
 						: UINT32_C(1) << 31;
-#if B64_X86
+#if LAB_X86_VECTORS
 	have_ssse3 = lab_cpu_has(LAB_CPU_SSSE3);
 	have_avx2 = lab_cpu_has(LAB_CPU_AVX2);
 #endif
 }
 
-#if B64_X86
+#if LAB_X86_VECTORS
 /*
  * Whole blocks of 12 bytes (16 readable) to 16 characters while
  * i + 16 <= n; returns the bytes consumed.  Each 3-byte group is spread
@@ -295,7 +288,7 @@ char *lab_base64_put(const void *p, size_t n, size_t line_len, char *o)
 	    pthread_once(&tables_once, make_tables) != 0)
 		return NULL;
 	i = 0;
-#if B64_X86
+#if LAB_X86_VECTORS
 	if (line_len == 0 && n >= 28 && have_avx2) {
 		i = enc_blocks_avx2(in, n, o);
 		o += i / 3 * 4;
@@ -418,7 +411,7 @@ static int decode_run(dec_state *st, const unsigned char *in, size_t n,
 		/* The common case in a loop of its own: whole quanta, eight
 		 * (AVX2), four (SSSE3) or two a turn while all are clean,
 		 * then one. */
-#if B64_X86
+#if LAB_X86_VECTORS
 		if (have_avx2 && q == 0 && eqs == 0 && n - i >= 32) {
 			size_t k = dec_blocks_avx2(in + i, n - i, o);
 
@@ -574,7 +567,7 @@ enum {
 static size_t count_low(const unsigned char *in, size_t n)
 {
 	size_t i = 0, ws = 0;
-#if B64_X86
+#if LAB_X86_VECTORS
 	const __m128i space = _mm_set1_epi8(' ');
 
 	for (; i + 16 <= n; i += 16) {

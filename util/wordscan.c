@@ -10,14 +10,6 @@
 
 #include "util/cpu.h"
 
-#if defined(__x86_64__) && defined(__SSE2__) && \
-    (defined(__GNUC__) || defined(__clang__))
-#define WORDS_X86 1
-#include <immintrin.h>
-#else
-#define WORDS_X86 0
-#endif
-
 int lab_words_at(const char *p, size_t left, const lab_words *ws)
 {
 	size_t k;
@@ -38,7 +30,7 @@ static size_t longest(const lab_words *ws)
 	return m;
 }
 
-#if WORDS_X86
+#if LAB_X86_VECTORS
 /*
  * Positions [*at, ...) in blocks of W while a block and the longest
  * word's last byte after it are readable; *at moves past the blocks
@@ -101,7 +93,7 @@ int lab_words_any(const char *p, size_t n, const lab_words *ws)
 {
 	size_t at = 0;
 
-#if WORDS_X86
+#if LAB_X86_VECTORS
 	if (lab_cpu_has(LAB_CPU_AVX2) ? blocks32(p, n, ws, &at)
 				      : blocks16(p, n, ws, &at))
 		return 1;

@@ -15,14 +15,6 @@
 #include "util/alloc.h"
 #include "util/cpu.h"
 
-#if defined(__x86_64__) && defined(__SSE2__) && \
-    (defined(__GNUC__) || defined(__clang__))
-#define COPY_X86 1
-#include <immintrin.h>
-#else
-#define COPY_X86 0
-#endif
-
 #include "variants/parser/insitu/insitu.h"
 
 enum { ENC_UTF8, ENC_LATIN1, ENC_UTF16LE, ENC_UTF16BE };
@@ -105,7 +97,7 @@ static int note_run(dom_insitu_input *in, size_t from, size_t to)
 	return 1;
 }
 
-#if COPY_X86
+#if LAB_X86_VECTORS
 /*
  * The copy's loop, two vectors of STEP bytes a step (type T and its
  * intrinsics): the bytes go through registers, where a superset of the
@@ -152,7 +144,6 @@ static int note_run(dom_insitu_input *in, size_t from, size_t to)
 	} while (0)
 
 #define LT16(a, b) _mm_cmplt_epi8(a, b)
-#define LT32(a, b) _mm256_cmpgt_epi8(b, a)
 #define LOAD16(q) _mm_loadu_si128(q)
 #define LOAD32(q) _mm256_loadu_si256(q)
 
@@ -170,7 +161,7 @@ steps32(dom_insitu_input *in, const char *buf, size_t len, size_t *at,
 	size_t *from)
 {
 	COPY_STEPS(32, __m256i, LOAD32, _mm256_storeu_si256, _mm256_set1_epi8,
-		   LT32, _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_and_si256,
+		   LAB_LT32, _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_and_si256,
 		   _mm256_movemask_epi8);
 	return 1;
 }
@@ -187,7 +178,7 @@ static int copy_noting_runs(dom_insitu_input *in, const char *buf, size_t len)
 {
 	size_t at = 0, from = 0, i;
 
-#if COPY_X86
+#if LAB_X86_VECTORS
 	if (!(lab_cpu_has(LAB_CPU_AVX2) ? steps32(in, buf, len, &at, &from)
 					: steps16(in, buf, len, &at, &from)))
 		return 0;

@@ -35,16 +35,6 @@
 #include "util/cpu.h"
 #include "variants/parser/insitu/state.h"
 
-#if defined(__x86_64__) && defined(__SSE2__) && \
-    (defined(__GNUC__) || defined(__clang__))
-#define CHECK_AVX2 1
-#include <immintrin.h>
-/* a < b, bytewise and signed, in AVX2's terms. */
-#define LT32(a, b) _mm256_cmpgt_epi8((b), (a))
-#else
-#define CHECK_AVX2 0
-#endif
-
 /*
  * NAMES: the names remembered, and the start tags' shapes, by the
  * first bytes of the spelling.  SHAPE: the most attributes a shape

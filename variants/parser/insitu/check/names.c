@@ -160,7 +160,7 @@ static inline void window_at(window *x, const char *s)
 		  _mm_movemask_epi8);
 }
 
-#if CHECK_AVX2
+#if LAB_X86_VECTORS
 
 /* window_at with 32-byte loads, for CPUs with AVX2 (the caller checks):
  * with 16-byte loads the windows were a quarter of the pass's time. */
@@ -168,7 +168,7 @@ __attribute__((target("avx2"))) static void window_at32(window *x,
 							const char *s)
 {
 	WINDOW_AT(x, s, 32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8,
-		  LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
+		  LAB_LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
 		  _mm256_movemask_epi8);
 }
 #endif
@@ -204,7 +204,7 @@ static inline const char *shape_value(checker *c, window *x, const char *q)
 	if (e != NULL)
 		return e;
 	if (x->b != q + 1 && window_fits(c, q + 1)) {
-#if CHECK_AVX2
+#if LAB_X86_VECTORS
 		if (c->avx2)
 			window_at32(x, q + 1);
 		else
@@ -251,7 +251,7 @@ shape_read_windowed(checker *c, const shape *sh, const char **pp, tag_seen *t,
 	size_t i, k, start = 0;
 
 	for (i = 0; i < 2; i++) {
-#if CHECK_AVX2
+#if LAB_X86_VECTORS
 		if (c->avx2)
 			window_at32(&x[i], p + i * WINDOW);
 		else

@@ -403,7 +403,7 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 	c.ps = ps;
 	c.top_depth = c.depth = ps->depth;
 	c.ids = 0;
-#if CHECK_AVX2
+#if LAB_X86_VECTORS
 	c.avx2 = lab_cpu_has(LAB_CPU_AVX2);
 #else
 	c.avx2 = 0;

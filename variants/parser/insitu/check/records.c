@@ -85,13 +85,13 @@ static void classify16(stops_window *w, size_t k)
 		 _mm_movemask_epi8);
 }
 
-#if CHECK_AVX2
+#if LAB_X86_VECTORS
 /* With 32-byte loads. */
 __attribute__((target("avx2"))) static void
 classify32(stops_window *w, size_t k)
 {
 	STOPS_AT(w, k, 32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8,
-		 LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
+		 LAB_LT32, _mm256_cmpeq_epi8, _mm256_or_si256,
 		 _mm256_movemask_epi8);
 }
 #endif
@@ -116,7 +116,7 @@ static __attribute__((noinline)) void stops_move(const checker *c,
 	}
 	n = (size_t)(c->ps->end - w->b) / 64;
 	w->n = n < STOP_LANES ? n : STOP_LANES;
-#if CHECK_AVX2
+#if LAB_X86_VECTORS
 	if (c->avx2) {
 		classify32(w, kept);
 		return;
