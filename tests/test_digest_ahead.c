@@ -28,6 +28,7 @@
 #include "util/base64.h"
 #include "wss/digest_ahead.h"
 #include "wss/dsig.h"
+#include "wss/guess.h"
 #include "wss/pass.h"
 
 /* Room in front of the plaintext for the parse's wrapper tag. */
@@ -421,11 +422,32 @@ out:
 	lab_buf_free(&bad);
 }
 
+/* A receive makes a guesser for every message that may carry a
+ * plaintext a guess is made for (a CipherValue of 4 characters for each
+ * 3 bytes), and for none too small to carry one. */
+static void test_ahead_worth(void)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		size_t least = on_threads[i] ? WSS_GUESS_MIN
+					     : WSS_GUESS_HERE_MIN;
+		size_t held = (least + 2) / 3 * 4;
+
+		mode_context(on_threads[i], NULL);
+		CHECK(wss_ahead_worth(held, on_threads[i]));
+		CHECK(!wss_ahead_worth(held - 4, on_threads[i]));
+		CHECK(!wss_ahead_worth(0, on_threads[i]));
+	}
+	t_context(NULL);
+}
+
 const t_case tests_digest_ahead[] = {
 	{"threads_ahead_canonical", test_ahead_canonical},
 	{"threads_ahead_not_canonical", test_ahead_not_canonical},
 	{"threads_ahead_changed", test_ahead_changed},
 	{"threads_ahead_none", test_ahead_none},
 	{"threads_ahead_decrypted", test_ahead_decrypted},
+	{"threads_ahead_worth", test_ahead_worth},
 	{NULL, NULL},
 };

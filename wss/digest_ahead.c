@@ -20,14 +20,6 @@
 #include "wss/c14n.h"
 #include "wss/guess.h"
 
-/* On this thread, the least plaintext a guess is made for: below the
- * first-level cache's size the verifier's own digest finds the
- * plaintext there anyway, and the guess's tags and proof are work for
- * nothing (receive/quakes-2k: 0.09% more instructions).  Above it the
- * guess saves the digest's trip to memory: a byte per byte from beyond
- * the last-level cache at 2 MB, into the first level at 200 KB. */
-enum { WSS_GUESS_HERE_MIN = 32 * 1024 };
-
 /* Where the plaintext the thread reads stands. */
 enum { FEEDING, WHOLE, STOPPED };
 
@@ -61,6 +53,17 @@ int wss_ahead_new(wss_ahead **out, int on_thread, lab_err *err)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	a->on_thread = on_thread;
 	return LAB_OK;
+}
+
+/* The least plaintext a guess is made for. */
+static size_t guess_min(int on_thread)
+{
+	return on_thread ? WSS_GUESS_MIN : WSS_GUESS_HERE_MIN;
+}
+
+int wss_ahead_worth(size_t source_len, int on_thread)
+{
+	return source_len / 4 * 3 >= guess_min(on_thread);
 }
 
 /* The plaintext as it becomes final, until it is whole or stopped;
@@ -255,7 +258,7 @@ static int prepare(wss_ahead *a, const dom_node *body, const dom_node *old,
 
 	forget(a);
 	a->g.tags.len = 0;
-	if (len < (a->on_thread ? WSS_GUESS_MIN : WSS_GUESS_HERE_MIN) ||
+	if (len < guess_min(a->on_thread) ||
 	    dom_first_child(body) != old ||
 	    dom_next_sibling(old) != NULL)
 		return 0;

@@ -48,6 +48,11 @@ typedef struct wss_ahead wss_ahead;
  * thread (on_thread), or on the one that decrypts. */
 int wss_ahead_new(wss_ahead **out, int on_thread, lab_err *err);
 
+/* Whether a message of source_len bytes may carry a plaintext large
+ * enough for a guess (a CipherValue decodes to 3 bytes in 4 at most):
+ * below that, the guesser is not worth making. */
+int wss_ahead_worth(size_t source_len, int on_thread);
+
 /*
  * Prepares a guess for body, whose only child old a plaintext of about
  * len bytes is about to replace: the Body's canonical tags.  When old

@@ -12,6 +12,7 @@
 #include <openssl/crypto.h>
 #include <string.h>
 
+#include "wss/attach.h"
 #include "wss/digest_ahead.h"
 #include "wss/dsig.h"
 #include "wss/hop.h"
@@ -340,6 +341,17 @@ static int walk_header(wss_msg *m, wss_xenc_rx *rx, const wss_cert *trust,
 	return rc != LAB_OK ? rc : wss_xenc_rx_signed_check(rx, err);
 }
 
+/* The bytes a plaintext may be decrypted from: the message's and its
+ * attachments'. */
+static size_t received_len(const dom_doc *doc, const wss_opts *o)
+{
+	size_t n = dom_doc_source_len(doc), i;
+
+	for (i = 0; i < o->natt; i++)
+		n += o->att[i].len;
+	return n;
+}
+
 int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		    const wss_cert *trust, const wss_opts *o, lab_err *err)
 {
@@ -353,7 +365,8 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	m.natt = o->natt;
 	m.caps = &o->caps;
 	m.allow_cbc = o->allow_cbc;
-	if (rc == LAB_OK && (o->threads > 1 || wss_pass_fused()))
+	if (rc == LAB_OK && (o->threads > 1 || wss_pass_fused()) &&
+	    wss_ahead_worth(received_len(doc, o), o->threads > 1))
 		rc = wss_ahead_new(&m.ahead, o->threads > 1, err);
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
