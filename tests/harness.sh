@@ -1470,11 +1470,29 @@ DH
 }
 dhat "$T/pt/dhat-1.json" 2
 dhat "$T/pt/dhat-3.json" 4
+# The stages' shares: callgrind's inclusive Ir, and gperftools' samples
+# with callees, a function inlined somewhere counted by its larger row;
+# dom_serialize has instructions and no samples' row.
+printf '  1,570 (88.2%%)  x.c:wss_c14n_pieces [/bin/x]\n  100 (5.6%%)  x.c:dom_serialize [/bin/x]\n' \
+	>"$T/pt/callgrind-inclusive.txt"
+cat >"$T/pt/pprof.txt" <<'PP'
+Total: 200 samples
+      80  40.0%  40.0%       80  40.0% SHA1_Init@@OPENSSL_3.0.0
+       0   0.0%  40.0%      120  60.0% wss_sha256_update (inline)
+      10   5.0%  45.0%      100  50.0% wss_sha256_update
+       5   2.5%  47.5%      150  75.0% wss_c14n_pieces
+PP
+printf 'send/xy  5 ms  5 ms  1\nsend/x  1000 us  1000 us  10 bytes_per_second=1M/s\n' \
+	>"$T/pt/bench.txt"
 if "$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
 	--runfn icount_loop --dir "$T/pt" --iterations 2 --bytes 100 \
 	>"$T/pt/profile.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/pt/profile.md" '1,780 Ir over 2 call(s), \*\*890 Ir per iteration' \
+		'^| function | what | share of the case | Ir per iteration | share of CPU samples | us per iteration |$' \
+		'^| `wss_c14n_pieces` | canonicalize in pieces (what they feed too) | 88.2% | 785 | 75.0% | 750 |$' \
+		'^| `wss_sha256_update` | SHA-256, all of it | 0.0% | 0 | 60.0% | 600 |$' \
+		'^| `dom_serialize` | serialize | 5.6% | 50 | - | - |$' \
 		'D1 1024 B, 64 B, 2-way associative' \
 		'^| canonicalize | 3.50 | 0.700 | 0.450 | 0.0950 | 0.0150 | 6.08 | 0.96 | 39.3% |$' \
 		'^| SHA-256 | 4.35 | 0.870 | 0.110 | 0.0700 | 0.0150 | 4.48 | 0.96 | 48.9% |$' \
@@ -1487,6 +1505,7 @@ if "$PY" "$HERE/harness/reports/profile_report.py" --variant v --case send/x \
 		'^| other sites | | | 0.04 | 0.01 | 0.00 | | |$' \
 		'^| \*\*all heap\*\* | | | 2.37 | 6.84 | 2.94 | | |$'
 	grep -q '^| AES-GCM |' "$T/pt/profile.md" && bad "a pass that did not run has a row" || ok
+	grep -q '^| `dom_parse` |' "$T/pt/profile.md" && bad "a stage that did not run has a row" || ok
 else
 	bad "profile_report.py failed: $(tail -n 3 "$T/err")"
 fi

@@ -17,29 +17,46 @@ import sys
 import passes
 import symbols
 
-# Inclusive shares worth reading off every profile.  A function that does
-# not run in the case is left out of the table.
+# Inclusive shares worth reading off every profile, in the pipeline's
+# order.  A function that does not run in the case is left out of the
+# table.  The fused passes do a stage's work inside another's call (the
+# Body's SHA-256 inside the canonicalization on send, inside the
+# decryption on receive), so the rows for the pieces they are made of
+# (the update calls, the pieces' walks) say where the work went.
 STAGES = [
-    ("dom_parse", "parse (build the tree)"),
+    ("dom_parse", "parse the message (public entry)"),
+    ("dom__parse_tree", "parse, every text (the message's, a plaintext's)"),
+    ("dom__insitu_input", "the input copied, long runs noted (insitu)"),
+    ("dom__insitu_check", "the check pass (insitu)"),
+    ("dom__insitu_order_in_place", "tags put in C14N's order, after it"),
     ("dom_parse_into", "parse decrypted plaintext in place"),
-    ("dom_serialize", "serialize"),
+    ("dom_replace_parsed_held", "parse a decrypted plaintext"),
     ("wss_keys_acquire", "keys (keys axis)"),
     ("wss_timestamp_check", "timestamp check"),
     ("wss_dsig_sign", "sign"),
     ("wss_dsig_verify", "verify"),
     ("wss_xenc_encrypt", "encrypt"),
     ("wss_xenc_decrypt", "decrypt"),
+    ("wss_xenc_rx_step", "a Security header entry on receive (decrypts)"),
     ("wss_c14n", "canonicalize (all calls)"),
+    ("wss_c14n_pieces", "canonicalize in pieces (what they feed too)"),
     ("wss_digest", "digest a reference (c14n + SHA-256)"),
+    ("wss_sha256_update", "SHA-256, all of it"),
     ("wss_rsa_sign_sha256", "RSA sign"),
     ("wss_rsa_verify_sha256", "RSA verify"),
     ("wss_rsa_oaep_wrap", "RSA-OAEP wrap"),
     ("wss_rsa_oaep_unwrap", "RSA-OAEP unwrap"),
     ("wss_encrypt", "AES encrypt"),
+    ("wss_enc_update", "AES encrypt, in pieces"),
     ("wss_decrypt", "AES decrypt"),
+    ("wss_dec_more", "AES decrypt, in pieces"),
     ("lab_base64_encode", "base64 encode"),
+    ("lab_base64_put", "base64 encode into a text"),
     ("lab_base64_decode", "base64 decode"),
+    ("lab_base64_decode_in_place_each",
+     "base64 decode in place, and what each piece feeds"),
     ("dom_get_by_id", "ID lookups (index rebuilds)"),
+    ("dom_serialize", "serialize"),
 ]
 DOM = [
     ("dom_attributes", "dom_attributes() (attrlist axis)"),
@@ -54,6 +71,17 @@ DOM = [
     ("dom__names_intern", "name interning"),
     ("dom_text_content", "text content"),
 ]
+
+# Under the stages table when it has the CPU samples' columns.
+STAGE_TIME = (
+    "The last two columns are gperftools' samples with callees (1 kHz, "
+    "pprof.txt), and that share of the case's time per iteration in the "
+    "same run (bench.txt); they cover the whole run, the case's set-up "
+    "included, and `-` is a function pprof has no row for (inlined "
+    "into its caller, or never sampled). The two kinds of share differ "
+    "where the code does: valgrind runs OpenSSL's SHA-256 without SHA-NI, "
+    "so SHA-256's share of the instructions is far above its share of "
+    "the time, and every other row's the other way (docs/measuring.md).")
 
 # What the two top tables say of code in a library without symbols.
 UNNAMED = ("A library without a symbol table (Debian's libcrypto.so.3) "
@@ -166,16 +194,73 @@ def pprof_top(d, n=15):
             for name, (own, cum) in top]
 
 
-def share_table(title, items, incl, total, calls):
-    out = [f"## {title}", "",
-           "| function | what | share of the case | Ir per iteration |",
-           "|---|---|---|---|"]
+def pprof_samples(d):
+    """(total, {function: samples with callees}) from pprof.txt; a
+    function inlined somewhere is also listed as 'f (inline)', and counts
+    as the larger of its two rows (an out-of-line copy may hold the
+    inlined one).  (0, {}) without a CPU profile."""
+    rows, total = {}, 0
+    path = os.path.join(d, "pprof.txt")
+    if not os.path.exists(path):
+        return 0, rows
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            parts = line.split()
+            if line.startswith("Total:"):
+                total = int(parts[1])
+            elif len(parts) >= 6 and parts[1].endswith("%"):
+                name = " ".join(parts[5:])
+                if name.endswith(" (inline)"):
+                    name = name[:-len(" (inline)")]
+                rows[name] = max(rows.get(name, 0), int(parts[3]))
+    return total, rows
+
+
+UNITS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def case_time(d, case):
+    """The case's time per iteration in us, from the CPU profile's run of
+    it (bench.txt); None where it is not there."""
+    path = os.path.join(d, "bench.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 3 and parts[0] == case and parts[2] in UNITS:
+                return float(parts[1]) * UNITS[parts[2]]
+    return None
+
+
+def share_table(title, items, incl, total, calls, samples=None):
+    """The items' inclusive shares of the case's instructions and, given
+    samples (pprof_samples' answer and the case's time), of its CPU
+    samples and time."""
+    head = "| function | what | share of the case | Ir per iteration |"
+    rule = "|---|---|---|---|"
+    if samples is not None:
+        head += " share of CPU samples | us per iteration |"
+        rule += "---|---|"
+    out = [f"## {title}", "", head, rule]
     for fn, what in items:
         ir = incl.get(fn, 0)
-        if ir == 0:
+        row = (f"| `{fn}` | {what} | {100.0 * ir / total:.1f}% | "
+               f"{ir // max(calls, 1):,} |")
+        hits = 0
+        if samples is not None:
+            (n, rows), us = samples
+            hits = rows.get(fn, 0)
+            share = hits / max(n, 1)
+            if fn not in rows:
+                row += " - | - |"
+            else:
+                row += (f" {100.0 * share:.1f}% | "
+                        + (f"{share * us:,.0f} |" if us is not None
+                           else "- |"))
+        if ir == 0 and hits == 0:
             continue
-        out.append(f"| `{fn}` | {what} | {100.0 * ir / total:.1f}% | "
-                   f"{ir // max(calls, 1):,} |")
+        out.append(row)
     if len(out) == 4:
         out.append("| (none ran in this case) | | | |")
     return out + [""]
@@ -251,7 +336,12 @@ def main():
            f"{total:,} Ir over {calls} call(s), **{total // max(calls, 1):,} "
            "Ir per iteration**. Shares are inclusive (a function and what "
            "it calls), so nested rows overlap.", ""]
-    out += share_table("Pipeline stages", STAGES, incl, total, calls)
+    n, rows = pprof_samples(a.dir)
+    us = case_time(a.dir, a.case)
+    out += share_table("Pipeline stages", STAGES, incl, total, calls,
+                       ((n, rows), us) if n > 0 else None)
+    if n > 0:
+        out += [STAGE_TIME, ""]
     try:
         out += traffic(a)
     except (OSError, ValueError, KeyError) as e:
