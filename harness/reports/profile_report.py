@@ -163,13 +163,13 @@ def massif_peak(path):
     return peak
 
 
-def pprof_top(d, n=15):
-    """[(own %, with callees %, function)]: pprof.txt's top, where code in
-    a library without symbols is named by its addresses (symbols.py)."""
+def read_pprof(d):
+    """(total samples, {function: [own, with callees]}) from pprof.txt
+    as pprof names them; (0, {}) without a CPU profile."""
     rows, total = {}, 0
     path = os.path.join(d, "pprof.txt")
     if not os.path.exists(path):
-        return []
+        return 0, rows
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             parts = line.split()
@@ -177,6 +177,15 @@ def pprof_top(d, n=15):
                 total = int(parts[1])
             elif len(parts) >= 6 and parts[1].endswith("%"):
                 rows[" ".join(parts[5:])] = [int(parts[0]), int(parts[3])]
+    return total, rows
+
+
+def pprof_top(d, n=15):
+    """[(own %, with callees %, function)]: pprof.txt's top, where code in
+    a library without symbols is named by its addresses (symbols.py)."""
+    total, rows = read_pprof(d)
+    if not rows:
+        return []
     addresses = os.path.join(d, "pprof-addresses.txt")
     if os.path.exists(addresses):
         moved, kept = symbols.pprof_regroup(addresses,
@@ -199,21 +208,13 @@ def pprof_samples(d):
     function inlined somewhere is also listed as 'f (inline)', and counts
     as the larger of its two rows (an out-of-line copy may hold the
     inlined one).  (0, {}) without a CPU profile."""
-    rows, total = {}, 0
-    path = os.path.join(d, "pprof.txt")
-    if not os.path.exists(path):
-        return 0, rows
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            parts = line.split()
-            if line.startswith("Total:"):
-                total = int(parts[1])
-            elif len(parts) >= 6 and parts[1].endswith("%"):
-                name = " ".join(parts[5:])
-                if name.endswith(" (inline)"):
-                    name = name[:-len(" (inline)")]
-                rows[name] = max(rows.get(name, 0), int(parts[3]))
-    return total, rows
+    total, rows = read_pprof(d)
+    folded = {}
+    for name, (_, cum) in rows.items():
+        if name.endswith(" (inline)"):
+            name = name[:-len(" (inline)")]
+        folded[name] = max(folded.get(name, 0), cum)
+    return total, folded
 
 
 UNITS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
