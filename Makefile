@@ -33,6 +33,8 @@
 #                                ratios measured again, each against its interval
 #   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'
 #                                profiles of one case, and their difference
+#   make ab BASE=rev [ICOUNT=1]  the working tree against the commit rev,
+#                                alternating processes with a control
 #   make fuzz [FUZZ_SECONDS=60]  every tests/fuzz/*.c target, that long each
 #   make oss-fuzz-check          the OSS-Fuzz build (tests/fuzz/oss-fuzz/), simulated
 #   make memcheck                the whole test suite under valgrind, every preset

@@ -268,6 +268,18 @@ STAGE ?= send
 profile: $(call deps_ok,profile)
 	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile.sh $(NAME) $(DATASET) $(STAGE)
 
+# make ab BASE=rev [VARIANT=best] [CASES=RE] [CONTROL=RE] [ROUNDS=10]
+# [REPS=5] [ICOUNT=1]: the variant at BASE against the working tree, in alternating
+# processes with a control (harness/reports/ab.sh, docs/measuring.md).
+.PHONY: ab
+ab: keys $(call deps_ok,bench) $(if $(filter 1,$(ICOUNT)),$(call deps_ok,profile))
+	@[ -n '$(BASE)' ] || { echo "make ab needs BASE=<commit>" >&2; exit 1; }
+	@BUILD_DIR=$(BUILD_DIR) VARIANT='$(VARIANT)' ICOUNT='$(ICOUNT)' \
+	  $(if $(CASES),CASES='$(CASES)') \
+	  $(if $(ROUNDS),ROUNDS='$(ROUNDS)') $(if $(REPS),REPS='$(REPS)') \
+	  $(if $(CONTROL),CONTROL='$(CONTROL)') \
+	  sh harness/reports/ab.sh '$(BASE)'
+
 # make profile-diff A=doom2010 B=best [STAGE=send] [DATASET=quakes-200k]:
 # one case on two variants, one report of where they differ
 # (harness/reports/profile_diff.sh, docs/measuring.md).

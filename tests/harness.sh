@@ -1667,6 +1667,58 @@ expect 0 "the fuzzing record is what results/fuzz/ makes (make fuzz-record)" \
 	"$PY" "$HERE/harness/reports/fuzz_record.py" --record "$HERE/results/fuzz" \
 	--doc "$HERE/results/fuzz/record.md" --check
 
+# make ab's report (harness/reports/ab.py) on 4 rounds made up here:
+# send/x takes half the time on the new side (old / new 2.0, 2.0, 1.96,
+# 2.04), the control the same; then a control that halved, and a round
+# without its new process.  ab.sh refuses what is not a commit, and
+# fewer than 3 rounds, before it builds anything.
+ab_round() { # ab_round DIR SIDE K SEND_US CONTROL_US
+	printf '{"benchmarks":[{"name":"send/x","run_name":"send/x","run_type":"iteration","real_time":%s,"time_unit":"us"},{"name":"floor:sha256/x","run_name":"floor:sha256/x","run_type":"iteration","real_time":%s,"time_unit":"us"},{"name":"send/x_median","run_name":"send/x","run_type":"aggregate","real_time":1,"time_unit":"us"}]}\n' \
+		"$4" "$5" >"$1/runs/$2.$3.json"
+}
+mkdir -p "$T/ab/runs"
+printf 'base %s\nhead %s\nuncommitted no\nvariant best\nfilter f\ncontrol ^floor:sha256/\nrepetitions 1\ncpu x\n' \
+	1111111111111111 2222222222222222 >"$T/ab/rounds.txt"
+k=0
+for pair in 100:50:10:10 102:51:10:10.1 98:50:10:9.9 102:50:10:10; do
+	k=$((k + 1))
+	IFS=: read -r so sn co cn <<EOF_AB
+$pair
+EOF_AB
+	ab_round "$T/ab" old $k "$so" "$co"
+	ab_round "$T/ab" new $k "$sn" "$cn"
+	echo "round $k 00:00:0$k load 0.10 0.10 0.10 order old new" >>"$T/ab/rounds.txt"
+done
+if "$PY" "$HERE/harness/reports/ab.py" --dir "$T/ab" >"$T/ab/report.md" 2>"$T/err"; then
+	ok
+	expect_lines "$T/ab/report.md" '^# best: 111111111111 (old) against 222222222222 (new)$' \
+		'^| `send/x` | 101.0 | 50.0 | 2.000 | [0-9.]*-[0-9.]* | 1\.9[0-9]*-2\.0[0-9]* | new faster |$' \
+		'^| `floor:sha256/x` (control) | 10.0 | 10.0 | 1.000 | .* | no measurable difference |$' \
+		'^round 4 00:00:04 load 0.10 0.10 0.10 order old new$'
+	grep -q 'control moved' "$T/ab/report.md" && bad "ab.py: a steady control reported as moved" || ok
+else
+	bad "ab.py failed: $(tail -n 3 "$T/err")"
+fi
+k=0
+for cn in 5 5.1 4.9 5; do
+	k=$((k + 1))
+	ab_round "$T/ab" new $k 50 "$cn"
+done
+if "$PY" "$HERE/harness/reports/ab.py" --dir "$T/ab" >"$T/ab/report.md" 2>"$T/err"; then
+	expect_lines "$T/ab/report.md" '^\*\*The control moved\*\* (floor:sha256/x)'
+else
+	bad "ab.py failed on a moved control: $(tail -n 3 "$T/err")"
+fi
+rm "$T/ab/runs/new.4.json"
+expect 1 "ab.py on a round without its new process" \
+	"$PY" "$HERE/harness/reports/ab.py" --dir "$T/ab"
+grep -q '4 old and 3 new processes' "$T/err" && ok || bad "ab.py gave no reason: $(cat "$T/err")"
+expect 1 "ab.sh with a base that is not a commit" \
+	sh "$HERE/harness/reports/ab.sh" no-such-commit-here
+grep -q "'no-such-commit-here' is not a commit" "$T/err" && ok || bad "ab.sh gave no reason: $(cat "$T/err")"
+ROUNDS=2 expect 1 "ab.sh with 2 rounds" sh "$HERE/harness/reports/ab.sh" HEAD
+grep -q 'needs 3 rounds' "$T/err" && ok || bad "ab.sh gave no reason: $(cat "$T/err")"
+
 # What was not run is said, never counted as passed.
 [ -z "${gsoap_notrun:-}" ] || echo "3 not run"
 finish
