@@ -52,10 +52,10 @@ fail() {
 bin_of() {
 	if [ "$1" = old ]; then echo "$old"; else echo "$new"; fi
 }
-rev=$(git rev-parse --verify --quiet "$base^{commit}") ||
-	fail "'$base' is not a commit of this repository"
 case $ROUNDS in '' | *[!0-9]*) fail "ROUNDS=$ROUNDS is not a number" ;; esac
 [ "$ROUNDS" -ge 3 ] || fail "ROUNDS=$ROUNDS: an interval needs 3 rounds or more"
+rev=$(git rev-parse --verify --quiet "$base^{commit}") ||
+	fail "'$base' is not a commit of this repository"
 head=$(git rev-parse HEAD)
 dirty=no
 git diff --quiet HEAD -- || dirty=yes
