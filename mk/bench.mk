@@ -269,7 +269,7 @@ profile: $(call deps_ok,profile)
 	@BUILD_DIR=$(BUILD_DIR) sh harness/reports/profile.sh $(NAME) $(DATASET) $(STAGE)
 
 # make ab BASE=rev [VARIANT=best] [CASES=RE] [CONTROL=RE] [ROUNDS=10]
-# [REPS=5] [ICOUNT=1]: the variant at BASE against the working tree, in alternating
+# [REPS=5] [MIN_TIME=0.1] [ICOUNT=1]: the variant at BASE against the working tree, in alternating
 # processes with a control (harness/reports/ab.sh, docs/measuring.md).
 .PHONY: ab
 ab: keys $(call deps_ok,bench) $(if $(filter 1,$(ICOUNT)),$(call deps_ok,profile))
@@ -277,6 +277,7 @@ ab: keys $(call deps_ok,bench) $(if $(filter 1,$(ICOUNT)),$(call deps_ok,profile
 	@BUILD_DIR=$(BUILD_DIR) VARIANT='$(VARIANT)' ICOUNT='$(ICOUNT)' \
 	  $(if $(CASES),CASES='$(CASES)') \
 	  $(if $(ROUNDS),ROUNDS='$(ROUNDS)') $(if $(REPS),REPS='$(REPS)') \
+	  $(if $(MIN_TIME),MIN_TIME='$(MIN_TIME)') \
 	  $(if $(CONTROL),CONTROL='$(CONTROL)') \
 	  sh harness/reports/ab.sh '$(BASE)'
 

@@ -1677,7 +1677,7 @@ ab_round() { # ab_round DIR SIDE K SEND_US CONTROL_US
 		"$4" "$5" >"$1/runs/$2.$3.json"
 }
 mkdir -p "$T/ab/runs"
-printf 'base %s\nhead %s\nuncommitted no\nvariant best\nfilter f\ncontrol ^floor:sha256/\nrepetitions 1\ncpu x\n' \
+printf 'base %s\nhead %s\nuncommitted no\nvariant best\nfilter f\ncontrol ^floor:sha256/\ncommand make ab BASE=x ROUNDS=4\nrepetitions 1\ncpu x\n' \
 	1111111111111111 2222222222222222 >"$T/ab/rounds.txt"
 k=0
 for pair in 100:50:10:10 102:51:10:10.1 98:50:10:9.9 102:50:10:10; do
@@ -1694,7 +1694,8 @@ if "$PY" "$HERE/harness/reports/ab.py" --dir "$T/ab" >"$T/ab/report.md" 2>"$T/er
 	expect_lines "$T/ab/report.md" '^# best: 111111111111 (old) against 222222222222 (new)$' \
 		'^| `send/x` | 101.0 | 50.0 | 2.000 | [0-9.]*-[0-9.]* | 1\.9[0-9]*-2\.0[0-9]* | new faster |$' \
 		'^| `floor:sha256/x` (control) | 10.0 | 10.0 | 1.000 | .* | no measurable difference |$' \
-		'^round 4 00:00:04 load 0.10 0.10 0.10 order old new$'
+		'^round 4 00:00:04 load 0.10 0.10 0.10 order old new$' \
+		'^make ab BASE=x ROUNDS=4$'
 	grep -q 'control moved' "$T/ab/report.md" && bad "ab.py: a steady control reported as moved" || ok
 else
 	bad "ab.py failed: $(tail -n 3 "$T/err")"

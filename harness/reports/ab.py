@@ -165,6 +165,8 @@ def main():
             "the ratio is the median of the rounds' ratios. The control is "
             "a case the change does not touch. CPU: "
             f"{info.get('cpu', '?')}.", ""]
+    if "command" in info:
+        out += ["Made by:", "", "```", info["command"], "```", ""]
     out += time_table(rows, control) + [""]
     out += icount_table(a.dir)
     out += ["## Rounds", "", "```"] + rounds + ["```"]

@@ -26,6 +26,7 @@
 #   ROUNDS    processes per side (default 10, at least 3)
 #   REPS      repetitions per process (default 5)
 #   MIN_TIME  Google Benchmark's --benchmark_min_time (default 0.1)
+# report.md prints the command that makes the run again, BASE resolved.
 #   ICOUNT=1  callgrind's instructions too
 # Not for: comparing variants (make compare, make profile-diff), or a
 # published number (make reference): the base is built here, on this
@@ -94,6 +95,11 @@ grep -Evq "$CONTROL" "$out/new.cases" || fail "no case but the control matches $
 	echo "variant $name"
 	echo "filter $filter"
 	echo "control $CONTROL"
+	# As make takes it: a '$' in a value is written '$$'.
+	echo "command make ab BASE=$(git rev-parse --short "$rev") VARIANT=$VARIANT" \
+		"CASES='$(printf '%s' "$CASES" | sed 's/\$/$$/g')'" \
+		"CONTROL='$(printf '%s' "$CONTROL" | sed 's/\$/$$/g')'" \
+		"ROUNDS=$ROUNDS REPS=$REPS MIN_TIME=$MIN_TIME ICOUNT=$ICOUNT"
 	echo "repetitions $REPS"
 	echo "min_time $MIN_TIME"
 	echo "cpu $(cd harness/reports && $python -c 'from run import cpu_id; print(cpu_id())')"
