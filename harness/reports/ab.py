@@ -25,6 +25,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import us_real  # noqa: E402
 from spread import over_rounds  # noqa: E402
 
 
@@ -48,13 +49,10 @@ def medians(path):
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     times = {}
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
     for b in doc.get("benchmarks", []):
         if b.get("run_type") != "iteration":
             continue
-        name = b.get("run_name", b["name"])
-        times.setdefault(name, []).append(
-            b["real_time"] * scale[b.get("time_unit", "ns")])
+        times.setdefault(b.get("run_name", b["name"]), []).append(us_real(b))
     return {k: statistics.median(v) for k, v in times.items()}
 
 

@@ -14,6 +14,8 @@ import random
 import statistics
 import sys
 
+from run import SCALE
+
 PAIRS = [("gcm-parses", "gcm-garbled"), ("cbc-parses", "cbc-garbled")]
 SIZES = ["2k", "200k"]
 RESAMPLES = 2000
@@ -23,12 +25,11 @@ def times(path, key):
     """{case: [key's time (real_time, cpu_time) per repetition, us]} and
     the run's context."""
     doc = json.load(open(path))
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
     out = {}
     for b in doc["benchmarks"]:
         if b.get("run_type") == "iteration" and b["name"].startswith("oracle/"):
             out.setdefault(b["name"][len("oracle/"):], []).append(
-                b[key] * scale[b["time_unit"]])
+                b[key] * SCALE[b["time_unit"]])
     return out, doc["context"]
 
 

@@ -16,6 +16,7 @@ import sys
 
 import passes
 import symbols
+from run import SCALE
 
 # Inclusive shares worth reading off every profile, in the pipeline's
 # order.  A function that does not run in the case is left out of the
@@ -217,9 +218,6 @@ def pprof_samples(d):
     return total, folded
 
 
-UNITS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-
-
 def case_time(d, case):
     """The case's time per iteration in us, from the CPU profile's run of
     it (bench.txt); None where it is not there."""
@@ -229,8 +227,8 @@ def case_time(d, case):
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 3 and parts[0] == case and parts[2] in UNITS:
-                return float(parts[1]) * UNITS[parts[2]]
+            if len(parts) >= 3 and parts[0] == case and parts[2] in SCALE:
+                return float(parts[1]) * SCALE[parts[2]]
     return None
 
 
