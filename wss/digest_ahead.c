@@ -61,9 +61,15 @@ static size_t guess_min(int on_thread)
 	return on_thread ? WSS_GUESS_MIN : WSS_GUESS_HERE_MIN;
 }
 
+/* The most bytes n base64 characters decode to. */
+static size_t decoded_most(size_t n)
+{
+	return n / 4 * 3;
+}
+
 int wss_ahead_worth(size_t source_len, int on_thread)
 {
-	return source_len / 4 * 3 >= guess_min(on_thread);
+	return decoded_most(source_len) >= guess_min(on_thread);
 }
 
 /* The plaintext as it becomes final, until it is whole or stopped;
@@ -275,7 +281,7 @@ static int prepare(wss_ahead *a, const dom_node *body, const dom_node *old,
 const wss_pass_watch *wss_ahead_decrypting(wss_ahead *a, const dom_node *body,
 					   const dom_node *old, size_t len)
 {
-	if (!prepare(a, body, old, len / 4 * 3))
+	if (!prepare(a, body, old, decoded_most(len)))
 		return NULL;
 	a->pass = (wss_pass_watch){pass_ready, pass_whole, pass_stop, a};
 	return &a->pass;
