@@ -119,29 +119,29 @@ static int note_run(dom_insitu_input *in, size_t from, size_t to)
 			T b_ = LOAD((const T *)(const void *)(buf + i_ +     \
 							      (STEP)));      \
 			uint64_t bits_;                                      \
+			size_t stop_;                                        \
 									     \
 			STORE((T *)(void *)(in->text + i_), a_);             \
 			STORE((T *)(void *)(in->text + i_ + (STEP)), b_);    \
-			bits_ = (uint32_t)MASK(OR(                           \
-					OR(LT(a_, below_),                   \
-					   EQ(AND(a_, bit1_), ltgt_)),       \
-					EQ(a_, rb_))) |                      \
-				(uint64_t)(uint32_t)MASK(OR(                 \
-					OR(LT(b_, below_),                   \
-					   EQ(AND(b_, bit1_), ltgt_)),       \
-					EQ(b_, rb_)))                        \
-					<< (STEP);                           \
+			bits_ = STOPS_IN(a_, LT, EQ, OR, AND, MASK) |        \
+				STOPS_IN(b_, LT, EQ, OR, AND, MASK) << (STEP); \
 			if (bits_ == 0)                                      \
 				continue;                                    \
-			if (i_ + (size_t)__builtin_ctzll(bits_) - *from >=   \
-				    DOM_INSITU_LONG_RUN &&                   \
-			    !note_run(in, *from,                             \
-				      i_ + (size_t)__builtin_ctzll(bits_)))  \
+			stop_ = i_ + (size_t)__builtin_ctzll(bits_);         \
+			if (stop_ - *from >= DOM_INSITU_LONG_RUN &&          \
+			    !note_run(in, *from, stop_))                     \
 				return 0;                                    \
 			*from = i_ + 64 - (size_t)__builtin_clzll(bits_);    \
 		}                                                            \
 		*at = i_;                                                    \
 	} while (0)
+
+/* COPY_STEPS's bit for each byte of the vector v in the superset, with
+ * its constants (below_, bit1_, ltgt_, rb_) and its operations. */
+#define STOPS_IN(v, LT, EQ, OR, AND, MASK)                                   \
+	((uint64_t)(uint32_t)MASK(OR(OR(LT(v, below_),                       \
+					EQ(AND(v, bit1_), ltgt_)),           \
+				     EQ(v, rb_))))
 
 #define LT16(a, b) _mm_cmplt_epi8(a, b)
 #define LOAD16(q) _mm_loadu_si128(q)
