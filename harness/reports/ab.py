@@ -76,9 +76,9 @@ def case_rows(sides, control):
     """[(case, old us, new us, Rounds or None)] in case order, the
     control's (a regex) last; SystemExit where a case is missing from a
     process."""
-    cases = sorted(sides["new"][0])
     rows = []
-    for c in cases:
+    for c in sorted(sides["new"][0],
+                    key=lambda c: (bool(re.search(control, c)), c)):
         olds, news = [], []
         for o, n in zip(sides["old"], sides["new"]):
             if c not in o or c not in n:
@@ -87,8 +87,7 @@ def case_rows(sides, control):
             news.append(n[c])
         r = over_rounds([a / b for a, b in zip(olds, news)])
         rows.append((c, statistics.median(olds), statistics.median(news), r))
-    return sorted(rows, key=lambda row: (bool(re.search(control, row[0])),
-                                         row[0]))
+    return rows
 
 
 VERDICT = {"old slower": "new faster", "old faster": "new slower"}
