@@ -1679,16 +1679,15 @@ ab_round() { # ab_round DIR SIDE K SEND_US CONTROL_US
 mkdir -p "$T/ab/runs"
 printf 'base %s\nhead %s\nuncommitted no\nvariant best\nfilter f\ncontrol ^floor:sha256/\ncommand make ab BASE=x ROUNDS=4\nrepetitions 1\ncpu x\n' \
 	1111111111111111 2222222222222222 >"$T/ab/rounds.txt"
-k=0
-for pair in 100:50:10:10 102:51:10:10.1 98:50:10:9.9 102:50:10:10; do
-	k=$((k + 1))
-	IFS=: read -r so sn co cn <<EOF_AB
-$pair
-EOF_AB
-	ab_round "$T/ab" old $k "$so" "$co"
-	ab_round "$T/ab" new $k "$sn" "$cn"
-	echo "round $k 00:00:0$k load 0.10 0.10 0.10 order old new" >>"$T/ab/rounds.txt"
-done
+ab_pair() { # ab_pair K OLD_SEND NEW_SEND OLD_CONTROL NEW_CONTROL
+	ab_round "$T/ab" old "$1" "$2" "$4"
+	ab_round "$T/ab" new "$1" "$3" "$5"
+	echo "round $1 00:00:0$1 load 0.10 0.10 0.10 order old new" >>"$T/ab/rounds.txt"
+}
+ab_pair 1 100 50 10 10
+ab_pair 2 102 51 10 10.1
+ab_pair 3 98 50 10 9.9
+ab_pair 4 102 50 10 10
 if "$PY" "$HERE/harness/reports/ab.py" --dir "$T/ab" >"$T/ab/report.md" 2>"$T/err"; then
 	ok
 	expect_lines "$T/ab/report.md" '^# best: 111111111111 (old) against 222222222222 (new)$' \
