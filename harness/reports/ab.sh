@@ -88,6 +88,8 @@ grep -Evq "$CONTROL" "$out/new.cases" || fail "no case but the control matches $
 
 # shellcheck source=harness/reports/tunables.sh
 . harness/reports/tunables.sh
+# shellcheck source=harness/reports/icount.sh
+. harness/reports/icount.sh
 {
 	echo "base $rev"
 	echo "head $head"
@@ -130,18 +132,10 @@ if [ "$ICOUNT" = 1 ]; then
 	echo "[3/3] instructions (callgrind)"
 	grep -Ev "$CONTROL" "$out/new.cases" | while read -r c; do
 		for side in old new; do
-			GLIBC_TUNABLES=$lab_tunables valgrind --tool=callgrind \
-				--toggle-collect='icount_loop*' \
-				--callgrind-out-file="$out/runs/cg.out" \
-				"$(bin_of "$side")" bench --keys "$BUILD_DIR/keys" --icount "$c" \
-				--icount-iterations 3 >"$out/runs/cg.log" 2>&1 || true
-			ir=$(sed -n 's/^totals: *//p' "$out/runs/cg.out" 2>/dev/null)
-			# domlab-bench prints this line only when every call
-			# succeeded (as compare.sh and profile_diff.sh check).
-			if ! grep -qxF "$c: 3 iterations" "$out/runs/cg.log" ||
-				[ -z "$ir" ]; then
+			lab_icount "$out/runs/cg" "$c" 3 \
+				"$(bin_of "$side")" bench --keys "$BUILD_DIR/keys" || true
+			ir=$(lab_icount_total "$out/runs/cg" "$c" 3) ||
 				fail "callgrind of $side's $c failed, see $out/runs/cg.log"
-			fi
 			printf '%s\t%s\t%s\n' "$c" "$side" "$((ir / 3))" >>"$out/icount.tsv"
 		done
 	done

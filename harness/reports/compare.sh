@@ -107,6 +107,7 @@ mkdir -p "$out"
 # the process's first allocation on (Google Benchmark's static set-up).
 . harness/reports/tunables.sh
 tunables=$lab_tunables
+. harness/reports/icount.sh
 
 # Quick: 3 x 0.1 s per case keeps 9 variants near 5 minutes on 2 cores.
 mode=default
@@ -318,10 +319,9 @@ bench() {
 
 # icount RUN K: instructions per iteration of every case RUN ran, into
 # $out/RUN.icount.tsv (case, instructions, iterations).  Each case runs
-# in its own process under callgrind with `domlab-bench bench --icount`, which
-# sets up, calls the case once untimed, then ICOUNT_ITERS times inside
-# icount_loop(); callgrind collects only inside that function.  Counts do
-# not depend on the machine's load, so the cases run nproc at a time.
+# in its own process under callgrind, ICOUNT_ITERS iterations
+# (harness/reports/icount.sh).  Counts do not depend on the machine's
+# load, so the cases run nproc at a time.
 icount() {
 	i_bin=$(bin "$1")
 	i_dir=$out/callgrind/$1
@@ -342,12 +342,8 @@ print("\n".join(seen))' "$out/$1.json" |
 		i_k=$((i_k + 1))
 		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
 		echo "[icount $2/$nruns $1] $i_k/$i_total $c ($(elapsed) s)"
-		GLIBC_TUNABLES="$tunables" valgrind --tool=callgrind \
-			--toggle-collect='icount_loop*' \
-			--callgrind-out-file="$i_file.out" \
-			"$i_bin" bench $data --keys "$keys" --icount "$c" \
-			--icount-iterations "$ICOUNT_ITERS" \
-			>"$i_file.log" 2>&1 &
+		lab_icount "$i_file" "$c" "$ICOUNT_ITERS" \
+			"$i_bin" bench $data --keys "$keys" &
 		# A batch of nproc at a time; the check below finds failures.
 		if [ $((i_k % i_par)) = 0 ] || [ "$i_k" = "$i_total" ]; then
 			wait
@@ -355,10 +351,7 @@ print("\n".join(seen))' "$out/$1.json" |
 	done <"$i_dir/cases"
 	while IFS= read -r c; do
 		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
-		i_ir=$(sed -n 's/^totals: *//p' "$i_file.out" 2>/dev/null)
-		# domlab-bench prints this line only when every call succeeded.
-		if ! grep -qxF "$c: $ICOUNT_ITERS iterations" "$i_file.log" ||
-			[ -z "$i_ir" ]; then
+		if ! i_ir=$(lab_icount_total "$i_file" "$c" "$ICOUNT_ITERS"); then
 			echo "compare: icount of $c failed; see $i_file.log" >&2
 			exit 1
 		fi

@@ -66,7 +66,7 @@ $bench --benchmark_list_tests=true | grep -qx "$stage/$dataset" || {
 	echo "profile: no case $stage/$dataset (domlab-bench bench --benchmark_list_tests=true lists them)" >&2
 	exit 1
 }
-. harness/reports/tunables.sh
+. harness/reports/icount.sh
 export GLIBC_TUNABLES="$lab_tunables"
 
 echo "[1/4] gperftools CPU profile of $stage/$dataset ($variant)"
@@ -94,11 +94,15 @@ geometry=""
 runfn=icount_loop
 icount="$bin bench --keys $BUILD_DIR/keys --icount $stage/$dataset --icount-iterations"
 echo "[2/4] callgrind (inside $runfn, $iters iterations), then with --cache-sim=yes"
-valgrind --tool=callgrind --toggle-collect="$runfn" \
-	--callgrind-out-file="$out/callgrind.out" \
-	$icount "$iters" >"$out/callgrind.log" 2>&1
+# shellcheck disable=SC2086 # $bin's arguments are words
+lab_icount "$out/callgrind" "$stage/$dataset" "$iters" \
+	$bin bench --keys $BUILD_DIR/keys || true
 bytes=$(sed -n "s|^$stage/$dataset: \([0-9]*\) bytes\$|\1|p" "$out/callgrind.log")
-[ -n "$bytes" ] || { echo "profile: callgrind run failed, see $out/callgrind.log" >&2; exit 1; }
+if ! lab_icount_total "$out/callgrind" "$stage/$dataset" "$iters" >/dev/null ||
+	[ -z "$bytes" ]; then
+	echo "profile: callgrind run failed, see $out/callgrind.log" >&2
+	exit 1
+fi
 # Callers in the names, so a helper two passes share (a writer, memcpy)
 # counts for the pass that called it, not for both in proportion.
 # shellcheck disable=SC2086 # $geometry is two options or none

@@ -42,7 +42,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
 run=${RUN_ID:-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
 out=results/$run/profile-diff/$a-vs-$b
 mkdir -p "$out"
-. harness/reports/tunables.sh
+. harness/reports/icount.sh
 export GLIBC_TUNABLES="$lab_tunables"
 
 # count SIDE VARIANT: the case's instructions on one side, $out/SIDE.*
@@ -55,11 +55,9 @@ count() {
 		exit 1
 	}
 	echo "[$side] callgrind: $case on $v, $ITERS iterations"
-	valgrind --tool=callgrind --toggle-collect='icount_loop*' \
-		--callgrind-out-file="$out/$side.callgrind.out" \
-		$bench --icount "$case" --icount-iterations "$ITERS" \
-		>"$out/$side.callgrind.log" 2>&1
-	grep -qxF "$case: $ITERS iterations" "$out/$side.callgrind.log" || {
+	# shellcheck disable=SC2086
+	lab_icount "$out/$side.callgrind" "$case" "$ITERS" $bench || true
+	lab_icount_total "$out/$side.callgrind" "$case" "$ITERS" >/dev/null || {
 		echo "profile-diff: callgrind of $case on $v failed; see $out/$side.callgrind.log" >&2
 		exit 1
 	}
