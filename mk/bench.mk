@@ -34,10 +34,15 @@ BENCH_VARIANTS := doom2010 xerces best \
 # PAIRED_NOISE=X: stop the run after the first paired process whose
 # cases' repetitions vary by a median coefficient of variation above X
 # (0.03: 3%), unless FORCE=1; `make reference` sets it.
+# PAIRED_RETRIES=N: instead, set such a process aside (noisy/,
+# noisy.txt) and make it again after PAIRED_PAUSE seconds (300), up to N
+# times in the run.
 FULL ?=
 ALTERNATE ?= 0
 PAIRED_RUNS ?= 1
 PAIRED_NOISE ?=
+PAIRED_RETRIES ?= 0
+PAIRED_PAUSE ?= 300
 ICOUNT ?=
 ICOUNT_CASES ?=
 CASES ?=
@@ -60,7 +65,8 @@ compare bench: $(call deps_ok,bench)
 	@BUILD_DIR=$(BUILD_DIR) QUICK=$(if $(filter bench,$@),1) FULL=$(FULL) \
 	  ICOUNT=$(ICOUNT) ICOUNT_CASES='$(ICOUNT_CASES)' CASES='$(CASES)' \
 	  ALTERNATE=$(ALTERNATE) PAIRED_RUNS=$(PAIRED_RUNS) \
-	  PAIRED_NOISE=$(PAIRED_NOISE) FORCE=$(FORCE) DATA='$(if $(DATA),$(abspath $(DATA)))' \
+	  PAIRED_NOISE=$(PAIRED_NOISE) PAIRED_RETRIES=$(PAIRED_RETRIES) \
+	  PAIRED_PAUSE=$(PAIRED_PAUSE) FORCE=$(FORCE) DATA='$(if $(DATA),$(abspath $(DATA)))' \
 	  sh harness/reports/compare.sh $(BENCH_VARIANTS)
 
 # make stall [STALL_SECONDS=5] [STALL_ROUNDS=3]: the socket-read stall
@@ -138,7 +144,10 @@ attack: $(call deps_ok,bench)
 # FORCE=1, and machine.txt records the load it started at, that
 # process's noise and whether it was forced.  A host can turn noisy
 # later: the run stops after the first paired process noisier than
-# REFERENCE_NOISE (compare.sh's PAIRED_NOISE), unless FORCE=1.  Once
+# REFERENCE_NOISE (compare.sh's PAIRED_NOISE), unless FORCE=1, once
+# REFERENCE_RETRIES such processes have been set aside and made again
+# PAIRED_PAUSE seconds later (noisy.txt and noisy/ are published with
+# the run, and machine.txt counts them).  Once
 # measured, the run is published only when it is steady
 # (harness/reports/steady.py): every interval of the paired run's ratios
 # at most REFERENCE_SPREAD times as high as it is low, no paired process
@@ -156,6 +165,7 @@ REFERENCE_SPREAD := 1.35
 REFERENCE_NOISE := 0.03
 REFERENCE_PAIRED_RUNS := 5
 REFERENCE_ROUNDS := 5
+REFERENCE_RETRIES := 3
 FORCE ?=
 reference: $(call deps_ok,bench)
 	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
@@ -174,7 +184,7 @@ reference: $(call deps_ok,bench)
 	    >>$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
 	  ALTERNATE=$(REFERENCE_ROUNDS) PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
-	  PAIRED_NOISE=$(REFERENCE_NOISE) \
+	  PAIRED_NOISE=$(REFERENCE_NOISE) PAIRED_RETRIES=$(REFERENCE_RETRIES) \
 	  ICOUNT_CASES='$(REFERENCE_ICOUNT)' compare
 	@run=results/$$(readlink results/latest) && \
 	  FORCE=$(FORCE) python3 harness/reports/steady.py --run $$run \
@@ -191,6 +201,13 @@ reference: $(call deps_ok,bench)
 	  cp -R $$run/alternate $(REFERENCE_DIR)/alternate && \
 	  rm -f $(REFERENCE_DIR)/alternate/*/*.log && \
 	  find $(REFERENCE_DIR)/alternate -name '*.json' -exec gzip -9n {} + && \
+	  set_aside=0 && if [ -f $$run/noisy.txt ]; then \
+	    set_aside=$$(wc -l <$$run/noisy.txt) && \
+	    cp $$run/noisy.txt $(REFERENCE_DIR)/ && mkdir $(REFERENCE_DIR)/noisy && \
+	    for j in $$run/noisy/*.json; do gzip -9n <$$j >$(REFERENCE_DIR)/noisy/$${j##*/}.gz; done; \
+	  fi && \
+	  echo "paired processes set aside as noisy and made again: $$set_aside" \
+	    >>$(REFERENCE_DIR)/machine.txt && \
 	  sed 's/^load average: /load average when make reference started: /' \
 	    $(BUILD_DIR)/.reference-load >>$(REFERENCE_DIR)/machine.txt && \
 	  cat $(BUILD_DIR)/.reference-steady >>$(REFERENCE_DIR)/machine.txt && \

@@ -58,6 +58,11 @@
 #               a noisier one stops the run there, exit 1, unless FORCE=1
 #               (`make reference` sets it: steady.py would refuse the run
 #               at its end); unset, no process is judged
+#   PAIRED_RETRIES=N  a paired process noisier than PAIRED_NOISE is set
+#               aside (noisy/, its noise in noisy.txt) and made again
+#               after PAIRED_PAUSE seconds (default 300), up to N times
+#               in the run (default 0), before the run stops: a
+#               neighbour's burst costs minutes instead of the run
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -79,6 +84,8 @@ MIN_TIME=${MIN_TIME:-0.1}
 ALTERNATE=${ALTERNATE:-0}
 PAIRED_RUNS=${PAIRED_RUNS:-1}
 PAIRED_NOISE=${PAIRED_NOISE:-}
+PAIRED_RETRIES=${PAIRED_RETRIES:-0}
+PAIRED_PAUSE=${PAIRED_PAUSE:-300}
 DATA=${DATA:-}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
@@ -405,15 +412,45 @@ while [ "$p" -lt "$npaired" ]; do
 	record paired "$pname"
 done
 
-# judge_paired P NAME: with PAIRED_NOISE, stops the run when the P-th
-# paired process, NAME, was noisier (preflight.py; FORCE=1 goes on).
-judge_paired() {
-	[ -n "$PAIRED_NOISE" ] || return 0
-	if ! "$python" harness/reports/preflight.py --json "$out/$2.json" \
-		--noise "$PAIRED_NOISE" --during "paired process $1/$npaired"; then
-		echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
-		exit 1
-	fi
+# paired_process P NAME: the P-th paired process, NAME.  With
+# PAIRED_NOISE, one noisier than that (preflight.py; FORCE=1 goes on) is
+# moved into noisy/ and made again after PAIRED_PAUSE seconds while the
+# run has retries left (PAIRED_RETRIES, for the whole run), and
+# otherwise stops the run.  The reports read NAME.json only; noisy.txt
+# says what was set aside and why.
+retries=$PAIRED_RETRIES
+paired_process() {
+	while :; do
+		bench paired "$nruns" "$2"
+		[ -n "$PAIRED_NOISE" ] || return 0
+		j_rc=0
+		"$python" harness/reports/preflight.py --json "$out/$2.json" \
+			--noise "$PAIRED_NOISE" --during "paired process $1/$npaired" \
+			>"$out/.judged" 2>"$out/.why" || j_rc=$?
+		cat "$out/.judged"
+		if [ "$j_rc" = 0 ]; then
+			cat "$out/.why" >&2
+			break
+		fi
+		# 1 is noisy; anything else, a process it could not judge.
+		if [ "$j_rc" != 1 ] || [ "$retries" -le 0 ]; then
+			cat "$out/.why" >&2
+			echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
+			exit 1
+		fi
+		retries=$((retries - 1))
+		mkdir -p "$out/noisy"
+		pp_n=1
+		while [ -e "$out/noisy/$2.$pp_n.json" ]; do
+			pp_n=$((pp_n + 1))
+		done
+		mv "$out/$2.json" "$out/noisy/$2.$pp_n.json"
+		mv "$out/$2.log" "$out/noisy/$2.$pp_n.log"
+		echo "$(cat "$out/.judged"); set aside as noisy/$2.$pp_n.json at $(elapsed) s" >>"$out/noisy.txt"
+		echo "compare: paired process $1 set aside as noisy; made again in $PAIRED_PAUSE s ($retries more allowed in this run)" >&2
+		sleep "$PAIRED_PAUSE"
+	done
+	rm -f "$out/.judged" "$out/.why"
 }
 
 # The paired processes and the rounds (ALTERNATE;
@@ -429,8 +466,7 @@ fi
 slot() {
 	if [ "$1" -le "$npaired" ]; then
 		paired_name "$1"
-		bench paired "$nruns" "$pname"
-		judge_paired "$1" "$pname"
+		paired_process "$1" "$pname"
 	fi
 	if [ "$1" -le "$ALTERNATE" ]; then
 		echo "[round $1/$ALTERNATE] ($(elapsed) s)"
