@@ -27,8 +27,9 @@
 #   make attack                  attacks on `domlab serve` under open-loop load
 #   make oneshot                 one send / receive per process, instructions
 #                                (callgrind) into results/oneshot/
-#   make reference [FORCE=1]     make compare ICOUNT=1 into results/reference/,
-#                                and the README's results table from it
+#   make reference [FORCE=1] [REFERENCE_WAIT=min]  make compare ICOUNT=1
+#                                into results/reference/, and the README's
+#                                results table from it
 #   make recheck [RUN=dir]       the reference's side-by-side and findings'
 #                                ratios measured again, each against its interval
 #   make profile-diff A=x B=y STAGE=c14n DATASET=quakes-200k  two variants'

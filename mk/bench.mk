@@ -142,7 +142,11 @@ attack: $(call deps_ok,bench)
 # (harness/reports/paired.sh's cases, without the 2 MB message) is
 # noisier than REFERENCE_NOISE (harness/reports/preflight.py), unless
 # FORCE=1, and machine.txt records the load it started at, that
-# process's noise and whether it was forced.  A host can turn noisy
+# process's noise and whether it was forced.  REFERENCE_WAIT=M checks
+# again every PAIRED_PAUSE seconds (300), for up to M minutes, before it
+# refuses (harness/reports/until_quiet.sh), so that the run can be left
+# to start in the next quiet window; machine.txt records how long each
+# check waited.  A host can turn noisy
 # later: the run stops after the first paired process noisier than
 # REFERENCE_NOISE (compare.sh's PAIRED_NOISE), unless FORCE=1, once
 # REFERENCE_RETRIES such processes have been set aside and made again
@@ -166,22 +170,19 @@ REFERENCE_NOISE := 0.03
 REFERENCE_PAIRED_RUNS := 5
 REFERENCE_ROUNDS := 5
 REFERENCE_RETRIES := 3
+REFERENCE_WAIT ?= 0
 FORCE ?=
 reference: $(call deps_ok,bench)
-	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) sh harness/reports/quiet.sh $(REFERENCE_LOAD) >$(BUILD_DIR)/.reference-load
+	@mkdir -p $(BUILD_DIR) && FORCE=$(FORCE) PAUSE=$(PAIRED_PAUSE) \
+	  sh harness/reports/until_quiet.sh $(REFERENCE_WAIT) load \
+	  sh harness/reports/quiet.sh $(REFERENCE_LOAD) \
+	  >$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory keys
 	@$(MAKE) --no-print-directory VARIANT=best domlab-bench
-	@. harness/reports/tunables.sh && . harness/reports/paired.sh && \
-	  GLIBC_TUNABLES=$$lab_tunables \
-	  $(BUILD_DIR)/best/domlab-bench bench --ref --floor --keys $(KEYS_DIR) \
-	  --benchmark_filter="^($$lab_paired_cases)/($$lab_paired_preflight_datasets)\$$" \
-	  $$(lab_paired_flags 0.1) \
-	  --benchmark_out=$(BUILD_DIR)/.reference-preflight.json \
-	  --benchmark_out_format=json >/dev/null \
-	  2>$(BUILD_DIR)/.reference-preflight.log && \
-	  FORCE=$(FORCE) python3 harness/reports/preflight.py \
-	    --json $(BUILD_DIR)/.reference-preflight.json --noise $(REFERENCE_NOISE) \
-	    >>$(BUILD_DIR)/.reference-load
+	@BUILD_DIR=$(BUILD_DIR) KEYS_DIR=$(KEYS_DIR) FORCE=$(FORCE) \
+	  PAUSE=$(PAIRED_PAUSE) sh harness/reports/until_quiet.sh $(REFERENCE_WAIT) noise \
+	  sh harness/reports/preflight.sh $(REFERENCE_NOISE) \
+	  >>$(BUILD_DIR)/.reference-load
 	@$(MAKE) --no-print-directory ICOUNT=1 FULL= CASES= \
 	  ALTERNATE=$(REFERENCE_ROUNDS) PAIRED_RUNS=$(REFERENCE_PAIRED_RUNS) \
 	  PAIRED_NOISE=$(REFERENCE_NOISE) PAIRED_RETRIES=$(REFERENCE_RETRIES) \

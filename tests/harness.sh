@@ -415,6 +415,46 @@ LOADAVG_FILE="$T/loadavg" FORCE= sh "$HERE/harness/reports/quiet.sh" 1.0 >"$T/ou
 	grep -qx 'forced above the limit: no' "$T/out" && ok ||
 	bad "quiet.sh at 1.00: $(cat "$T/out" "$T/err")"
 
+# make reference's wait for a quiet machine (harness/reports/until_quiet.sh)
+# around quiet.sh, whose made-up load falls below the limit at the third
+# attempt: waited for with REFERENCE_WAIT, refused at once without; a
+# check that cannot run ends the wait.
+cat >"$T/attempt.sh" <<'EOF2'
+n=$(($(cat "$1") + 1))
+echo "$n" >"$1"
+[ "$n" -ge 3 ] && printf '0.50 0.50 0.50 1/300 12345\n' >"$2"
+LOADAVG_FILE="$2" FORCE= sh "$3" 1.0
+EOF2
+until_quiet() { # MINUTES, the load file
+	echo 0 >"$T/attempts"
+	PAUSE=0 sh "$HERE/harness/reports/until_quiet.sh" "$1" load \
+		sh "$T/attempt.sh" "$T/attempts" "$2" \
+		"$HERE/harness/reports/quiet.sh" >"$T/out" 2>"$T/err"
+}
+printf '1.50 0.90 0.40 2/300 12345\n' >"$T/loadavg"
+until_quiet 1 "$T/loadavg"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(cat "$T/attempts")" = 3 ] &&
+	[ "$(grep -c 'the load check failed; again in 0 s' "$T/err")" = 2 ] &&
+	grep -q '^load average: 0.50 0.50 0.50 ' "$T/out" &&
+	grep -qx 'forced above the limit: no' "$T/out" &&
+	grep -q '^waited before the load check: [0-9]* s (up to 1 min)$' "$T/out" &&
+	[ "$(wc -l <"$T/out")" = 3 ] && ok ||
+	bad "until_quiet.sh 1: exit $rc: $(cat "$T/attempts" "$T/out" "$T/err")"
+printf '1.50 0.90 0.40 2/300 12345\n' >"$T/loadavg"
+until_quiet 0 "$T/loadavg"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(cat "$T/attempts")" = 1 ] &&
+	grep -q 'load 1.50 above 1.0' "$T/err" &&
+	grep -q '^load average: 1.50 ' "$T/out" &&
+	grep -q '^waited before the load check: 0 s (up to 0 min)$' "$T/out" && ok ||
+	bad "until_quiet.sh 0: exit $rc: $(cat "$T/attempts" "$T/out" "$T/err")"
+until_quiet 1 "$T/no-such-loadavg"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(cat "$T/attempts")" = 1 ] &&
+	grep -q 'cannot read the load average' "$T/err" && ok ||
+	bad "until_quiet.sh on a check that cannot run: exit $rc: $(cat "$T/attempts" "$T/err")"
+
 # make reference's steadiness check (harness/reports/steady.py) on
 # made-up summaries: intervals within the limit pass and the widest and
 # the noisiest process are named; a wider interval, a noisier process or

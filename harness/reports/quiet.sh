@@ -2,7 +2,8 @@
 # quiet.sh LIMIT - whether the machine is quiet enough for the run the
 # documentation quotes (`make reference`): prints the load average, and
 # refuses (exit 1, saying why) when its 1-minute value is above LIMIT,
-# unless FORCE=1, which lets the run go on and says so.  Its two lines on
+# unless FORCE=1, which lets the run go on and says so; exits 2 when it
+# cannot read the load.  Its two lines on
 # standard output (the load, and whether it was forced past the limit)
 # are what machine.txt records.
 #
@@ -14,7 +15,7 @@ limit=${1:?usage: quiet.sh LIMIT}
 file=${LOADAVG_FILE:-/proc/loadavg}
 if ! read -r one five fifteen _ <"$file"; then
 	echo "quiet: cannot read the load average from $file" >&2
-	exit 1
+	exit 2
 fi
 echo "load average: $one $five $fifteen (limit $limit on the 1-minute value)"
 if awk -v x="$one" -v l="$limit" 'BEGIN { exit !(x + 0 > l + 0) }'; then
