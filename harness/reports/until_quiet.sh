@@ -5,9 +5,10 @@
 # while it exits 1 (not quiet) and MINUTES have not gone by, it runs
 # again PAUSE seconds later (default 300), so that a run can be started
 # and left to begin in the next quiet window.  Prints the last
-# attempt's standard output (the lines machine.txt records) and how long
-# it waited; exits with that attempt's status.  Any other status (the
-# check could not run) ends the wait at once.  MINUTES 0 is one attempt.
+# attempt's standard output (the lines machine.txt records), how long it
+# slept between attempts and how many it made; exits with that
+# attempt's status.  Any other status (the check could not run) ends the
+# wait at once.  MINUTES 0 is one attempt.
 #
 # Not for: a run already measuring (compare.sh's PAIRED_RETRIES sets a
 # noisy paired process aside and makes it again).
@@ -17,10 +18,13 @@ name=${2:?usage: until_quiet.sh MINUTES NAME CHECK...}
 shift 2
 pause=${PAUSE:-300}
 start=$(date +%s)
+slept=0
+attempts=0
 last=$(mktemp)
 trap 'rm -f "$last"' EXIT
 while :; do
 	rc=0
+	attempts=$((attempts + 1))
 	"$@" >"$last" || rc=$?
 	waited=$(($(date +%s) - start))
 	if [ "$rc" != 1 ] || [ $((waited + pause)) -ge $((minutes * 60)) ]; then
@@ -28,7 +32,10 @@ while :; do
 	fi
 	echo "until_quiet: the $name check failed; again in $pause s (waited $waited s of $minutes min)" >&2
 	sleep "$pause"
+	slept=$((slept + pause))
 done
 cat "$last"
-echo "waited before the $name check: $waited s (up to $minutes min)"
+times=attempts
+[ "$attempts" = 1 ] && times=attempt
+echo "waited before the $name check: $slept s, $attempts $times (up to $minutes min)"
 exit "$rc"
