@@ -424,33 +424,32 @@ paired_process() {
 		bench paired "$nruns" "$2"
 		[ -n "$PAIRED_NOISE" ] || return 0
 		j_rc=0
-		"$python" harness/reports/preflight.py --json "$out/$2.json" \
+		j_line=$("$python" harness/reports/preflight.py --json "$out/$2.json" \
 			--noise "$PAIRED_NOISE" --during "paired process $1/$npaired" \
-			>"$out/.judged" 2>"$out/.why" || j_rc=$?
-		cat "$out/.judged"
+			2>"$out/.why") || j_rc=$?
+		echo "$j_line"
+		j_why=$(cat "$out/.why")
+		rm -f "$out/.why"
 		if [ "$j_rc" = 0 ]; then
-			cat "$out/.why" >&2
-			break
+			[ -z "$j_why" ] || echo "$j_why" >&2
+			return 0
 		fi
 		# 1 is noisy; anything else, a process it could not judge.
 		if [ "$j_rc" != 1 ] || [ "$retries" -le 0 ]; then
-			cat "$out/.why" >&2
+			echo "$j_why" >&2
 			echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
 			exit 1
 		fi
 		retries=$((retries - 1))
+		# Numbered in the run's order, so no name is taken twice.
+		j_set=noisy/$2.$((PAIRED_RETRIES - retries))
 		mkdir -p "$out/noisy"
-		pp_n=1
-		while [ -e "$out/noisy/$2.$pp_n.json" ]; do
-			pp_n=$((pp_n + 1))
-		done
-		mv "$out/$2.json" "$out/noisy/$2.$pp_n.json"
-		mv "$out/$2.log" "$out/noisy/$2.$pp_n.log"
-		echo "$(cat "$out/.judged"); set aside as noisy/$2.$pp_n.json at $(elapsed) s" >>"$out/noisy.txt"
+		mv "$out/$2.json" "$out/$j_set.json"
+		mv "$out/$2.log" "$out/$j_set.log"
+		echo "$j_line; set aside as $j_set.json at $(elapsed) s" >>"$out/noisy.txt"
 		echo "compare: paired process $1 set aside as noisy; made again in $PAIRED_PAUSE s ($retries more allowed in this run)" >&2
 		sleep "$PAIRED_PAUSE"
 	done
-	rm -f "$out/.judged" "$out/.why"
 }
 
 # The paired processes and the rounds (ALTERNATE;

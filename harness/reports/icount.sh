@@ -13,6 +13,10 @@
 # shellcheck source=harness/reports/tunables.sh
 . harness/reports/tunables.sh
 
+# What callgrind collects inside (--toggle-collect): icount_loop, or a
+# clone of it the compiler made.
+lab_icount_fn='icount_loop*'
+
 # lab_icount FILE CASE N COMMAND...: COMMAND (a domlab-bench and its
 # arguments up to --icount) on CASE, N iterations, under callgrind into
 # FILE.out, its output into FILE.log; the status is valgrind's, which
@@ -21,7 +25,7 @@ lab_icount() {
 	lab_f=$1 lab_c=$2 lab_n=$3
 	shift 3
 	GLIBC_TUNABLES=$lab_tunables valgrind --tool=callgrind \
-		--toggle-collect='icount_loop*' \
+		--toggle-collect="$lab_icount_fn" \
 		--callgrind-out-file="$lab_f.out" \
 		"$@" --icount "$lab_c" --icount-iterations "$lab_n" \
 		>"$lab_f.log" 2>&1

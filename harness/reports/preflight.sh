@@ -28,7 +28,5 @@ if ! GLIBC_TUNABLES=$lab_tunables "$BUILD_DIR/best/domlab-bench" bench \
 	echo "preflight: domlab-bench failed; see $BUILD_DIR/.reference-preflight.log" >&2
 	exit 2
 fi
-rc=0
-"$python" harness/reports/preflight.py \
-	--json "$BUILD_DIR/.reference-preflight.json" --noise "$noise" || rc=$?
-exit "$rc"
+exec "$python" harness/reports/preflight.py \
+	--json "$BUILD_DIR/.reference-preflight.json" --noise "$noise"

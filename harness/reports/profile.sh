@@ -107,7 +107,7 @@ fi
 # counts for the pass that called it, not for both in proportion.
 # shellcheck disable=SC2086 # $geometry is two options or none
 valgrind --tool=callgrind --cache-sim=yes $geometry --separate-callers=12 \
-	--toggle-collect="$runfn" --callgrind-out-file="$out/callgrind-passes.out" \
+	--toggle-collect="$lab_icount_fn" --callgrind-out-file="$out/callgrind-passes.out" \
 	$icount "$iters" >"$out/callgrind-passes.log" 2>&1 || {
 	echo "profile: callgrind run failed, see $out/callgrind-passes.log" >&2
 	exit 1

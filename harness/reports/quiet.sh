@@ -3,9 +3,8 @@
 # documentation quotes (`make reference`): prints the load average, and
 # refuses (exit 1, saying why) when its 1-minute value is above LIMIT,
 # unless FORCE=1, which lets the run go on and says so; exits 2 when it
-# cannot read the load.  Its two lines on
-# standard output (the load, and whether it was forced past the limit)
-# are what machine.txt records.
+# cannot read the load.  Its two lines on standard output (the load, and
+# whether it was forced past the limit) are what machine.txt records.
 #
 # Not for: judging a run afterwards (machine.txt records the load each
 # run saw at its start).  LOADAVG_FILE reads another file in
