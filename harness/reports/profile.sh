@@ -39,8 +39,9 @@ for tool in google-pprof valgrind callgrind_annotate ms_print dot; do
 		exit 1
 	}
 done
-profiler=$(ls /usr/lib/*/libprofiler.so 2>/dev/null | head -n 1)
-[ -n "$profiler" ] || { echo "profile: libprofiler.so not found (libgoogle-perftools-dev)" >&2; exit 1; }
+# shellcheck source=harness/reports/profiler.sh
+. harness/reports/profiler.sh
+profiler=$(lab_profiler) || { echo "profile: libprofiler.so not found (libgoogle-perftools-dev)" >&2; exit 1; }
 
 variant=$(make -s --no-print-directory VARIANT="$variant" variant-name) || exit 1
 make -s BUILD_DIR="$BUILD_DIR" VARIANT="$variant" domlab-bench keys
@@ -116,6 +117,7 @@ callgrind_annotate --show=Ir --auto=no --threshold=100 --inclusive=yes "$out/cal
 callgrind_annotate --show=Ir --auto=no --threshold=100 "$out/callgrind.out" >"$out/callgrind.txt" 2>/dev/null
 
 echo "[3/4] massif (heap)"
+# shellcheck disable=SC2086 # $bench's arguments are words
 valgrind --tool=massif --massif-out-file="$out/massif.out" \
 	$bench --benchmark_min_time=0.001 >/dev/null 2>"$out/massif.log"
 ms_print "$out/massif.out" >"$out/massif.txt"
@@ -123,6 +125,7 @@ ms_print "$out/massif.out" >"$out/massif.txt"
 # Two runs, so their difference is ITERS iterations without set-up.
 echo "[4/4] DHAT (heap bytes read and written, 1 and $((iters + 1)) iterations)"
 for n in 1 $((iters + 1)); do
+	# shellcheck disable=SC2086 # $icount's arguments are words
 	valgrind --tool=dhat --num-callers=64 --dhat-out-file="$out/dhat-$n.json" \
 		$icount "$n" >"$out/dhat-$n.log" 2>&1 || {
 		echo "profile: DHAT run failed, see $out/dhat-$n.log" >&2

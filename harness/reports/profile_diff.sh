@@ -32,7 +32,9 @@ for tool in valgrind callgrind_annotate; do
 	}
 done
 # gperftools' part is left out, and the report says so, without it.
-profiler=$(ls /usr/lib/*/libprofiler.so 2>/dev/null | head -n 1 || true)
+# shellcheck source=harness/reports/profiler.sh
+. harness/reports/profiler.sh
+profiler=$(lab_profiler) || profiler=""
 command -v google-pprof >/dev/null || profiler=""
 
 a=$(make -s --no-print-directory VARIANT="$A" variant-name) || exit 1
