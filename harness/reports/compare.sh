@@ -63,6 +63,13 @@
 #               after PAIRED_PAUSE seconds (default 300), up to N times
 #               in the run (default 0), before the run stops: a
 #               neighbour's burst costs minutes instead of the run
+#   PAIRED_WAIT=M  before a set-aside process is made again, wait for
+#               the machine to be quiet instead of PAIRED_PAUSE once:
+#               preflight.sh's minute-long check, again every
+#               PAIRED_PAUSE seconds while it finds noise, for up to M
+#               minutes (until_quiet.sh), and the run stops when it
+#               never passes; so a burst longer than the pause spends
+#               minutes of waiting, not the retries
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -86,6 +93,7 @@ PAIRED_RUNS=${PAIRED_RUNS:-1}
 PAIRED_NOISE=${PAIRED_NOISE:-}
 PAIRED_RETRIES=${PAIRED_RETRIES:-0}
 PAIRED_PAUSE=${PAIRED_PAUSE:-300}
+PAIRED_WAIT=${PAIRED_WAIT:-}
 DATA=${DATA:-}
 keys=$BUILD_DIR/keys
 python=/usr/bin/python3
@@ -447,9 +455,36 @@ paired_process() {
 		mv "$out/$2.json" "$out/$j_set.json"
 		mv "$out/$2.log" "$out/$j_set.log"
 		echo "$j_line; set aside as $j_set.json at $(elapsed) s" >>"$out/noisy.txt"
-		echo "compare: paired process $1 set aside as noisy; made again in $PAIRED_PAUSE s ($retries more allowed in this run)" >&2
-		sleep "$PAIRED_PAUSE"
+		if [ -z "$PAIRED_WAIT" ]; then
+			echo "compare: paired process $1 set aside as noisy; made again in $PAIRED_PAUSE s ($retries more allowed in this run)" >&2
+			sleep "$PAIRED_PAUSE"
+		else
+			echo "compare: paired process $1 set aside as noisy; made again once the machine is quiet, up to $PAIRED_WAIT min ($retries more allowed in this run)" >&2
+			wait_quiet "$1"
+		fi
 	done
+}
+
+# wait_quiet P: PAIRED_WAIT's wait before paired process P is made
+# again (until_quiet.sh and preflight.sh, as `make reference` starts);
+# its last lines go into noisy.txt, and a check that never passed, or
+# could not run, stops the run.
+wait_quiet() {
+	w_rc=0
+	w_lines=$(BUILD_DIR=$BUILD_DIR KEYS_DIR=$keys PAUSE=$PAIRED_PAUSE \
+		sh harness/reports/until_quiet.sh "$PAIRED_WAIT" noise \
+		sh harness/reports/preflight.sh "$PAIRED_NOISE" \
+		"paired process $1/$npaired, the check before it was made again") ||
+		w_rc=$?
+	echo "$w_lines" | sed "s/^waited/paired process $1\/$npaired: waited/" \
+		>>"$out/noisy.txt"
+	if [ "$w_rc" = 1 ]; then
+		echo "compare: the machine was not quiet within $PAIRED_WAIT min; stopped after $(elapsed) s; what it measured stays in $out" >&2
+		exit 1
+	elif [ "$w_rc" != 0 ]; then
+		echo "compare: the check before paired process $1 could not run; stopped after $(elapsed) s; what it measured stays in $out" >&2
+		exit 1
+	fi
 }
 
 # The paired processes and the rounds (ALTERNATE;

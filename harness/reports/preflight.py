@@ -68,8 +68,10 @@ def main():
     if forced:
         print(f"{why}; going on as FORCE=1 asks", file=sys.stderr)
         return 0
-    later = ("the run has met a noisy host and would be refused when "
-             "made (steady.py); stopping it now" if a.during else
+    # With --during, the caller says what follows (compare.sh sets the
+    # process aside or stops; a wait checks again).
+    later = ("a run with such a process in it would be refused when "
+             "made (steady.py)" if a.during else
              "the run's paired processes would be as noisy and the run "
              "refused after it was made")
     print(f"{why}: {later}; wait for a steadier machine, or FORCE=1 to "

@@ -1,17 +1,19 @@
 #!/bin/sh
 # until_quiet.sh MINUTES NAME CHECK... - one of `make reference`'s
 # checks before its two hours (NAME: load, quiet.sh; noise,
-# preflight.sh), allowed to wait for a quiet machine: CHECK runs, and
-# while it exits 1 (not quiet) and MINUTES have not gone by, it runs
-# again PAUSE seconds later (default 300), so that a run can be started
-# and left to begin in the next quiet window.  Prints the last
+# preflight.sh), or compare.sh's noise check before it makes a noisy
+# paired process again (PAIRED_WAIT), allowed to wait for a quiet
+# machine: CHECK runs, and while it exits 1 (not quiet) and MINUTES have
+# not gone by, it runs again PAUSE seconds later (default 300), so that
+# a run can be started and left to begin (or go on) in the next quiet
+# window.  Prints the last
 # attempt's standard output (the lines machine.txt records), how long it
 # slept between attempts and how many it made; exits with that
 # attempt's status.  Any other status (the check could not run) ends the
 # wait at once.  MINUTES 0 is one attempt.
 #
-# Not for: a run already measuring (compare.sh's PAIRED_RETRIES sets a
-# noisy paired process aside and makes it again).
+# Not for: judging a process the run made (compare.sh, preflight.py
+# --during).
 set -u
 minutes=${1:?usage: until_quiet.sh MINUTES NAME CHECK...}
 name=${2:?usage: until_quiet.sh MINUTES NAME CHECK...}
