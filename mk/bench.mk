@@ -212,7 +212,7 @@ reference: $(call deps_ok,bench)
 	  rm -f $(REFERENCE_DIR)/alternate/*/*.log && \
 	  find $(REFERENCE_DIR)/alternate -name '*.json' -exec gzip -9n {} + && \
 	  set_aside=0 && if [ -f $$run/noisy.txt ]; then \
-	    set_aside=$$(wc -l <$$run/noisy.txt) && \
+	    set_aside=$$(grep -c '; set aside as ' $$run/noisy.txt || true) && \
 	    cp $$run/noisy.txt $(REFERENCE_DIR)/ && mkdir $(REFERENCE_DIR)/noisy && \
 	    for j in $$run/noisy/*.json; do gzip -9n <$$j >$(REFERENCE_DIR)/noisy/$${j##*/}.gz; done; \
 	  fi && \
