@@ -445,8 +445,7 @@ paired_process() {
 		# 1 is noisy; anything else, a process it could not judge.
 		if [ "$j_rc" != 1 ] || [ "$retries" -le 0 ]; then
 			echo "$j_why" >&2
-			echo "compare: stopped after $(elapsed) s; what it measured stays in $out" >&2
-			exit 1
+			stop_run ""
 		fi
 		retries=$((retries - 1))
 		# Numbered in the run's order, so no name is taken twice.
@@ -479,12 +478,17 @@ wait_quiet() {
 	echo "$w_lines" | sed "s/^waited/paired process $1\/$npaired: waited/" \
 		>>"$out/noisy.txt"
 	if [ "$w_rc" = 1 ]; then
-		echo "compare: the machine was not quiet within $PAIRED_WAIT min; stopped after $(elapsed) s; what it measured stays in $out" >&2
-		exit 1
+		stop_run "the machine was not quiet within $PAIRED_WAIT min"
 	elif [ "$w_rc" != 0 ]; then
-		echo "compare: the check before paired process $1 could not run; stopped after $(elapsed) s; what it measured stays in $out" >&2
-		exit 1
+		stop_run "the check before paired process $1 could not run"
 	fi
+}
+
+# stop_run WHY: the run ends here (exit 1), saying WHY (may be empty),
+# when, and that what it measured is kept.
+stop_run() {
+	echo "compare: ${1:+$1; }stopped after $(elapsed) s; what it measured stays in $out" >&2
+	exit 1
 }
 
 # The paired processes and the rounds (ALTERNATE;

@@ -6,11 +6,10 @@
 # machine: CHECK runs, and while it exits 1 (not quiet) and MINUTES have
 # not gone by, it runs again PAUSE seconds later (default 300), so that
 # a run can be started and left to begin (or go on) in the next quiet
-# window.  Prints the last
-# attempt's standard output (the lines machine.txt records), how long it
-# slept between attempts and how many it made; exits with that
-# attempt's status.  Any other status (the check could not run) ends the
-# wait at once.  MINUTES 0 is one attempt.
+# window.  Prints the last attempt's standard output (the lines
+# machine.txt records), how long it slept between attempts and how many
+# it made; exits with that attempt's status.  Any other status (the
+# check could not run) ends the wait at once.  MINUTES 0 is one attempt.
 #
 # Not for: judging a process the run made (compare.sh, preflight.py
 # --during).
