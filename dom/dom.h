@@ -215,6 +215,21 @@ int dom_parse_signing(const char *buf, size_t len, const dom_limits *lim,
 		      dom_doc **out, lab_err *err);
 
 /*
+ * dom_parse_signing that tells feed (dom/feed.h; NULL: nothing) what it
+ * reads as it reads, for a thread that streams the canonical bytes of
+ * the feed's stretch meanwhile; the feed is closed when it returns.
+ */
+struct dom_feed;
+int dom_parse_signing_fed(const char *buf, size_t len, const dom_limits *lim,
+			  struct dom_feed *feed, dom_doc **out, lab_err *err);
+
+/* 1 when dom_parse_signing_fed tells its feed what it reads on this
+ * build (build=deferred with emit=canonical, whose parse puts tags in
+ * order); 0 where a feed would only learn, at the parse's end, that it
+ * failed. */
+int dom_parse_feeds(void);
+
+/*
  * Parses `len` bytes of element content (elements, text, comments...) as
  * if it stood inside `parent`, so prefixes in scope there resolve, and
  * inserts what it read before `ref` (NULL: at the end).  On failure parent

@@ -131,6 +131,9 @@ struct dom_doc {
 	dom_decl decl;
 	size_t source_len;       /* bytes it was parsed from (0: built) */
 	dom_deferred *deferred;  /* build=deferred's records (dom/deferred.h) */
+	/* During a parse for signing only: what it tells another thread
+	 * (dom/feed.h); NULL: nothing. */
+	struct dom_feed *feed;
 	/* A relative namespace URI was declared in it (dom__note_ns); the
 	 * element may since have gone, so dom_ns_relative looks again. */
 	uint8_t relative_ns;

@@ -7,6 +7,7 @@
 
 #include "dom/build.h"
 #include "dom/emit.h"
+#include "dom/feed.h"
 #include "dom/parser.h"
 #include "dom/internal.h"
 
@@ -32,8 +33,9 @@ static dom_limits dom__limits(const dom_limits *lim)
 	return l;
 }
 
-static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
-		     int signing, dom_doc **out, lab_err *err)
+static int parse_whole(const char *buf, size_t len, const dom_limits *lim,
+		       int signing, dom_feed *feed, dom_doc **out,
+		       lab_err *err)
 {
 	dom_limits l = dom__limits(lim);
 	dom_doc *doc = NULL;
@@ -50,9 +52,11 @@ static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
 	rc = dom__doc_new(len, &doc, err);
 	if (rc != LAB_OK)
 		return rc;
+	doc->feed = feed;
 	rc = dom__parse_tree(doc, &doc->node, buf, len, &l,
 			     dom__emit_question(&own),
 			     dom__build_defer(signing), err);
+	doc->feed = NULL;
 	if (rc == LAB_OK && dom_doc_element(doc) == NULL)
 		rc = lab_fail(err, LAB_EMALFORMED, "document has no element");
 	if (rc != LAB_OK) {
@@ -63,6 +67,17 @@ static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
 	return LAB_OK;
 }
 
+/* parse_whole, the feed closed however it ends. */
+static int parse_doc(const char *buf, size_t len, const dom_limits *lim,
+		     int signing, dom_feed *feed, dom_doc **out, lab_err *err)
+{
+	int rc = parse_whole(buf, len, lim, signing, feed, out, err);
+
+	if (feed != NULL)
+		dom__feed_close(feed, rc == LAB_OK);
+	return rc;
+}
+
 void dom_init(void)
 {
 	dom__parser_init();
@@ -71,13 +86,27 @@ void dom_init(void)
 int dom_parse(const char *buf, size_t len, const dom_limits *lim,
 	      dom_doc **out, lab_err *err)
 {
-	return parse_doc(buf, len, lim, 0, out, err);
+	return parse_doc(buf, len, lim, 0, NULL, out, err);
 }
 
 int dom_parse_signing(const char *buf, size_t len, const dom_limits *lim,
 		      dom_doc **out, lab_err *err)
 {
-	return parse_doc(buf, len, lim, DOM__DEFER_SIGNING, out, err);
+	return parse_doc(buf, len, lim, DOM__DEFER_SIGNING, NULL, out, err);
+}
+
+int dom_parse_feeds(void)
+{
+	dom_canon q;
+
+	return (dom__build_defer(DOM__DEFER_SIGNING) & DOM__DEFER_SIGNING) != 0 &&
+	       dom__emit_question(&q) != NULL;
+}
+
+int dom_parse_signing_fed(const char *buf, size_t len, const dom_limits *lim,
+			  dom_feed *feed, dom_doc **out, lab_err *err)
+{
+	return parse_doc(buf, len, lim, DOM__DEFER_SIGNING, feed, out, err);
 }
 
 /* "<dom-fragment xmlns:a="..." ...>": the bindings in scope at parent. */

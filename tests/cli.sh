@@ -427,8 +427,9 @@ if [ -s "$K/mallory.cert.pem" ]; then
 	has "--key-id is thumbprint, issuer-serial, ski or bst"
 	# --threads 2: the one-thread message but for the random key and IV
 	# (the CipherValues' texts), and it is received: for quakes as
-	# generated, and for a Body already canonical as it stands, whose
-	# digest the second thread makes during the parse (docs/pipeline.md,
+	# generated, whose digest the second thread makes behind the parse on
+	# build=deferred, and for a Body already canonical as it stands,
+	# whose digest it makes during the parse (docs/pipeline.md,
 	# send_ahead.c).
 	"$DOMLAB" gen quakes --size 300000 --seed 5 -o "$T/big.xml"
 	soap=http://schemas.xmlsoap.org/soap/envelope/

@@ -148,7 +148,8 @@ static const t_case *const groups[] = {
 	tests_base64, tests_rsa_aes, tests_xmlsec_vectors, tests_keycache,
 	tests_keyfile, tests_wss,
 	tests_tokens, tests_multipart,
-	tests_threads, tests_pipelined, tests_digest_ahead, tests_writer,
+	tests_threads, tests_pipelined, tests_digest_ahead, tests_feed,
+	tests_writer,
 	tests_hist, tests_wordscan, tests_textruns,
 };
 

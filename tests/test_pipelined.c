@@ -92,7 +92,9 @@ static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
 	o.threads = threads;
 	if (taken != NULL)
 		wss_send_ahead_start(&a, in->data, in->len, &o);
-	ok = CHECK_OK(dom_parse_signing(in->data, in->len, NULL, &doc, &err),
+	ok = CHECK_OK(dom_parse_signing_fed(in->data, in->len, NULL,
+					    wss_send_ahead_feed(a), &doc,
+					    &err),
 		      &err) &&
 	     CHECK_OK(wss_send_doc_ahead(doc, k->alice_key, k->alice, k->bob,
 					 &o, a, &err),
@@ -414,40 +416,45 @@ static void guessed_as(const keys *k, const lab_buf *in, int want)
 	lab_buf_free(&r2);
 }
 
-/* One envelope, built by canonical_quakes and then changed where
- * `from` first stands after `after` bytes of it into `to` (from NULL:
+/* in with `from`, where it first stands after `after` bytes of it,
+ * changed into `to`; 0 (recorded) where it cannot be. */
+static int edited(lab_buf *in, size_t after, const char *from,
+		  const char *to)
+{
+	lab_buf out = LAB_BUF_INIT;
+	char *at = memmem(in->data + after, in->len - after, from,
+			  strlen(from));
+
+	if (!CHECK(at != NULL) ||
+	    !CHECK(lab_buf_put(&out, in->data, (size_t)(at - in->data)) ==
+			   LAB_OK &&
+		   lab_buf_puts(&out, to) == LAB_OK &&
+		   lab_buf_put(&out, at + strlen(from),
+			       in->len - (size_t)(at - in->data) -
+				       strlen(from)) == LAB_OK)) {
+		lab_buf_free(&out);
+		return 0;
+	}
+	lab_buf_free(in);
+	*in = out;
+	return 1;
+}
+
+/* One envelope, built by canonical_quakes and then edited (from NULL:
  * unchanged), sent with the guess expected. */
 static void guess_case(const keys *k, const char *what, size_t size,
 		       const char *open, const char *body_open,
 		       const char *close, size_t after, const char *from,
 		       const char *to, int want)
 {
-	lab_buf in = LAB_BUF_INIT, edited = LAB_BUF_INIT;
-	char *at;
+	lab_buf in = LAB_BUF_INIT;
 
 	t_context("%s, %zu bytes", what, size);
-	if (!canonical_quakes(size, open, body_open, close, &in))
-		goto out;
-	if (from != NULL) {
-		at = memmem(in.data + after, in.len - after, from,
-			    strlen(from));
-		if (!CHECK(at != NULL) ||
-		    !CHECK(lab_buf_put(&edited, in.data,
-				       (size_t)(at - in.data)) == LAB_OK &&
-			   lab_buf_puts(&edited, to) == LAB_OK &&
-			   lab_buf_put(&edited, at + strlen(from),
-				       in.len - (size_t)(at - in.data) -
-					       strlen(from)) == LAB_OK))
-			goto out;
-		lab_buf_free(&in);
-		in = edited;
-		edited = (lab_buf)LAB_BUF_INIT;
-	}
-	guessed_as(k, &in, want);
-out:
+	if (canonical_quakes(size, open, body_open, close, &in) &&
+	    (from == NULL || edited(&in, after, from, to)))
+		guessed_as(k, &in, want);
 	t_context(NULL);
 	lab_buf_free(&in);
-	lab_buf_free(&edited);
 }
 
 /*
@@ -455,9 +462,13 @@ out:
  * under a prefix that sorts before wsu, after it, and the default
  * namespace; not taken where the proof finds a byte it lacks (an ID
  * "Body-1" taken elsewhere, a tag out of order past what the start
- * looks at); not made where the start shows it would fail (quakes as
- * generated, a Body with an attribute) or the message is small.  Every
- * one the one-thread send's message but for the ciphers.
+ * looks at); not made where the start shows it would fail (a Body with
+ * an attribute) or the message is small.  Quakes as generated, whose
+ * tags the parse puts in order: taken on the builds that do so and
+ * tell the thread (t_orders_in_place), not made on the others; and not
+ * taken where one tag has a byte the parse does not put right (two
+ * spaces before an attribute).  Every one the one-thread send's message
+ * but for the ciphers.
  */
 static void test_send_ahead(void)
 {
@@ -490,7 +501,10 @@ static void test_send_ahead(void)
 		   soap_close, 0, NULL, NULL, -1);
 	t_context("quakes as generated");
 	if (T_GEN(&g, &raw))
-		guessed_as(&k, &raw, -1);
+		guessed_as(&k, &raw, t_orders_in_place() ? 1 : -1);
+	t_context("quakes with a tag the parse does not put right");
+	if (edited(&raw, 200000, " depth=\"", "  depth=\""))
+		guessed_as(&k, &raw, t_orders_in_place() ? 0 : -1);
 	t_context("quakes --canonical");
 	g.canonical = 1;
 	lab_buf_free(&raw);

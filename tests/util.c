@@ -56,6 +56,13 @@ int t_is_choice(const char *axis, const char *choice)
 	return 0;
 }
 
+int t_orders_in_place(void)
+{
+	return t_is_choice("parser", "insitu") &&
+	       t_is_choice("emit", "canonical") &&
+	       t_is_choice("build", "deferred");
+}
+
 int t_reads_dtds(void)
 {
 	return !t_is_choice("parser", "insitu");

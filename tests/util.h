@@ -23,6 +23,11 @@ dom_doc *t_parse_at(const char *file, int line, const char *s, size_t len,
 /* Whether this build's variant takes `choice` on `axis`. */
 int t_is_choice(const char *axis, const char *choice);
 
+/* Whether this build's parse for signing puts a Body child's start tags
+ * in C14N's attribute order where they stand, and tells a feed so
+ * (dom/feed.h): parser=insitu, emit=canonical, build=deferred. */
+int t_orders_in_place(void);
+
 /*
  * Whether this build's parser reads DTDs (parser=libxml2 does; insitu
  * refuses them, as the SOAP profile does).  Tests of what a DTD does

@@ -257,7 +257,8 @@ int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
 
 	*out = NULL;
 	wss_send_ahead_start(&ahead, buf, len, o);
-	rc = dom_parse_signing(buf, len, &o->lim, out, err);
+	rc = dom_parse_signing_fed(buf, len, &o->lim, wss_send_ahead_feed(ahead),
+				   out, err);
 	if (rc == LAB_OK)
 		rc = wss_send_doc_ahead(*out, key, cert, peer, o, ahead, err);
 	wss_send_ahead_free(ahead);

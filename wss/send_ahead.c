@@ -11,10 +11,12 @@
 
 #include <openssl/crypto.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "dom/feed.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "wss/guess.h"
@@ -27,6 +29,16 @@ struct wss_send_ahead {
 	/* The guessed tags around the Body's content, in the caller's
 	 * bytes. */
 	wss_guess g;
+	/* Content the parse puts in order: its bytes as the parse's feed
+	 * streams them (NULL: as they stand), the feed's stretch from
+	 * `from`, the thread's pieces in scratch, and the proof's cursor,
+	 * its pieces in proofbuf, the part not yet compared pending. */
+	dom_feed *feed;
+	size_t from;
+	char *scratch, *proofbuf;
+	dom_feed_cursor proof;
+	const char *pending;
+	size_t npending;
 	size_t at;           /* bytes of the stream the proof has seen */
 	int mismatch;        /* the proof saw a byte the guess lacks */
 	atomic_int stop;     /* the thread stops at its next chunk */
@@ -242,6 +254,18 @@ static int looks_canonical(const char *s, size_t n)
 	return 1;
 }
 
+/* Content that does not read as its own canonical form: guessed as the
+ * parse's feed streams it, with the tags it puts in order in that
+ * order.  0: no memory. */
+static int fed(wss_send_ahead *a, const char *s, size_t n)
+{
+	a->feed = dom_feed_new(s, n, a->from, a->from + a->g.n);
+	a->scratch = lab_malloc(WSS_GUESS_CHUNK);
+	a->proofbuf = lab_malloc(WSS_GUESS_CHUNK);
+	dom_feed_seek(&a->proof, a->from);
+	return a->feed != NULL && a->scratch != NULL && a->proofbuf != NULL;
+}
+
 /* The guess from s[0..n): the tags, and the content between the Body's
  * tags.  0: none, the bytes not shaped as the guess needs. */
 static int guess(wss_send_ahead *a, const char *s, size_t n)
@@ -278,12 +302,14 @@ static int guess(wss_send_ahead *a, const char *s, size_t n)
 		return 0;
 	from += strlen(open);
 	to = find_last(s, n, from, close);
-	if (to == n || to - from < WSS_GUESS_MIN ||
-	    !looks_canonical(s + from, to - from))
+	if (to == n || to - from < WSS_GUESS_MIN)
 		return 0;
 	a->g.p = s + from;
 	a->g.n = to - from;
-	return put_tags(a, prefix, uri, ulen);
+	a->from = from;
+	return put_tags(a, prefix, uri, ulen) &&
+	       (looks_canonical(s + from, to - from) ||
+		(dom_parse_feeds() && fed(a, s, n)));
 }
 
 /* ---- the thread ---- */
@@ -305,11 +331,42 @@ static int hash_content(void *ctx, wss_sha256_ctx *h)
 	return 1;
 }
 
+/*
+ * The content as the parse's feed streams it, as far as the parse has
+ * read it, in pieces of up to a chunk through scratch: the thread waits
+ * (yields) where it has caught up with the parse, and stops where the
+ * feed fails or it is told to.
+ */
+static int hash_fed(void *ctx, wss_sha256_ctx *h)
+{
+	wss_send_ahead *a = ctx;
+	dom_feed_cursor c;
+
+	dom_feed_seek(&c, a->from);
+	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
+		size_t n;
+		int r = dom_feed_read(a->feed, &c, a->from + a->g.n,
+				      a->scratch, WSS_GUESS_CHUNK, &n);
+
+		if (r == DOM_FEED_RUN) {
+			if (wss_sha256_update(h, a->scratch, n) != LAB_OK)
+				return 0;
+		} else if (r == DOM_FEED_WAIT) {
+			sched_yield();
+		} else {
+			return r == DOM_FEED_END;
+		}
+	}
+	return 0;
+}
+
 static void *hash(void *arg)
 {
 	wss_send_ahead *a = arg;
 
-	a->hashed = wss_guess_hash(&a->g, hash_content, a, a->digest);
+	a->hashed = wss_guess_hash(&a->g,
+				   a->feed != NULL ? hash_fed : hash_content,
+				   a, a->digest);
 	return NULL;
 }
 
@@ -342,7 +399,36 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 		wss_send_ahead_free(a);
 }
 
+struct dom_feed *wss_send_ahead_feed(const wss_send_ahead *a)
+{
+	return a != NULL ? a->feed : NULL;
+}
+
 /* ---- the proof ---- */
+
+/* Whether the stream's byte at a->at is the fed content's. */
+static int in_fed(const wss_send_ahead *a)
+{
+	return a->feed != NULL && a->at >= a->g.split &&
+	       a->at < a->g.split + a->g.n;
+}
+
+/* The guessed stream at a->at, and how many bytes of it follow in one
+ * run (0: none, past the end or where the feed cannot say). */
+static const char *want(wss_send_ahead *a, size_t *run)
+{
+	if (!in_fed(a))
+		return wss_guess_at(&a->g, a->at, run);
+	if (a->npending == 0) {
+		a->pending = a->proofbuf;
+		if (dom_feed_read(a->feed, &a->proof, a->from + a->g.n,
+				  a->proofbuf, WSS_GUESS_CHUNK,
+				  &a->npending) != DOM_FEED_RUN)
+			a->npending = 0;
+	}
+	*run = a->npending;
+	return a->pending;
+}
 
 int wss_send_ahead_match(void *ctx, const char *p, size_t n)
 {
@@ -350,14 +436,18 @@ int wss_send_ahead_match(void *ctx, const char *p, size_t n)
 
 	while (n > 0 && !a->mismatch) {
 		size_t run;
-		const char *want = wss_guess_at(&a->g, a->at, &run);
+		const char *w = want(a, &run);
 		size_t k = n < run ? n : run;
 
-		if (run == 0 || memcmp(want, p, k) != 0) {
+		if (run == 0 || memcmp(w, p, k) != 0) {
 			/* A guess proved wrong needs no more hashing. */
 			a->mismatch = 1;
 			wss_send_ahead_drop(a);
 			break;
+		}
+		if (in_fed(a)) {
+			a->pending += k;
+			a->npending -= k;
 		}
 		a->at += k;
 		p += k;
@@ -400,5 +490,13 @@ void wss_send_ahead_free(wss_send_ahead *a)
 	join(a);
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
 	lab_buf_free(&a->g.tags);
+	dom_feed_free(a->feed);
+	/* They held plaintext of the Body. */
+	if (a->scratch != NULL)
+		OPENSSL_cleanse(a->scratch, WSS_GUESS_CHUNK);
+	if (a->proofbuf != NULL)
+		OPENSSL_cleanse(a->proofbuf, WSS_GUESS_CHUNK);
+	lab_free(a->scratch);
+	lab_free(a->proofbuf);
 	lab_free(a);
 }

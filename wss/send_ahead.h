@@ -14,6 +14,16 @@
  * and SHA-256 and AES-GCM, where wss/send_pipelined.h overlaps only the
  * last two.
  *
+ * Content whose bytes are not their canonical form as they stand but
+ * for the order of attributes, which build=deferred's parse puts right
+ * (quakes as generated: id before depth), is guessed as the parse goes:
+ * the parse tells the thread, through a feed (dom/feed.h), how far it
+ * has read and which tags it puts in order, and the thread hashes each
+ * stretch in that order as soon as the parse has passed it.  So the
+ * digest is made beside the parse, not after it.  On builds whose
+ * parse notes nothing the thread learns that when the parse ends, and
+ * stops.
+ *
  * It is a guess, taken only once proved: when the Body is digested, its
  * canonical form is streamed past the guessed one (wss_send_ahead_match)
  * and compared byte for byte; only when every byte matched does the
@@ -40,10 +50,15 @@ typedef struct wss_send_ahead wss_send_ahead;
  * asks for two threads and sign-then-encrypt of the Body, and the bytes
  * hold a Body, with no attributes, long enough for the thread to pay
  * for itself.  *out is NULL when no guess is made: never an error.
- * buf must stay as it is until wss_send_ahead_free.
+ * buf must stay as it is until wss_send_ahead_free, and be parsed by
+ * dom_parse_signing_fed with wss_send_ahead_feed(*out).
  */
 void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 			  const wss_opts *o);
+
+/* The feed the parse of the bytes tells (dom_parse_signing_fed); NULL
+ * when the guess needs none (a NULL: none either). */
+struct dom_feed *wss_send_ahead_feed(const wss_send_ahead *a);
 
 /* A wss_sink_fn (wss/c14n.h) for the Body's canonical bytes, in order:
  * compares them with the guess; always LAB_OK, so that the walk goes on

@@ -125,9 +125,10 @@ typedef struct lab_msg {
 
 /* Reads io's input: multipart (through the io axis) when allow_mime and
  * it starts with MIME headers, else XML; parses the envelope, with
- * dom_parse_signing when `signing` (the Body is signed next).  send not
- * NULL: the message is sent next with these options, and plain XML has
- * the Body's digest guessed during its parse (m->ahead). */
+ * dom_parse_signing_fed when `signing` (the Body is signed next).  send
+ * not NULL: the message is sent next with these options, and plain XML
+ * has the Body's digest guessed during its parse (m->ahead, whose feed
+ * the parse tells). */
 int lab_msg_load(const lab_io *io, int allow_mime, int signing,
 		 const wss_opts *send, lab_msg *m, lab_err *err);
 /* Reads a multipart message from fd through the io axis, after the npre

@@ -93,9 +93,12 @@ int lab_msg_load(const lab_io *io, int allow_mime, int signing,
 		     : lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (rc == LAB_OK && send != NULL)
 		wss_send_ahead_start(&m->ahead, m->in.data, m->in.len, send);
-	if (rc == LAB_OK)
-		rc = (signing ? dom_parse_signing : dom_parse)(
-			m->in.data, m->in.len, &io->lim, &m->doc, err);
+	if (rc == LAB_OK && signing)
+		rc = dom_parse_signing_fed(m->in.data, m->in.len, &io->lim,
+					   wss_send_ahead_feed(m->ahead),
+					   &m->doc, err);
+	else if (rc == LAB_OK)
+		rc = dom_parse(m->in.data, m->in.len, &io->lim, &m->doc, err);
 out:
 	if (io->in != NULL)
 		close(fd);

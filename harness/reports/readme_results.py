@@ -215,9 +215,10 @@ def two_cores_table(nums):
             "(docs/pipeline.md).")
     if any(r["dataset"] == CANON for r in rows):
         note += (f" {CANON} is quakes-2m with each start tag's attributes "
-                 "in C14N's order: only there, where the Body is "
-                 "canonical as it stands, does the second thread make the "
-                 "send's digest during the parse.")
+                 "in C14N's order: there the second thread hashes the "
+                 "Body's bytes as they stand during the parse, where on "
+                 "quakes-2m it follows the parse, which tells it the "
+                 "order it puts the attributes in (docs/pipeline.md).")
     return out + ["", note]
 
 

@@ -60,6 +60,24 @@ static void canon_ask(check_canon *k, int reorder, int in_place)
 }
 
 /*
+ * A parse for signing's feed (dom/feed.h) told about the content at
+ * [start, end) that a check pass read: vouched for when its notes put
+ * it in canonical order (`ordered`), else not -- what the pass noted
+ * before it stopped need not be all, and content the building pass
+ * reads instead is not noted at all (its end then unknown, end is
+ * start + 1).
+ */
+static void feed_told(parser *ps, int ordered, size_t start, size_t end)
+{
+	dom_feed *feed = ps->doc->feed;
+
+	if (feed != NULL && ordered)
+		dom__feed_read_to(feed, end, 1);
+	else if (feed != NULL)
+		dom__feed_fail(feed, start, end);
+}
+
+/*
  * The element just opened at DEFER_DEPTH, its content starting at *pp
  * and its bindings before its start tag nbind: its content is checked
  * without building it (check/) and recorded, with *pp left at its end
@@ -78,14 +96,17 @@ int dom__insitu_defer(parser *ps, char **pp, size_t nbind)
 	int own = ps->canon && ps->own != NULL && ps->ask == ps->own;
 	/* So does a document's, parsed for signing: the digest is next. */
 	int now = own && (ps->defer & DOM__DEFER_SIGNING) != 0;
+	size_t start = (size_t)(*pp - ps->in.text);
 	check_canon canon;
-	int ok;
+	int ok, ordered = 0;
 
 	canon_ask(&canon, now, now);
+	if (ps->doc->feed != NULL)
+		dom__feed_read_to(ps->doc->feed, start, 0);
 	ok = dom__insitu_check(ps, *pp, &end, &z.ids, &z.exact,
 			       frag || now ? &canon : NULL);
 	if (ok) {
-		z.from = (size_t)(*pp - ps->in.text);
+		z.from = start;
 		z.to = (size_t)(end - ps->in.text);
 		*pp = ps->in.text + z.to;
 	}
@@ -93,16 +114,18 @@ int dom__insitu_defer(parser *ps, char **pp, size_t nbind)
 	 * which a digest fills: only a digest pays for its canonical form
 	 * -- unless the parse, for signing, put it in order where it
 	 * stands, its dependencies taken now. */
-	if (ok && z.to > z.from && frag)
+	if (ok && z.to > z.from && frag) {
 		ps->canon = canon.ok && dom__insitu_canon_uses(ps, canon.prefix,
 							       canon.n);
-	else if (ok && z.to > z.from && own)
-		ps->canon = dom__insitu_own_gap(
-			ps, z.from, z.to, f->node,
-			now && canon.ok &&
-				dom__insitu_canon_uses(ps, canon.prefix,
-						       canon.n) &&
-				dom__insitu_order_in_place(ps, &canon));
+	} else if (ok && z.to > z.from && own) {
+		ordered = now && canon.ok &&
+			  dom__insitu_canon_uses(ps, canon.prefix, canon.n) &&
+			  dom__insitu_order_in_place(ps, &canon);
+		ps->canon = dom__insitu_own_gap(ps, z.from, z.to, f->node,
+						ordered);
+	}
+	feed_told(ps, ok && (ordered || z.to == z.from), start,
+		  ok ? z.to : start + 1);
 	lab_free(canon.tags);
 	if (!ok || z.to == z.from)
 		return LAB_OK;

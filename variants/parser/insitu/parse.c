@@ -933,6 +933,12 @@ int dom__parse_tree(dom_doc *doc, dom_node *parent, const char *buf,
 		rc = nomem(&ps);
 	if (rc != LAB_OK)
 		goto out;
+	/* The feed's notes are offsets in the text: the caller's bytes
+	 * only where the text is their copy. */
+	if (doc->feed != NULL && ps.in.transcoded)
+		dom__feed_fail(doc->feed, 0, len);
+	else if (doc->feed != NULL)
+		dom__feed_start(doc->feed, (size_t)(ps.in.orig - buf));
 	ps.end = ps.in.text + ps.in.len;
 	ps.stack = lab_malloc((lim->max_depth + 1) * sizeof *ps.stack);
 	if (ps.stack == NULL) {

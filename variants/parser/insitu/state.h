@@ -16,6 +16,7 @@
 
 #include "variants/parser/insitu/insitu.h"
 #include "dom/deferred.h"
+#include "dom/feed.h"
 #include "dom/parser.h"
 #include "dom/userdata.h"
 
@@ -70,6 +71,8 @@ typedef struct rawattr {
  * name.  CANON_PERM: the most attributes a tag can have put in order.
  */
 enum { CANON_MEMO = 6, CANON_SLOTS = 32, CANON_PERM = 16, CANON_APEX = 8 };
+_Static_assert((int)CANON_PERM <= (int)DOM_FEED_PERM,
+	       "a tag the check pass puts in order fits a feed's note");
 typedef struct canon_memo {
 	const dom_name *name; /* NULL: none */
 	uint32_t scope;

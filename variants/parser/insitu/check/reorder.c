@@ -119,8 +119,10 @@ static int note_tag(checker *c, const char *name_end, const char *const *ends,
 		    const uint8_t *perm, size_t n)
 {
 	check_canon *k = c->canon;
+	dom_feed *feed = c->ps->doc->feed;
 	size_t len = (size_t)(ends[n - 1] - name_end), i;
 	uint32_t at = (uint32_t)(name_end - c->ps->in.text);
+	uint16_t e[CANON_PERM];
 	uint8_t *o;
 
 	if (len > UINT16_MAX)
@@ -133,14 +135,18 @@ static int note_tag(checker *c, const char *name_end, const char *const *ends,
 	o[4] = (uint8_t)n;
 	o += 5;
 	for (i = 0; n != TAG_LONG && i < n; i++) {
-		uint16_t e = (uint16_t)(ends[i] - name_end);
-
+		e[i] = (uint16_t)(ends[i] - name_end);
 		o[i] = perm[i];
-		memcpy(o + n + 2 * i, &e, 2);
+		memcpy(o + n + 2 * i, &e[i], 2);
 	}
 	k->ntags = (size_t)(o - k->tags) + (n == TAG_LONG ? 0 : 3 * n);
 	if (len > k->longest)
 		k->longest = len;
+	/* A parse for signing tells another thread as it goes. */
+	if (feed != NULL && n == TAG_LONG)
+		dom__feed_fail(feed, at, at + len);
+	else if (feed != NULL)
+		dom__feed_tag(feed, at, perm, e, n);
 	return 1;
 }
 
