@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "dom/permute.h"
 #include "util/alloc.h"
 
 /*
@@ -225,33 +226,20 @@ static size_t tag_len(const unsigned char *o)
 }
 
 /* The noted tag at o, whose name ends at offset at, into out: its
- * attributes in their order.  fast: 16 bytes are readable past the
- * tag's last attribute and writable past its end in out, so that each
- * attribute (a few dozen bytes) moves 16 bytes at a time, inline, each
- * move's spill overwritten by the next (as reorder.c's move_in_order). */
+ * attributes in their order, out_slack bytes writable past them. */
 static size_t copy_tag(const dom_feed *f, const unsigned char *o, size_t at,
-		       char *out, int fast)
+		       char *out, size_t out_slack)
 {
-	size_t n = o[4], i, done = 0;
-	const char *src = f->buf + at;
-	uint16_t ends[DOM_FEED_PERM];
+	size_t n = o[4], end[DOM_FEED_PERM] = {0}, i;
 
-	memcpy(ends, o + 5 + n, 2 * n);
 	for (i = 0; i < n; i++) {
-		size_t k = o[5 + i], from = k == 0 ? 0 : ends[k - 1];
-		size_t len = (size_t)ends[k] - from;
+		uint16_t e;
 
-		if (!fast) {
-			memcpy(out + done, src + from, len);
-		} else {
-			size_t j;
-
-			for (j = 0; j < len; j += 16)
-				memcpy(out + done + j, src + from + j, 16);
-		}
-		done += len;
+		memcpy(&e, o + 5 + n + 2 * i, 2);
+		end[i] = e;
 	}
-	return done;
+	return dom__permute_attrs(out, f->buf + at, o + 5, end, n,
+				  f->len - at - end[n - 1], out_slack);
 }
 
 /* The next note at or after c->at, the notes before it (other
@@ -307,9 +295,7 @@ int dom_feed_read(const dom_feed *f, dom_feed_cursor *c, size_t to,
 				return stop(DOM_FEED_FAILED, *n);
 			if (k > room - *n)
 				return DOM_FEED_RUN;
-			*n += copy_tag(f, o, at, out + *n,
-				       room - *n - k >= 16 &&
-					       f->len - at - k >= 16);
+			*n += copy_tag(f, o, at, out + *n, room - *n - k);
 			c->at += k;
 			c->off += 5 + 3 * (size_t)o[4];
 			if (*n == room)

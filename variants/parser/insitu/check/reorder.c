@@ -29,6 +29,8 @@
  */
 #include "variants/parser/insitu/check/check.h"
 
+#include "dom/permute.h"
+
 /* The CANON note after the i-th attribute of t, named s[0..len) (prefix_len:
  * its prefix's length) and ending at end: an attribute with a prefix,
  * whose namespace orders it, is left to the walk. */
@@ -343,42 +345,16 @@ int dom__check_record_reorder(checker *c, const record *r,
 	return 1;
 }
 
-/* SCRATCH_SLACK: what move_in_order may read past a tag in scratch. */
-enum { SCRATCH_SLACK = 16 };
-
-/*
- * The tag at p, its attributes ending at end[i] bytes from p, put in the
- * order perm where it stands, through scratch (room for the tag and
- * SCRATCH_SLACK); with none (n == 0) it stays as it is.  An attribute
- * is a few dozen bytes: one moved whole 16 bytes at a time, inline,
- * costs less than a call to memcpy, and what it writes past its end
- * falls on the attributes still to come, which overwrite it; the last
- * ones, with no such room, get memcpy.
- */
+/* The tag at p, its n attributes ending at end[i] bytes from p, put in
+ * the order perm where it stands, through scratch (room for the tag and
+ * DOM_PERMUTE_SLACK); with none it stays as it is. */
 static void move_in_order(char *p, const uint8_t *perm, const size_t *end,
 			  size_t n, char *scratch)
 {
-	char *o = p, *stop;
-	size_t i;
-
 	if (n == 0)
 		return;
-	stop = p + end[n - 1];
 	memcpy(scratch, p, end[n - 1]);
-	for (i = 0; i < n; i++) {
-		size_t k = perm[i], from = k == 0 ? 0 : end[k - 1];
-		size_t len = end[k] - from;
-
-		if ((size_t)(stop - o) < len + SCRATCH_SLACK) {
-			memcpy(o, scratch + from, len);
-		} else {
-			size_t j;
-
-			for (j = 0; j < len; j += 16)
-				memcpy(o + j, scratch + from + j, 16);
-		}
-		o += len;
-	}
+	dom__permute_attrs(p, scratch, perm, end, n, DOM_PERMUTE_SLACK, 0);
 }
 
 /*
@@ -426,7 +402,7 @@ int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
 	/* Nothing noted: tags is NULL, and there is nothing to move. */
 	if (canon->ntags == 0)
 		return 1;
-	scratch = lab_malloc(canon->longest + SCRATCH_SLACK);
+	scratch = lab_malloc(canon->longest + DOM_PERMUTE_SLACK);
 	if (scratch == NULL)
 		return 0;
 	while (i < canon->ntags) {
