@@ -18,7 +18,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 PC_NAME := domlab-$(subst =,-,$(NAME))
 PC_PREFIX := $(abspath $(PREFIX))
-INSTALL_HEADERS := util/buf.h util/err.h util/alloc.h dom/dom.h dom/feed.h \
+INSTALL_HEADERS := util/buf.h util/err.h util/alloc.h util/timeline.h dom/dom.h \
+  dom/feed.h \
   wss/wss.h wss/caps.h wss/crypto.h wss/c14n.h
 LIB_INSTALL := $(OUT)/lib$(PC_NAME).a
 INSTALL_ROOT := $(DESTDIR)$(PC_PREFIX)

@@ -149,6 +149,7 @@ static const t_case *const groups[] = {
 	tests_keyfile, tests_wss,
 	tests_tokens, tests_multipart,
 	tests_threads, tests_pipelined, tests_digest_ahead, tests_feed,
+	tests_timeline,
 	tests_writer,
 	tests_hist, tests_wordscan, tests_textruns,
 };

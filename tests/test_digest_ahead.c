@@ -81,7 +81,7 @@ static int stage_scene(scene *s, int how, int on_thread, size_t size,
 	int ok;
 
 	memset(s, 0, sizeof *s);
-	ok = CHECK_OK(wss_ahead_new(&s->a, on_thread, &err), &err) &&
+	ok = CHECK_OK(wss_ahead_new(&s->a, on_thread, NULL, &err), &err) &&
 	     CHECK(lab_buf_printf(&in,
 				  "<s:Envelope xmlns:s=\"urn:s\" xmlns:w=\"urn:w\"><s:Body "
 				  "xmlns:u=\"urn:u\" u:Id=\"b\">%s<x>%0*d</x>"

@@ -31,6 +31,7 @@
 #include "wss/profile.h"
 #include "wss/send_ahead.h"
 #include "wss/send_pipelined.h"
+#include "util/timeline.h"
 #include "wss/wss.h"
 
 /* 2026-11-30T00:53:20Z, as test_wss.c: the Timestamp is fixed. */
@@ -516,6 +517,117 @@ out:
 	lab_buf_free(&raw);
 }
 
+/* When t's step `what` ended, in ns; -1 when it was not marked.  A step
+ * marked twice is a failure. */
+static int64_t step(const lab_timeline *t, const char *what)
+{
+	int64_t at = -1;
+	const char *w;
+	uint64_t ns;
+	size_t i;
+
+	for (i = 0; lab_timeline_get(t, i, &w, &ns); i++)
+		if (strcmp(w, what) == 0 && CHECK(at < 0))
+			at = (int64_t)ns;
+	return at;
+}
+
+/* The steps of the message in, sent on two threads, in the order the
+ * code takes them; with the thread's digest taken exactly when
+ * `guessed`.  Then its receive on two threads. */
+static void timeline_of(const keys *k, const lab_buf *in, int guessed)
+{
+	lab_timeline *t = lab_timeline_new();
+	lab_buf msg = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	int64_t parsed, sig, enc, taken, sealed;
+	wss_opts o;
+	lab_err err;
+
+	wss_opts_default(&o);
+	o.now = NOW;
+	o.threads = 2;
+	o.timeline = t;
+	if (!CHECK(t != NULL))
+		return;
+	lab_timeline_start(t);
+	if (!CHECK_OK(wss_send_bytes(in->data, in->len, k->alice_key, k->alice,
+				     k->bob, &o, &doc, &err),
+		      &err) ||
+	    !T_SERIALIZE(dom_doc_node(doc), &msg))
+		goto out;
+	parsed = step(t, "parsed");
+	sig = step(t, "signed");
+	enc = step(t, "encrypted");
+	taken = step(t, "digest_taken");
+	sealed = step(t, "sealed");
+	CHECK(parsed >= 0 && parsed <= sig && sig <= enc);
+	CHECK(sealed <= enc);
+	if (guessed) {
+		int64_t hashed = step(t, "ahead_hashed");
+
+		CHECK(step(t, "ahead_started") >= 0 &&
+		      step(t, "ahead_started") <= hashed && hashed <= taken);
+		CHECK(parsed <= step(t, "ahead_proved") &&
+		      step(t, "ahead_proved") <= taken && taken <= sig);
+	} else {
+		CHECK(taken < 0);
+	}
+	dom_doc_free(doc);
+	doc = NULL;
+	lab_timeline_start(t);
+	if (CHECK_OK(dom_parse(msg.data, msg.len, NULL, &doc, &err), &err) &&
+	    CHECK_OK(wss_receive_doc(doc, k->bob_key, k->alice, &o, &err),
+		     &err)) {
+		int64_t got = step(t, "received"), hashed;
+
+		CHECK(step(t, "decrypted") >= 0 &&
+		      step(t, "decrypted") <= step(t, "verified") &&
+		      step(t, "verified") <= got);
+		hashed = step(t, "ahead_hashed");
+		if (hashed >= 0)
+			CHECK(step(t, "ahead_started") <= hashed &&
+			      hashed <= got);
+	}
+out:
+	dom_doc_free(doc);
+	lab_buf_free(&msg);
+	lab_timeline_free(t);
+}
+
+/*
+ * A send on two threads marks its steps on the timeline it is given
+ * (wss_opts.timeline), each once and in the order the code takes them:
+ * the thread's digest made, then taken once the walk proved it, before
+ * the signature; the parse before both; and so a receive on two
+ * threads.  Quakes generated canonical are guessed on every build,
+ * quakes as generated where the parse puts their tags in order.
+ */
+static void test_timeline_send(void)
+{
+	lab_gen_opts g = {LAB_GEN_QUAKES, 300000, 0, 80, 0};
+	lab_buf raw = LAB_BUF_INIT;
+	wss_opts o;
+	keys k;
+
+	wss_opts_default(&o);
+	CHECK(o.timeline == NULL);
+	if (!load_keys(&k))
+		goto out;
+	t_context("quakes as generated");
+	if (T_GEN(&g, &raw))
+		timeline_of(&k, &raw, t_orders_in_place());
+	t_context("quakes --canonical");
+	g.canonical = 1;
+	lab_buf_free(&raw);
+	if (T_GEN(&g, &raw))
+		timeline_of(&k, &raw, 1);
+	t_context(NULL);
+out:
+	free_keys(&k);
+	lab_buf_free(&raw);
+}
+
 /* One thread asks for no guess. */
 static void test_send_ahead_one_thread(void)
 {
@@ -715,6 +827,7 @@ const t_case tests_pipelined[] = {
 	{"gen_canonical", test_gen_canonical},
 	{"threads_send_ahead", test_send_ahead},
 	{"threads_send_ahead_one_thread", test_send_ahead_one_thread},
+	{"threads_timeline_send", test_timeline_send},
 	{"threads_send_ahead_malformed", test_send_ahead_malformed},
 	{"threads_pipelined_ring", test_pipelined_ring},
 	{"threads_pipelined_ring_fails", test_pipelined_ring_fails},

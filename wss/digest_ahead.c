@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/timeline.h"
 #include "wss/c14n.h"
 #include "wss/guess.h"
 
@@ -33,6 +34,7 @@ struct wss_ahead {
 	atomic_int state;   /* FEEDING, WHOLE (avail is n), STOPPED */
 	int running;        /* a thread to join */
 	int on_thread;      /* hash on a second thread, else on this one */
+	struct lab_timeline *timeline; /* the thread marks its steps */
 	wss_sha256_ctx *h;  /* on this thread: the hash being made */
 	size_t at;          /* on this thread: p[0..at) went into h */
 	int parsed_here;    /* the parse read the very bytes hashed */
@@ -44,7 +46,8 @@ struct wss_ahead {
 	unsigned char digest[WSS_SHA256_LEN];
 };
 
-int wss_ahead_new(wss_ahead **out, int on_thread, lab_err *err)
+int wss_ahead_new(wss_ahead **out, int on_thread, struct lab_timeline *tl,
+		  lab_err *err)
 {
 	wss_ahead *a = lab_calloc(1, sizeof *a);
 
@@ -52,6 +55,7 @@ int wss_ahead_new(wss_ahead **out, int on_thread, lab_err *err)
 	if (a == NULL)
 		return lab_fail(err, LAB_ENOMEM, "out of memory");
 	a->on_thread = on_thread;
+	a->timeline = tl;
 	return LAB_OK;
 }
 
@@ -112,7 +116,9 @@ static void *hash(void *arg)
 {
 	wss_ahead *a = arg;
 
+	lab_timeline_mark(a->timeline, "ahead_started");
 	a->hashed = wss_guess_hash(&a->g, hash_plaintext, a, a->digest);
+	lab_timeline_mark(a->timeline, "ahead_hashed");
 	return NULL;
 }
 

@@ -44,9 +44,13 @@
 
 typedef struct wss_ahead wss_ahead;
 
+struct lab_timeline;
+
 /* An empty guesser, for one message's receive: hashing on a second
- * thread (on_thread), or on the one that decrypts. */
-int wss_ahead_new(wss_ahead **out, int on_thread, lab_err *err);
+ * thread (on_thread), or on the one that decrypts; the thread marks its
+ * steps on tl (util/timeline.h; NULL: nowhere). */
+int wss_ahead_new(wss_ahead **out, int on_thread, struct lab_timeline *tl,
+		  lab_err *err);
 
 /* Whether a message of source_len bytes may carry a plaintext large
  * enough for a guess (a CipherValue decodes to 3 bytes in 4 at most):

@@ -13,6 +13,7 @@
 #include "wss/profile.h"
 
 struct wss_ahead;
+struct lab_timeline;
 struct wss_attachment;
 struct wss_seal;
 struct wss_send_ahead;
@@ -42,6 +43,8 @@ typedef struct wss_msg {
 	/* Receiving on two threads: a decrypted Body's digest made while
 	 * its plaintext is parsed (wss/digest_ahead.h); NULL: one thread. */
 	struct wss_ahead *ahead;
+	/* Where the steps are marked (wss_opts.timeline); NULL: nowhere. */
+	struct lab_timeline *timeline;
 	/* The receiver's caps on pre-authentication work, from wss_opts
 	 * (NULL: the defaults). */
 	const wss_caps *caps;

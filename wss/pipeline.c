@@ -12,6 +12,7 @@
 #include <openssl/crypto.h>
 #include <string.h>
 
+#include "util/timeline.h"
 #include "wss/attach.h"
 #include "wss/digest_ahead.h"
 #include "wss/dsig.h"
@@ -41,6 +42,7 @@ void wss_opts_default(wss_opts *o)
 	o->headers_only = 0;
 	o->allow_cbc = 0;
 	o->threads = 1;
+	o->timeline = NULL;
 }
 
 int wss_sign_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
@@ -157,15 +159,18 @@ static int sign_encrypt(wss_msg *m, const wss_privkey *key,
 	size_t count;
 	int rc = wss_dsig_sign(m, key, cert, o->now, o->ttl, err);
 
+	lab_timeline_mark(m->timeline, "signed");
 	/* A pipelined seal's thread may still be encrypting. */
 	if (rc == LAB_OK && m->seal != NULL)
 		rc = wss_seal_join(m->seal, err);
 	if (rc == LAB_OK && o->encrypt_signature)
 		parts[nparts++] = wss_child(m->security, m->n.ds,
 					    m->n.Signature, &count);
-	return rc != LAB_OK ? rc
-			    : wss_xenc_encrypt(m, peer, o->cipher, o->key_id,
-					       parts, nparts, err);
+	if (rc == LAB_OK)
+		rc = wss_xenc_encrypt(m, peer, o->cipher, o->key_id, parts,
+				      nparts, err);
+	lab_timeline_mark(m->timeline, "encrypted");
+	return rc;
 }
 
 /*
@@ -222,6 +227,7 @@ int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
 	m.att = o->att;
 	m.natt = o->natt;
 	m.send_ahead = ahead;
+	m.timeline = o->timeline;
 	if (rc == LAB_OK)
 		rc = wss_hop_prepare(&m, o, err);
 	if (rc == LAB_OK)
@@ -259,6 +265,7 @@ int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
 	wss_send_ahead_start(&ahead, buf, len, o);
 	rc = dom_parse_signing_fed(buf, len, &o->lim, wss_send_ahead_feed(ahead),
 				   out, err);
+	lab_timeline_mark(o->timeline, "parsed");
 	if (rc == LAB_OK)
 		rc = wss_send_doc_ahead(*out, key, cert, peer, o, ahead, err);
 	wss_send_ahead_free(ahead);
@@ -297,6 +304,7 @@ static int verify(wss_msg *m, const wss_xenc_rx *rx, int decrypted,
 {
 	int rc = wss_dsig_verify(m, trust, ts, err);
 
+	lab_timeline_mark(m->timeline, "verified");
 	if (rc == LAB_ESECURITY && (decrypted || rx->failed))
 		rc = lab_fail(err, LAB_ESECURITY, "%s", WSS_NOT_RECEIVED);
 	return rc;
@@ -332,8 +340,10 @@ static int walk_header(wss_msg *m, wss_xenc_rx *rx, const wss_cert *trust,
 		if (rx->failed)
 			rc = LAB_OK;
 		any |= rc == LAB_OK && decrypted;
-		if (rc == LAB_OK && decrypted)
+		if (rc == LAB_OK && decrypted) {
+			lab_timeline_mark(m->timeline, "decrypted");
 			rc = same_shape(m->doc, m, ts, err);
+		}
 	}
 	if (rc == LAB_OK && !verified)
 		rc = verify(m, rx, any, trust, ts, err);
@@ -366,9 +376,11 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 	m.natt = o->natt;
 	m.caps = &o->caps;
 	m.allow_cbc = o->allow_cbc;
+	m.timeline = o->timeline;
 	if (rc == LAB_OK && (o->threads > 1 || wss_pass_fused()) &&
 	    wss_ahead_worth(received_len(doc, o), o->threads > 1))
-		rc = wss_ahead_new(&m.ahead, o->threads > 1, err);
+		rc = wss_ahead_new(&m.ahead, o->threads > 1, o->timeline,
+				   err);
 	if (rc == LAB_OK)
 		rc = wss_timestamp_check(&m, o->now, &ts, err);
 	if (rc == LAB_OK)
@@ -379,5 +391,6 @@ int wss_receive_doc(dom_doc *doc, const wss_privkey *key,
 		rc = wss_xenc_rx_policy(&rx, err);
 	wss_xenc_rx_end(&rx);
 	wss_ahead_free(m.ahead);
+	lab_timeline_mark(m.timeline, "received");
 	return rc;
 }

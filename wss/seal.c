@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/timeline.h"
 #include "wss/c14n.h"
 #include "wss/send_pipelined.h"
 
@@ -70,6 +71,7 @@ static int seal_finish(void *ctx, lab_err *err)
 	if (rc == LAB_OK)
 		rc = dom_b64_end(&s->b64, err);
 	s->done = rc == LAB_OK;
+	lab_timeline_mark(s->timeline, "sealed");
 	if (rc == LAB_OK && s->peer != NULL)
 		rc = wss_rsa_oaep_wrap(s->peer, s->key, s->keylen, &s->wrapped,
 				       err);
@@ -90,6 +92,7 @@ int wss_seal_begin(wss_seal *s, wss_msg *m, wss_cipher c, size_t n,
 	s->cipher = c;
 	s->keylen = wss_cipher_key_len(c);
 	s->expect = n;
+	s->timeline = m->timeline;
 	m->seal = s;
 	if (s->keylen == 0 || s->keylen > sizeof s->key)
 		return lab_fail(err, LAB_EUSAGE, "unknown cipher %d", (int)c);

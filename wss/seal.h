@@ -36,6 +36,7 @@ typedef struct wss_seal {
 	struct wss_pipelined *pipe; /* the encrypting thread, or NULL */
 	const wss_cert *peer;  /* pipelined: whom the thread wraps key for */
 	lab_buf wrapped;       /* and the wrapped key, after the join */
+	struct lab_timeline *timeline; /* m's: "sealed", on either thread */
 } wss_seal;
 
 /*

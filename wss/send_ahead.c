@@ -19,6 +19,7 @@
 #include "dom/feed.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/timeline.h"
 #include "wss/guess.h"
 #include "wss/profile.h"
 
@@ -37,6 +38,7 @@ struct wss_send_ahead {
 	size_t from;
 	char *scratch, *proofbuf;
 	dom_feed_cursor proof;
+	struct lab_timeline *timeline; /* the thread marks its steps */
 	const char *pending;
 	size_t npending;
 	size_t at;           /* bytes of the stream the proof has seen */
@@ -364,9 +366,11 @@ static void *hash(void *arg)
 {
 	wss_send_ahead *a = arg;
 
+	lab_timeline_mark(a->timeline, "ahead_started");
 	a->hashed = wss_guess_hash(&a->g,
 				   a->feed != NULL ? hash_fed : hash_content,
 				   a, a->digest);
+	lab_timeline_mark(a->timeline, "ahead_hashed");
 	return NULL;
 }
 
@@ -390,6 +394,7 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 	if (a == NULL)
 		return;
 	a->g.tags = (lab_buf)LAB_BUF_INIT;
+	a->timeline = o->timeline;
 	atomic_init(&a->stop, 0);
 	if (guess(a, buf, len))
 		a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
@@ -469,11 +474,14 @@ int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 		wss_send_ahead_drop(a);
 		return 0;
 	}
+	/* The walk proved the guess; what follows waits for the thread. */
+	lab_timeline_mark(a->timeline, "ahead_proved");
 	join(a);
 	if (!a->hashed)
 		return 0;
 	memcpy(out, a->digest, WSS_SHA256_LEN);
 	a->taken = 1;
+	lab_timeline_mark(a->timeline, "digest_taken");
 	return 1;
 }
 

@@ -15,6 +15,8 @@
 #include "wss/caps.h"
 #include "wss/crypto.h"
 
+struct lab_timeline;
+
 /* How send names the recipient's certificate in the EncryptedKey
  * (wss/keyid.c writes and matches the four forms). */
 typedef enum wss_key_id {
@@ -79,12 +81,16 @@ typedef struct wss_opts {
 	 * this one decrypts and parses it (wss/digest_ahead.h); the same
 	 * answers as 1. */
 	int threads;
+	/* Marks when each step of the message ends, on either thread
+	 * (util/timeline.h: parsed, signed, encrypted; the second thread's
+	 * ahead_started and ahead_hashed...); NULL: none. */
+	struct lab_timeline *timeline;
 } wss_opts;
 
 /* Defaults: the real clock, 300 s, AES-256-GCM, sign then encrypt, the
  * recipient named by thumbprint, only the Body's content encrypted, no
  * own certificate, default limits and caps, no attachments, no wsa:To,
- * the Body signed, one thread. */
+ * the Body signed, one thread, no timeline. */
 void wss_opts_default(wss_opts *o);
 
 /*

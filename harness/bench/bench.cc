@@ -32,6 +32,7 @@ extern "C" {
 #include "datasets/gen.h"
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/timeline.h"
 }
 #include "harness/bench/bench.h"
 
@@ -60,6 +61,14 @@ class AllocCounters : public benchmark::MemoryManager {
   int64_t start_live_ = 0;
 };
 
+// A step a case's runs mark (util/timeline.h): when it ended, summed over
+// the runs that marked it.
+struct Step {
+  const char* what = nullptr;  // the marker's string literal
+  double ns = 0;
+  double runs = 0;
+};
+
 // One thread's share of a job: threaded cases (cases_threads.c) have one
 // per thread index, the others only the first.
 struct Slot {
@@ -70,6 +79,7 @@ struct Slot {
   double cold_ns = 0;
   lab_mem_stats mem{};  // one warm call; peak is above the heap held before
   lab_case_info info{};
+  std::vector<Step> steps;  // this repetition's, with info.timeline
 };
 
 struct Job {
@@ -133,6 +143,21 @@ bool Prepare(const lab_case* c, const lab_case_data* data, Slot& s) {
   return Reset(s);
 }
 
+// Adds the marks of the run just made to s.steps; the few steps of a
+// message are found by a look at each.
+void Tally(Slot& s) {
+  const char* what;
+  uint64_t ns;
+
+  for (size_t i = 0; lab_timeline_get(s.info.timeline, i, &what, &ns); i++) {
+    auto st = std::find_if(s.steps.begin(), s.steps.end(),
+                           [what](const Step& x) { return x.what == what; });
+    if (st == s.steps.end()) st = s.steps.insert(st, Step{what, 0, 0});
+    st->ns += static_cast<double>(ns);
+    st->runs += 1;
+  }
+}
+
 // Threads report the same counters; each value is averaged over them.
 void Report(benchmark::State& state, const Job& j, const Slot& s) {
   auto avg = [](double v) {
@@ -162,6 +187,10 @@ void Report(benchmark::State& state, const Job& j, const Slot& s) {
         avg(static_cast<double>(s.info.tree_bytes) /
             static_cast<double>(s.info.elements));
   }
+  // When each step ended, in us from the run's start, averaged over the
+  // runs that took it.
+  for (const Step& st : s.steps)
+    state.counters[std::string("t_") + st.what] = avg(st.ns / st.runs / 1e3);
 }
 
 void Run(benchmark::State& state, Job* j) {
@@ -174,8 +203,12 @@ void Run(benchmark::State& state, Job* j) {
   }
   // Each run starts where the last one's reset left it; the reset is
   // paused out of the time, though a pause itself costs a little inside it.
+  // A timeline costs a clock read per step, and its tally a look at each.
+  s.steps.clear();
   for (auto _ : state) {
+    if (s.info.timeline != nullptr) lab_timeline_start(s.info.timeline);
     bool ok = j->job->c->run(s.ctx, &s.err) == LAB_OK;
+    if (ok && s.info.timeline != nullptr) Tally(s);
     if (ok && s.info.reset != nullptr) {
       state.PauseTiming();
       ok = Reset(s);

@@ -79,6 +79,9 @@ typedef struct lab_case_info {
 	/* A case whose run leaves behind state the next run must not start
 	 * from: puts it back, untimed, between two runs (NULL: no need). */
 	int (*reset)(void *ctx, lab_err *err);
+	/* Where each run marks its steps (util/timeline.h), reported as
+	 * counters t_<step> (NULL: no steps). */
+	struct lab_timeline *timeline;
 } lab_case_info;
 
 /*

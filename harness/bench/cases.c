@@ -491,11 +491,12 @@ const lab_case lab_cases[] = {
 	 * content is canonical as it stands (wss/send_ahead.h); timed by
 	 * the wall clock, its CPU time that of both threads. */
 	{"send_pipelined", send_pipelined_sets, 0, pipe_in, lab_stage_run_send,
-	 NULL, lab_stage_teardown, send_pipelined_core},
+	 lab_stage_info, lab_stage_teardown, send_pipelined_core},
 	/* receive with the decrypted Body digested on a second thread while
 	 * it is parsed (wss/digest_ahead.h), timed the same way. */
 	{"receive_pipelined", pipelined_sets, 0, pipe_sent,
-	 lab_stage_run_receive, NULL, lab_stage_teardown, pipelined_core},
+	 lab_stage_run_receive, lab_stage_info, lab_stage_teardown,
+	 pipelined_core},
 	/* send and receive in the other layouts (stages.h's lab_layout). */
 	{"send_encrypt_sign", layout_sets, 0, es_in, lab_stage_run_send, NULL,
 	 lab_stage_teardown, NULL},

@@ -7,6 +7,7 @@
  * Not for: the reference peer's cases (cases_ref.c).
  */
 #include "harness/bench/stages.h"
+#include "util/timeline.h"
 #include "wss/c14n.h"
 
 /* forward: the hop's checks, then the bytes passed on as they came. */
@@ -41,6 +42,8 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 		rc = stage == LAB_STAGE_SIGN
 			     ? dom_parse_signing(bytes, len, NULL, &doc, err)
 			     : dom_parse(bytes, len, NULL, &doc, err);
+	if (stage != LAB_STAGE_SEND)
+		lab_timeline_mark(o->timeline, "parsed");
 	if (rc != LAB_OK)
 		goto out;
 	switch (stage) {
@@ -65,8 +68,10 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 	default:
 		rc = wss_receive_doc(doc, ks.key, ks.trust, o, err);
 	}
-	if (rc == LAB_OK && out != NULL)
+	if (rc == LAB_OK && out != NULL) {
 		rc = dom_serialize(dom_doc_node(doc), out, err);
+		lab_timeline_mark(o->timeline, "serialized");
+	}
 out:
 	dom_doc_free(doc);
 	wss_keys_release(handle);
@@ -169,5 +174,5 @@ int lab_wss_receive_at(const lab_case_keys *k, int allow_cbc,
 	return lab_stage_message(&domlab, k, LAB_STAGE_RECEIVE,
 				 allow_cbc ? LAB_LAYOUT_ENCRYPT_SIGN
 					   : LAB_LAYOUT_DEFAULT,
-				 now, bytes, len, NULL, err);
+				 now, bytes, len, NULL, NULL, err);
 }

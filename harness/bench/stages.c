@@ -12,6 +12,7 @@
 
 #include "harness/bench/envelope.h"
 #include "util/alloc.h"
+#include "util/timeline.h"
 #include "wss/hop.h"
 
 /* Timestamps made for the benchmark outlive any run. */
@@ -19,8 +20,8 @@ enum { BENCH_TTL = 86400 };
 
 int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
 		      lab_stage stage, lab_layout layout, time_t now,
-		      const char *bytes, size_t len, lab_buf *out,
-		      lab_err *err)
+		      const char *bytes, size_t len, struct lab_timeline *tl,
+		      lab_buf *out, lab_err *err)
 {
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	wss_opts o;
@@ -37,6 +38,7 @@ int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
 	if (layout == LAB_LAYOUT_ENCRYPTED_HEADER)
 		o.encrypt_header = LAB_HEADER_BLOCK;
 	o.threads = layout == LAB_LAYOUT_PIPELINED ? 2 : 1;
+	o.timeline = tl;
 	if (now != 0)
 		o.now = now;
 	if (stage == LAB_STAGE_SIGN_HEADERS || stage == LAB_STAGE_FORWARD)
@@ -60,7 +62,7 @@ static int one_message(const lab_stage_ctx *c, lab_stage stage,
 		       lab_err *err)
 {
 	return lab_stage_message(c->impl, &c->k, stage, c->layout, 0, bytes,
-				 len, out, err);
+				 len, c->timeline, out, err);
 }
 
 void lab_stage_teardown(void *ctx)
@@ -72,7 +74,18 @@ void lab_stage_teardown(void *ctx)
 	if (c->doc != NULL)
 		c->impl->free_doc(c->doc);
 	lab_buf_free(&c->msg);
+	lab_timeline_free(c->timeline);
 	lab_free(c);
+}
+
+int lab_stage_info(void *ctx, lab_case_info *out, lab_err *err)
+{
+	const lab_stage_ctx *c = ctx;
+
+	(void)err;
+	memset(out, 0, sizeof *out);
+	out->timeline = c->timeline;
+	return LAB_OK;
 }
 
 /* LAB_HEADER_BLOCK's element, as the encrypted header layout adds it. */
@@ -139,6 +152,10 @@ static int setup(const lab_stage_impl *impl, void **ctx,
 	lab_buf_free(&in);
 	if (rc == LAB_OK && parse)
 		rc = impl->parse(c->msg.data, c->msg.len, &c->doc, err);
+	/* After `prepare`: its message's steps are not the case's. */
+	if (rc == LAB_OK && layout == LAB_LAYOUT_PIPELINED &&
+	    (c->timeline = lab_timeline_new()) == NULL)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
 	if (rc != LAB_OK) {
 		lab_stage_teardown(c);
 		return rc;

@@ -73,6 +73,9 @@ typedef struct lab_stage_ctx {
 	void *doc;   /* setups that parse: msg's tree */
 	size_t sink;
 	uint64_t fold; /* what the output's writer read of the bytes */
+	/* The pipelined layout's: where each message marks its steps
+	 * (wss_opts.timeline), for the benchmark to report; else NULL. */
+	struct lab_timeline *timeline;
 } lab_stage_ctx;
 
 /* A context whose msg is d's input after the stage `prepare`, and parsed
@@ -80,11 +83,11 @@ typedef struct lab_stage_ctx {
 /* Parses bytes, runs stage with the keys of k it takes (alice signs and
  * sends, bob verifies and receives) at the clock now (0: the current
  * time), send in `layout`, and serializes the result into out (when out
- * is not NULL). */
+ * is not NULL); the steps marked on tl (NULL: nowhere). */
 int lab_stage_message(const lab_stage_impl *impl, const lab_case_keys *k,
 		      lab_stage stage, lab_layout layout, time_t now,
-		      const char *bytes, size_t len, lab_buf *out,
-		      lab_err *err);
+		      const char *bytes, size_t len, struct lab_timeline *tl,
+		      lab_buf *out, lab_err *err);
 int lab_stage_setup(const lab_stage_impl *impl, void **ctx,
 		    const lab_case_data *d, lab_stage prepare, int parse,
 		    lab_err *err);
@@ -94,6 +97,8 @@ int lab_stage_setup_layout(const lab_stage_impl *impl, void **ctx,
 			   const lab_case_data *d, lab_stage prepare,
 			   lab_layout layout, lab_err *err);
 void lab_stage_teardown(void *ctx);
+/* lab_case_info's for the stage cases: the context's timeline. */
+int lab_stage_info(void *ctx, lab_case_info *out, lab_err *err);
 
 /* The layout cases' setups, domlab's (harness/bench/cases_wss.c) and the
  * reference's (cases_ref.c): a send case's input, a receive case's
