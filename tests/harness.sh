@@ -197,12 +197,15 @@ fi
 # and the floor's 200: wall / one 0.80, CPU / one 1.40, wall / floor
 # 1.20; receive_pipelined's 200 and 330 against receive's 250 and its
 # floor's 190: 0.80, 1.32, 1.05.  A variant without them has no row.
+# The send's steps (t_<step> counters) in the order they ended; the
+# receive, which marked none, has no schedule row.
 "$PY" - "$T/under" "$HERE/tests" <<'EOF2'
 import os, sys
 sys.path.insert(0, sys.argv[2])
 from fake_bench import case, write
 c = case("send_pipelined/quakes-2k/process_time/real_time", 420)
 c["real_time"] = 240
+c.update({"t_signed": 180, "t_parsed": 100, "t_ahead_hashed": 150.4})
 r = case("receive_pipelined/quakes-2k/process_time/real_time", 330)
 r["real_time"] = 200
 write(os.path.join(sys.argv[1], "best.json"),
@@ -212,7 +215,10 @@ if "$PY" "$HERE/harness/reports/summary.py" --dir "$T/under" --commit test \
 	--flags test --elapsed 0 best above floor >"$T/pipe.md" 2>"$T/err"; then
 	expect_lines "$T/pipe.md" '^## Two cores for one message$' \
 		'^| send | quakes-2k | best | 300 | 240 | 420 | 0\.80 | 1\.40 | 200 | 1\.20 |$' \
-		'^| receive | quakes-2k | best | 250 | 200 | 330 | 0\.80 | 1\.32 | 190 | 1\.05 |$'
+		'^| receive | quakes-2k | best | 250 | 200 | 330 | 0\.80 | 1\.32 | 190 | 1\.05 |$' \
+		'^| send | quakes-2k | best | parsed 100 · ahead_hashed 150 · signed 180 |$'
+	[ "$(grep -c ' · ' "$T/pipe.md")" = 1 ] && ok ||
+		bad "the schedule has a row for a case without steps"
 	awk '/^## Two cores/ {on = 1; next} /^## / {on = 0} on' "$T/pipe.md" |
 		grep -q '| above |' &&
 		bad "a variant without the two-thread cases has a two-core row" || ok

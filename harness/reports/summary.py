@@ -545,6 +545,27 @@ def pipelined_table(run):
                      ratio(r["cpu"], r["one"]), num(r["floor"]),
                      ratio(r["wall"], r["floor"])])
     table(head, rows)
+    steps = [r for r in pipelined_rows(run, keys) if r["steps"]]
+    if not steps:
+        return
+    print("When each step of the message ended, in us from the start of "
+          "the call, in that order (the cases' t_<step> counters, "
+          "docs/measuring.md, \"The two threads' schedule\"): the ahead_ "
+          "steps are the second thread's, sealed the one's that encrypts "
+          "(the second's where there are no ahead_ steps), the others the "
+          "first's.\n")
+    table(["stage", "dataset", "variant", "steps"],
+          [[r["stage"], r["dataset"], r["label"],
+            " · ".join(f"{name} {num(t)}" for name, t in r["steps"])]
+           for r in steps])
+
+
+def steps_of(b):
+    """[(step, us)] a two-thread case marked (its t_<step> counters),
+    in the order they ended."""
+    return sorted(((k[2:], v) for k, v in b.items()
+                   if k.startswith("t_") and isinstance(v, (int, float))),
+                  key=lambda s: s[1])
 
 
 def pipelined_keys(run, labels=None):
@@ -567,7 +588,7 @@ def pipelined_rows(run, keys):
                      "one": run.time(st, d, lab), "wall": us(b),
                      "cpu": None if cpu is None
                      else cpu * SCALE[b["time_unit"]],
-                     "floor": run.floor_sum(st, d)})
+                     "floor": run.floor_sum(st, d), "steps": steps_of(b)})
     return rows
 
 
