@@ -233,7 +233,8 @@ bin() {
 # out: its 2 MB send and receive alone take longer than a minute and a
 # half, and the first look is best, the presets and ref.
 matching() {
-	# shellcheck disable=SC2046
+	# $data and base's options are words to split (see above).
+	# shellcheck disable=SC2046,SC2086
 	"$(bin "$1")" bench $data $(base "$1") --keys "$keys" \
 		--benchmark_list_tests=true |
 		awk -v re="$CASES" -v quick="$QUICK" '
@@ -357,6 +358,7 @@ print("\n".join(seen))' "$out/$1.json" |
 		i_k=$((i_k + 1))
 		i_file=$i_dir/$(echo "$c" | tr '/:' '__')
 		echo "[icount $2/$nruns $1] $i_k/$i_total $c ($(elapsed) s)"
+		# shellcheck disable=SC2086 # $data: words to split
 		lab_icount "$i_file" "$c" "$ICOUNT_ITERS" \
 			"$i_bin" bench $data --keys "$keys" &
 		# A batch of nproc at a time; the check below finds failures.
