@@ -230,14 +230,9 @@ static size_t tag_len(const unsigned char *o)
 static size_t copy_tag(const dom_feed *f, const unsigned char *o, size_t at,
 		       char *out, size_t out_slack)
 {
-	size_t n = o[4], end[DOM_FEED_PERM] = {0}, i;
+	size_t n = o[4], end[DOM_FEED_PERM] = {0};
 
-	for (i = 0; i < n; i++) {
-		uint16_t e;
-
-		memcpy(&e, o + 5 + n + 2 * i, 2);
-		end[i] = e;
-	}
+	dom__permute_ends(end, o + 5 + n, n);
 	return dom__permute_attrs(out, f->buf + at, o + 5, end, n,
 				  f->len - at - end[n - 1], out_slack);
 }

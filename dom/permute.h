@@ -16,6 +16,21 @@
 /* How far an attribute's 16-byte moves may reach past its end. */
 enum { DOM_PERMUTE_SLACK = 16 };
 
+/* The n ends of a noted tag's attributes, 2-byte values at p, as the
+ * check pass and a feed note them (5 + 3n bytes a tag), into end. */
+static inline void dom__permute_ends(size_t *end, const unsigned char *p,
+				     size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint16_t e;
+
+		memcpy(&e, p + 2 * i, 2);
+		end[i] = e;
+	}
+}
+
 /*
  * The n > 0 attributes that follow src (a tag's name end), the k-th
  * ending end[k] bytes after it, written to out in the order perm: what

@@ -26,12 +26,12 @@
 #include <stdlib.h>
 
 #include "tests/util.h"
+#include "util/timeline.h"
 #include "wss/c14n.h"
 #include "wss/crypto.h"
 #include "wss/profile.h"
 #include "wss/send_ahead.h"
 #include "wss/send_pipelined.h"
-#include "util/timeline.h"
 #include "wss/wss.h"
 
 /* 2026-11-30T00:53:20Z, as test_wss.c: the Timestamp is fixed. */

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <exception>
 #include <memory>
@@ -64,7 +65,7 @@ class AllocCounters : public benchmark::MemoryManager {
 // A step a case's runs mark (util/timeline.h): when it ended, summed over
 // the runs that marked it.
 struct Step {
-  const char* what = nullptr;  // the marker's string literal
+  const char* what = nullptr;  // the step's name, a marker's literal
   double ns = 0;
   double runs = 0;
 };
@@ -144,14 +145,17 @@ bool Prepare(const lab_case* c, const lab_case_data* data, Slot& s) {
 }
 
 // Adds the marks of the run just made to s.steps; the few steps of a
-// message are found by a look at each.
+// message are found by name (two files may mark the same step, each with
+// a literal of its own).
 void Tally(Slot& s) {
   const char* what;
   uint64_t ns;
 
   for (size_t i = 0; lab_timeline_get(s.info.timeline, i, &what, &ns); i++) {
-    auto st = std::find_if(s.steps.begin(), s.steps.end(),
-                           [what](const Step& x) { return x.what == what; });
+    auto named = [what](const Step& x) {
+      return std::strcmp(x.what, what) == 0;
+    };
+    auto st = std::find_if(s.steps.begin(), s.steps.end(), named);
     if (st == s.steps.end()) st = s.steps.insert(st, Step{what, 0, 0});
     st->ns += static_cast<double>(ns);
     st->runs += 1;

@@ -538,14 +538,14 @@ def pipelined_table(run):
           "the second thread costs (the hand-over, its waits, its caches).\n")
     head = ["stage", "dataset", "variant", "one thread us", "wall us",
             "CPU us", "wall / one", "CPU / one", "floor us", "wall / floor"]
-    rows = []
-    for r in pipelined_rows(run, keys):
+    rows, found = [], pipelined_rows(run, keys)
+    for r in found:
         rows.append([r["stage"], r["dataset"], r["label"], num(r["one"]),
                      num(r["wall"]), num(r["cpu"]), ratio(r["wall"], r["one"]),
                      ratio(r["cpu"], r["one"]), num(r["floor"]),
                      ratio(r["wall"], r["floor"])])
     table(head, rows)
-    steps = [r for r in pipelined_rows(run, keys) if r["steps"]]
+    steps = [r for r in found if r["steps"]]
     if not steps:
         return
     print("When each step of the message ended, in us from the start of "

@@ -383,14 +383,9 @@ static void order_tag(char *p, const char *e, char *scratch)
 static void order_noted(char *p, const uint8_t *perm, const uint8_t *ends,
 			size_t n, char *scratch)
 {
-	size_t end[CANON_PERM], i;
+	size_t end[CANON_PERM];
 
-	for (i = 0; i < n; i++) {
-		uint16_t e;
-
-		memcpy(&e, ends + 2 * i, 2);
-		end[i] = e;
-	}
+	dom__permute_ends(end, ends, n);
 	move_in_order(p, perm, end, n, scratch);
 }
 
