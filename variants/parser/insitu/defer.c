@@ -119,8 +119,9 @@ int dom__insitu_defer(parser *ps, char **pp, size_t nbind)
 							       canon.n);
 	} else if (ok && z.to > z.from && own) {
 		ordered = now && canon.ok &&
-			  dom__insitu_canon_uses(ps, canon.prefix, canon.n) &&
-			  dom__insitu_order_in_place(ps, &canon);
+			  dom__insitu_canon_uses(ps, canon.prefix, canon.n);
+		if (ordered)
+			dom__insitu_order_in_place(ps, &canon);
 		ps->canon = dom__insitu_own_gap(ps, z.from, z.to, f->node,
 						ordered);
 	}

@@ -235,7 +235,7 @@ typedef struct check_canon {
 	 * the caller frees tags). */
 	int in_place;
 	uint8_t *tags;
-	size_t ntags, captags, longest;
+	size_t ntags, captags;
 	int ok;
 	size_t n;
 	const char *prefix[DOM__CANON_PREFIXES];
@@ -255,10 +255,9 @@ int dom__insitu_check(parser *ps, const char *p, const char **end, int *ids,
 /*
  * The tags an in_place check pass that answered yes with its note noted,
  * their attributes put in C14N's order where they stand in the text: the
- * content is then its canonical form as it stands.  0: no memory, the
- * text unchanged.
+ * content is then its canonical form as it stands.  Needs no memory.
  */
-int dom__insitu_order_in_place(parser *ps, const check_canon *canon);
+void dom__insitu_order_in_place(parser *ps, const check_canon *canon);
 
 /*
  * build=deferred: the elements whose content is deferred are those at

@@ -23,7 +23,8 @@
  * in order (no memory, more than CANON_PERM attributes, a prefixed
  * attribute); a tag noted in tags[] was read canonical but for its
  * attributes' order, so reordering moves whole attributes and never
- * changes a byte count.
+ * changes a byte count, and it holds nothing the parse rewrites, so
+ * the input as it came (in->orig) has the same bytes at its offset.
  * Not for: the bindings the canonical form renders (canon.c one folder
  * up, dom/deferred.c).
  */
@@ -142,8 +143,6 @@ static int note_tag(checker *c, const char *name_end, const char *const *ends,
 		memcpy(o + n + 2 * i, &e[i], 2);
 	}
 	k->ntags = (size_t)(o - k->tags) + (n == TAG_LONG ? 0 : 3 * n);
-	if (len > k->longest)
-		k->longest = len;
 	/* A parse for signing tells another thread as it goes. */
 	if (feed != NULL && n == TAG_LONG)
 		dom__feed_fail(feed, at, at + len);
@@ -345,61 +344,60 @@ int dom__check_record_reorder(checker *c, const record *r,
 	return 1;
 }
 
-/* The tag at p, its n attributes ending at end[i] bytes from p, put in
- * the order perm where it stands, through scratch (room for the tag and
- * DOM_PERMUTE_SLACK); with none it stays as it is. */
-static void move_in_order(char *p, const uint8_t *perm, const size_t *end,
-			  size_t n, char *scratch)
+/*
+ * The tag whose name ends at the text offset at, its n attributes ending
+ * at end[i] bytes from there, put in the order perm where it stands in
+ * the text.  The bytes come from the input as it came (in->orig, which
+ * nothing rewrites and which holds the same tag at the same offset: a
+ * canonical tag has nothing the parse normalizes), so no copy of the tag
+ * is made first, or read back.
+ */
+static void move_in_order(const dom_insitu_input *in, size_t at,
+			  const uint8_t *perm, const size_t *end, size_t n)
 {
 	if (n == 0)
 		return;
-	memcpy(scratch, p, end[n - 1]);
-	dom__permute_attrs(p, scratch, perm, end, n, DOM_PERMUTE_SLACK, 0);
+	dom__permute_attrs(in->text + at, in->orig + at, perm, end, n,
+			   in->len - at - end[n - 1], 0);
 }
 
 /*
- * The tag whose name ends at p, in a text ending at e, put in C14N's
- * order where it stands, through scratch.  The pass found it canonical
- * but for that order (canon_attrs reads it whole: at most CANON_PERM
- * attributes, each closed before e).
+ * The tag whose name ends at the text offset at put in C14N's order
+ * where it stands.  The pass found it canonical but for that order
+ * (canon_attrs reads it whole: at most CANON_PERM attributes, each
+ * closed before the input's end).
  */
-static void order_tag(char *p, const char *e, char *scratch)
+static void order_tag(const dom_insitu_input *in, size_t at)
 {
-	const char *cs[CANON_PERM], *ce[CANON_PERM];
+	const char *cs[CANON_PERM], *ce[CANON_PERM], *p = in->orig + at;
 	uint32_t cl[CANON_PERM];
 	uint8_t perm[CANON_PERM];
 	size_t end[CANON_PERM], n, i;
 
-	if (canon_attrs(p, e, cs, cl, ce, &n) == NULL)
+	if (canon_attrs(p, in->orig + in->len, cs, cl, ce, &n) == NULL)
 		return;
 	c14n_attr_order(perm, cs, cl, n);
 	for (i = 0; i < n; i++)
 		end[i] = (size_t)(ce[i] - p);
-	move_in_order(p, perm, end, n, scratch);
+	move_in_order(in, at, perm, end, n);
 }
 
-/* The tag at p noted with its order perm and its attributes' ends (2-byte
- * values, bytes from p), put in that order through scratch. */
-static void order_noted(char *p, const uint8_t *perm, const uint8_t *ends,
-			size_t n, char *scratch)
+/* The tag whose name ends at the text offset at, noted with its order
+ * perm and its attributes' ends (2-byte values, bytes from there), put
+ * in that order. */
+static void order_noted(const dom_insitu_input *in, size_t at,
+			const uint8_t *perm, const uint8_t *ends, size_t n)
 {
 	size_t end[CANON_PERM];
 
 	dom__permute_ends(end, ends, n);
-	move_in_order(p, perm, end, n, scratch);
+	move_in_order(in, at, perm, end, n);
 }
 
-int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
+void dom__insitu_order_in_place(parser *ps, const check_canon *canon)
 {
-	char *scratch;
 	size_t i = 0;
 
-	/* Nothing noted: tags is NULL, and there is nothing to move. */
-	if (canon->ntags == 0)
-		return 1;
-	scratch = lab_malloc(canon->longest + DOM_PERMUTE_SLACK);
-	if (scratch == NULL)
-		return 0;
 	while (i < canon->ntags) {
 		const uint8_t *t = canon->tags + i;
 		uint32_t at;
@@ -407,14 +405,11 @@ int dom__insitu_order_in_place(parser *ps, const check_canon *canon)
 
 		memcpy(&at, t, 4);
 		if (n == TAG_LONG) {
-			order_tag(ps->in.text + at,
-				  ps->in.text + ps->in.len, scratch);
+			order_tag(&ps->in, at);
 			i += 5;
 			continue;
 		}
-		order_noted(ps->in.text + at, t + 5, t + 5 + n, n, scratch);
+		order_noted(&ps->in, at, t + 5, t + 5 + n, n);
 		i += 5 + 3 * n;
 	}
-	lab_free(scratch);
-	return 1;
 }
