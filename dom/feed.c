@@ -226,15 +226,14 @@ static size_t tag_len(const unsigned char *o)
 }
 
 /* The noted tag at o, whose name ends at offset at, into out: its
- * attributes in their order, out_slack bytes writable past them. */
+ * attributes in their order. */
 static size_t copy_tag(const dom_feed *f, const unsigned char *o, size_t at,
-		       char *out, size_t out_slack)
+		       char *out)
 {
 	size_t n = o[4], end[DOM_FEED_PERM] = {0};
 
 	dom__permute_ends(end, o + 5 + n, n);
-	return dom__permute_attrs(out, f->buf + at, o + 5, end, n,
-				  f->len - at - end[n - 1], out_slack);
+	return dom__permute_attrs(out, f->buf + at, o + 5, end, n);
 }
 
 /* The next note at or after c->at, the notes before it (other
@@ -290,7 +289,7 @@ int dom_feed_read(const dom_feed *f, dom_feed_cursor *c, size_t to,
 				return stop(DOM_FEED_FAILED, *n);
 			if (k > room - *n)
 				return DOM_FEED_RUN;
-			*n += copy_tag(f, o, at, out + *n, room - *n - k);
+			*n += copy_tag(f, o, at, out + *n);
 			c->at += k;
 			c->off += 5 + 3 * (size_t)o[4];
 			if (*n == room)

@@ -13,9 +13,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* How far an attribute's 16-byte moves may reach past its end. */
-enum { DOM_PERMUTE_SLACK = 16 };
-
 /* The n ends of a noted tag's attributes, 2-byte values at p, as the
  * check pass and a feed note them (5 + 3n bytes a tag), into end. */
 static inline void dom__permute_ends(size_t *end, const unsigned char *p,
@@ -32,40 +29,49 @@ static inline void dom__permute_ends(size_t *end, const unsigned char *p,
 }
 
 /*
+ * An attribute's len >= 4 bytes (it is at least ` a=""`) from src to
+ * out, which do not overlap, without a call and without touching a byte
+ * past either end: moves of 16 bytes, the last one ending at len (it
+ * overlaps the one before), or of 8 or 4 the same way for a shorter
+ * one.  An attribute is a few dozen bytes, and a call to memcpy costs
+ * more than moving it inline.
+ */
+static inline void dom__permute_copy(char *out, const char *src, size_t len)
+{
+	if (len >= 16) {
+		size_t j;
+
+		for (j = 0; j + 16 < len; j += 16)
+			memcpy(out + j, src + j, 16);
+		memcpy(out + len - 16, src + len - 16, 16);
+	} else if (len >= 8) {
+		memcpy(out, src, 8);
+		memcpy(out + len - 8, src + len - 8, 8);
+	} else {
+		memcpy(out, src, 4);
+		memcpy(out + len - 4, src + len - 4, 4);
+	}
+}
+
+/*
  * The n > 0 attributes that follow src (a tag's name end), the k-th
  * ending end[k] bytes after it, written to out in the order perm: what
- * they span, end[n - 1] bytes, out and src not overlapping.  An
- * attribute is a few dozen bytes, and moving it whole 16 bytes at a
- * time, inline, costs less than a call to memcpy: what a move writes
- * past the attribute's end falls on those still to come, which
- * overwrite it.  It is done where the move may also reach past the
- * tag's end: in_slack bytes readable after src + end[n - 1] and
- * out_slack writable after out + end[n - 1], at least
- * DOM_PERMUTE_SLACK of each; the attributes without such room get
- * memcpy.  Inlined into each caller, whose slacks are mostly constant.
+ * they span, end[n - 1] bytes, out and src not overlapping.  Nothing
+ * past the tag is read or written (dom__permute_copy).  Inlined into
+ * each caller.
  */
 static inline size_t dom__permute_attrs(char *out, const char *src,
 					const uint8_t *perm, const size_t *end,
-					size_t n, size_t in_slack,
-					size_t out_slack)
+					size_t n)
 {
-	char *o = out, *tag_end = out + end[n - 1];
-	int fast_in = in_slack >= DOM_PERMUTE_SLACK;
+	char *o = out;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		size_t k = perm[i], from = k == 0 ? 0 : end[k - 1];
 		size_t len = end[k] - from;
 
-		if (!fast_in ||
-		    (size_t)(tag_end - o) + out_slack < len + DOM_PERMUTE_SLACK) {
-			memcpy(o, src + from, len);
-		} else {
-			size_t j;
-
-			for (j = 0; j < len; j += 16)
-				memcpy(o + j, src + from + j, 16);
-		}
+		dom__permute_copy(o, src + from, len);
 		o += len;
 	}
 	return end[n - 1];

@@ -357,8 +357,7 @@ static void move_in_order(const dom_insitu_input *in, size_t at,
 {
 	if (n == 0)
 		return;
-	dom__permute_attrs(in->text + at, in->orig + at, perm, end, n,
-			   in->len - at - end[n - 1], 0);
+	dom__permute_attrs(in->text + at, in->orig + at, perm, end, n);
 }
 
 /*
