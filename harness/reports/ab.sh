@@ -76,15 +76,17 @@ new=$BUILD_DIR/$name/domlab-bench
 [ -x "$old" ] || fail "the base built no $old (is '$VARIANT' a variant at that commit?)"
 
 filter="($CASES)|($CONTROL)"
+# The two ways a filter typed for `make ab` most often selects nothing.
+hint="a two-thread case's name goes on past its dataset (send_pipelined/quakes-2m/process_time/real_time), and on make's command line each '\$' is written '\$\$'"
 for side in old new; do
 	"$(bin_of "$side")" bench --floor --keys "$BUILD_DIR/keys" --benchmark_filter="$filter" \
 		--benchmark_list_tests=true >"$out/$side.cases" 2>/dev/null || true
 done
-[ -s "$out/new.cases" ] || fail "no case matches $filter (domlab-bench bench --benchmark_list_tests=true lists them)"
+[ -s "$out/new.cases" ] || fail "no case matches $filter (domlab-bench bench --benchmark_list_tests=true lists them; $hint)"
 cmp -s "$out/old.cases" "$out/new.cases" ||
 	fail "the two sides do not have the same cases for $filter: $(diff "$out/old.cases" "$out/new.cases" | grep '^[<>]' | tr '\n' ' ')"
 grep -Eq "$CONTROL" "$out/new.cases" || fail "no case matches the control $CONTROL"
-grep -Evq "$CONTROL" "$out/new.cases" || fail "no case but the control matches $filter"
+grep -Evq "$CONTROL" "$out/new.cases" || fail "no case but the control matches $filter ($hint)"
 
 # shellcheck source=harness/reports/tunables.sh
 . harness/reports/tunables.sh
