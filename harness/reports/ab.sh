@@ -109,6 +109,8 @@ grep -Evq "$CONTROL" "$out/new.cases" || fail "no case but the control matches $
 	echo "cpu $(cd harness/reports && $python -c 'from run import cpu_id; print(cpu_id())')"
 } >"$out/rounds.txt"
 echo "[2/3] $ROUNDS rounds of a process each side ($REPS repetitions of $(wc -l <"$out/new.cases") cases)"
+# Named, so that a case the filter left out unawares shows here.
+sed 's/^/      /' "$out/new.cases"
 k=0
 while [ "$k" -lt "$ROUNDS" ]; do
 	k=$((k + 1))

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dom/emit.h"
+#include "dom/permute.h"
 #include "util/nsuri.h"
 #include "variants/parser/insitu/state.h"
 
@@ -158,35 +159,31 @@ int dom__insitu_own_rest(parser *ps, size_t to)
 	return own_run(ps, to, 0);
 }
 
-/* The input up to name_end, then the n attributes in perm's order, each
- * ending at ends[k] (or, without ends, at the parser's attrs[k].end):
- * inlined into each caller, which passes one or the other. */
+/* The input up to name_end, then the 0 < n <= CANON_PERM attributes in
+ * perm's order, the k-th ending at ends[k] (or, without ends, at the
+ * parser's attrs[k].end), moved as reorder.c moves them in place
+ * (dom__permute_attrs): inlined into each caller, which passes one or
+ * the other. */
 static inline __attribute__((always_inline)) int
 permute(parser *ps, const char *name_end, const char *const *ends,
 	const uint8_t *perm, size_t n)
 {
-	const char *in = ps->in.text;
-	const char *last = ends != NULL ? ends[n - 1] : ps->attrs[n - 1].end;
-	size_t i;
+	lab_buf *b = &ps->own_out;
+	size_t at = (size_t)(name_end - ps->in.text), end[CANON_PERM], i;
 
+	for (i = 0; i < n; i++)
+		end[i] = (size_t)((ends != NULL ? ends[i] : ps->attrs[i].end) -
+				  name_end);
 	/* With a writer, the text before the tag first: room for the tag
 	 * alone then keeps to the window. */
-	if (lab_buf_has_writer(&ps->own_out) &&
-	    !own_run(ps, (size_t)(name_end - in), 0))
+	if (lab_buf_has_writer(b) && !own_run(ps, at, 0))
 		return 0;
-	if (!own_room(ps, (size_t)(last - in) - ps->own_copied, 0))
+	if (!own_room(ps, at + end[n - 1] - ps->own_copied, 0))
 		return 0;
-	own_put(ps, ps->own_copied, (size_t)(name_end - in));
-	for (i = 0; i < n; i++) {
-		size_t k = perm[i];
-		const char *to = ends != NULL ? ends[k] : ps->attrs[k].end;
-		const char *from = k == 0 ? name_end
-				   : ends != NULL ? ends[k - 1]
-						  : ps->attrs[k - 1].end;
-
-		own_put(ps, (size_t)(from - in), (size_t)(to - in));
-	}
-	ps->own_copied = (size_t)(last - in);
+	own_put(ps, ps->own_copied, at);
+	b->len += dom__permute_attrs(b->data + b->len, ps->in.orig + at, perm,
+				     end, n);
+	ps->own_copied = at + end[n - 1];
 	return 1;
 }
 
