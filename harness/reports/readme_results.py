@@ -60,8 +60,14 @@ def with_interval(x, iv):
 
 
 def pipeline_table(nums):
+    pipeline = nums["pipeline"]
+    # One source for the table: where the run has a paired run, its rows
+    # alone.  A dataset only the separate runs measured (quakes-canon-2m)
+    # has its one-thread time in the two-core table.
+    if any(r["paired"] for r in pipeline):
+        pipeline = [r for r in pipeline if r["paired"]]
     rows = {}
-    for r in nums["pipeline"]:
+    for r in pipeline:
         rows.setdefault(r["dataset"], {})[r["stage"]] = r
     if not rows:
         return []
@@ -69,7 +75,7 @@ def pipeline_table(nums):
     head = ["message", "stage", "best us", "ref us", "ref / best",
             "best / floor"]
     # The gSOAP peer's columns, when the run measured it.
-    gsoap = any(r.get("gsoap") for r in nums["pipeline"])
+    gsoap = any(r.get("gsoap") for r in pipeline)
     if gsoap:
         head += ["gsoap us", "gsoap / best"]
     if icount:
@@ -91,13 +97,12 @@ def pipeline_table(nums):
             if icount:
                 cells.append(ratio(r["ref_instr"], r["best_instr"]))
             out.append("| " + " | ".join(cells) + " |")
-    paired = all(r["paired"] for r in nums["pipeline"])
-    k = min(r.get("processes", 1) for r in nums["pipeline"])
-    kept = min(r.get("rechecks", 0) for r in nums["pipeline"])
+    paired = all(r["paired"] for r in pipeline)
+    k = min(r.get("processes", 1) for r in pipeline)
+    kept = min(r.get("rechecks", 0) for r in pipeline)
     if not paired:
         how = "each stack in a process of its own"
-    elif all(r.get("interval_kind") == "prediction"
-             for r in nums["pipeline"]):
+    elif all(r.get("interval_kind") == "prediction" for r in pipeline):
         how = ("best, ref and the floor measured in one process, their "
                "repetitions interleaved at random (the paired run), "
                f"that process run {k} times"
