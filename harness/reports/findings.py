@@ -485,10 +485,11 @@ def intro(run):
                  "apply.  ")
         text += rounds_context(run.dir)
         if run.rechecks:
-            text += (f"{run.rechecks} of the rounds are the rechecks kept "
-                     "since (`make recheck KEEP=1`, recheck.md), hours or "
-                     "days after the run, so the intervals hold that "
-                     "drift too.  ")
+            kept = ("1 of the rounds is a recheck" if run.rechecks == 1
+                    else f"{run.rechecks} of the rounds are rechecks")
+            text += (f"{kept} kept since (`make recheck KEEP=1`, "
+                     "recheck.md), hours or days after the run, so the "
+                     "intervals hold that drift too.  ")
     text += ("A pair without rounds compares the two variants' own runs, "
              "minutes apart: the ratio of their median CPU times, its "
              "interval over their repetitions (Hodges-Lehmann, exact "
