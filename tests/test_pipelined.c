@@ -570,8 +570,12 @@ static void timeline_of(const keys *k, const lab_buf *in, int guessed)
 		      step(t, "ahead_started") <= hashed && hashed <= taken);
 		CHECK(parsed <= step(t, "ahead_proved") &&
 		      step(t, "ahead_proved") <= taken && taken <= sig);
+		/* The Signature made on the second thread, then taken. */
+		CHECK(hashed <= step(t, "ahead_signed") &&
+		      step(t, "ahead_signed") <= step(t, "signature_taken") &&
+		      step(t, "signature_taken") <= sig);
 	} else {
-		CHECK(taken < 0);
+		CHECK(taken < 0 && step(t, "signature_taken") < 0);
 	}
 	dom_doc_free(doc);
 	doc = NULL;

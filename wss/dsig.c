@@ -136,8 +136,13 @@ int wss_digest(const dom_node *top, const char *const *prefixes,
 
 /* ---- signing ---- */
 
+/*
+ * A Reference to target, whose digest is made now, or, with later not
+ * NULL, whose DigestValue is left empty in *later for digest_into to
+ * fill.
+ */
 static int add_reference(dom_node *si, const char *id, const dom_node *target,
-			 wss_msg *m, lab_err *err)
+			 wss_msg *m, dom_node **later, lab_err *err)
 {
 	unsigned char digest[WSS_SHA256_LEN];
 	char uri[80];
@@ -156,13 +161,53 @@ static int add_reference(dom_node *si, const char *id, const dom_node *target,
 	if (rc == LAB_OK)
 		rc = wss_add_alg(ref, WSS_NS_DS, "ds:DigestMethod",
 				 WSS_ALG_SHA256, NULL, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && later == NULL)
 		rc = digest_tee(target, NULL, 0, m, digest, err);
 	if (rc == LAB_OK)
 		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:DigestValue", &dv, err);
-	if (rc == LAB_OK)
+	if (rc == LAB_OK && later != NULL)
+		*later = dv;
+	else if (rc == LAB_OK)
 		rc = wss_add_b64(dv, digest, sizeof digest, err);
 	return rc;
+}
+
+/* The Body's digest into the DigestValue dv left empty for it. */
+static int digest_into(dom_node *dv, wss_msg *m, lab_err *err)
+{
+	unsigned char digest[WSS_SHA256_LEN];
+	int rc = digest_tee(m->body, NULL, 0, m, digest, err);
+
+	return rc != LAB_OK ? rc : wss_add_b64(dv, digest, sizeof digest, err);
+}
+
+/*
+ * SignedInfo si, whole but for the Body's DigestValue (empty), offered
+ * to the thread that guesses the Body's digest (wss/send_ahead.h), so
+ * that it signs as soon as it has the digest.  Never an error: without
+ * an offer this thread signs.  The empty DigestValue is found in the
+ * canonical form as its tags with nothing between them, and only where
+ * that is the one such pair.
+ */
+static void offer_signature(const dom_node *si, wss_msg *m,
+			    const wss_privkey *key)
+{
+	static const char empty[] = "<ds:DigestValue></ds:DigestValue>";
+	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
+	lab_buf c14n = LAB_BUF_INIT;
+	lab_err ignored;
+	const char *at;
+
+	if (wss_c14n_buf(si, &o, &c14n, &ignored) != LAB_OK ||
+	    (at = strstr(c14n.data, empty)) == NULL ||
+	    strstr(at + 1, empty) != NULL)
+		(void)wss_send_ahead_offer(m->send_ahead, key, NULL, 0, 0);
+	else
+		(void)wss_send_ahead_offer(m->send_ahead, key, c14n.data,
+					   c14n.len,
+					   (size_t)(at - c14n.data) +
+						   sizeof "<ds:DigestValue>" - 1);
+	lab_buf_free(&c14n);
 }
 
 static int add_key_info(dom_node *sig, const char *bst_id, lab_err *err)
@@ -173,19 +218,59 @@ static int add_key_info(dom_node *sig, const char *bst_id, lab_err *err)
 	return rc != LAB_OK ? rc : wss_add_token_ref(ki, bst_id, WSS_X509V3, err);
 }
 
+/* SignatureValue sv for si: the one the Body's guessing thread made
+ * (m->send_ahead; NULL: none) where it signed these very bytes, else
+ * made here. */
 static int sign_signed_info(const dom_node *si, dom_node *sv,
-			    const wss_privkey *key, lab_err *err)
+			    const wss_privkey *key, struct wss_send_ahead *a,
+			    lab_err *err)
 {
 	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
 	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT;
 	int rc = wss_c14n_buf(si, &o, &c14n, err);
 
-	if (rc == LAB_OK)
+	if (rc == LAB_OK &&
+	    !wss_send_ahead_signature(a, c14n.data, c14n.len, &sig))
 		rc = wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, err);
 	if (rc == LAB_OK)
 		rc = wss_add_b64(sv, sig.data, sig.len, err);
 	lab_buf_free(&c14n);
 	lab_buf_free(&sig);
+	return rc;
+}
+
+/*
+ * SignedInfo si's References: the Body (unless headers_only), the
+ * Timestamp ts, the To header (m->sign_to) and the attachments.  A Body
+ * whose digest a second thread guesses (m->send_ahead) is digested
+ * last, once SignedInfo, whole but for that digest, is offered to the
+ * thread to sign (wss/send_ahead.h).
+ */
+static int add_references(wss_msg *m, dom_node *si, const char *body_id,
+			  const dom_node *ts, const char *ts_id,
+			  const char *to_id, const wss_privkey *key,
+			  lab_err *err)
+{
+	wss_msg *tee = m->content != NULL ? m : NULL;
+	dom_node *later = NULL;
+	int rc = LAB_OK;
+
+	if (!m->headers_only)
+		rc = add_reference(si, body_id, m->body, tee,
+				   tee != NULL && m->send_ahead != NULL
+					   ? &later
+					   : NULL,
+				   err);
+	if (rc == LAB_OK)
+		rc = add_reference(si, ts_id, ts, NULL, NULL, err);
+	if (rc == LAB_OK && m->sign_to != NULL)
+		rc = add_reference(si, to_id, m->sign_to, NULL, NULL, err);
+	if (rc == LAB_OK)
+		rc = wss_attach_sign(m, si, err);
+	if (rc == LAB_OK && later != NULL) {
+		offer_signature(si, m, key);
+		rc = digest_into(later, m, err);
+	}
 	return rc;
 }
 
@@ -225,21 +310,14 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 	if (rc == LAB_OK)
 		rc = wss_add_alg(si, WSS_NS_DS, "ds:SignatureMethod",
 				 WSS_ALG_RSA_SHA256, NULL, err);
-	if (rc == LAB_OK && !m->headers_only)
-		rc = add_reference(si, body_id, m->body,
-				   m->content != NULL ? m : NULL, err);
 	if (rc == LAB_OK)
-		rc = add_reference(si, ts_id, ts, NULL, err);
-	if (rc == LAB_OK && m->sign_to != NULL)
-		rc = add_reference(si, to_id, m->sign_to, NULL, err);
-	if (rc == LAB_OK)
-		rc = wss_attach_sign(m, si, err);
+		rc = add_references(m, si, body_id, ts, ts_id, to_id, key, err);
 	if (rc == LAB_OK)
 		rc = wss_add(sig, NULL, WSS_NS_DS, "ds:SignatureValue", &sv, err);
 	if (rc == LAB_OK)
 		rc = add_key_info(sig, bst_id, err);
 	if (rc == LAB_OK)
-		rc = sign_signed_info(si, sv, key, err);
+		rc = sign_signed_info(si, sv, key, m->send_ahead, err);
 	return rc;
 }
 

@@ -13,11 +13,13 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dom/feed.h"
 #include "util/alloc.h"
+#include "util/base64.h"
 #include "util/buf.h"
 #include "util/timeline.h"
 #include "wss/guess.h"
@@ -49,7 +51,22 @@ struct wss_send_ahead {
 	int taken;           /* and wss_send_ahead_take gave it */
 	pthread_t tid;
 	unsigned char digest[WSS_SHA256_LEN];
+	/* The signature made ahead: whether a SignedInfo was offered
+	 * (OFFER_*), the key, the SignedInfo with the digest's base64 to
+	 * go in at sign_at, and what the thread made of it. */
+	atomic_int offer;
+	const wss_privkey *key;
+	lab_buf si, sig;
+	size_t sign_at;
+	int signed_ok;
 };
+
+/* offer: OPEN until the caller's thread offers a SignedInfo (MADE) or
+ * says none will come (CLOSED); only that thread writes it. */
+enum { OFFER_OPEN, OFFER_MADE, OFFER_CLOSED };
+
+/* The base64 of a SHA-256 digest: 44 characters. */
+enum { DIGEST_B64 = (WSS_SHA256_LEN + 2) / 3 * 4 };
 
 /* ---- the guess ---- */
 
@@ -362,6 +379,36 @@ static int hash_fed(void *ctx, wss_sha256_ctx *h)
 	return 0;
 }
 
+/* The offered SignedInfo with the digest's base64 in its place, signed,
+ * unless the guess was dropped meanwhile. */
+static void sign_offered(wss_send_ahead *a)
+{
+	lab_err ignored;
+
+	if (atomic_load_explicit(&a->stop, memory_order_relaxed) ||
+	    lab_base64_put(a->digest, WSS_SHA256_LEN, 0,
+			   a->si.data + a->sign_at) == NULL)
+		return;
+	a->signed_ok = wss_rsa_sign_sha256(a->key, a->si.data, a->si.len,
+					   &a->sig, &ignored) == LAB_OK;
+	lab_timeline_mark(a->timeline, "ahead_signed");
+}
+
+/* Whether a SignedInfo was offered: waited for, yielding, until the
+ * caller's thread offers one or says none will come (an offer made or
+ * refused, the digest taken), or drops the guess.  The caller offers
+ * right after the parse, so the wait is short where there is one: the
+ * thread hashed faster than the parse and the ID drawing went. */
+static int offered(const wss_send_ahead *a)
+{
+	int state;
+
+	while ((state = atomic_load(&a->offer)) == OFFER_OPEN &&
+	       !atomic_load_explicit(&a->stop, memory_order_relaxed))
+		sched_yield();
+	return state == OFFER_MADE;
+}
+
 static void *hash(void *arg)
 {
 	wss_send_ahead *a = arg;
@@ -371,6 +418,8 @@ static void *hash(void *arg)
 				   a->feed != NULL ? hash_fed : hash_content,
 				   a, a->digest);
 	lab_timeline_mark(a->timeline, "ahead_hashed");
+	if (a->hashed && offered(a))
+		sign_offered(a);
 	return NULL;
 }
 
@@ -394,8 +443,11 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 	if (a == NULL)
 		return;
 	a->g.tags = (lab_buf)LAB_BUF_INIT;
+	a->si = (lab_buf)LAB_BUF_INIT;
+	a->sig = (lab_buf)LAB_BUF_INIT;
 	a->timeline = o->timeline;
 	atomic_init(&a->stop, 0);
+	atomic_init(&a->offer, OFFER_OPEN);
 	if (guess(a, buf, len))
 		a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
 	if (a->running)
@@ -474,14 +526,57 @@ int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 		wss_send_ahead_drop(a);
 		return 0;
 	}
-	/* The walk proved the guess; what follows waits for the thread. */
+	/* The walk proved the guess; what follows waits for the thread,
+	 * which must not wait for an offer any more. */
 	lab_timeline_mark(a->timeline, "ahead_proved");
+	if (atomic_load(&a->offer) == OFFER_OPEN)
+		atomic_store(&a->offer, OFFER_CLOSED);
 	join(a);
 	if (!a->hashed)
 		return 0;
 	memcpy(out, a->digest, WSS_SHA256_LEN);
 	a->taken = 1;
 	lab_timeline_mark(a->timeline, "digest_taken");
+	return 1;
+}
+
+/* ---- the signature ---- */
+
+int wss_send_ahead_offer(wss_send_ahead *a, const wss_privkey *key,
+			 const char *si, size_t n, size_t at)
+{
+	int state = OFFER_CLOSED;
+
+	/* Offered once: the thread may be reading the first offer. */
+	if (a == NULL || atomic_load(&a->offer) != OFFER_OPEN)
+		return 0;
+	if (si != NULL && at <= n && n <= SIZE_MAX - DIGEST_B64 &&
+	    lab_buf_reserve(&a->si, n + DIGEST_B64) == LAB_OK) {
+		/* The digest's characters go in between; until then,
+		 * zeros. */
+		memcpy(a->si.data, si, at);
+		memset(a->si.data + at, 0, DIGEST_B64);
+		memcpy(a->si.data + at + DIGEST_B64, si + at, n - at);
+		a->si.len = n + DIGEST_B64;
+		a->key = key;
+		a->sign_at = at;
+		state = OFFER_MADE;
+	}
+	/* Sequentially consistent: a thread that sees MADE sees the
+	 * SignedInfo and the key. */
+	atomic_store(&a->offer, state);
+	return state == OFFER_MADE;
+}
+
+int wss_send_ahead_signature(wss_send_ahead *a, const char *si, size_t n,
+			     lab_buf *sig)
+{
+	/* taken: the thread was joined, so what it wrote is seen. */
+	if (a == NULL || !a->taken || !a->signed_ok || a->si.len != n ||
+	    memcmp(a->si.data, si, n) != 0 ||
+	    lab_buf_put(sig, a->sig.data, a->sig.len) != LAB_OK)
+		return 0;
+	lab_timeline_mark(a->timeline, "signature_taken");
 	return 1;
 }
 
@@ -498,6 +593,8 @@ void wss_send_ahead_free(wss_send_ahead *a)
 	join(a);
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
 	lab_buf_free(&a->g.tags);
+	lab_buf_free(&a->si);
+	lab_buf_free(&a->sig);
 	dom_feed_free(a->feed);
 	/* They held plaintext of the Body. */
 	if (a->scratch != NULL)

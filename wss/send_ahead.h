@@ -24,6 +24,12 @@
  * parse notes nothing the thread learns that when the parse ends, and
  * stops.
  *
+ * Offered SignedInfo's canonical form with the Body's DigestValue left
+ * out (wss_send_ahead_offer), the thread also signs it once it has the
+ * digest, so that RSA's signature is made beside this thread's walk and
+ * not after it; the signature is taken only with the digest, and only
+ * when the SignedInfo this thread then makes is the one signed.
+ *
  * It is a guess, taken only once proved: when the Body is digested, its
  * canonical form is streamed past the guessed one (wss_send_ahead_match)
  * and compared byte for byte; only when every byte matched does the
@@ -74,6 +80,25 @@ int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN]);
  * which digests without a guess): the thread stops at its next chunk,
  * so that it does not hash on beside the restart. */
 void wss_send_ahead_drop(wss_send_ahead *a);
+
+/*
+ * The Signature made ahead too, offered before the Body's walk: si[0..n)
+ * is SignedInfo's canonical form with the Body's DigestValue left empty
+ * at si[at].  The thread, once it has the digest, writes its base64
+ * there and signs the result with key, while this thread walks the
+ * Body; done hashing first, it waits for the offer.  si NULL: none will
+ * come, and it stops waiting (so does wss_send_ahead_take).  1 when
+ * offered; 0 when not (a NULL, an offer made before, no memory): this
+ * thread then signs.  key must stay as it is until wss_send_ahead_free.
+ */
+int wss_send_ahead_offer(wss_send_ahead *a, const wss_privkey *key,
+			 const char *si, size_t n, size_t at);
+
+/* After wss_send_ahead_take gave the digest: 1 and the thread's
+ * signature appended to sig when the thread signed exactly si[0..n)
+ * (compared byte for byte); else 0, and this thread signs. */
+int wss_send_ahead_signature(wss_send_ahead *a, const char *si, size_t n,
+			     lab_buf *sig);
 
 /* 1 when wss_send_ahead_take gave the thread's digest (NULL: 0). */
 int wss_send_ahead_taken(const wss_send_ahead *a);
