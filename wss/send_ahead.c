@@ -425,15 +425,20 @@ static void *hash(void *arg)
 	return NULL;
 }
 
-/* Waits for the thread.  Where its digest is wanted, yielding until it
- * has finished first: asleep in pthread_join, this thread woke about
- * 60 us after the other was done (send_pipelined/quakes-canon-2m, whose
- * second thread finishes last). */
-static void join(wss_send_ahead *a, int wanted)
+/* Waits until the thread has done all it will do (yielding: asleep in
+ * pthread_join, this thread woke about 60 us after the other was done),
+ * without joining it: what follows its last store, the thread's exit
+ * and OpenSSL's per-thread cleanup, is joined in wss_send_ahead_free,
+ * after the message. */
+static void wait_finished(const wss_send_ahead *a)
 {
-	while (wanted && a->running &&
+	while (a->running &&
 	       !atomic_load_explicit(&a->finished, memory_order_acquire))
 		sched_yield();
+}
+
+static void join(wss_send_ahead *a)
+{
 	if (a->running)
 		pthread_join(a->tid, NULL);
 	a->running = 0;
@@ -541,7 +546,7 @@ int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 	lab_timeline_mark(a->timeline, "ahead_proved");
 	if (atomic_load(&a->offer) == OFFER_OPEN)
 		atomic_store(&a->offer, OFFER_CLOSED);
-	join(a, 1);
+	wait_finished(a);
 	if (!a->hashed)
 		return 0;
 	memcpy(out, a->digest, WSS_SHA256_LEN);
@@ -581,7 +586,7 @@ int wss_send_ahead_offer(wss_send_ahead *a, const wss_privkey *key,
 int wss_send_ahead_signature(wss_send_ahead *a, const char *si, size_t n,
 			     lab_buf *sig)
 {
-	/* taken: the thread was joined, so what it wrote is seen. */
+	/* taken: the thread had finished, so what it wrote is seen. */
 	if (a == NULL || !a->taken || !a->signed_ok || a->si.len != n ||
 	    memcmp(a->si.data, si, n) != 0 ||
 	    lab_buf_put(sig, a->sig.data, a->sig.len) != LAB_OK)
@@ -600,7 +605,7 @@ void wss_send_ahead_free(wss_send_ahead *a)
 	if (a == NULL)
 		return;
 	wss_send_ahead_drop(a);
-	join(a, 0);
+	join(a);
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
 	lab_buf_free(&a->g.tags);
 	lab_buf_free(&a->si);
