@@ -136,6 +136,16 @@ int wss_digest(const dom_node *top, const char *const *prefixes,
 
 /* ---- signing ---- */
 
+/* target's digest into dv, a DigestValue left empty for it. */
+static int digest_into(dom_node *dv, const dom_node *target, wss_msg *m,
+		       lab_err *err)
+{
+	unsigned char digest[WSS_SHA256_LEN];
+	int rc = digest_tee(target, NULL, 0, m, digest, err);
+
+	return rc != LAB_OK ? rc : wss_add_b64(dv, digest, sizeof digest, err);
+}
+
 /*
  * A Reference to target, whose digest is made now, or, with later not
  * NULL, whose DigestValue is left empty in *later for digest_into to
@@ -144,7 +154,6 @@ int wss_digest(const dom_node *top, const char *const *prefixes,
 static int add_reference(dom_node *si, const char *id, const dom_node *target,
 			 wss_msg *m, dom_node **later, lab_err *err)
 {
-	unsigned char digest[WSS_SHA256_LEN];
 	char uri[80];
 	dom_node *ref, *tr, *dv;
 	int rc;
@@ -161,24 +170,13 @@ static int add_reference(dom_node *si, const char *id, const dom_node *target,
 	if (rc == LAB_OK)
 		rc = wss_add_alg(ref, WSS_NS_DS, "ds:DigestMethod",
 				 WSS_ALG_SHA256, NULL, err);
-	if (rc == LAB_OK && later == NULL)
-		rc = digest_tee(target, NULL, 0, m, digest, err);
 	if (rc == LAB_OK)
 		rc = wss_add(ref, NULL, WSS_NS_DS, "ds:DigestValue", &dv, err);
 	if (rc == LAB_OK && later != NULL)
 		*later = dv;
 	else if (rc == LAB_OK)
-		rc = wss_add_b64(dv, digest, sizeof digest, err);
+		rc = digest_into(dv, target, m, err);
 	return rc;
-}
-
-/* The Body's digest into the DigestValue dv left empty for it. */
-static int digest_into(dom_node *dv, wss_msg *m, lab_err *err)
-{
-	unsigned char digest[WSS_SHA256_LEN];
-	int rc = digest_tee(m->body, NULL, 0, m, digest, err);
-
-	return rc != LAB_OK ? rc : wss_add_b64(dv, digest, sizeof digest, err);
 }
 
 /*
@@ -269,7 +267,7 @@ static int add_references(wss_msg *m, dom_node *si, const char *body_id,
 		rc = wss_attach_sign(m, si, err);
 	if (rc == LAB_OK && later != NULL) {
 		offer_signature(si, m, key);
-		rc = digest_into(later, m, err);
+		rc = digest_into(later, m->body, m, err);
 	}
 	return rc;
 }
