@@ -96,6 +96,7 @@ extern const t_case tests_threads[];
 extern const t_case tests_pipelined[];
 extern const t_case tests_feed[];
 extern const t_case tests_timeline[];
+extern const t_case tests_worker[];
 extern const t_case tests_digest_ahead[];
 extern const t_case tests_writer[];
 extern const t_case tests_hist[];

@@ -142,6 +142,7 @@ int t_ok(const char *file, int line, const char *what, int rc,
 }
 
 static const t_case *const groups[] = {
+	tests_worker, /* first: its fork test (test_worker.c) */
 	tests_roundtrip, tests_diff, tests_attrs, tests_ns, tests_tree,
 	tests_fragment, tests_ids, tests_userdata, tests_errors, tests_profile,
 	tests_limits, tests_alloc, tests_c14n, tests_canon, tests_sha,

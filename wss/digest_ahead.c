@@ -11,13 +11,13 @@
 #include "wss/digest_ahead.h"
 
 #include <openssl/crypto.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "util/timeline.h"
+#include "util/worker.h"
 #include "wss/c14n.h"
 #include "wss/guess.h"
 
@@ -32,8 +32,7 @@ struct wss_ahead {
 	wss_guess g;
 	atomic_size_t avail; /* p[0..avail) final: the thread may hash it */
 	atomic_int state;   /* FEEDING, WHOLE (avail is n), STOPPED */
-	atomic_int finished; /* the thread has done all it will do */
-	int running;        /* a thread to join */
+	lab_worker_job job; /* the thread's: job.started, a thread runs */
 	int finished_seen;  /* done() saw it finished: its digest stands */
 	int on_thread;      /* hash on a second thread, else on this one */
 	struct lab_timeline *timeline; /* the thread marks its steps */
@@ -44,7 +43,6 @@ struct wss_ahead {
 	int proved;         /* and it is the Body's, at generation `gen` */
 	const dom_node *body, *old;
 	uint64_t gen;
-	pthread_t tid;
 	unsigned char digest[WSS_SHA256_LEN];
 };
 
@@ -114,15 +112,13 @@ static int hash_plaintext(void *ctx, wss_sha256_ctx *h)
 }
 
 /* The thread: the tags around the plaintext, into a->digest. */
-static void *hash(void *arg)
+static void hash(void *arg)
 {
 	wss_ahead *a = arg;
 
 	lab_timeline_mark(a->timeline, "ahead_started");
 	a->hashed = wss_guess_hash(&a->g, hash_plaintext, a, a->digest);
 	lab_timeline_mark(a->timeline, "ahead_hashed");
-	atomic_store_explicit(&a->finished, 1, memory_order_release);
-	return NULL;
 }
 
 /* Starts the thread on p[0..avail) in state; a guess without one is
@@ -132,30 +128,14 @@ static void start(wss_ahead *a, const char *p, size_t avail, int state)
 	a->g.p = p;
 	atomic_store_explicit(&a->avail, avail, memory_order_relaxed);
 	atomic_store_explicit(&a->state, state, memory_order_relaxed);
-	atomic_store_explicit(&a->finished, 0, memory_order_relaxed);
-	a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
-	if (!a->running)
+	if (!lab_worker_start(&a->job, hash, a))
 		a->body = NULL;
 }
 
-/* Waits, yielding, until the thread has done all it will do, without
- * joining it: asleep in pthread_join, this thread woke about 30 us after
- * the other's last step (receive_pipelined/quakes-2m), and the thread's
- * exit (OpenSSL's per-thread cleanup with it) is joined later, in
- * forget(), after the message. */
-static void wait_finished(const wss_ahead *a)
+/* Waits for the thread to finish what it was given. */
+static void end_job(wss_ahead *a)
 {
-	while (a->running &&
-	       !atomic_load_explicit(&a->finished, memory_order_acquire))
-		sched_yield();
-}
-
-/* Waits for the thread to finish what it was given, and to exit. */
-static void join(wss_ahead *a)
-{
-	if (a->running)
-		pthread_join(a->tid, NULL);
-	a->running = 0;
+	lab_worker_end(&a->job);
 	a->finished_seen = 0;
 }
 
@@ -163,7 +143,7 @@ static void join(wss_ahead *a)
 static void forget(wss_ahead *a)
 {
 	atomic_store_explicit(&a->state, STOPPED, memory_order_release);
-	join(a);
+	end_job(a);
 	wss_sha256_free(a->h); /* OpenSSL cleanses its state */
 	a->h = NULL;
 	a->at = 0;
@@ -218,7 +198,7 @@ static void pass_ready(void *ctx, const char *plain, size_t n)
 		return;
 	if (!a->on_thread)
 		hash_here(a, plain, n);
-	else if (a->running)
+	else if (a->job.started)
 		atomic_store_explicit(&a->avail, n, memory_order_release);
 	else
 		start(a, plain, n, FEEDING);
@@ -231,7 +211,7 @@ static void pass_whole(void *ctx, size_t len)
 	a->g.n = len;
 	if (!a->on_thread && a->h != NULL)
 		hash_end(a, len);
-	if (!a->running)
+	if (!a->job.started)
 		return;
 	atomic_store_explicit(&a->avail, len, memory_order_release);
 	atomic_store_explicit(&a->state, WHOLE, memory_order_release);
@@ -255,13 +235,13 @@ static void parsing(void *ctx, const char *p, size_t n)
 		a->parsed_here = a->hashed;
 		return;
 	}
-	if (a->running && (p != a->g.p || n != a->g.n))
+	if (a->job.started && (p != a->g.p || n != a->g.n))
 		forget(a);
-	else if (!a->running && a->body != NULL) {
+	else if (!a->job.started && a->body != NULL) {
 		a->g.n = n;
 		start(a, p, n, WHOLE);
 	}
-	a->parsed_here = a->running;
+	a->parsed_here = a->job.started;
 }
 
 /* Without `parsing` first, the bytes moved or were never parsed: what
@@ -270,8 +250,8 @@ static void done(void *ctx)
 {
 	wss_ahead *a = ctx;
 
-	wait_finished(a);
-	a->finished_seen = a->running;
+	lab_worker_wait(&a->job);
+	a->finished_seen = a->job.started;
 	if (!a->parsed_here)
 		forget(a);
 }
@@ -318,7 +298,7 @@ const dom_parse_watch *wss_ahead_begin(wss_ahead *a, const dom_node *body,
 	 * it, when it is for these bytes; else one made afresh. */
 	int same_guess = a->body == body && a->old == old &&
 			 (a->on_thread ? len >= WSS_GUESS_MIN &&
-						 (!a->running || a->g.n == len)
+						 (!a->job.started || a->g.n == len)
 				       : a->hashed && a->g.n == len);
 
 	/* On this thread a guess is only made behind the decryption: one
@@ -367,7 +347,7 @@ void wss_ahead_check(wss_ahead *a, const dom_node *body)
 
 	/* A thread done() did not see finish was never told the parse was
 	 * done. */
-	if (a->running && !a->finished_seen)
+	if (a->job.started && !a->finished_seen)
 		forget(a);
 	a->proved = 0;
 	if (!a->hashed || body != a->body ||

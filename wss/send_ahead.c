@@ -10,7 +10,6 @@
 #include "wss/send_ahead.h"
 
 #include <openssl/crypto.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -22,6 +21,7 @@
 #include "util/base64.h"
 #include "util/buf.h"
 #include "util/timeline.h"
+#include "util/worker.h"
 #include "wss/guess.h"
 #include "wss/profile.h"
 
@@ -46,11 +46,9 @@ struct wss_send_ahead {
 	size_t at;           /* bytes of the stream the proof has seen */
 	int mismatch;        /* the proof saw a byte the guess lacks */
 	atomic_int stop;     /* the thread stops at its next chunk */
-	atomic_int finished; /* the thread has done all it will do */
-	int running;         /* a thread to join */
+	lab_worker_job job;  /* the thread's */
 	int hashed;          /* the thread made `digest` */
 	int taken;           /* and wss_send_ahead_take gave it */
-	pthread_t tid;
 	unsigned char digest[WSS_SHA256_LEN];
 	/* The signature made ahead: whether a SignedInfo was offered
 	 * (OFFER_*), the key, the SignedInfo with the digest's base64 to
@@ -410,7 +408,7 @@ static int offered(const wss_send_ahead *a)
 	return state == OFFER_MADE;
 }
 
-static void *hash(void *arg)
+static void hash(void *arg)
 {
 	wss_send_ahead *a = arg;
 
@@ -421,27 +419,6 @@ static void *hash(void *arg)
 	lab_timeline_mark(a->timeline, "ahead_hashed");
 	if (a->hashed && offered(a))
 		sign_offered(a);
-	atomic_store_explicit(&a->finished, 1, memory_order_release);
-	return NULL;
-}
-
-/* Waits until the thread has done all it will do (yielding: asleep in
- * pthread_join, this thread woke about 60 us after the other was done),
- * without joining it: what follows its last store, the thread's exit
- * and OpenSSL's per-thread cleanup, is joined in wss_send_ahead_free,
- * after the message. */
-static void wait_finished(const wss_send_ahead *a)
-{
-	while (a->running &&
-	       !atomic_load_explicit(&a->finished, memory_order_acquire))
-		sched_yield();
-}
-
-static void join(wss_send_ahead *a)
-{
-	if (a->running)
-		pthread_join(a->tid, NULL);
-	a->running = 0;
 }
 
 void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
@@ -462,10 +439,7 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 	a->timeline = o->timeline;
 	atomic_init(&a->stop, 0);
 	atomic_init(&a->offer, OFFER_OPEN);
-	atomic_init(&a->finished, 0);
-	if (guess(a, buf, len))
-		a->running = pthread_create(&a->tid, NULL, hash, a) == 0;
-	if (a->running)
+	if (guess(a, buf, len) && lab_worker_start(&a->job, hash, a))
 		*out = a;
 	else
 		wss_send_ahead_free(a);
@@ -546,7 +520,7 @@ int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 	lab_timeline_mark(a->timeline, "ahead_proved");
 	if (atomic_load(&a->offer) == OFFER_OPEN)
 		atomic_store(&a->offer, OFFER_CLOSED);
-	wait_finished(a);
+	lab_worker_wait(&a->job);
 	if (!a->hashed)
 		return 0;
 	memcpy(out, a->digest, WSS_SHA256_LEN);
@@ -605,7 +579,7 @@ void wss_send_ahead_free(wss_send_ahead *a)
 	if (a == NULL)
 		return;
 	wss_send_ahead_drop(a);
-	join(a);
+	lab_worker_end(&a->job);
 	OPENSSL_cleanse(a->digest, sizeof a->digest);
 	lab_buf_free(&a->g.tags);
 	lab_buf_free(&a->si);

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "util/alloc.h"
+#include "util/worker.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -47,11 +48,11 @@ struct wss_pipelined {
 	wss_pipelined_piece_fn piece;
 	wss_pipelined_end_fn end;
 	void *ctx;
-	pthread_t tid;
+	lab_worker_job job;
 	pthread_mutex_t mu;
 	pthread_cond_t filled; /* the worker sleeps: a slot, the end, a stop */
 	pthread_cond_t freed;  /* the producer sleeps: a free slot, a failure */
-	int rc;                /* the worker's, read after the join */
+	int rc;                /* the worker's, read once its job ended */
 	lab_err err;
 };
 
@@ -137,7 +138,7 @@ static void give_back(wss_pipelined *w, int failed)
 	wake(w, &w->freed);
 }
 
-static void *work(void *arg)
+static void work(void *arg)
 {
 	wss_pipelined *w = arg;
 	const char *p;
@@ -150,12 +151,11 @@ static void *work(void *arg)
 		give_back(w, w->rc != LAB_OK);
 		if (w->rc != LAB_OK) {
 			lab_fail(&w->err, w->rc, "encrypting the content failed");
-			return NULL;
+			return;
 		}
 	}
 	if (!atomic_load(&w->stopped))
 		w->rc = w->end(w->ctx, &w->err);
-	return NULL;
 }
 
 int wss_pipelined_start(wss_pipelined **out, wss_pipelined_piece_fn piece,
@@ -174,7 +174,7 @@ int wss_pipelined_start(wss_pipelined **out, wss_pipelined_piece_fn piece,
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->filled, NULL);
 	pthread_cond_init(&w->freed, NULL);
-	if (w->slots == NULL || pthread_create(&w->tid, NULL, work, w) != 0) {
+	if (w->slots == NULL || !lab_worker_start(&w->job, work, w)) {
 		pthread_cond_destroy(&w->freed);
 		pthread_cond_destroy(&w->filled);
 		pthread_mutex_destroy(&w->mu);
@@ -230,7 +230,7 @@ int wss_pipelined_finish(wss_pipelined *w)
 	return publish(w, 1);
 }
 
-/* After the join: wipes the slots and frees w. */
+/* Once the worker's job ended: wipes the slots and frees w. */
 static void release(wss_pipelined *w)
 {
 	pthread_cond_destroy(&w->freed);
@@ -246,7 +246,7 @@ int wss_pipelined_join(wss_pipelined *w, lab_err *err)
 {
 	int rc;
 
-	pthread_join(w->tid, NULL);
+	lab_worker_end(&w->job);
 	rc = w->rc;
 	if (rc != LAB_OK)
 		*err = w->err;
@@ -260,6 +260,6 @@ void wss_pipelined_cancel(wss_pipelined *w)
 		return;
 	atomic_store(&w->stopped, 1);
 	wake(w, &w->filled);
-	pthread_join(w->tid, NULL);
+	lab_worker_end(&w->job);
 	release(w);
 }
