@@ -1776,6 +1776,26 @@ grep -q "'no-such-commit-here' is not a commit" "$T/err" && ok || bad "ab.sh gav
 ROUNDS=2 expect 1 "ab.sh with 2 rounds" sh "$HERE/harness/reports/ab.sh" HEAD
 grep -q 'needs 3 rounds' "$T/err" && ok || bad "ab.sh gave no reason: $(cat "$T/err")"
 
+# The cases a pattern leaves out by a two-thread case's tail
+# (case_tails.sh, which ab.sh and compare.sh refuse), on the names the
+# benchmark lists: the pipelined send at 2 MB is left out by a '$' after
+# its dataset, and nothing else is named, neither the one-thread send
+# nor a throughput case (/real_time/threads:N is a case of its own).
+# shellcheck source=harness/reports/case_tails.sh
+. "$HERE/harness/reports/case_tails.sh"
+"$BENCH" bench --floor --keys "$K" --benchmark_list_tests=true \
+	>"$T/all.cases" 2>"$T/err" || bad "domlab-bench --benchmark_list_tests: $(cat "$T/err")"
+left_out() {
+	lab_cases_left_out "$1" <"$T/all.cases" | paste -sd' ' -
+}
+[ "$(left_out '^(send|send_pipelined)/quakes-2m$')" = \
+	send_pipelined/quakes-2m/process_time/real_time ] && ok ||
+	bad "case_tails.sh: '$(left_out '^(send|send_pipelined)/quakes-2m$')'"
+[ -z "$(left_out '^send_pipelined/quakes-2m/')" ] &&
+	[ -z "$(left_out '^send_pipelined/quakes-2m/process_time/real_time$')" ] &&
+	[ -z "$(left_out '^(send|receive)/(quakes-200k|quakes-2m)$')" ] && ok ||
+	bad "case_tails.sh named a case the pattern takes or does not aim at"
+
 # What was not run is said, never counted as passed.
 [ -z "${gsoap_notrun:-}" ] || echo "3 not run"
 finish

@@ -21,7 +21,9 @@
 # Environment (the Makefile passes its variables of the same names):
 #   VARIANT   the variant both sides build (default best)
 #   CASES     an extended regex of case names, as make compare takes it
-#             (default ^(send|receive)/(quakes-200k|quakes-2m)$)
+#             (default ^(send|receive)/(quakes-200k|quakes-2m)$); one
+#             that matches a two-thread case only without its name's
+#             tail is refused (case_tails.sh)
 #   CONTROL   the same for the control (default ^floor:sha256/quakes-2m$)
 #   ROUNDS    processes per side (default 10, at least 3)
 #   REPS      repetitions per process (default 5)
@@ -87,6 +89,12 @@ cmp -s "$out/old.cases" "$out/new.cases" ||
 	fail "the two sides do not have the same cases for $filter: $(diff "$out/old.cases" "$out/new.cases" | grep '^[<>]' | tr '\n' ' ')"
 grep -Eq "$CONTROL" "$out/new.cases" || fail "no case matches the control $CONTROL"
 grep -Evq "$CONTROL" "$out/new.cases" || fail "no case but the control matches $filter ($hint)"
+# shellcheck source=harness/reports/case_tails.sh
+. harness/reports/case_tails.sh
+left_out=$("$new" bench --floor --keys "$BUILD_DIR/keys" \
+	--benchmark_list_tests=true 2>/dev/null | lab_cases_left_out "$CASES")
+[ -z "$left_out" ] ||
+	fail "CASES leaves out $(echo "$left_out" | paste -sd' ' -) by its name's tail: end the pattern with /process_time/real_time\$ there, or leave that \$ off"
 
 # shellcheck source=harness/reports/tunables.sh
 . harness/reports/tunables.sh

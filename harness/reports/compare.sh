@@ -33,7 +33,11 @@
 #   CASES       an extended regular expression: only the cases whose names
 #               match it, without their ref:/gsoap:/pugi:/floor: prefix, run, in
 #               every variant and in ref, pugixml and floor alike (a run
-#               left with no case is skipped); e.g. '^(tokens|attachment)'
+#               left with no case is skipped); e.g. '^(tokens|attachment)'.
+#               One that matches a two-thread case's name only without
+#               its tail (send_pipelined/quakes-2m$, for the case named
+#               send_pipelined/quakes-2m/process_time/real_time) stops
+#               the run before it starts (case_tails.sh)
 #   ICOUNT=1    also instructions per iteration, callgrind (see icount())
 #   ICOUNT_ITERS  iterations counted per case (default 3)
 #   ICOUNT_CASES  an extended regular expression: count only the cases
@@ -389,6 +393,18 @@ done
 if [ -z "$runs" ]; then
 	echo "compare: no case matches CASES='$CASES'" >&2
 	exit 1
+fi
+if [ -n "$CASES" ]; then
+	# shellcheck source=harness/reports/case_tails.sh
+	. harness/reports/case_tails.sh
+	# $data: words to split (see above).
+	# shellcheck disable=SC2086
+	left_out=$("$(bin "$1")" bench $data --keys "$keys" \
+		--benchmark_list_tests=true | lab_cases_left_out "$CASES")
+	if [ -n "$left_out" ]; then
+		echo "compare: CASES='$CASES' leaves out $(echo "$left_out" | paste -sd' ' -) by its name's tail: end the pattern with /process_time/real_time\$ there, or leave that \$ off" >&2
+		exit 1
+	fi
 fi
 nruns=$(echo "$runs" | wc -w)
 
