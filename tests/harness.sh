@@ -1726,12 +1726,14 @@ expect 0 "the fuzzing record is what results/fuzz/ makes (make fuzz-record)" \
 
 # make ab's report (harness/reports/ab.py) on 4 rounds made up here:
 # send/x takes half the time on the new side (old / new 2.0, 2.0, 1.96,
-# 2.04), the control the same; then a control that halved, and a round
-# without its new process.  ab.sh refuses what is not a commit, and
-# fewer than 3 rounds, before it builds anything.
+# 2.04), the control the same; a two-thread case's wall time halves too,
+# its CPU time (3 x the control's) does not, and only it gets a CPU
+# table; then a control that halved, and a round without its new
+# process.  ab.sh refuses what is not a commit, and fewer than 3 rounds,
+# before it builds anything.
 ab_round() { # ab_round DIR SIDE K SEND_US CONTROL_US
-	printf '{"benchmarks":[{"name":"send/x","run_name":"send/x","run_type":"iteration","real_time":%s,"time_unit":"us"},{"name":"floor:sha256/x","run_name":"floor:sha256/x","run_type":"iteration","real_time":%s,"time_unit":"us"},{"name":"send/x_median","run_name":"send/x","run_type":"aggregate","real_time":1,"time_unit":"us"}]}\n' \
-		"$4" "$5" >"$1/runs/$2.$3.json"
+	printf '{"benchmarks":[{"name":"send/x","run_name":"send/x","run_type":"iteration","real_time":%s,"time_unit":"us"},{"name":"floor:sha256/x","run_name":"floor:sha256/x","run_type":"iteration","real_time":%s,"time_unit":"us"},{"name":"send_pipelined/x/process_time/real_time","run_name":"send_pipelined/x/process_time/real_time","run_type":"iteration","real_time":%s,"cpu_time":%s,"time_unit":"us"},{"name":"send/x_median","run_name":"send/x","run_type":"aggregate","real_time":1,"time_unit":"us"}]}\n' \
+		"$4" "$5" "$4" "$(awk -v c="$5" 'BEGIN { print c * 3 }')" >"$1/runs/$2.$3.json"
 }
 mkdir -p "$T/ab/runs"
 printf 'base %s\nhead %s\nuncommitted no\nvariant best\nfilter f\ncontrol ^floor:sha256/\ncommand make ab BASE=x ROUNDS=4\nrepetitions 1\ncpu x\n' \
@@ -1750,9 +1752,14 @@ if "$PY" "$HERE/harness/reports/ab.py" --dir "$T/ab" >"$T/ab/report.md" 2>"$T/er
 	expect_lines "$T/ab/report.md" '^# best: 111111111111 (old) against 222222222222 (new)$' \
 		'^| `send/x` | 101.0 | 50.0 | 2.000 | [0-9.]*-[0-9.]* | 1\.9[0-9]*-2\.0[0-9]* | new faster |$' \
 		'^| `floor:sha256/x` (control) | 10.0 | 10.0 | 1.000 | .* | no measurable difference |$' \
+		'^| `send_pipelined/x/process_time/real_time` | 101.0 | 50.0 | 2.000 | .* | new faster |$' \
+		'^## CPU time of the two-thread cases$' \
+		'^| `send_pipelined/x/process_time/real_time` | 30.0 | 30.0 | 1.000 | .* | no measurable difference |$' \
 		'^round 4 00:00:04 load 0.10 0.10 0.10 order old new$' \
 		'^make ab BASE=x ROUNDS=4$'
 	grep -q 'control moved' "$T/ab/report.md" && bad "ab.py: a steady control reported as moved" || ok
+	[ "$(grep -c '^| `send/x` ' "$T/ab/report.md")" = 1 ] && ok ||
+		bad "ab.py: a one-thread case in the CPU table"
 else
 	bad "ab.py failed: $(tail -n 3 "$T/err")"
 fi

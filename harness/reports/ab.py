@@ -9,8 +9,11 @@ the rounds' mean differs from 1 at 95% (harness/reports/spread.py,
 Rounds).  The control case, which the change does not touch, must show
 no difference: where it does, the machine drifted between the two
 binaries' processes, and the report says the verdicts cannot be
-trusted.  With icount.tsv, callgrind's instructions per iteration of
-each side.
+trusted.  The two-thread cases (named .../process_time/real_time), timed
+by the wall clock, get the same table of their CPU time, both threads'
+together: what a change to them costs or saves in CPU, which their wall
+time does not show.  With icount.tsv, callgrind's instructions per
+iteration of each side.
 
 Not for: running anything (ab.sh does).  Standard library only.
 
@@ -25,7 +28,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import us_real  # noqa: E402
+from run import us, us_real  # noqa: E402
 from spread import over_rounds  # noqa: E402
 
 
@@ -44,19 +47,27 @@ def read_info(d):
     return info, rounds
 
 
-def medians(path):
-    """{case: median real time in us} over one process's repetitions."""
+# The tail Google Benchmark puts on a case timed by the wall clock with
+# the process's CPU time beside it: a two-thread case.
+TWO_THREADS = "/process_time/real_time"
+
+
+def medians(path, cpu=False):
+    """{case: median real time in us} over one process's repetitions;
+    cpu: the two-thread cases' CPU time instead, and only theirs."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     times = {}
     for b in doc.get("benchmarks", []):
-        if b.get("run_type") != "iteration":
+        name = b.get("run_name", b["name"])
+        if b.get("run_type") != "iteration" or (
+                cpu and not name.endswith(TWO_THREADS)):
             continue
-        times.setdefault(b.get("run_name", b["name"]), []).append(us_real(b))
+        times.setdefault(name, []).append(us(b) if cpu else us_real(b))
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def read_rounds(d):
+def read_rounds(d, cpu=False):
     """{side: [round's medians, in round order]}: old and new alike,
     each round with both sides, or SystemExit."""
     sides = {}
@@ -64,7 +75,7 @@ def read_rounds(d):
         files = glob.glob(os.path.join(d, "runs", f"{side}.*.json"))
         order = sorted(files, key=lambda p: int(re.findall(r"\.(\d+)\.json$",
                                                           p)[0]))
-        sides[side] = [medians(p) for p in order]
+        sides[side] = [medians(p, cpu) for p in order]
     if not sides["old"] or len(sides["old"]) != len(sides["new"]):
         sys.exit(f"ab.py: {d}/runs: {len(sides['old'])} old and "
                  f"{len(sides['new'])} new processes; each round has one "
@@ -165,6 +176,13 @@ def main():
     if "command" in info:
         out += ["Made by:", "", "```", info["command"], "```", ""]
     out += time_table(rows, control) + [""]
+    cpu_rows = case_rows(read_rounds(a.dir, cpu=True), control)
+    if cpu_rows:
+        out += ["## CPU time of the two-thread cases", "",
+                "The same, of each process's CPU time, both threads "
+                "together (Google Benchmark's cpu_time of a case timed by "
+                "the wall clock).", ""]
+        out += time_table(cpu_rows, control) + [""]
     out += icount_table(a.dir)
     out += ["## Rounds", "", "```"] + rounds + ["```"]
     print("\n".join(out))
