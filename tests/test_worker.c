@@ -8,8 +8,6 @@
  * Not for: the jobs the pipeline gives (test_threads.c, test_pipelined.c).
  */
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

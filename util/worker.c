@@ -127,18 +127,18 @@ static worker *spawn(void)
 
 int lab_worker_start(lab_worker_job *job, lab_worker_fn *fn, void *arg)
 {
-	worker *w = NULL;
+	worker *w;
 
 	job->started = 0;
 	atomic_store_explicit(&job->done, 0, memory_order_relaxed);
-	if (pthread_once(&watch_once, watch_forks) != 0)
+	if (pthread_once(&watch_once, watch_forks) != 0 || !pool.watched)
 		return 0;
 	pthread_mutex_lock(&pool.mu);
-	if (pool.watched && pool.parked != NULL) {
-		w = pool.parked;
+	w = pool.parked;
+	if (w != NULL) {
 		pool.parked = w->next;
 		pool.nparked--;
-	} else if (pool.watched) {
+	} else {
 		w = spawn();
 	}
 	if (w != NULL) {
