@@ -1798,6 +1798,10 @@ left_out() {
 [ "$(left_out '^(send|send_pipelined)/quakes-2m$')" = \
 	send_pipelined/quakes-2m/process_time/real_time ] && ok ||
 	bad "case_tails.sh: '$(left_out '^(send|send_pipelined)/quakes-2m$')'"
+lab_cases_tail_refusal '^send_pipelined/quakes-2m$' <"$T/all.cases" |
+	grep -qF "CASES='^send_pipelined/quakes-2m\$' leaves out send_pipelined/quakes-2m/process_time/real_time by its name's tail" &&
+	[ -z "$(lab_cases_tail_refusal '^send/quakes-2m$' <"$T/all.cases")" ] && ok ||
+	bad "case_tails.sh: no refusal, or one for a pattern it should take"
 [ -z "$(left_out '^send_pipelined/quakes-2m/')" ] &&
 	[ -z "$(left_out '^send_pipelined/quakes-2m/process_time/real_time$')" ] &&
 	[ -z "$(left_out '^(send|receive)/(quakes-200k|quakes-2m)$')" ] && ok ||

@@ -52,13 +52,12 @@ def read_info(d):
 TWO_THREADS = "/process_time/real_time"
 
 
-def medians(path, cpu=False):
-    """{case: median real time in us} over one process's repetitions;
-    cpu: the two-thread cases' CPU time instead, and only theirs."""
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
+def medians(benchmarks, cpu=False):
+    """{case: median real time in us} over one process's repetitions
+    (its run file's benchmarks); cpu: the two-thread cases' CPU time
+    instead, and only theirs."""
     times = {}
-    for b in doc.get("benchmarks", []):
+    for b in benchmarks:
         name = b.get("run_name", b["name"])
         if b.get("run_type") != "iteration" or (
                 cpu and not name.endswith(TWO_THREADS)):
@@ -67,20 +66,29 @@ def medians(path, cpu=False):
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def read_rounds(d, cpu=False):
-    """{side: [round's medians, in round order]}: old and new alike,
+def read_rounds(d):
+    """{side: [round's benchmarks, in round order]}: old and new alike,
     each round with both sides, or SystemExit."""
     sides = {}
     for side in ("old", "new"):
         files = glob.glob(os.path.join(d, "runs", f"{side}.*.json"))
         order = sorted(files, key=lambda p: int(re.findall(r"\.(\d+)\.json$",
                                                           p)[0]))
-        sides[side] = [medians(p, cpu) for p in order]
+        sides[side] = []
+        for path in order:
+            with open(path, encoding="utf-8") as f:
+                sides[side].append(json.load(f).get("benchmarks", []))
     if not sides["old"] or len(sides["old"]) != len(sides["new"]):
         sys.exit(f"ab.py: {d}/runs: {len(sides['old'])} old and "
                  f"{len(sides['new'])} new processes; each round has one "
                  "of each")
     return sides
+
+
+def side_medians(sides, cpu=False):
+    """read_rounds' sides with each process's medians (medians)."""
+    return {side: [medians(b, cpu) for b in runs]
+            for side, runs in sides.items()}
 
 
 def case_rows(sides, control):
@@ -151,7 +159,8 @@ def main():
     a = ap.parse_args()
     info, rounds = read_info(a.dir)
     control = info.get("control", "^floor:sha256/")
-    rows = case_rows(read_rounds(a.dir), control)
+    sides = read_rounds(a.dir)
+    rows = case_rows(side_medians(sides), control)
     moved = [c for c, _, _, r in rows
              if re.search(control, c) and r is not None and r.measured()]
     new = info.get("head", "?")[:12] + (
@@ -176,7 +185,7 @@ def main():
     if "command" in info:
         out += ["Made by:", "", "```", info["command"], "```", ""]
     out += time_table(rows, control) + [""]
-    cpu_rows = case_rows(read_rounds(a.dir, cpu=True), control)
+    cpu_rows = case_rows(side_medians(sides, cpu=True), control)
     if cpu_rows:
         out += ["## CPU time of the two-thread cases", "",
                 "The same, of each process's CPU time, both threads "

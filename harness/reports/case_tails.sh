@@ -5,7 +5,9 @@
 # clock, with both threads' CPU time), so a pattern anchored with '$'
 # after the dataset skips it without a word.
 # lab_cases_left_out RE prints, of the names on its input, each one RE
-# does not match that RE matches without that tail.
+# does not match that RE matches without that tail; lab_cases_tail_refusal
+# RE prints, for the same input, why the pattern is refused (nothing
+# when none is left out).
 # Not for: other tails (/real_time/threads:N names a throughput case of
 # its own, not the same case).
 # shellcheck shell=sh
@@ -20,5 +22,12 @@ lab_cases_left_out() {
 		printf '%s\n' "${t_name%/process_time/real_time}" |
 			grep -Eq -- "$1" && printf '%s\n' "$t_name"
 	done
+	return 0
+}
+
+lab_cases_tail_refusal() {
+	t_out=$(lab_cases_left_out "$1" | paste -sd' ' -)
+	[ -z "$t_out" ] ||
+		printf '%s\n' "CASES='$1' leaves out $t_out by its name's tail: end the pattern with /process_time/real_time\$ there, or leave that \$ off"
 	return 0
 }
