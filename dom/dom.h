@@ -603,6 +603,17 @@ void *dom_user_data_get(const dom_node *n, const void *key);
  * what the writer got).
  */
 int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err);
+/*
+ * dom_serialize into a buffer without a writer, and where the characters
+ * of the text node `mark` begin in it (*at, an offset into out->data),
+ * for a caller that writes them last: out and the text then change
+ * together, and must keep their length.  LAB_EUSAGE for a buffer with a
+ * writer, a mark that is no text or is not written, or whose characters
+ * are not written as they stand (one of them escaped); a failure leaves
+ * out as it was.
+ */
+int dom_serialize_marked(const dom_node *n, const dom_node *mark,
+			 lab_buf *out, size_t *at, lab_err *err);
 
 /* Which choice each axis of this build took. */
 typedef struct dom_axis_choice {

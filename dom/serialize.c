@@ -11,6 +11,8 @@
  * Into a buffer with a writer (util/buf.h) as well: nothing here reads
  * back, patches or keeps a pointer into the output across a reserve, and
  * room is reserved a piece at a time, never for a whole large value.
+ * dom_serialize_marked says where one text went, for a caller that
+ * writes its characters last.
  * Not for: pretty printing, encodings other than UTF-8.
  */
 #include <string.h>
@@ -271,12 +273,30 @@ static inline int end_tag(lab_buf *b, const dom_node *n)
 	return put_name3(b, "</", 2, e->name->prefix, e->name->local, ">", 1);
 }
 
-/* What the emit axis kept: el's content is bytes[0..len). */
-typedef struct kept {
+/* What a serialization carries along: what the emit axis kept (el's
+ * content is bytes[0..len)), and the text whose characters the caller
+ * asked to find in the output (mark; NULL: none), written at `at`. */
+typedef struct walk {
 	const dom_node *el;
 	const char *bytes;
 	size_t len;
-} kept;
+	const dom_node *mark;
+	size_t at;
+	int marked; /* mark written, each character as it stands */
+} walk;
+
+/* A leaf, and where it went if it is the mark. */
+static int leaf_at(lab_buf *b, const dom_node *n, walk *w)
+{
+	size_t from = b->len;
+	int rc = leaf(b, n);
+
+	if (n == w->mark && rc == LAB_OK) {
+		w->at = from;
+		w->marked = b->len - from == n->len;
+	}
+	return rc;
+}
 
 /* An element whose content is still bytes, and they may stand for it
  * (dom/deferred.h): written whole, without building it.  1 written, 0
@@ -296,7 +316,7 @@ static int deferred(lab_buf *b, const dom_node *n)
 }
 
 /* The subtree at top, iteratively: end tags are written on the way up. */
-static int subtree(lab_buf *b, const dom_node *top, const kept *k)
+static int subtree(lab_buf *b, const dom_node *top, walk *k)
 {
 	const dom_node *n = top;
 
@@ -319,7 +339,7 @@ static int subtree(lab_buf *b, const dom_node *top, const kept *k)
 			    (put(b, k->bytes, k->len) != LAB_OK ||
 			     end_tag(b, n) != LAB_OK))
 				return LAB_ENOMEM;
-		} else if (leaf(b, n) != LAB_OK) {
+		} else if (leaf_at(b, n, k) != LAB_OK) {
 			return LAB_ENOMEM;
 		}
 		/* Close every element we finish on the way to a next sibling. */
@@ -334,7 +354,7 @@ static int subtree(lab_buf *b, const dom_node *top, const kept *k)
 	}
 }
 
-static int document(lab_buf *b, const dom_doc *doc, const kept *k)
+static int document(lab_buf *b, const dom_doc *doc, walk *k)
 {
 	const dom_decl *d = &doc->decl;
 	const dom_node *n;
@@ -357,15 +377,15 @@ static int document(lab_buf *b, const dom_doc *doc, const kept *k)
 	return LAB_OK;
 }
 
-int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
+/* dom_serialize, finding w->mark on the way. */
+static int serialize(const dom_node *n, lab_buf *out, walk *w, lab_err *err)
 {
 	const dom_doc *doc = dom__doc(n);
-	kept k;
 	int rc;
 
-	k.bytes = dom__emit_bytes(doc, &k.el, &k.len);
-	rc = n->type == DOM_DOCUMENT ? document(out, doc, &k)
-				     : subtree(out, n, &k);
+	w->bytes = dom__emit_bytes(doc, &w->el, &w->len);
+	rc = n->type == DOM_DOCUMENT ? document(out, doc, w)
+				     : subtree(out, n, w);
 
 	/* put() leaves room for the terminator but does not write it. */
 	if (out->data != NULL)
@@ -381,4 +401,36 @@ int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
 	if (rc != LAB_OK)
 		return lab_fail(err, LAB_ENOMEM, "out of memory while serializing");
 	return LAB_OK;
+}
+
+int dom_serialize(const dom_node *n, lab_buf *out, lab_err *err)
+{
+	walk w = {0};
+
+	return serialize(n, out, &w, err);
+}
+
+int dom_serialize_marked(const dom_node *n, const dom_node *mark,
+			 lab_buf *out, size_t *at, lab_err *err)
+{
+	walk w = {0};
+	size_t from = out->len;
+	int rc = lab_buf_need_plain(out, "dom_serialize_marked", err);
+
+	w.mark = mark;
+	if (rc == LAB_OK && (mark == NULL || mark->type != DOM_TEXT))
+		rc = lab_fail(err, LAB_EUSAGE,
+			      "dom_serialize_marked marks a text node");
+	if (rc == LAB_OK)
+		rc = serialize(n, out, &w, err);
+	if (rc == LAB_OK && !w.marked)
+		rc = lab_fail(err, LAB_EUSAGE,
+			      "the marked text was not written as it stands");
+	/* Nothing of a refused output stays. */
+	if (rc != LAB_OK && out->data != NULL && !lab_buf_has_writer(out)) {
+		out->len = from;
+		out->data[from] = '\0';
+	}
+	*at = w.at;
+	return rc;
 }

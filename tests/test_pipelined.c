@@ -73,14 +73,17 @@ static void free_keys(keys *k)
 }
 
 /* in sent by alice to bob in `layout` on `threads` threads, serialized
- * into out.  Parsed as a signing sender parses (the canonical bytes
- * kept).  taken not NULL: the Body's digest guessed from in during the
- * parse, as wss_send_bytes does, and *taken says what became of the
- * guess: -1 none made, 0 made and not taken, 1 taken. */
+ * into out by the send (where the thread signs, before its signature is
+ * written in), and the same bytes as the document it leaves.  Parsed as
+ * a signing sender parses (the canonical bytes kept).  taken not NULL:
+ * the Body's digest guessed from in during the parse, as wss_send_bytes
+ * does, and *taken says what became of the guess: -1 none made, 0 made
+ * and not taken, 1 taken. */
 static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
 		   wss_layout layout, int threads, lab_buf *out, int *taken)
 {
 	wss_send_ahead *a = NULL;
+	lab_buf again = LAB_BUF_INIT;
 	dom_doc *doc = NULL;
 	wss_opts o;
 	lab_err err;
@@ -98,13 +101,15 @@ static int send_as(const keys *k, const lab_buf *in, wss_cipher c,
 					    &err),
 		      &err) &&
 	     CHECK_OK(wss_send_doc_ahead(doc, k->alice_key, k->alice, k->bob,
-					 &o, a, &err),
+					 &o, a, out, &err),
 		      &err) &&
-	     T_SERIALIZE(dom_doc_node(doc), out);
+	     T_SERIALIZE(dom_doc_node(doc), &again) &&
+	     CHECK_EQ_MEM(out->data, out->len, again.data, again.len);
 	if (taken != NULL)
 		*taken = a == NULL ? -1 : wss_send_ahead_taken(a);
 	wss_send_ahead_free(a);
 	dom_doc_free(doc);
+	lab_buf_free(&again);
 	return ok;
 }
 
@@ -552,16 +557,19 @@ static void timeline_of(const keys *k, const lab_buf *in, int guessed)
 		return;
 	lab_timeline_start(t);
 	if (!CHECK_OK(wss_send_bytes(in->data, in->len, k->alice_key, k->alice,
-				     k->bob, &o, &doc, &err),
-		      &err) ||
-	    !T_SERIALIZE(dom_doc_node(doc), &msg))
+				     k->bob, &o, &doc, &msg, &err),
+		      &err))
 		goto out;
 	parsed = step(t, "parsed");
 	sig = step(t, "signed");
 	enc = step(t, "encrypted");
 	taken = step(t, "digest_taken");
 	sealed = step(t, "sealed");
-	CHECK(parsed >= 0 && parsed <= sig && sig <= enc);
+	/* The thread that signs does so while this one encrypts and
+	 * writes the output. */
+	CHECK(parsed >= 0 && parsed <= sig && parsed <= enc &&
+	      enc <= step(t, "serialized"));
+	CHECK(guessed ? step(t, "serialized") <= sig : sig <= enc);
 	CHECK(sealed <= enc);
 	if (guessed) {
 		int64_t hashed = step(t, "ahead_hashed");
@@ -569,10 +577,12 @@ static void timeline_of(const keys *k, const lab_buf *in, int guessed)
 		CHECK(step(t, "ahead_started") >= 0 &&
 		      step(t, "ahead_started") <= hashed && hashed <= taken);
 		CHECK(parsed <= step(t, "ahead_proved") &&
-		      step(t, "ahead_proved") <= taken && taken <= sig);
-		/* The Signature made on the second thread, then taken. */
+		      step(t, "ahead_proved") <= taken && taken <= enc);
+		/* The Signature made on the second thread, then taken once
+		 * this one has made the EncryptedKey and EncryptedData. */
 		CHECK(hashed <= step(t, "ahead_signed") &&
 		      step(t, "ahead_signed") <= step(t, "signature_taken") &&
+		      enc <= step(t, "signature_taken") &&
 		      step(t, "signature_taken") <= sig);
 	} else {
 		CHECK(taken < 0 && step(t, "signature_taken") < 0);
@@ -632,6 +642,56 @@ out:
 	lab_buf_free(&raw);
 }
 
+/*
+ * With the Signature encrypted too, a send whose second thread signs
+ * waits for that signature before it encrypts (the EncryptedData holds
+ * the SignatureValue): the steps in that order, the thread's signature
+ * taken, and bob receives the Body alice sent on one thread.
+ */
+static void test_send_ahead_signature_encrypted(void)
+{
+	lab_timeline *t = lab_timeline_new();
+	lab_buf in = LAB_BUF_INIT, msg = LAB_BUF_INIT, one = LAB_BUF_INIT,
+		b1 = LAB_BUF_INIT, b2 = LAB_BUF_INIT;
+	dom_doc *doc = NULL;
+	wss_opts o;
+	lab_err err;
+	keys k;
+
+	memset(&k, 0, sizeof k);
+	wss_opts_default(&o);
+	o.now = NOW;
+	o.threads = 2;
+	o.encrypt_signature = 1;
+	o.timeline = t;
+	if (!CHECK(t != NULL) || !load_keys(&k))
+		goto out;
+	lab_timeline_start(t);
+	if (canonical_quakes(300000, SOAP_NS_OF("soap"), "<soap:Body>",
+			     "</soap:Body></soap:Envelope>", &in) &&
+	    CHECK_OK(wss_send_bytes(in.data, in.len, k.alice_key, k.alice,
+				    k.bob, &o, &doc, &msg, &err),
+		     &err)) {
+		CHECK(step(t, "signature_taken") >= 0 &&
+		      step(t, "signature_taken") <= step(t, "signed") &&
+		      step(t, "signed") <= step(t, "encrypted"));
+		CHECK(memmem(msg.data, msg.len, "SignatureValue", 14) == NULL);
+		if (send_on(&k, &in, WSS_AES256_GCM, 1, &one) &&
+		    CHECK_OK(receive_on(&k, &msg, 0, 1, &b2, &err), &err) &&
+		    CHECK_OK(receive_on(&k, &one, 0, 1, &b1, &err), &err))
+			CHECK_EQ_MEM(b2.data, b2.len, b1.data, b1.len);
+	}
+out:
+	free_keys(&k);
+	dom_doc_free(doc);
+	lab_buf_free(&in);
+	lab_buf_free(&msg);
+	lab_buf_free(&one);
+	lab_buf_free(&b1);
+	lab_buf_free(&b2);
+	lab_timeline_free(t);
+}
+
 /* One thread asks for no guess. */
 static void test_send_ahead_one_thread(void)
 {
@@ -676,7 +736,8 @@ static void test_send_ahead_malformed(void)
 		CHECK(a != NULL);
 		wss_send_ahead_free(a);
 		CHECK_EQ_INT(wss_send_bytes(in.data, in.len, k.alice_key,
-					    k.alice, k.bob, &o, &doc, &err),
+					    k.alice, k.bob, &o, &doc, NULL,
+					    &err),
 			     LAB_EMALFORMED);
 	}
 	dom_doc_free(doc);
@@ -832,6 +893,8 @@ const t_case tests_pipelined[] = {
 	{"threads_send_ahead", test_send_ahead},
 	{"threads_send_ahead_one_thread", test_send_ahead_one_thread},
 	{"threads_timeline_send", test_timeline_send},
+	{"threads_send_ahead_signature_encrypted",
+	 test_send_ahead_signature_encrypted},
 	{"threads_send_ahead_malformed", test_send_ahead_malformed},
 	{"threads_pipelined_ring", test_pipelined_ring},
 	{"threads_pipelined_ring_fails", test_pipelined_ring_fails},

@@ -4,7 +4,8 @@
  * writes the serializer's own form), each data/roundtrip/NAME.xml comes
  * out as NAME.expected (written by hand from the rules in
  * dom/serialize.c), each .expected is a fixed point, and so is a value
- * with a byte to escape at every place.
+ * with a byte to escape at every place; dom_serialize_marked finds its
+ * text or refuses.
  * Not tested here: the tree's shape (test_diff.c compares it with
  * libxml2's) or inputs that must be refused (test_errors.c).
  */
@@ -255,6 +256,53 @@ static void long_escapes(void)
 	t_context(NULL);
 }
 
+/*
+ * dom_serialize_marked writes what dom_serialize writes and says where
+ * the marked text's characters went; it refuses a buffer with a writer,
+ * a mark that is no text, is not written, or has a character escaped.
+ */
+static void serialize_marked(void)
+{
+	dom_doc *d = T_PARSE("<r><a>xyz</a><b>q&amp;r</b><c/></r>");
+	t_pieces t = {LAB_BUF_INIT, 0, 0, 0, NULL};
+	lab_buf out = LAB_BUF_INIT, w;
+	dom_node *a, *b;
+	size_t at = 0;
+	lab_err err;
+
+	if (d == NULL)
+		return;
+	a = dom_first_child(t_find(dom_doc_node(d), "a"));
+	b = dom_first_child(t_find(dom_doc_node(d), "b"));
+	CHECK_OK(lab_buf_puts(&out, "before"), NULL);
+	if (CHECK_OK(dom_serialize_marked(dom_doc_node(d), a, &out, &at, &err),
+		     &err)) {
+		CHECK_EQ_STR(out.data, "before<r><a>xyz</a><b>q&amp;r</b>"
+				       "<c/></r>\n");
+		CHECK_EQ_INT(at, strlen("before<r><a>"));
+	}
+	out.len = 0;
+	out.data[0] = '\0';
+	CHECK_EQ_INT(dom_serialize_marked(dom_doc_node(d), b, &out, &at, &err),
+		     LAB_EUSAGE);
+	CHECK_EQ_INT(dom_serialize_marked(t_find(dom_doc_node(d), "b"), a, &out,
+					  &at, &err),
+		     LAB_EUSAGE);
+	CHECK_EQ_INT(dom_serialize_marked(dom_doc_node(d),
+					  t_find(dom_doc_node(d), "c"), &out,
+					  &at, &err),
+		     LAB_EUSAGE);
+	CHECK_EQ_INT(out.len, 0);
+	CHECK_OK(lab_buf_init_writer(&w, 64, t_take, &t), NULL);
+	CHECK_EQ_INT(dom_serialize_marked(dom_doc_node(d), a, &w, &at, &err),
+		     LAB_EUSAGE);
+	CHECK_EQ_INT(t.calls, 0);
+	lab_buf_free(&w);
+	lab_buf_free(&t.got);
+	lab_buf_free(&out);
+	dom_doc_free(d);
+}
+
 const t_case tests_roundtrip[] = {
 	{"roundtrip/gen_kinds", gen_kinds},
 	{"roundtrip/random_seeds", random_seeds},
@@ -262,5 +310,6 @@ const t_case tests_roundtrip[] = {
 	{"roundtrip/adjacent_cdata", adjacent_cdata},
 	{"roundtrip/escapes_every_place", escapes_every_place},
 	{"roundtrip/long_escapes", long_escapes},
+	{"roundtrip/serialize_marked", serialize_marked},
 	{NULL, NULL},
 };

@@ -119,6 +119,8 @@ int wss_ct_equal(const void *a, const void *b, size_t n);
 /* Appends the signature (the key's modulus length) to sig. */
 int wss_rsa_sign_sha256(const wss_privkey *k, const void *data, size_t n,
 			lab_buf *sig, lab_err *err);
+/* The length of every signature k makes: its modulus's, in octets. */
+size_t wss_rsa_sig_len(const wss_privkey *k);
 /* LAB_OK, or LAB_ESECURITY "signature value does not verify". */
 int wss_rsa_verify_sha256(const wss_cert *c, const void *data, size_t n,
 			  const unsigned char *sig, size_t siglen,

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/base64.h"
+#include "util/timeline.h"
 #include "wss/attach.h"
 #include "wss/c14n.h"
 #include "wss/digest_ahead.h"
@@ -216,24 +218,59 @@ static int add_key_info(dom_node *sig, const char *bst_id, lab_err *err)
 	return rc != LAB_OK ? rc : wss_add_token_ref(ki, bst_id, WSS_X509V3, err);
 }
 
-/* SignatureValue sv for si: the one the Body's guessing thread made
+/* The signature of si: the one the Body's guessing thread made
  * (m->send_ahead; NULL: none) where it signed these very bytes, else
- * made here. */
-static int sign_signed_info(const dom_node *si, dom_node *sv,
-			    const wss_privkey *key, struct wss_send_ahead *a,
+ * made here; appended to sig. */
+static int sign_signed_info(const dom_node *si, const wss_privkey *key,
+			    struct wss_send_ahead *a, lab_buf *sig,
 			    lab_err *err)
 {
 	wss_c14n_opts o = {1, 0, NULL, 0, NULL};
-	lab_buf c14n = LAB_BUF_INIT, sig = LAB_BUF_INIT;
+	lab_buf c14n = LAB_BUF_INIT;
 	int rc = wss_c14n_buf(si, &o, &c14n, err);
 
 	if (rc == LAB_OK &&
-	    !wss_send_ahead_signature(a, c14n.data, c14n.len, &sig))
-		rc = wss_rsa_sign_sha256(key, c14n.data, c14n.len, &sig, err);
+	    !wss_send_ahead_signature(a, c14n.data, c14n.len, sig))
+		rc = wss_rsa_sign_sha256(key, c14n.data, c14n.len, sig, err);
+	lab_buf_free(&c14n);
+	return rc;
+}
+
+/* SignatureValue sv for si, made here. */
+static int sign_into(const dom_node *si, dom_node *sv, const wss_privkey *key,
+		     lab_err *err)
+{
+	lab_buf sig = LAB_BUF_INIT;
+	int rc = sign_signed_info(si, key, NULL, &sig, err);
+
 	if (rc == LAB_OK)
 		rc = wss_add_b64(sv, sig.data, sig.len, err);
-	lab_buf_free(&c14n);
 	lab_buf_free(&sig);
+	return rc;
+}
+
+/* SignatureValue sv's text made at the size of key's signature, for
+ * wss_dsig_sign_end to write: until then, characters that a serializer
+ * writes as they stand. */
+static int leave_value(wss_msg *m, const dom_node *si, dom_node *sv,
+		       const wss_privkey *key, lab_err *err)
+{
+	size_t len = lab_base64_len(wss_rsa_sig_len(key));
+	char *chars;
+	dom_node *t;
+	int rc = dom_create_text_buf(m->doc, len, &chars, &t, err);
+
+	if (rc == LAB_OK) {
+		memset(chars, 'A', len);
+		rc = dom_append(sv, t, err);
+	}
+	if (rc == LAB_OK) {
+		m->unsigned_sv.si = si;
+		m->unsigned_sv.key = key;
+		m->unsigned_sv.text = t;
+		m->unsigned_sv.chars = chars;
+		m->unsigned_sv.len = len;
+	}
 	return rc;
 }
 
@@ -272,8 +309,9 @@ static int add_references(wss_msg *m, dom_node *si, const char *body_id,
 	return rc;
 }
 
-int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
-	     time_t now, unsigned ttl, lab_err *err)
+int wss_dsig_sign_begin(wss_msg *m, const wss_privkey *key,
+			const wss_cert *cert, time_t now, unsigned ttl,
+			lab_err *err)
 {
 	static const char *const bases[] = {"Body", "X509", "TS", "To"};
 	char body_id[64], bst_id[64], ts_id[64], to_id[64];
@@ -314,9 +352,50 @@ int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
 		rc = wss_add(sig, NULL, WSS_NS_DS, "ds:SignatureValue", &sv, err);
 	if (rc == LAB_OK)
 		rc = add_key_info(sig, bst_id, err);
-	if (rc == LAB_OK)
-		rc = sign_signed_info(si, sv, key, m->send_ahead, err);
+	/* Only a second thread's signature is worth waiting for later. */
+	if (rc == LAB_OK && wss_send_ahead_taken(m->send_ahead))
+		rc = leave_value(m, si, sv, key, err);
+	else if (rc == LAB_OK) {
+		rc = sign_into(si, sv, key, err);
+		lab_timeline_mark(m->timeline, "signed");
+	}
 	return rc;
+}
+
+const dom_node *wss_dsig_unsigned_text(const wss_msg *m)
+{
+	return m->unsigned_sv.text;
+}
+
+int wss_dsig_sign_end(wss_msg *m, char *also, lab_err *err)
+{
+	lab_buf sig = LAB_BUF_INIT;
+	int rc;
+
+	if (m->unsigned_sv.text == NULL)
+		return LAB_OK;
+	m->unsigned_sv.text = NULL;
+	rc = sign_signed_info(m->unsigned_sv.si, m->unsigned_sv.key,
+			      m->send_ahead, &sig, err);
+	if (rc == LAB_OK && lab_base64_len(sig.len) != m->unsigned_sv.len)
+		rc = lab_fail(err, LAB_ESECURITY,
+			      "the signature is not the key's size");
+	if (rc == LAB_OK &&
+	    lab_base64_put(sig.data, sig.len, 0, m->unsigned_sv.chars) == NULL)
+		rc = lab_fail(err, LAB_ENOMEM, "out of memory");
+	if (rc == LAB_OK && also != NULL)
+		memcpy(also, m->unsigned_sv.chars, m->unsigned_sv.len);
+	lab_timeline_mark(m->timeline, "signed");
+	lab_buf_free(&sig);
+	return rc;
+}
+
+int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
+		  time_t now, unsigned ttl, lab_err *err)
+{
+	int rc = wss_dsig_sign_begin(m, key, cert, now, ttl, err);
+
+	return rc == LAB_OK ? wss_dsig_sign_end(m, NULL, err) : rc;
 }
 
 /* ---- verifying ---- */

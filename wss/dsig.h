@@ -16,7 +16,26 @@
  * Security header and signs Body (unless m->headers_only), Timestamp and
  * m->sign_to when set. */
 int wss_dsig_sign(wss_msg *m, const wss_privkey *key, const wss_cert *cert,
-	     time_t now, unsigned ttl, lab_err *err);
+		  time_t now, unsigned ttl, lab_err *err);
+
+/*
+ * wss_dsig_sign in two steps, for a sender with other work to do while
+ * a second thread signs (m->send_ahead, once it gave the Body's
+ * digest): _begin adds everything, the SignatureValue's text made at
+ * its final size but not written (wss_dsig_unsigned_text), and _end
+ * writes it, waiting for that thread's signature.  Where no thread
+ * signs, _begin signs itself and _end does nothing.  Between the two
+ * nothing may change SignedInfo, and a message whose _begin succeeded
+ * gets its _end before it is read (a second _end does nothing).
+ */
+int wss_dsig_sign_begin(wss_msg *m, const wss_privkey *key,
+			const wss_cert *cert, time_t now, unsigned ttl,
+			lab_err *err);
+/* The SignatureValue's text _begin left unwritten; NULL: none. */
+const dom_node *wss_dsig_unsigned_text(const wss_msg *m);
+/* Writes it; also not NULL: its characters written there too, where a
+ * serialization of the message put them (dom_serialize_marked). */
+int wss_dsig_sign_end(wss_msg *m, char *also, lab_err *err);
 
 /*
  * Verifies the Security header's one Signature: every Reference digest,

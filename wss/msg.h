@@ -45,6 +45,17 @@ typedef struct wss_msg {
 	struct wss_ahead *ahead;
 	/* Where the steps are marked (wss_opts.timeline); NULL: nowhere. */
 	struct lab_timeline *timeline;
+	/* Signing: the SignatureValue wss_dsig_sign_begin left for
+	 * wss_dsig_sign_end, its SignedInfo and key, and its text, made
+	 * at its final size, placeholders in chars[0..len) until then
+	 * (text NULL: none left). */
+	struct {
+		const dom_node *si;
+		const wss_privkey *key;
+		dom_node *text;
+		char *chars;
+		size_t len;
+	} unsigned_sv;
 	/* The receiver's caps on pre-authentication work, from wss_opts
 	 * (NULL: the defaults). */
 	const wss_caps *caps;

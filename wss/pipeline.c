@@ -150,26 +150,65 @@ static int header_block(const wss_msg *m, const char *clark, dom_node **out,
 }
 
 /* Sign, then encrypt the Body's content, the header block in parts (if
- * any) and, with o->encrypt_signature, the Signature. */
+ * any) and, with o->encrypt_signature, the Signature.  Where a second
+ * thread signs, the SignatureValue may be left to write (wss/dsig.h):
+ * the EncryptedKey and EncryptedData are made while it signs, unless
+ * they encrypt the Signature. */
 static int sign_encrypt(wss_msg *m, const wss_privkey *key,
 			const wss_cert *cert, const wss_cert *peer,
 			const wss_opts *o, dom_node **parts, size_t nparts,
 			lab_err *err)
 {
 	size_t count;
-	int rc = wss_dsig_sign(m, key, cert, o->now, o->ttl, err);
+	int rc = wss_dsig_sign_begin(m, key, cert, o->now, o->ttl, err);
 
-	lab_timeline_mark(m->timeline, "signed");
+	if (rc == LAB_OK && o->encrypt_signature) {
+		rc = wss_dsig_sign_end(m, NULL, err);
+		parts[nparts++] = wss_child(m->security, m->n.ds,
+					    m->n.Signature, &count);
+	}
 	/* A pipelined seal's thread may still be encrypting. */
 	if (rc == LAB_OK && m->seal != NULL)
 		rc = wss_seal_join(m->seal, err);
-	if (rc == LAB_OK && o->encrypt_signature)
-		parts[nparts++] = wss_child(m->security, m->n.ds,
-					    m->n.Signature, &count);
 	if (rc == LAB_OK)
 		rc = wss_xenc_encrypt(m, peer, o->cipher, o->key_id, parts,
 				      nparts, err);
 	lab_timeline_mark(m->timeline, "encrypted");
+	return rc;
+}
+
+/*
+ * The message finished and, wire not NULL, serialized into it.  A
+ * SignatureValue still to write (a second thread signing) is written
+ * last, into the message and into wire, where the serialization left
+ * room for it, so the output is written while the thread signs; wire
+ * with a writer cannot be written into afterwards, and gets the finished
+ * message.  A failure leaves a plain wire as it was.
+ */
+static int finish(wss_msg *m, lab_buf *wire, lab_err *err)
+{
+	const dom_node *mark = wss_dsig_unsigned_text(m);
+	size_t from = wire != NULL ? wire->len : 0, at = 0;
+	int rc = LAB_OK;
+
+	if (wire != NULL && mark != NULL && !lab_buf_has_writer(wire)) {
+		rc = dom_serialize_marked(dom_doc_node(m->doc), mark, wire, &at,
+					  err);
+		lab_timeline_mark(m->timeline, "serialized");
+		if (rc == LAB_OK)
+			rc = wss_dsig_sign_end(m, wire->data + at, err);
+	} else {
+		rc = wss_dsig_sign_end(m, NULL, err);
+		if (rc == LAB_OK && wire != NULL) {
+			rc = dom_serialize(dom_doc_node(m->doc), wire, err);
+			lab_timeline_mark(m->timeline, "serialized");
+		}
+	}
+	if (rc != LAB_OK && wire != NULL && !lab_buf_has_writer(wire) &&
+	    wire->data != NULL) {
+		wire->len = from;
+		wire->data[from] = '\0';
+	}
 	return rc;
 }
 
@@ -205,7 +244,7 @@ static int capture(wss_msg *m, const wss_opts *o, const wss_cert *peer,
 int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
 		       const wss_cert *cert, const wss_cert *peer,
 		       const wss_opts *o, struct wss_send_ahead *ahead,
-		       lab_err *err)
+		       lab_buf *wire, lab_err *err)
 {
 	static const char *const bases[] = {"Body", "X509", "TS", "ED", "EK"};
 	lab_buf content = LAB_BUF_INIT;
@@ -239,6 +278,8 @@ int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
 		rc = encrypt_sign(&m, key, cert, peer, o, parts, nparts, err);
 	else if (rc == LAB_OK)
 		rc = sign_encrypt(&m, key, cert, peer, o, parts, nparts, err);
+	if (rc == LAB_OK)
+		rc = finish(&m, wire, err);
 	/* After encryption the buffer holds the ciphertext, encrypted where
 	 * the plaintext was; only a failure can leave plaintext in it. */
 	if (rc != LAB_OK && content.data != NULL)
@@ -251,12 +292,13 @@ int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
 int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 		 const wss_cert *peer, const wss_opts *o, lab_err *err)
 {
-	return wss_send_doc_ahead(doc, key, cert, peer, o, NULL, err);
+	return wss_send_doc_ahead(doc, key, cert, peer, o, NULL, NULL, err);
 }
 
 int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
 		   const wss_cert *cert, const wss_cert *peer,
-		   const wss_opts *o, dom_doc **out, lab_err *err)
+		   const wss_opts *o, dom_doc **out, lab_buf *wire,
+		   lab_err *err)
 {
 	wss_send_ahead *ahead;
 	int rc;
@@ -267,7 +309,8 @@ int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
 				   out, err);
 	lab_timeline_mark(o->timeline, "parsed");
 	if (rc == LAB_OK)
-		rc = wss_send_doc_ahead(*out, key, cert, peer, o, ahead, err);
+		rc = wss_send_doc_ahead(*out, key, cert, peer, o, ahead, wire,
+					err);
 	wss_send_ahead_free(ahead);
 	return rc;
 }

@@ -42,6 +42,11 @@ out:
 	return rc;
 }
 
+size_t wss_rsa_sig_len(const wss_privkey *k)
+{
+	return (size_t)EVP_PKEY_get_size(k->pkey);
+}
+
 int wss_rsa_verify_sha256(const wss_cert *c, const void *data, size_t n,
 			  const unsigned char *sig, size_t siglen, lab_err *err)
 {

@@ -47,6 +47,9 @@ struct wss_send_ahead {
 	int mismatch;        /* the proof saw a byte the guess lacks */
 	atomic_int stop;     /* the thread stops at its next chunk */
 	lab_worker_job job;  /* the thread's */
+	/* The thread is done hashing (it may sign next): hashed and
+	 * digest are final once it is seen 1. */
+	atomic_int digest_done;
 	int hashed;          /* the thread made `digest` */
 	int taken;           /* and wss_send_ahead_take gave it */
 	unsigned char digest[WSS_SHA256_LEN];
@@ -417,6 +420,7 @@ static void hash(void *arg)
 				   a->feed != NULL ? hash_fed : hash_content,
 				   a, a->digest);
 	lab_timeline_mark(a->timeline, "ahead_hashed");
+	atomic_store(&a->digest_done, 1);
 	if (a->hashed && offered(a))
 		sign_offered(a);
 }
@@ -438,6 +442,7 @@ void wss_send_ahead_start(wss_send_ahead **out, const char *buf, size_t len,
 	a->sig = (lab_buf)LAB_BUF_INIT;
 	a->timeline = o->timeline;
 	atomic_init(&a->stop, 0);
+	atomic_init(&a->digest_done, 0);
 	atomic_init(&a->offer, OFFER_OPEN);
 	if (guess(a, buf, len) && lab_worker_start(&a->job, hash, a))
 		*out = a;
@@ -515,12 +520,14 @@ int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN])
 		wss_send_ahead_drop(a);
 		return 0;
 	}
-	/* The walk proved the guess; what follows waits for the thread,
-	 * which must not wait for an offer any more. */
+	/* The walk proved the guess; what follows waits for the thread's
+	 * digest, not for its signature, and the thread must not wait for
+	 * an offer any more. */
 	lab_timeline_mark(a->timeline, "ahead_proved");
 	if (atomic_load(&a->offer) == OFFER_OPEN)
 		atomic_store(&a->offer, OFFER_CLOSED);
-	lab_worker_wait(&a->job);
+	while (!atomic_load(&a->digest_done))
+		sched_yield();
 	if (!a->hashed)
 		return 0;
 	memcpy(out, a->digest, WSS_SHA256_LEN);
@@ -560,8 +567,11 @@ int wss_send_ahead_offer(wss_send_ahead *a, const wss_privkey *key,
 int wss_send_ahead_signature(wss_send_ahead *a, const char *si, size_t n,
 			     lab_buf *sig)
 {
-	/* taken: the thread had finished, so what it wrote is seen. */
-	if (a == NULL || !a->taken || !a->signed_ok || a->si.len != n ||
+	if (a == NULL || !a->taken)
+		return 0;
+	/* The thread's last store: what it wrote is seen after it. */
+	lab_worker_wait(&a->job);
+	if (!a->signed_ok || a->si.len != n ||
 	    memcmp(a->si.data, si, n) != 0 ||
 	    lab_buf_put(sig, a->sig.data, a->sig.len) != LAB_OK)
 		return 0;

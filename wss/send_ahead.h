@@ -71,9 +71,9 @@ struct dom_feed *wss_send_ahead_feed(const wss_send_ahead *a);
  * capturing the content whatever the guess. */
 int wss_send_ahead_match(void *a, const char *p, size_t n);
 
-/* After the Body's walk: 1 and the thread's digest (waited for) when
- * the walk gave exactly the guessed stream; else 0, and the thread
- * stops at its next chunk, its work no longer wanted. */
+/* After the Body's walk: 1 and the thread's digest (waited for, not
+ * its signature) when the walk gave exactly the guessed stream; else 0,
+ * and the thread stops at its next chunk, its work no longer wanted. */
 int wss_send_ahead_take(wss_send_ahead *a, unsigned char out[WSS_SHA256_LEN]);
 
 /* A walk that did not finish (an error, or WSS_C14N_AGAIN's restart,
@@ -95,8 +95,10 @@ int wss_send_ahead_offer(wss_send_ahead *a, const wss_privkey *key,
 			 const char *si, size_t n, size_t at);
 
 /* After wss_send_ahead_take gave the digest: 1 and the thread's
- * signature appended to sig when the thread signed exactly si[0..n)
- * (compared byte for byte); else 0, and this thread signs. */
+ * signature (waited for) appended to sig when the thread signed
+ * exactly si[0..n) (compared byte for byte); else 0, and this thread
+ * signs.  Asked as late as the message allows, it leaves the time
+ * between the digest and the signature to this thread's other work. */
 int wss_send_ahead_signature(wss_send_ahead *a, const char *si, size_t n,
 			     lab_buf *sig);
 

@@ -126,18 +126,23 @@ int wss_send_doc(dom_doc *doc, const wss_privkey *key, const wss_cert *cert,
 /* wss_send_doc of a document dom_parse_signing parsed from bytes that
  * ahead, a guess at the Body's digest, was started on before the parse
  * (wss/send_ahead.h); the guess is taken only where proved.  NULL:
- * wss_send_doc. */
+ * wss_send_doc.  wire not NULL: the message also serialized into it
+ * (dom_serialize), on LAB_OK only; where the second thread signs and
+ * wire has no writer, while it signs, the SignatureValue written in
+ * last. */
 struct wss_send_ahead;
 int wss_send_doc_ahead(dom_doc *doc, const wss_privkey *key,
 		       const wss_cert *cert, const wss_cert *peer,
 		       const wss_opts *o, struct wss_send_ahead *ahead,
-		       lab_err *err);
+		       lab_buf *wire, lab_err *err);
 /* The bytes buf[0..len) parsed for signing within o->lim into *out (the
- * caller frees it, on failure too), then sent: with o->threads 2 the
+ * caller frees it, on failure too), then sent, and serialized into wire
+ * when not NULL, as wss_send_doc_ahead does: with o->threads 2 the
  * Body's digest guessed on the second thread during the parse. */
 int wss_send_bytes(const char *buf, size_t len, const wss_privkey *key,
 		   const wss_cert *cert, const wss_cert *peer,
-		   const wss_opts *o, dom_doc **out, lab_err *err);
+		   const wss_opts *o, dom_doc **out, lab_buf *wire,
+		   lab_err *err);
 /* Timestamp, decrypt, check the message kept its shape, verify: on
  * LAB_OK the document is the plaintext message whose Body and Timestamp
  * trust signed; a decrypted header block stands where its

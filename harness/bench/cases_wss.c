@@ -37,7 +37,7 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 	 * its bytes itself (on two threads, it digests them meanwhile). */
 	if (rc == LAB_OK && stage == LAB_STAGE_SEND)
 		rc = wss_send_bytes(bytes, len, ks.key, ks.cert, ks.peer_cert,
-				    o, &doc, err);
+				    o, &doc, out, err);
 	else if (rc == LAB_OK)
 		rc = stage == LAB_STAGE_SIGN
 			     ? dom_parse_signing(bytes, len, NULL, &doc, err)
@@ -64,7 +64,7 @@ static int message(lab_stage stage, const char *bytes, size_t len,
 		rc = wss_decrypt_doc(doc, ks.key, o, err);
 		break;
 	case LAB_STAGE_SEND:
-		break;
+		goto out; /* out written by the send */
 	default:
 		rc = wss_receive_doc(doc, ks.key, ks.trust, o, err);
 	}

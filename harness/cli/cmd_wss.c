@@ -150,9 +150,10 @@ const lab_opt *lab_wss_options(const char *op)
 	return NULL;
 }
 
-/* to: where forward leaves the wsa:To it read. */
+/* to: where forward leaves the wsa:To it read; env: where send writes
+ * the envelope (as it finishes it: wss_send_doc_ahead). */
 static int run(const char *op, const lab_msg *msg, const wss_keyset *ks,
-	       wss_opts *o, lab_buf *to, lab_err *err)
+	       wss_opts *o, lab_buf *to, lab_buf *env, lab_err *err)
 {
 	dom_doc *doc = msg->doc;
 
@@ -166,7 +167,8 @@ static int run(const char *op, const lab_msg *msg, const wss_keyset *ks,
 		return wss_decrypt_doc(doc, ks->key, o, err);
 	if (strcmp(op, "send") == 0)
 		return wss_send_doc_ahead(doc, ks->key, ks->cert,
-					  ks->peer_cert, o, msg->ahead, err);
+					  ks->peer_cert, o, msg->ahead, env,
+					  err);
 	if (strcmp(op, "forward") == 0)
 		return wss_forward_doc(doc, ks->trust, o, to, err);
 	o->self = ks->cert;
@@ -318,30 +320,29 @@ static int attach_args(const char *op, char **rest, int *nrest,
 	return LAB_OK;
 }
 
-/* Output: the envelope, or with attachments to send the multipart
- * message; receive writes the attachment first, so the envelope appears
- * only when both could be written.  forward writes the bytes it read:
- * a hop passes the message on as it came, the Body it never read
- * included. */
+/* Output: the envelope (env: send's, written already), or with
+ * attachments to send the multipart message; receive writes the
+ * attachment first, so the envelope appears only when both could be
+ * written.  forward writes the bytes it read: a hop passes the message
+ * on as it came, the Body it never read included. */
 static int write_result(const char *op, const lab_msg *m, const lab_io *io,
-			const char *att_out, lab_err *err)
+			const char *att_out, lab_buf *env, lab_err *err)
 {
-	lab_buf env = LAB_BUF_INIT, mime = LAB_BUF_INIT;
-	int rc;
+	lab_buf mime = LAB_BUF_INIT;
+	int rc = LAB_OK;
 
 	if (strcmp(op, "forward") == 0)
 		return lab_write_output(io->out, m->in.data, m->in.len, err);
-	rc = dom_serialize(dom_doc_node(m->doc), &env, err);
-
+	if (strcmp(op, "send") != 0)
+		rc = dom_serialize(dom_doc_node(m->doc), env, err);
 	if (rc == LAB_OK && att_out != NULL)
 		rc = lab_msg_write_attachment(m, att_out, err);
 	if (rc == LAB_OK && strcmp(op, "send") == 0 && m->natt > 0) {
-		rc = lab_msg_wrap(m, &env, &mime, err);
+		rc = lab_msg_wrap(m, env, &mime, err);
 		if (rc == LAB_OK)
 			rc = lab_write_output(io->out, mime.data, mime.len, err);
 	} else if (rc == LAB_OK)
-		rc = lab_write_output(io->out, env.data, env.len, err);
-	lab_buf_free(&env);
+		rc = lab_write_output(io->out, env->data, env->len, err);
 	lab_buf_free(&mime);
 	return rc;
 }
@@ -373,7 +374,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	const lab_opt *opts = lab_wss_options(op);
 	wss_key_paths paths = {NULL, NULL, NULL, NULL};
 	const char *attach = NULL, *att_out = NULL;
-	lab_buf to = LAB_BUF_INIT;
+	lab_buf to = LAB_BUF_INIT, env = LAB_BUF_INIT;
 	lab_msg msg;
 	wss_keyset ks;
 	wss_cert *own = NULL;
@@ -411,9 +412,9 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	if (rc == LAB_OK)
 		rc = get_keys(op, &paths, &ks, &handle, &own, err);
 	if (rc == LAB_OK)
-		rc = run(op, &msg, &ks, &o, &to, err);
+		rc = run(op, &msg, &ks, &o, &to, &env, err);
 	if (rc == LAB_OK)
-		rc = write_result(op, &msg, &io, att_out, err);
+		rc = write_result(op, &msg, &io, att_out, &env, err);
 	if (rc == LAB_OK && strcmp(op, "forward") == 0)
 		fprintf(stderr, "domlab: forward: wsa:To %s\n",
 			to.data != NULL ? to.data : "");
@@ -422,6 +423,7 @@ int lab_cmd_wss(const char *op, int argc, char **argv, lab_err *err)
 	wss_keys_cache_clear();
 	lab_msg_free(&msg);
 	lab_buf_free(&to);
+	lab_buf_free(&env);
 	lab_free(rest);
 	return rc;
 }

@@ -99,9 +99,7 @@ static int reply(dom_doc *req, const wss_keyset *ks, const wss_opts *o,
 		rc = lab_buf_puts(&text, ENV_CLOSE);
 	if (rc == LAB_OK)
 		rc = wss_send_bytes(text.data, text.len, ks->key, ks->cert,
-				    ks->peer_cert, o, &doc, err);
-	if (rc == LAB_OK)
-		rc = dom_serialize(dom_doc_node(doc), out, err);
+				    ks->peer_cert, o, &doc, out, err);
 	dom_doc_free(doc);
 	lab_buf_free(&text);
 	return rc;

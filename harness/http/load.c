@@ -272,11 +272,8 @@ int load_secure(const load_cfg *cfg, const lab_buf *plain,
 	rc = wss_keys_acquire(&cfg->paths, &ks, &handle, err);
 	if (rc == LAB_OK)
 		rc = wss_send_bytes(plain->data, plain->len, ks.key, ks.cert,
-				    ks.peer_cert, &o, &doc, err);
-	if (rc == LAB_OK)
-		rc = dom_serialize(dom_doc_node(doc), att != NULL ? &env
-								 : &out->body,
-				   err);
+				    ks.peer_cert, &o, &doc,
+				    att != NULL ? &env : &out->body, err);
 	if (rc == LAB_OK && att != NULL)
 		rc = lab_msg_wrap(att, &env, &mime, err);
 	if (rc == LAB_OK && att != NULL)
