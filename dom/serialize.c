@@ -427,10 +427,8 @@ int dom_serialize_marked(const dom_node *n, const dom_node *mark,
 		rc = lab_fail(err, LAB_EUSAGE,
 			      "the marked text was not written as it stands");
 	/* Nothing of a refused output stays. */
-	if (rc != LAB_OK && out->data != NULL && !lab_buf_has_writer(out)) {
-		out->len = from;
-		out->data[from] = '\0';
-	}
+	if (rc != LAB_OK && !lab_buf_has_writer(out))
+		lab_buf_truncate(out, from);
 	*at = w.at;
 	return rc;
 }

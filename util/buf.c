@@ -186,6 +186,14 @@ int lab_buf_printf(lab_buf *b, const char *fmt, ...)
 	return LAB_OK;
 }
 
+void lab_buf_truncate(lab_buf *b, size_t len)
+{
+	if (len >= b->len)
+		return;
+	b->len = len;
+	b->data[len] = '\0';
+}
+
 void lab_buf_free(lab_buf *b)
 {
 	lab_free(b->data);

@@ -97,6 +97,11 @@ int lab_buf_putc(lab_buf *b, char c);
 int lab_buf_printf(lab_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Drops the bytes past the first len, if any, NUL-terminated again:
+ * for a plain buffer, whose caller undoes what a failed call appended
+ * (a writer's buffer holds only what it has not handed on). */
+void lab_buf_truncate(lab_buf *b, size_t len);
+
 /* Frees the bytes and leaves b empty (LAB_BUF_INIT), ready for reuse;
  * a writer's buffer becomes plain, its unflushed bytes dropped. */
 void lab_buf_free(lab_buf *b);

@@ -117,8 +117,7 @@ static int digest_tee(const dom_node *top, const char *const *prefixes,
 		content = m->content;
 	} else if (content != NULL && content->data != NULL) {
 		OPENSSL_cleanse(content->data + start, content->len - start);
-		content->len = start;
-		content->data[start] = '\0';
+		lab_buf_truncate(content, start);
 	}
 	if (rc == LAB_OK)
 		rc = digest_once(top, &o, content, NULL, out, err);

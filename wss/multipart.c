@@ -637,9 +637,7 @@ int wss_multipart_write(const char *root_id, const char *root,
 	if (rc == LAB_OK)
 		rc = lab_buf_printf(out, "\r\n--%s--\r\n", b);
 	if (rc != LAB_OK) {
-		out->len = start;
-		if (out->data != NULL)
-			out->data[start] = '\0';
+		lab_buf_truncate(out, start);
 		return lab_fail(err, LAB_ENOMEM, "out of memory writing MIME");
 	}
 	return LAB_OK;

@@ -204,11 +204,8 @@ static int finish(wss_msg *m, lab_buf *wire, lab_err *err)
 			lab_timeline_mark(m->timeline, "serialized");
 		}
 	}
-	if (rc != LAB_OK && wire != NULL && !lab_buf_has_writer(wire) &&
-	    wire->data != NULL) {
-		wire->len = from;
-		wire->data[from] = '\0';
-	}
+	if (rc != LAB_OK && wire != NULL && !lab_buf_has_writer(wire))
+		lab_buf_truncate(wire, from);
 	return rc;
 }
 

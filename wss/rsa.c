@@ -17,7 +17,7 @@ int wss_rsa_sign_sha256(const wss_privkey *k, const void *data, size_t n,
 {
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
 	EVP_PKEY_CTX *pc = NULL;  /* owned by md */
-	size_t len = (size_t)EVP_PKEY_get_size(k->pkey);
+	size_t len = wss_rsa_sig_len(k);
 	int rc = LAB_OK;
 
 	if (md == NULL || lab_buf_reserve(sig, len) != LAB_OK) {
