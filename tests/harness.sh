@@ -11,7 +11,8 @@
 # folder of one envelope and one file that is none, and on envelopes of
 # every shape (tests/data/envelopes/); profile-diff's report
 # and flame graph, profile.sh's passes and heap bytes touched and the
-# caches it simulates (cachegeom.sh), the paired
+# caches it simulates (cachegeom.sh), compare.sh's noisy paired
+# processes set aside and made again (paired_retry.sh), the paired
 # run in several processes with its prediction intervals and recheck.py
 # against them, a recheck kept in the run and its reports made again
 # (remake.sh), on inputs made up here.  Checks shape, never
@@ -1806,6 +1807,125 @@ lab_cases_tail_refusal '^send_pipelined/quakes-2m$' <"$T/all.cases" |
 	[ -z "$(left_out '^send_pipelined/quakes-2m/process_time/real_time$')" ] &&
 	[ -z "$(left_out '^(send|receive)/(quakes-200k|quakes-2m)$')" ] && ok ||
 	bad "case_tails.sh named a case the pattern takes or does not aim at"
+
+# compare.sh's paired processes judged by their noise
+# (paired_retry.sh), on processes made up here: each one's two
+# repetitions are 100 and 100 us (quiet, noise 0) or 100 and 120
+# (noisy: a coefficient of variation of 12.9%, limit 3%), in the order
+# $T/retry/plan gives, and the check PAIRED_WAIT waits for is made up
+# too (its lines and exit status from $T/retry/check).
+# retry_run RUN NAME...: in a subshell with set -e, as compare.sh runs,
+# the paired processes NAME... made one after the other in
+# $T/retry/RUN with the PAIRED_* variables as set, so that they share
+# the run's retries; for each, "NAME made N stop S why W left L" into
+# $T/retry/RUN.result, and what compare.sh would print into RUN.out
+# and RUN.err.
+mkdir -p "$T/retry"
+retry_run() {
+	r_run=$1
+	shift
+	mkdir -p "$T/retry/$r_run"
+	(
+		# As in compare.sh, a command that fails ends the subshell.
+		set -e
+		cd "$HERE"
+		# shellcheck disable=SC2317 # paired_retry.sh calls it
+		elapsed() { echo 7; }
+		# shellcheck disable=SC2317 # lab_paired_made calls it
+		fake_paired() {
+			f_kind=$(head -n 1 "$T/retry/plan")
+			sed -i 1d "$T/retry/plan"
+			f_second=100
+			[ "$f_kind" = noisy ] && f_second=120
+			[ "$f_kind" = once ] && f_second=''
+			"$PY" - "$1/$2.json" "$f_second" "$HERE/tests" <<'EOF2'
+import sys
+sys.path.insert(0, sys.argv[3])
+from fake_bench import case, write
+reps = [case("send/quakes-2k", 100)]
+if sys.argv[2]:
+    reps.append(case("send/quakes-2k", float(sys.argv[2])))
+write(sys.argv[1], reps)
+EOF2
+			echo "$f_kind" >"$1/$2.log"
+			made=$((made + 1))
+		}
+		# shellcheck source=harness/reports/paired_retry.sh
+		. harness/reports/paired_retry.sh
+		# shellcheck disable=SC2317 # paired_retry.sh calls it
+		lab_paired_check() {
+			echo "$1" >>"$T/retry/$r_run.checked"
+			cat "$T/retry/check"
+			return "$(cat "$T/retry/check.rc")"
+		}
+		r_k=0
+		for r_name in "$@"; do
+			made=0
+			r_k=$((r_k + 1))
+			lab_paired_made "$T/retry/$r_run" "$r_name" \
+				"paired process $r_k/3" \
+				fake_paired "$T/retry/$r_run" "$r_name"
+			echo "$r_name made $made stop ${lab_paired_stop:-no} why ${lab_paired_why:-none} left $lab_paired_left" \
+				>>"$T/retry/$r_run.result"
+		done
+	) >"$T/retry/$r_run.out" 2>"$T/retry/$r_run.err"
+}
+# Without PAIRED_NOISE nothing is judged: a noisy process stands.
+printf 'noisy\n' >"$T/retry/plan"
+PAIRED_NOISE='' PAIRED_RETRIES=2 PAIRED_PAUSE=0 PAIRED_WAIT='' retry_run unjudged paired
+[ "$(cat "$T/retry/unjudged.result")" = "paired made 1 stop no why none left 2" ] &&
+	[ ! -e "$T/retry/unjudged/noisy.txt" ] && ok ||
+	bad "paired_retry.sh without PAIRED_NOISE: $(cat "$T/retry/unjudged.result" "$T/retry/unjudged.err")"
+# Two retries for the run: process 1 is noisy, set aside, made again
+# quiet; process 2 is noisy twice, and with the last retry spent the
+# second stops the run, its JSON left where the reports would read it;
+# process 3 is never made.
+printf 'noisy\nquiet\nnoisy\nnoisy\n' >"$T/retry/plan"
+PAIRED_NOISE=0.03 PAIRED_RETRIES=2 PAIRED_PAUSE=0 PAIRED_WAIT='' retry_run spent paired paired.2
+d=$T/retry/spent
+[ "$(cat "$T/retry/spent.result")" = "paired made 2 stop no why none left 1
+paired.2 made 2 stop 1 why none left 0" ] && ok ||
+	bad "paired_retry.sh with two retries: $(cat "$T/retry/spent.result" "$T/retry/spent.err")"
+[ "$(cat "$d/paired.log" "$d/noisy/paired.1.log" "$d/paired.2.log" "$d/noisy/paired.2.2.log" 2>&1)" = \
+	"quiet
+noisy
+noisy
+noisy" ] && [ -s "$d/noisy/paired.1.json" ] && [ -s "$d/noisy/paired.2.2.json" ] && ok ||
+	bad "paired_retry.sh set aside the wrong processes: $(ls -R "$d")"
+[ "$(cat "$d/noisy.txt")" = "paired process 1/3: noise 12.9% (limit 3.0%); set aside as noisy/paired.1.json at 7 s
+paired process 2/3: noise 12.9% (limit 3.0%); set aside as noisy/paired.2.2.json at 7 s" ] && ok ||
+	bad "paired_retry.sh's noisy.txt: $(cat "$d/noisy.txt")"
+grep -q 'paired process 1/3 set aside as noisy; made again in 0 s (1 more allowed in this run)' "$T/retry/spent.err" &&
+	grep -q 'preflight: paired process 2/3 varied by a median 12.9% between repetitions (limit 3.0%)' "$T/retry/spent.err" &&
+	ok || bad "paired_retry.sh's messages: $(cat "$T/retry/spent.err")"
+# A process with one repetition per case cannot be judged: the run
+# stops at once, a retry left or not, and nothing is set aside.
+printf 'once\n' >"$T/retry/plan"
+PAIRED_NOISE=0.03 PAIRED_RETRIES=2 PAIRED_PAUSE=0 PAIRED_WAIT='' retry_run unjudgeable paired
+[ "$(cat "$T/retry/unjudgeable.result")" = "paired made 1 stop 1 why none left 2" ] &&
+	[ ! -e "$T/retry/unjudgeable/noisy" ] &&
+	grep -q 'has no case with two repetitions' "$T/retry/unjudgeable.err" && ok ||
+	bad "paired_retry.sh on an unjudgeable process: $(cat "$T/retry/unjudgeable.result" "$T/retry/unjudgeable.err")"
+# PAIRED_WAIT: the check runs before the process is made again, named
+# for it, and its lines go into noisy.txt, the "waited" line named too.
+# It passes: the process is made again.  It never passes (exit 1), or
+# cannot run (2): the run stops, saying which.
+printf 'noise 1.0%% (limit 3.0%%)\nwaited before the noise check: 0 s, 1 attempt (up to 30 min)\n' >"$T/retry/check"
+for w in 0 1 2; do
+	echo "$w" >"$T/retry/check.rc"
+	printf 'noisy\nquiet\n' >"$T/retry/plan"
+	PAIRED_NOISE=0.03 PAIRED_RETRIES=1 PAIRED_PAUSE=0 PAIRED_WAIT=30 retry_run "wait$w" paired
+done
+[ "$(cat "$T/retry/wait0.result")" = "paired made 2 stop no why none left 0" ] &&
+	[ "$(cat "$T/retry/wait0.checked")" = "paired process 1/3, the check before it was made again" ] &&
+	[ "$(cat "$T/retry/wait0/noisy.txt")" = "paired process 1/3: noise 12.9% (limit 3.0%); set aside as noisy/paired.1.json at 7 s
+noise 1.0% (limit 3.0%)
+paired process 1/3: waited before the noise check: 0 s, 1 attempt (up to 30 min)" ] &&
+	grep -q 'made again once the machine is quiet, up to 30 min (0 more allowed in this run)' "$T/retry/wait0.err" &&
+	ok || bad "paired_retry.sh with PAIRED_WAIT, the check passing: $(cat "$T/retry/wait0.result" "$T/retry/wait0.err" "$T/retry/wait0/noisy.txt")"
+[ "$(cat "$T/retry/wait1.result")" = "paired made 1 stop 1 why the machine was not quiet within 30 min left 0" ] &&
+	[ "$(cat "$T/retry/wait2.result")" = "paired made 1 stop 1 why the check before paired process 1/3 was made again could not run left 0" ] &&
+	ok || bad "paired_retry.sh with PAIRED_WAIT, the check failing: $(cat "$T/retry/wait1.result" "$T/retry/wait2.result")"
 
 # What was not run is said, never counted as passed.
 [ -z "${gsoap_notrun:-}" ] || echo "3 not run"

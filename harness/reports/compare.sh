@@ -73,7 +73,7 @@
 #               PAIRED_PAUSE seconds while it finds noise, for up to M
 #               minutes (until_quiet.sh), and the run stops when it
 #               never passes; so a burst longer than the pause spends
-#               minutes of waiting, not the retries
+#               minutes of waiting, not the retries (paired_retry.sh)
 #   DATA        a SOAP envelope or a folder of them (--data): each file
 #               a dataset of its own in every run, ref's included; a path
 #               relative to the checkout, without white space
@@ -438,68 +438,17 @@ while [ "$p" -lt "$npaired" ]; do
 	record paired "$pname"
 done
 
-# paired_process P NAME: the P-th paired process, NAME.  With
-# PAIRED_NOISE, one noisier than that (preflight.py; FORCE=1 goes on) is
-# moved into noisy/ and made again after PAIRED_PAUSE seconds while the
-# run has retries left (PAIRED_RETRIES, for the whole run), and
-# otherwise stops the run.  The reports read NAME.json only; noisy.txt
-# says what was set aside and why.
-retries=$PAIRED_RETRIES
+# paired_process P NAME: the P-th paired process, NAME, made again while
+# it is noisy and retries are left (paired_retry.sh); otherwise a noisy
+# one stops the run.  The reports read NAME.json only; noisy.txt says
+# what was set aside and why.
+KEYS_DIR=$keys
+# shellcheck source=harness/reports/paired_retry.sh
+. harness/reports/paired_retry.sh
 paired_process() {
-	while :; do
+	lab_paired_made "$out" "$2" "paired process $1/$npaired" \
 		bench paired "$nruns" "$2"
-		[ -n "$PAIRED_NOISE" ] || return 0
-		j_rc=0
-		j_line=$("$python" harness/reports/preflight.py --json "$out/$2.json" \
-			--noise "$PAIRED_NOISE" --during "paired process $1/$npaired" \
-			2>"$out/.why") || j_rc=$?
-		echo "$j_line"
-		j_why=$(cat "$out/.why")
-		rm -f "$out/.why"
-		if [ "$j_rc" = 0 ]; then
-			[ -z "$j_why" ] || echo "$j_why" >&2
-			return 0
-		fi
-		# 1 is noisy; anything else, a process it could not judge.
-		if [ "$j_rc" != 1 ] || [ "$retries" -le 0 ]; then
-			echo "$j_why" >&2
-			stop_run ""
-		fi
-		retries=$((retries - 1))
-		# Numbered in the run's order, so no name is taken twice.
-		j_set=noisy/$2.$((PAIRED_RETRIES - retries))
-		mkdir -p "$out/noisy"
-		mv "$out/$2.json" "$out/$j_set.json"
-		mv "$out/$2.log" "$out/$j_set.log"
-		echo "$j_line; set aside as $j_set.json at $(elapsed) s" >>"$out/noisy.txt"
-		if [ -z "$PAIRED_WAIT" ]; then
-			echo "compare: paired process $1 set aside as noisy; made again in $PAIRED_PAUSE s ($retries more allowed in this run)" >&2
-			sleep "$PAIRED_PAUSE"
-		else
-			echo "compare: paired process $1 set aside as noisy; made again once the machine is quiet, up to $PAIRED_WAIT min ($retries more allowed in this run)" >&2
-			wait_quiet "$1"
-		fi
-	done
-}
-
-# wait_quiet P: PAIRED_WAIT's wait before paired process P is made
-# again (until_quiet.sh and preflight.sh, as `make reference` starts);
-# its last lines go into noisy.txt, and a check that never passed, or
-# could not run, stops the run.
-wait_quiet() {
-	w_rc=0
-	w_lines=$(BUILD_DIR=$BUILD_DIR KEYS_DIR=$keys PAUSE=$PAIRED_PAUSE \
-		sh harness/reports/until_quiet.sh "$PAIRED_WAIT" noise \
-		sh harness/reports/preflight.sh "$PAIRED_NOISE" \
-		"paired process $1/$npaired, the check before it was made again") ||
-		w_rc=$?
-	echo "$w_lines" | sed "s/^waited/paired process $1\/$npaired: waited/" \
-		>>"$out/noisy.txt"
-	if [ "$w_rc" = 1 ]; then
-		stop_run "the machine was not quiet within $PAIRED_WAIT min"
-	elif [ "$w_rc" != 0 ]; then
-		stop_run "the check before paired process $1 could not run"
-	fi
+	[ -z "$lab_paired_stop" ] || stop_run "$lab_paired_why"
 }
 
 # stop_run WHY: the run ends here (exit 1), saying WHY (may be empty),
