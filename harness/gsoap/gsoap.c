@@ -465,7 +465,7 @@ out:
 	if (soap != NULL)
 		gs_free(soap);
 	if (rc != LAB_OK)
-		io.out->len = start;
+		lab_buf_truncate(io.out, start);
 	lab_buf_free(&tmp);
 	return rc;
 }
