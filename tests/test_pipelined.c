@@ -594,13 +594,16 @@ static void timeline_of(const keys *k, const lab_buf *in, int guessed)
 	    CHECK_OK(wss_receive_doc(doc, k->bob_key, k->alice, &o, &err),
 		     &err)) {
 		int64_t got = step(t, "received"), hashed;
+		int64_t unwrapped = step(t, "unwrapped");
 
-		CHECK(step(t, "decrypted") >= 0 &&
+		CHECK(unwrapped >= 0 && unwrapped <= step(t, "decrypted") &&
 		      step(t, "decrypted") <= step(t, "verified") &&
 		      step(t, "verified") <= got);
+		/* The thread hashes plaintext, which needs the key. */
 		hashed = step(t, "ahead_hashed");
 		if (hashed >= 0)
-			CHECK(step(t, "ahead_started") <= hashed &&
+			CHECK(unwrapped <= step(t, "ahead_started") &&
+			      step(t, "ahead_started") <= hashed &&
 			      hashed <= got);
 	}
 out:

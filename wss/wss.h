@@ -82,8 +82,8 @@ typedef struct wss_opts {
 	 * answers as 1. */
 	int threads;
 	/* Marks when each step of the message ends, on either thread
-	 * (util/timeline.h: parsed, signed, encrypted; the second thread's
-	 * ahead_started and ahead_hashed...); NULL: none. */
+	 * (util/timeline.h: parsed, signed, encrypted, unwrapped; the
+	 * second thread's ahead_started and ahead_hashed...); NULL: none. */
 	struct lab_timeline *timeline;
 } wss_opts;
 

@@ -22,6 +22,7 @@
 
 #include "util/alloc.h"
 #include "util/base64.h"
+#include "util/timeline.h"
 #include "wss/c14n.h"
 #include "wss/digest_ahead.h"
 #include "wss/pass.h"
@@ -1104,6 +1105,7 @@ int wss_xenc_rx_step(wss_xenc_rx *rx, const dom_node *el, int *decrypted,
 			rc = unwrap(rx->m, k->ek, rx->key, k->key, &k->len,
 				    &k->bad, err);
 			k->done = 1;
+			lab_timeline_mark(rx->m->timeline, "unwrapped");
 		}
 		if (rc == LAB_OK)
 			rc = decrypt_data(rx->m, rx->refs[i].ed,
