@@ -1809,10 +1809,10 @@ lab_cases_tail_refusal '^send_pipelined/quakes-2m$' <"$T/all.cases" |
 	bad "case_tails.sh named a case the pattern takes or does not aim at"
 
 # compare.sh's paired processes judged by their noise
-# (paired_retry.sh), on processes made up here: each one's two
-# repetitions are 100 and 100 us (quiet, noise 0) or 100 and 120
-# (noisy: a coefficient of variation of 12.9%, limit 3%), in the order
-# $T/retry/plan gives, and the check PAIRED_WAIT waits for is made up
+# (paired_retry.sh), on processes made up here (preflight_json): each
+# one's repetitions are 100 and 100 us (quiet, noise 0), 100 and 120
+# (noisy: a coefficient of variation of 12.9%, limit 3%) or 100 alone
+# (once: not to be judged), in the order $T/retry/plan gives, and the check PAIRED_WAIT waits for is made up
 # too (its lines and exit status from $T/retry/check).
 # retry_run RUN NAME...: in a subshell with set -e, as compare.sh runs,
 # the paired processes NAME... made one after the other in
@@ -1835,18 +1835,10 @@ retry_run() {
 		fake_paired() {
 			f_kind=$(head -n 1 "$T/retry/plan")
 			sed -i 1d "$T/retry/plan"
-			f_second=100
-			[ "$f_kind" = noisy ] && f_second=120
-			[ "$f_kind" = once ] && f_second=''
-			"$PY" - "$1/$2.json" "$f_second" "$HERE/tests" <<'EOF2'
-import sys
-sys.path.insert(0, sys.argv[3])
-from fake_bench import case, write
-reps = [case("send/quakes-2k", 100)]
-if sys.argv[2]:
-    reps.append(case("send/quakes-2k", float(sys.argv[2])))
-write(sys.argv[1], reps)
-EOF2
+			f_reps="100 100"
+			[ "$f_kind" = noisy ] && f_reps="100 120"
+			[ "$f_kind" = once ] && f_reps=100
+			preflight_json "$1/$2.json" "$f_reps"
 			echo "$f_kind" >"$1/$2.log"
 			made=$((made + 1))
 		}

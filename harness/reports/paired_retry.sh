@@ -20,8 +20,8 @@
 # The caller sets PAIRED_NOISE, PAIRED_RETRIES (for the whole run: each
 # set-aside spends one), PAIRED_PAUSE, PAIRED_WAIT, BUILD_DIR and
 # KEYS_DIR as compare.sh documents them, and defines elapsed, the run's
-# seconds so far.  Not for: making the process, or
-# judging a whole run (steady.py).
+# seconds so far.  Not for: making the process, or judging a whole run
+# (steady.py).
 # shellcheck shell=sh disable=SC2034 # the caller reads lab_paired_stop, _why
 
 lab_paired_left=${PAIRED_RETRIES:-0}
